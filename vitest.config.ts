@@ -1,0 +1,16 @@
+import {defineConfig} from 'vitest/config';
+
+export default defineConfig({
+	test: {
+		include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
+		// Ink renders differently when CI is set (see ../shared/reference/ink-notes.md §4), and colours
+		// would make frame assertions brittle.
+		env: {CI: 'false', FORCE_COLOR: '0', NO_COLOR: '1'},
+		// Many tests start real child processes and send real signals: give them room, and keep
+		// the number of workers at the machine's two cores so timing-sensitive tests are not starved.
+		testTimeout: 30_000,
+		hookTimeout: 30_000,
+		pool: 'forks',
+		maxWorkers: 2,
+	},
+});
