@@ -1,0 +1,199 @@
+import {LevelTracker, type ThresholdRule} from './thresholds.js';
+import {RingBuffer} from './ring-buffer.js';
+import type {
+	Alert,
+	GpuProcessTable,
+	GpuState,
+	HostMemory,
+	MetricId,
+	MetricStatus,
+	Snapshot,
+} from './types.js';
+
+/** Where the Monitor's readings come from; injected so tests drive it with plain objects. */
+export interface MonitorSources {
+	/** Host RAM and swap. May reject: the snapshot then carries `memoryError` and the last reading. */
+	readMemory(): Promise<HostMemory>;
+	/** A push source (the nvidia-smi supervisor) read synchronously on each tick. */
+	readonly gpu: {
+		getState(): GpuState;
+		getProcesses(): GpuProcessTable;
+	};
+}
+
+export interface MonitorThresholds {
+	readonly ram: ThresholdRule;
+	readonly swap: ThresholdRule;
+	/** Applied to each GPU's memory percent. */
+	readonly gpu: ThresholdRule;
+}
+
+export interface MonitorOptions {
+	readonly sources: MonitorSources;
+	readonly thresholds: MonitorThresholds;
+	/** Sampling period of `start()`. Tests call `tick()` instead. */
+	readonly intervalMs: number;
+	readonly host: string;
+	/** Samples of history kept per metric (default 3600: an hour at 1 s). */
+	readonly historyLength?: number;
+	/** Level changes kept in `recentAlerts` (default 50). */
+	readonly recentAlertLimit?: number;
+	readonly now?: () => number;
+}
+
+export interface HistoryPoint {
+	readonly time: number;
+	readonly value: number;
+}
+
+export type SnapshotListener = (snapshot: Snapshot) => void;
+
+const NO_PROCESSES: GpuProcessTable = {processes: [], sampledAt: null, error: null};
+
+export function gpuMetricId(index: number): MetricId {
+	return `gpu${index}`;
+}
+
+/**
+ * The one clock of traintop: on every tick it reads each source, judges every metric against its
+ * threshold, keeps bounded history and publishes an immutable Snapshot to its subscribers.
+ * It never prints and never exits; views decide what to do with snapshots.
+ */
+export class Monitor {
+	readonly #options: MonitorOptions;
+	readonly #now: () => number;
+	readonly #levels = new LevelTracker();
+	readonly #history = new Map<MetricId, RingBuffer<HistoryPoint>>();
+	readonly #peaks = new Map<MetricId, number>();
+	readonly #listeners = new Set<SnapshotListener>();
+	#recentAlerts: Alert[] = [];
+	#snapshot: Snapshot | null = null;
+	#lastMemory: HostMemory | null = null;
+	#tickCount = 0;
+	#timer: NodeJS.Timeout | null = null;
+	#inFlight: Promise<Snapshot> | null = null;
+
+	constructor(options: MonitorOptions) {
+		this.#options = options;
+		this.#now = options.now ?? Date.now;
+	}
+
+	getSnapshot(): Snapshot | null {
+		return this.#snapshot;
+	}
+
+	/** Oldest first; empty for a metric never seen. */
+	getHistory(metric: MetricId): readonly HistoryPoint[] {
+		return this.#history.get(metric)?.toArray() ?? [];
+	}
+
+	subscribe(listener: SnapshotListener): () => void {
+		this.#listeners.add(listener);
+		return () => this.#listeners.delete(listener);
+	}
+
+	/** Sample on the interval. The first tick runs at once so views have data without waiting. */
+	start(): void {
+		if (this.#timer) return;
+		void this.#tickSafely();
+		this.#timer = setInterval(() => void this.#tickSafely(), this.#options.intervalMs);
+	}
+
+	stop(): void {
+		if (this.#timer) clearInterval(this.#timer);
+		this.#timer = null;
+	}
+
+	/**
+	 * One sampling round. Concurrent calls share the round in flight: a slow read (a stalled
+	 * /proc on a loaded node) must not pile up ticks behind it.
+	 */
+	tick(): Promise<Snapshot> {
+		this.#inFlight ??= this.#runTick().finally(() => {
+			this.#inFlight = null;
+		});
+		return this.#inFlight;
+	}
+
+	async #tickSafely(): Promise<void> {
+		if (this.#inFlight) return;
+		try {
+			await this.tick();
+		} catch {
+			// A listener threw; the clock keeps going rather than dying with it.
+		}
+	}
+
+	async #runTick(): Promise<Snapshot> {
+		const {sources} = this.#options;
+		let memoryError: string | null = null;
+		try {
+			this.#lastMemory = await sources.readMemory();
+		} catch (error) {
+			memoryError = error instanceof Error ? error.message : String(error);
+		}
+		const time = this.#now();
+		const gpu = sources.gpu.getState();
+		const gpuProcesses = gpu.status === 'ok' ? sources.gpu.getProcesses() : NO_PROCESSES;
+
+		const newAlerts: Alert[] = [];
+		const metrics: Record<MetricId, MetricStatus> = {};
+		const judge = (metric: MetricId, value: number | null, rule: ThresholdRule): void => {
+			const alert = this.#levels.update(metric, value, rule, time);
+			if (alert) newAlerts.push(alert);
+			if (value !== null) {
+				this.#record(metric, time, value);
+			}
+			metrics[metric] = {
+				value,
+				level: this.#levels.level(metric),
+				peak: this.#peaks.get(metric) ?? null,
+				threshold: rule.critical,
+			};
+		};
+
+		const {thresholds} = this.#options;
+		// Only a fresh reading is judged: a failed read must not re-raise or clear levels on stale data.
+		if (this.#lastMemory && memoryError === null) {
+			judge('ram', this.#lastMemory.ram.percent, thresholds.ram);
+			if (this.#lastMemory.swap) judge('swap', this.#lastMemory.swap.percent, thresholds.swap);
+		}
+		if (gpu.status === 'ok') {
+			for (const reading of gpu.gpus) {
+				judge(gpuMetricId(reading.index), reading.memoryPercent, thresholds.gpu);
+			}
+		}
+
+		const limit = this.#options.recentAlertLimit ?? 50;
+		if (newAlerts.length > 0) {
+			this.#recentAlerts = [...this.#recentAlerts, ...newAlerts].slice(-limit);
+		}
+
+		const snapshot: Snapshot = {
+			time,
+			host: this.#options.host,
+			tick: ++this.#tickCount,
+			memory: this.#lastMemory,
+			memoryError,
+			gpu,
+			gpuProcesses,
+			metrics,
+			newAlerts,
+			recentAlerts: this.#recentAlerts,
+		};
+		this.#snapshot = snapshot;
+		for (const listener of this.#listeners) listener(snapshot);
+		return snapshot;
+	}
+
+	#record(metric: MetricId, time: number, value: number): void {
+		let buffer = this.#history.get(metric);
+		if (!buffer) {
+			buffer = new RingBuffer<HistoryPoint>(this.#options.historyLength ?? 3600);
+			this.#history.set(metric, buffer);
+		}
+		buffer.push({time, value});
+		const peak = this.#peaks.get(metric);
+		if (peak === undefined || value > peak) this.#peaks.set(metric, value);
+	}
+}

@@ -1,0 +1,45 @@
+/**
+ * A fixed-capacity FIFO: the Monitor's per-metric history. Pushing past capacity drops the oldest
+ * value, so a monitor left open for days uses the same memory as one started a minute ago.
+ */
+export class RingBuffer<T> {
+	readonly #items: (T | undefined)[];
+	#start = 0;
+	#length = 0;
+	readonly capacity: number;
+
+	constructor(capacity: number) {
+		if (!Number.isInteger(capacity) || capacity < 1) {
+			throw new RangeError(`RingBuffer capacity must be a positive integer, got ${capacity}`);
+		}
+		this.capacity = capacity;
+		this.#items = new Array<T | undefined>(capacity);
+	}
+
+	get length(): number {
+		return this.#length;
+	}
+
+	push(value: T): void {
+		const end = (this.#start + this.#length) % this.capacity;
+		this.#items[end] = value;
+		if (this.#length < this.capacity) {
+			this.#length++;
+		} else {
+			this.#start = (this.#start + 1) % this.capacity;
+		}
+	}
+
+	/** Oldest first. */
+	toArray(): T[] {
+		const out: T[] = [];
+		for (let i = 0; i < this.#length; i++) {
+			out.push(this.#items[(this.#start + i) % this.capacity] as T);
+		}
+		return out;
+	}
+
+	last(): T | undefined {
+		return this.#length === 0 ? undefined : this.#items[(this.#start + this.#length - 1) % this.capacity];
+	}
+}

@@ -1,0 +1,113 @@
+// The shapes that flow from the readers through the Monitor to every view. No I/O, no React.
+// Sizes are bytes and percentages are 0–100 throughout the core; only the memory log converts to GiB.
+
+export type Level = 'ok' | 'warn' | 'critical';
+
+/** Host RAM. `used` is total − available (what the OOM killer cares about), as psutil's `percent`. */
+export interface RamReading {
+	readonly totalBytes: number;
+	readonly usedBytes: number;
+	readonly availableBytes: number;
+	readonly percent: number;
+}
+
+export interface SwapReading {
+	readonly totalBytes: number;
+	readonly usedBytes: number;
+	readonly percent: number;
+}
+
+export interface HostMemory {
+	readonly ram: RamReading;
+	/** null on a machine without swap: absent, never 0 % of 0 and never NaN. */
+	readonly swap: SwapReading | null;
+}
+
+/** One GPU as `nvidia-smi --query-gpu` reports it; every value nvidia-smi marks N/A is null. */
+export interface GpuReading {
+	readonly index: number;
+	readonly uuid: string | null;
+	readonly name: string | null;
+	readonly memoryTotalBytes: number | null;
+	readonly memoryUsedBytes: number | null;
+	/** used / total × 100, null when either is unknown (MIG, unified-memory GB10). */
+	readonly memoryPercent: number | null;
+	readonly utilizationPercent: number | null;
+}
+
+/** GPU memory held by one process on one GPU (`--query-compute-apps`). */
+export interface GpuProcess {
+	readonly pid: number;
+	readonly gpuUuid: string | null;
+	/** null where the driver cannot attribute memory (Windows WDDM, vGPU guests). */
+	readonly usedBytes: number | null;
+}
+
+/**
+ * What the GPU reader knows right now.
+ * - `starting`: nvidia-smi spawned, first sample not in yet.
+ * - `ok`: a current sample (`warning` carries non-fatal text such as "infoROM is corrupted").
+ * - `absent`: no NVIDIA tooling here (nvidia-smi not installed, or GPU sampling turned off); not retried.
+ * - `error`: nvidia-smi failed or stopped answering; `retryAt` says when the supervisor tries again.
+ */
+export type GpuState =
+	| {readonly status: 'starting'}
+	| {
+			readonly status: 'ok';
+			readonly gpus: readonly GpuReading[];
+			/** Epoch ms of the sample. */
+			readonly sampledAt: number;
+			readonly warning: string | null;
+	  }
+	| {readonly status: 'absent'; readonly reason: string}
+	| {readonly status: 'error'; readonly message: string; readonly retryAt: number | null};
+
+/** Per-process GPU memory, sampled on a slower cadence than the devices. */
+export interface GpuProcessTable {
+	readonly processes: readonly GpuProcess[];
+	/** Epoch ms of the sample, null before the first one. */
+	readonly sampledAt: number | null;
+	/** Why the last attempt failed, if it did (the table then keeps the last good rows). */
+	readonly error: string | null;
+}
+
+/** Anything the Monitor can judge against a threshold: `ram`, `swap`, `gpu0`, `gpu1`, … */
+export type MetricId = string;
+
+export interface Alert {
+	/** Epoch ms. */
+	readonly time: number;
+	readonly metric: MetricId;
+	readonly value: number;
+	/** The critical threshold of the metric, in percent. */
+	readonly threshold: number;
+	readonly from: Level;
+	readonly to: Level;
+}
+
+export interface MetricStatus {
+	readonly value: number | null;
+	readonly level: Level;
+	/** Highest value seen since the Monitor started. */
+	readonly peak: number | null;
+	/** Critical threshold in percent. */
+	readonly threshold: number;
+}
+
+/** One immutable picture of the machine and the job; a new object on every tick. */
+export interface Snapshot {
+	/** Epoch ms of the tick that made it. */
+	readonly time: number;
+	readonly host: string;
+	readonly tick: number;
+	readonly memory: HostMemory | null;
+	/** Why the last memory read failed, if it did. */
+	readonly memoryError: string | null;
+	readonly gpu: GpuState;
+	readonly gpuProcesses: GpuProcessTable;
+	readonly metrics: Readonly<Record<MetricId, MetricStatus>>;
+	/** Level changes of this tick only. */
+	readonly newAlerts: readonly Alert[];
+	/** The most recent level changes, newest last, bounded. */
+	readonly recentAlerts: readonly Alert[];
+}
