@@ -1,0 +1,143 @@
+import {readFile} from 'node:fs/promises';
+import type {z} from 'zod';
+import {UsageError} from '../core/errors.js';
+import {flagName, OPTIONS} from './options.js';
+import {
+	DEFAULT_SETTINGS,
+	settingsInputSchema,
+	settingsShape,
+	type SettingKey,
+	type Settings,
+	type SettingsInput,
+} from './schema.js';
+
+/** Where a setting's value came from, so an error can name the flag or the file and key. */
+type Origin = {readonly kind: 'flag'} | {readonly kind: 'file'; readonly path: string};
+
+function describe(key: string, origin: Origin): string {
+	return origin.kind === 'flag' ? flagName(key) : `config file ${origin.path}: key "${key}"`;
+}
+
+function show(value: unknown): string {
+	return typeof value === 'string' ? `'${value}'` : JSON.stringify(value);
+}
+
+/** Edit distance, to suggest the key the user meant ("ramTreshold" → "ramThreshold"). */
+function distance(a: string, b: string): number {
+	const row = Array.from({length: b.length + 1}, (_, i) => i);
+	for (let i = 1; i <= a.length; i++) {
+		let previous = row[0]!;
+		row[0] = i;
+		for (let j = 1; j <= b.length; j++) {
+			const current = row[j]!;
+			row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+			previous = current;
+		}
+	}
+	return row[b.length]!;
+}
+
+function unknownKeyMessage(path: string, key: string): string {
+	const known = Object.keys(settingsShape);
+	const nearest = known
+		.map(k => ({k, d: distance(key.toLowerCase(), k.toLowerCase())}))
+		.sort((x, y) => x.d - y.d)[0];
+	const hint = nearest && nearest.d <= 3 ? ` (did you mean "${nearest.k}"?)` : '';
+	return `config file ${path}: unknown key "${key}"${hint}; known keys: ${known.join(', ')}`;
+}
+
+function validate(input: unknown, origin: Origin): SettingsInput {
+	const result = settingsInputSchema.safeParse(input);
+	if (result.success) return result.data;
+	const issue = result.error.issues[0] as z.core.$ZodIssue;
+	if (issue.code === 'unrecognized_keys' && origin.kind === 'file') {
+		throw new UsageError(unknownKeyMessage(origin.path, issue.keys[0] ?? ''));
+	}
+	const key = String(issue.path[0] ?? '');
+	const got = (input as Record<string, unknown>)[key];
+	throw new UsageError(`${describe(key, origin)} ${issue.message} (got ${show(got)})`);
+}
+
+/** 1-based line and column of a character offset, for JSON syntax errors. */
+function lineAndColumn(text: string, offset: number): string {
+	const before = text.slice(0, offset).split('\n');
+	return `line ${before.length}, column ${before.at(-1)!.length + 1}`;
+}
+
+/** Read and validate a JSON config file; every failure names the file and the rule. */
+export async function loadConfigFile(path: string): Promise<SettingsInput> {
+	let text: string;
+	try {
+		text = await readFile(path, 'utf8');
+	} catch (error) {
+		const reason = error instanceof Error ? error.message : String(error);
+		throw new UsageError(`cannot read config file ${path}: ${reason}`);
+	}
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(text);
+	} catch (error) {
+		const message = error instanceof Error ? error.message : String(error);
+		const at = /at position (\d+)/.exec(message);
+		const where = at ? ` at ${lineAndColumn(text, Number(at[1]))}` : '';
+		throw new UsageError(`config file ${path} is not valid JSON${where}: ${message}`);
+	}
+	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+		throw new UsageError(`config file ${path} must hold one JSON object of settings, e.g. {"ramThreshold": 80}`);
+	}
+	return validate(parsed, {kind: 'file', path});
+}
+
+/**
+ * Turn meow's raw flag values into settings. Numeric flags arrive as strings so that "abc" can be
+ * reported as written rather than as NaN.
+ */
+export function settingsFromFlags(flags: Readonly<Record<string, unknown>>): SettingsInput {
+	const input: Record<string, unknown> = {};
+	for (const option of OPTIONS) {
+		if (!option.setting) continue;
+		const raw = flags[option.name];
+		if (raw === undefined) continue;
+		if (option.kind === 'number') {
+			const text = String(raw).trim();
+			const value = Number(text);
+			if (text === '' || Number.isNaN(value)) {
+				throw new UsageError(`${flagName(option.name)} needs a number (got ${show(raw)})`);
+			}
+			input[option.setting] = value;
+		} else {
+			input[option.setting] = raw;
+		}
+	}
+	return validate(input, {kind: 'flag'});
+}
+
+/** Defaults, then the config file, then flags (flags win); then rules that span two settings. */
+export function resolveSettings(
+	fromFile: SettingsInput,
+	fromFlags: SettingsInput,
+	configPath: string | null,
+): Settings {
+	const settings: Settings = {...DEFAULT_SETTINGS, ...fromFile, ...fromFlags};
+	if (settings.logInterval < settings.interval) {
+		const where = (key: SettingKey) =>
+			key in fromFlags || configPath === null ? flagName(key) : `config file ${configPath}: key "${key}"`;
+		throw new UsageError(
+			`${where('logInterval')} (${settings.logInterval} s) must be at least ${where('interval')} (${settings.interval} s): a log record covers one or more samples`,
+		);
+	}
+	return settings;
+}
+
+/** The whole chain: `--config FILE`, else $TRAINTOP_CONFIG, else no file. */
+export async function loadSettings(
+	flags: Readonly<Record<string, unknown>>,
+	env: NodeJS.ProcessEnv = process.env,
+): Promise<{settings: Settings; configPath: string | null}> {
+	const configFlag = flags['config'];
+	if (configFlag === '') throw new UsageError('--config needs a file path');
+	const configPath = typeof configFlag === 'string' ? configFlag : env['TRAINTOP_CONFIG'] || null;
+	const fromFlags = settingsFromFlags(flags);
+	const fromFile = configPath ? await loadConfigFile(configPath) : {};
+	return {settings: resolveSettings(fromFile, fromFlags, configPath), configPath};
+}

@@ -1,0 +1,65 @@
+import {DEFAULT_SETTINGS, type SettingKey} from './schema.js';
+
+/**
+ * The one table of command-line options. meow's flag spec, `--help` and the README's options
+ * table are all derived from it, so a flag cannot exist without its help line and default.
+ */
+export interface OptionSpec {
+	/** camelCase name: the meow flag name and, for settings, the config-file key. */
+	readonly name: string;
+	/** How the flag is written, e.g. `--ram-threshold PCT`. */
+	readonly usage: string;
+	readonly kind: 'number' | 'string' | 'boolean';
+	readonly description: string;
+	/** Shown in --help; omitted for flags without one. */
+	readonly defaultText?: string;
+	/** Settings can also come from the config file; mode flags cannot. */
+	readonly setting?: SettingKey;
+}
+
+const d = DEFAULT_SETTINGS;
+
+export const OPTIONS: readonly OptionSpec[] = [
+	{name: 'headless', usage: '--headless', kind: 'boolean', description: 'status lines and the memory log, no TUI (chosen anyway when stdout is not a terminal)'},
+	{name: 'json', usage: '--json', kind: 'boolean', description: 'headless: print each log record as a JSON line on stdout instead of status lines'},
+	{name: 'interval', usage: '--interval S', kind: 'number', setting: 'interval', defaultText: `${d.interval}`, description: 'sampling period in seconds'},
+	{name: 'logInterval', usage: '--log-interval S', kind: 'number', setting: 'logInterval', defaultText: `${d.logInterval}`, description: 'seconds covered by each memory-log record (it keeps the window\'s peaks)'},
+	{name: 'logFile', usage: '--log-file PATH', kind: 'string', setting: 'logFile', defaultText: 'RUN_DIR/traintop-memory.jsonl, else ./traintop-memory.jsonl', description: 'where the JSON Lines memory log is appended'},
+	{name: 'log', usage: '--no-log', kind: 'boolean', setting: 'log', description: 'do not write the memory log file'},
+	{name: 'ramThreshold', usage: '--ram-threshold PCT', kind: 'number', setting: 'ramThreshold', defaultText: `${d.ramThreshold}`, description: 'host RAM percent that is critical'},
+	{name: 'gpuThreshold', usage: '--gpu-threshold PCT', kind: 'number', setting: 'gpuThreshold', defaultText: `${d.gpuThreshold}`, description: 'GPU memory percent (each device) that is critical'},
+	{name: 'swapThreshold', usage: '--swap-threshold PCT', kind: 'number', setting: 'swapThreshold', defaultText: `${d.swapThreshold}`, description: 'swap percent that is critical'},
+	{name: 'warnMargin', usage: '--warn-margin PTS', kind: 'number', setting: 'warnMargin', defaultText: `${d.warnMargin}`, description: 'warn this many points below each threshold'},
+	{name: 'hysteresis', usage: '--hysteresis PTS', kind: 'number', setting: 'hysteresis', defaultText: `${d.hysteresis}`, description: 'a level drops only this many points below its boundary'},
+	{name: 'gpuProcessInterval', usage: '--gpu-process-interval S', kind: 'number', setting: 'gpuProcessInterval', defaultText: `${d.gpuProcessInterval}`, description: 'seconds between per-process GPU memory queries (0 = off)'},
+	{name: 'nvidiaSmi', usage: '--nvidia-smi CMD', kind: 'string', setting: 'nvidiaSmi', defaultText: d.nvidiaSmi, description: 'the nvidia-smi command or path to run'},
+	{name: 'config', usage: '--config FILE', kind: 'string', defaultText: '$TRAINTOP_CONFIG', description: 'JSON file of settings (camelCase keys, e.g. {"ramThreshold": 80}); flags win over it'},
+	{name: 'help', usage: '--help', kind: 'boolean', description: 'show this help'},
+	{name: 'version', usage: '--version', kind: 'boolean', description: 'show the version'},
+];
+
+/** `logInterval` → `--log-interval`: how a camelCase name is written as a flag. */
+export function flagName(name: string): string {
+	return `--${name.replace(/[A-Z]/g, c => `-${c.toLowerCase()}`)}`;
+}
+
+/** The --help text: usage, modes, then every option with its default. */
+export function helpText(): string {
+	const width = Math.max(...OPTIONS.map(o => o.usage.length)) + 2;
+	const lines = OPTIONS.map(o => {
+		const def = o.defaultText === undefined ? '' : ` (default: ${o.defaultText})`;
+		return `    ${o.usage.padEnd(width)}${o.description}${def}`;
+	});
+	return [
+		'traintop — watch a training job: RAM, swap and GPU memory against thresholds, with a JSON Lines memory log.',
+		'',
+		'Usage',
+		'    traintop --headless [RUN_DIR]   status lines and the memory log (also when stdout is not a terminal)',
+		'    traintop --headless --json      log records as JSON Lines on stdout',
+		'',
+		'Options',
+		...lines,
+		'',
+		'Exit codes: 0 ok · 1 runtime failure · 2 usage, config or unreadable input',
+	].join('\n');
+}

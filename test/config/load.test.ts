@@ -1,0 +1,120 @@
+import {mkdtemp, writeFile, chmod} from 'node:fs/promises';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {beforeAll, describe, expect, test} from 'vitest';
+import {loadConfigFile, loadSettings, resolveSettings, settingsFromFlags} from '../../src/config/load.js';
+import {DEFAULT_SETTINGS} from '../../src/config/schema.js';
+import {UsageError} from '../../src/core/errors.js';
+
+let dir: string;
+beforeAll(async () => {
+	dir = await mkdtemp(path.join(tmpdir(), 'traintop-config-'));
+});
+
+async function configFile(name: string, text: string): Promise<string> {
+	const file = path.join(dir, name);
+	await writeFile(file, text);
+	return file;
+}
+
+describe('defaults', () => {
+	test('are the seed tool\'s: RAM 85, GPU 90, swap 50, a record every 30 s, sampling every 1 s', async () => {
+		const {settings} = await loadSettings({}, {});
+		expect(settings).toMatchObject({ramThreshold: 85, gpuThreshold: 90, swapThreshold: 50, logInterval: 30, interval: 1});
+		expect(settings).toEqual(DEFAULT_SETTINGS);
+	});
+});
+
+describe('flags', () => {
+	test('numbers are parsed and validated', () => {
+		expect(settingsFromFlags({ramThreshold: '80', interval: '0.5', log: false})).toEqual({
+			ramThreshold: 80,
+			interval: 0.5,
+			log: false,
+		});
+	});
+
+	test.each([
+		[{ramThreshold: '120'}, '--ram-threshold must be at most 100 (a percentage) (got 120)'],
+		[{gpuThreshold: '0'}, '--gpu-threshold must be above 0 (a percentage) (got 0)'],
+		[{interval: '-1'}, '--interval must be at least 0.1 (seconds) (got -1)'],
+		[{logInterval: 'abc'}, "--log-interval needs a number (got 'abc')"],
+		[{swapThreshold: ''}, "--swap-threshold needs a number (got '')"],
+		[{hysteresis: '60'}, '--hysteresis must be at most 50 (percentage points) (got 60)'],
+		[{gpuProcessInterval: '-5'}, '--gpu-process-interval must be 0 (off) or more (seconds) (got -5)'],
+	])('%o → "%s"', (flags, message) => {
+		expect(() => settingsFromFlags(flags)).toThrow(new UsageError(message));
+	});
+});
+
+describe('config file', () => {
+	test('settings are read from JSON and flags win over them', async () => {
+		const file = await configFile('ok.json', JSON.stringify({ramThreshold: 70, gpuThreshold: 95, log: false}));
+		const {settings, configPath} = await loadSettings({config: file, ramThreshold: '75'}, {});
+		expect(configPath).toBe(file);
+		expect(settings).toMatchObject({ramThreshold: 75, gpuThreshold: 95, log: false, swapThreshold: 50});
+	});
+
+	test('$TRAINTOP_CONFIG is used when --config is absent', async () => {
+		const file = await configFile('env.json', '{"swapThreshold": 20}');
+		const {settings} = await loadSettings({}, {TRAINTOP_CONFIG: file});
+		expect(settings.swapThreshold).toBe(20);
+	});
+
+	test('an out-of-range value names the file and key', async () => {
+		const file = await configFile('big.json', '{"ramThreshold": 120}');
+		await expect(loadConfigFile(file)).rejects.toThrow(
+			`config file ${file}: key "ramThreshold" must be at most 100 (a percentage) (got 120)`,
+		);
+	});
+
+	test('a value of the wrong type names the file, key and rule', async () => {
+		const file = await configFile('type.json', '{"interval": "fast"}');
+		await expect(loadConfigFile(file)).rejects.toThrow(
+			`config file ${file}: key "interval" must be a number of seconds (got 'fast')`,
+		);
+	});
+
+	test('an unknown key is refused with the nearest known key suggested', async () => {
+		const file = await configFile('typo.json', '{"ramTreshold": 80}');
+		await expect(loadConfigFile(file)).rejects.toThrow(
+			new RegExp(`config file ${file}: unknown key "ramTreshold" \\(did you mean "ramThreshold"\\?\\); known keys: interval, `),
+		);
+	});
+
+	test('invalid JSON is refused with the line and column', async () => {
+		const file = await configFile('broken.json', '{\n  "ramThreshold": 80\n  "gpuThreshold": 90\n}');
+		await expect(loadConfigFile(file)).rejects.toThrow(new RegExp(`config file ${file} is not valid JSON at line 3, column 3`));
+	});
+
+	test('a JSON value that is not an object is refused', async () => {
+		const file = await configFile('array.json', '[1, 2]');
+		await expect(loadConfigFile(file)).rejects.toThrow(`config file ${file} must hold one JSON object of settings`);
+	});
+
+	test('a missing or unreadable file is refused naming it', async () => {
+		const missing = path.join(dir, 'nope.json');
+		await expect(loadConfigFile(missing)).rejects.toThrow(`cannot read config file ${missing}: ENOENT`);
+		await expect(loadConfigFile(dir)).rejects.toThrow(`cannot read config file ${dir}: EISDIR`);
+		if (process.getuid?.() !== 0) {
+			const locked = await configFile('locked.json', '{}');
+			await chmod(locked, 0o000);
+			await expect(loadConfigFile(locked)).rejects.toThrow(`cannot read config file ${locked}: EACCES`);
+		}
+	});
+
+	test('an empty --config is refused', async () => {
+		await expect(loadSettings({config: ''}, {})).rejects.toThrow('--config needs a file path');
+	});
+});
+
+describe('rules across settings', () => {
+	test('the log interval may not be shorter than the sampling interval', () => {
+		expect(() => resolveSettings({}, {interval: 5, logInterval: 2}, null)).toThrow(
+			'--log-interval (2 s) must be at least --interval (5 s)',
+		);
+		expect(() => resolveSettings({logInterval: 2}, {interval: 5}, '/etc/tt.json')).toThrow(
+			'config file /etc/tt.json: key "logInterval" (2 s) must be at least --interval (5 s)',
+		);
+	});
+});
