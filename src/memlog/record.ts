@@ -1,0 +1,126 @@
+import {z} from 'zod';
+
+// One line of the JSON Lines memory log (stable contract, see README "Memory log format").
+// A superset of the seed tool's record — `timestamp`, `memory.{total_gb, used_gb, percent}`,
+// `gpu.{memory_allocated_gb, memory_total_gb, memory_percent}` — so its readers keep working.
+// Sizes are GiB (2^30 bytes), as the seed computed them (psutil / torch bytes ÷ 1024³).
+
+export interface GpuRecord {
+	readonly index: number;
+	readonly uuid: string | null;
+	readonly name: string | null;
+	readonly memory_used_gb: number | null;
+	readonly memory_total_gb: number | null;
+	readonly memory_percent: number | null;
+	readonly peak_memory_percent: number | null;
+	readonly utilization_percent: number | null;
+}
+
+export interface AlertRecord {
+	readonly time: string;
+	readonly metric: string;
+	readonly value: number;
+	readonly threshold: number;
+	readonly from: string;
+	readonly to: string;
+}
+
+export interface LogRecord {
+	/** ISO 8601 (UTC) time of the window's last sample. */
+	readonly timestamp: string;
+	readonly host: string;
+	/** The log interval: the span of time this record covers. */
+	readonly interval_s: number;
+	/** Samples taken in the window. */
+	readonly samples: number;
+	readonly memory: {
+		readonly total_gb: number;
+		readonly used_gb: number;
+		readonly percent: number;
+		readonly available_gb: number;
+		readonly peak_percent: number;
+		readonly peak_used_gb: number;
+	} | null;
+	/** null on a machine without swap. */
+	readonly swap: {
+		readonly total_gb: number;
+		readonly used_gb: number;
+		readonly percent: number;
+		readonly peak_percent: number;
+	} | null;
+	/** Aggregate over all GPUs with known memory; null when there is none. */
+	readonly gpu: {
+		/** Named as in the seed; from nvidia-smi this is memory used on the device, not torch's allocator view. */
+		readonly memory_allocated_gb: number;
+		readonly memory_total_gb: number;
+		readonly memory_percent: number;
+		readonly peak_memory_percent: number;
+	} | null;
+	readonly gpus: readonly GpuRecord[];
+	/** ok | absent | error | starting: why `gpus` may be empty. */
+	readonly gpu_status: string;
+	/** The reason for absent/error, or a driver warning; omitted when there is nothing to say. */
+	readonly gpu_message?: string;
+	/** Level changes inside the window. */
+	readonly alerts: readonly AlertRecord[];
+}
+
+const num = z.number();
+const nullableNum = z.number().nullable();
+
+/**
+ * What a reader accepts as a memory record: the seed tool's minimal record up to ours. Extra
+ * fields are ignored (z.object strips them), so newer writers do not break older readers.
+ */
+export const logRecordReadSchema = z.object({
+	timestamp: z.string().refine(s => !Number.isNaN(Date.parse(s)), 'not a date'),
+	host: z.string().optional(),
+	interval_s: num.optional(),
+	samples: num.optional(),
+	memory: z
+		.object({
+			total_gb: num,
+			used_gb: num,
+			percent: num,
+			available_gb: num.optional(),
+			peak_percent: num.optional(),
+			peak_used_gb: num.optional(),
+		})
+		.nullable(),
+	swap: z
+		.object({total_gb: num, used_gb: num, percent: num, peak_percent: num.optional()})
+		.nullable()
+		.optional(),
+	gpu: z
+		.object({
+			memory_allocated_gb: num,
+			memory_total_gb: num,
+			memory_percent: num,
+			peak_memory_percent: num.optional(),
+		})
+		.nullable()
+		.optional(),
+	gpus: z
+		.array(
+			z.object({
+				index: num,
+				uuid: z.string().nullable().optional(),
+				name: z.string().nullable().optional(),
+				memory_used_gb: nullableNum,
+				memory_total_gb: nullableNum,
+				memory_percent: nullableNum,
+				peak_memory_percent: nullableNum.optional(),
+				utilization_percent: nullableNum.optional(),
+			}),
+		)
+		.optional(),
+	gpu_status: z.string().optional(),
+	gpu_message: z.string().optional(),
+	alerts: z
+		.array(
+			z.object({time: z.string(), metric: z.string(), value: num, threshold: num, from: z.string(), to: z.string()}),
+		)
+		.optional(),
+});
+
+export type ReadLogRecord = z.infer<typeof logRecordReadSchema>;

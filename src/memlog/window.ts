@@ -1,0 +1,194 @@
+import type {Alert, GpuReading, Snapshot} from '../core/types.js';
+import type {AlertRecord, GpuRecord, LogRecord} from './record.js';
+
+const GIB = 1024 ** 3;
+
+function gb(bytes: number): number {
+	return Math.round((bytes / GIB) * 1000) / 1000;
+}
+
+function pct(value: number): number {
+	return Math.round(value * 100) / 100;
+}
+
+function maxOf(current: number | null, value: number | null): number | null {
+	if (value === null) return current;
+	return current === null || value > current ? value : current;
+}
+
+interface GpuAggregate {
+	readonly usedBytes: number;
+	readonly totalBytes: number;
+	readonly percent: number;
+}
+
+/** Sum over the GPUs whose memory is known; null when none is (no GPU, MIG-only, GB10). */
+export function aggregateGpus(gpus: readonly GpuReading[]): GpuAggregate | null {
+	let used = 0;
+	let total = 0;
+	for (const g of gpus) {
+		if (g.memoryUsedBytes === null || g.memoryTotalBytes === null || g.memoryTotalBytes <= 0) continue;
+		used += g.memoryUsedBytes;
+		total += g.memoryTotalBytes;
+	}
+	return total > 0 ? {usedBytes: used, totalBytes: total, percent: (used / total) * 100} : null;
+}
+
+function alertRecord(alert: Alert): AlertRecord {
+	return {
+		time: new Date(alert.time).toISOString(),
+		metric: alert.metric,
+		value: pct(alert.value),
+		threshold: alert.threshold,
+		from: alert.from,
+		to: alert.to,
+	};
+}
+
+/**
+ * Folds the snapshots of one log interval into one record holding the window's last values AND its
+ * peaks, so a spike between two records is never lost (the seed tool logged only the instant).
+ *
+ * Windows sit on a fixed grid from the first sample (no drift), and a sample closes its window when
+ * it lands within half a sampling period of the boundary, so timer jitter does not shift samples
+ * into the next record.
+ */
+export class LogWindow {
+	readonly #logIntervalMs: number;
+	readonly #toleranceMs: number;
+	#end: number | null = null;
+	#samples = 0;
+	#last: Snapshot | null = null;
+	#peakRam: number | null = null;
+	#peakRamUsed: number | null = null;
+	#peakSwap: number | null = null;
+	#peakGpuAggregate: number | null = null;
+	#peakGpu = new Map<number, number>();
+	#lastGpus = new Map<number, GpuReading>();
+	#alerts: Alert[] = [];
+
+	constructor(logIntervalMs: number, sampleIntervalMs: number) {
+		this.#logIntervalMs = logIntervalMs;
+		this.#toleranceMs = sampleIntervalMs / 2;
+	}
+
+	/** Add one snapshot; returns the finished record when this sample closes the window. */
+	add(snapshot: Snapshot): LogRecord | null {
+		this.#end ??= snapshot.time + this.#logIntervalMs;
+		this.#fold(snapshot);
+		if (snapshot.time < this.#end - this.#toleranceMs) return null;
+		const record = this.#build();
+		while (this.#end <= snapshot.time + this.#toleranceMs) this.#end += this.#logIntervalMs;
+		this.#reset();
+		return record;
+	}
+
+	/** The partial window as a final record (on SIGINT/SIGTERM), or null if it holds no sample. */
+	flush(): LogRecord | null {
+		if (this.#samples === 0) return null;
+		const record = this.#build();
+		this.#reset();
+		return record;
+	}
+
+	#fold(s: Snapshot): void {
+		this.#samples++;
+		this.#last = s;
+		this.#alerts.push(...s.newAlerts);
+		if (s.memory && s.memoryError === null) {
+			this.#peakRam = maxOf(this.#peakRam, s.memory.ram.percent);
+			this.#peakRamUsed = maxOf(this.#peakRamUsed, s.memory.ram.usedBytes);
+			if (s.memory.swap) this.#peakSwap = maxOf(this.#peakSwap, s.memory.swap.percent);
+		}
+		if (s.gpu.status === 'ok') {
+			for (const g of s.gpu.gpus) {
+				this.#lastGpus.set(g.index, g);
+				const peak = maxOf(this.#peakGpu.get(g.index) ?? null, g.memoryPercent);
+				if (peak !== null) this.#peakGpu.set(g.index, peak);
+			}
+			this.#peakGpuAggregate = maxOf(this.#peakGpuAggregate, aggregateGpus(s.gpu.gpus)?.percent ?? null);
+		}
+	}
+
+	#reset(): void {
+		this.#samples = 0;
+		this.#last = null;
+		this.#peakRam = null;
+		this.#peakRamUsed = null;
+		this.#peakSwap = null;
+		this.#peakGpuAggregate = null;
+		this.#peakGpu = new Map();
+		this.#lastGpus = new Map();
+		this.#alerts = [];
+	}
+
+	#build(): LogRecord {
+		const last = this.#last!;
+		const mem = last.memory;
+		const gpus: GpuRecord[] = [...this.#lastGpus.values()]
+			.sort((a, b) => a.index - b.index)
+			.map(g => ({
+				index: g.index,
+				uuid: g.uuid,
+				name: g.name,
+				memory_used_gb: g.memoryUsedBytes === null ? null : gb(g.memoryUsedBytes),
+				memory_total_gb: g.memoryTotalBytes === null ? null : gb(g.memoryTotalBytes),
+				memory_percent: g.memoryPercent === null ? null : pct(g.memoryPercent),
+				peak_memory_percent: this.#peakGpu.has(g.index) ? pct(this.#peakGpu.get(g.index)!) : null,
+				utilization_percent: g.utilizationPercent,
+			}));
+		const aggregate = aggregateGpus([...this.#lastGpus.values()]);
+		const gpuMessage = gpuStateMessage(last);
+		return {
+			timestamp: new Date(last.time).toISOString(),
+			host: last.host,
+			interval_s: this.#logIntervalMs / 1000,
+			samples: this.#samples,
+			memory:
+				mem && this.#peakRam !== null
+					? {
+							total_gb: gb(mem.ram.totalBytes),
+							used_gb: gb(mem.ram.usedBytes),
+							percent: pct(mem.ram.percent),
+							available_gb: gb(mem.ram.availableBytes),
+							peak_percent: pct(this.#peakRam),
+							peak_used_gb: gb(this.#peakRamUsed ?? mem.ram.usedBytes),
+						}
+					: null,
+			swap:
+				mem?.swap
+					? {
+							total_gb: gb(mem.swap.totalBytes),
+							used_gb: gb(mem.swap.usedBytes),
+							percent: pct(mem.swap.percent),
+							peak_percent: pct(this.#peakSwap ?? mem.swap.percent),
+						}
+					: null,
+			gpu: aggregate
+				? {
+						memory_allocated_gb: gb(aggregate.usedBytes),
+						memory_total_gb: gb(aggregate.totalBytes),
+						memory_percent: pct(aggregate.percent),
+						peak_memory_percent: pct(this.#peakGpuAggregate ?? aggregate.percent),
+					}
+				: null,
+			gpus,
+			gpu_status: last.gpu.status,
+			...(gpuMessage ? {gpu_message: gpuMessage} : {}),
+			alerts: this.#alerts.map(alertRecord),
+		};
+	}
+}
+
+function gpuStateMessage(s: Snapshot): string | null {
+	switch (s.gpu.status) {
+		case 'absent':
+			return s.gpu.reason;
+		case 'error':
+			return s.gpu.message;
+		case 'ok':
+			return s.gpu.warning;
+		case 'starting':
+			return null;
+	}
+}
