@@ -1,0 +1,113 @@
+#!/usr/bin/env node
+import {statSync} from 'node:fs';
+import path from 'node:path';
+import meow from 'meow';
+import {loadSettings} from './config/load.js';
+import {helpText, OPTIONS} from './config/options.js';
+import {DEFAULT_LOG_FILE_NAME, type Settings} from './config/schema.js';
+import {EXIT, UsageError} from './core/errors.js';
+import {runHeadless} from './headless/run.js';
+import {readHostMemory} from './system/memory.js';
+import {NvidiaSmiReader} from './system/nvidia-smi.js';
+
+// argv → validated settings → one mode. The only file that calls process.exit.
+
+type MeowFlagType = 'string' | 'boolean' | 'number';
+
+function meowFlags(): Record<string, {type: MeowFlagType}> {
+	const flags: Record<string, {type: MeowFlagType}> = {};
+	for (const option of OPTIONS) {
+		if (option.name === 'help' || option.name === 'version') continue;
+		// Numbers arrive as strings so a bad value can be quoted back as the user typed it.
+		flags[option.name] = {type: option.kind === 'boolean' ? 'boolean' : 'string'};
+	}
+	return flags;
+}
+
+function runDirFrom(input: readonly string[]): string | null {
+	if (input.length > 1) {
+		throw new UsageError(`expected at most one RUN_DIR, got ${input.length}: ${input.join(' ')}`);
+	}
+	const runDir = input[0];
+	if (runDir === undefined) return null;
+	let isDirectory = false;
+	try {
+		isDirectory = statSync(runDir).isDirectory();
+	} catch {
+		throw new UsageError(`RUN_DIR ${runDir}: no such directory`);
+	}
+	if (!isDirectory) throw new UsageError(`RUN_DIR ${runDir}: not a directory`);
+	return runDir;
+}
+
+function logPathFrom(settings: Settings, runDir: string | null): string | null {
+	if (!settings.log) return null;
+	return settings.logFile ?? path.join(runDir ?? '.', DEFAULT_LOG_FILE_NAME);
+}
+
+async function main(): Promise<number> {
+	// A closed terminal or log pipe must not crash the monitor through its diagnostics.
+	process.stderr.on('error', () => {});
+	const cli = meow(helpText(), {
+		importMeta: import.meta,
+		description: false,
+		flags: meowFlags(),
+		allowUnknownFlags: false,
+		// Absent booleans stay absent, so a config file's `"log": false` is not overridden by a default.
+		booleanDefault: undefined,
+	});
+	const runDir = runDirFrom(cli.input);
+	const {settings} = await loadSettings(cli.flags);
+	const logPath = logPathFrom(settings, runDir);
+
+	if (!cli.flags['headless'] && process.stdout.isTTY) {
+		process.stderr.write('traintop: the interactive TUI is not built yet; running headless (--headless)\n');
+	}
+
+	const gpu = new NvidiaSmiReader({
+		command: settings.nvidiaSmi,
+		intervalMs: settings.interval * 1000,
+		processIntervalMs: settings.gpuProcessInterval * 1000,
+	});
+	// However traintop exits, no nvidia-smi may outlive it.
+	process.on('exit', () => gpu.killNow());
+
+	const stop = new AbortController();
+	let signals = 0;
+	const onSignal = () => {
+		// A second Ctrl-C means "now": the exit hook still kills nvidia-smi.
+		if (++signals > 1) process.exit(EXIT.ok);
+		stop.abort();
+	};
+	for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(name, onSignal);
+
+	gpu.start();
+	try {
+		await runHeadless({
+			settings,
+			logPath,
+			json: Boolean(cli.flags['json']),
+			sources: {readMemory: readHostMemory, gpu},
+			stdout: process.stdout,
+			stderr: process.stderr,
+			signal: stop.signal,
+		});
+	} finally {
+		await gpu.stop();
+	}
+	return EXIT.ok;
+}
+
+try {
+	process.exitCode = await main();
+} catch (error) {
+	if (error instanceof UsageError) {
+		process.stderr.write(`traintop: ${error.message}\n`);
+		process.exitCode = EXIT.usage;
+	} else {
+		process.stderr.write(`traintop: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+		process.exitCode = EXIT.failure;
+	}
+}
+// Leftover handles (a stdout pipe nobody reads) must not keep a finished monitor alive.
+process.exit();

@@ -1,0 +1,93 @@
+import type {Alert, GpuReading, GpuState, Level, MetricStatus} from '../core/types.js';
+import type {LogRecord} from '../memlog/record.js';
+
+// Pure text for the headless mode. Lines are meant for a tmux pane, `tail -f` or a SLURM .out
+// file: one line each, greppable (`grep CRIT`), levels upper-case only when they need attention.
+
+const LEVEL_TAG: Record<Level, string> = {ok: 'ok', warn: 'WARN', critical: 'CRIT'};
+
+function two(n: number): string {
+	return String(n).padStart(2, '0');
+}
+
+/** Local wall-clock time, `2026-11-22 10:00:30`: what a person beside the job reads. */
+export function localTime(epochMs: number): string {
+	const d = new Date(epochMs);
+	return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
+}
+
+function percent(value: number | null): string {
+	return value === null ? 'n/a' : `${value.toFixed(1)}%`;
+}
+
+function metricPart(label: string, value: number | null, peak: number | null, status: MetricStatus | undefined): string {
+	const level = status ? ` ${LEVEL_TAG[status.level]}` : '';
+	const peakText = peak !== null && value !== null && peak > value + 0.05 ? ` (peak ${percent(peak)})` : '';
+	return `${label} ${percent(value)}${level}${peakText}`;
+}
+
+/**
+ * One status line per log record: the window's last value of each metric, its level, and its
+ * peak inside the window when that was higher (a spike that came and went is still shown).
+ */
+export function formatStatusLine(record: LogRecord, metrics: Readonly<Record<string, MetricStatus>>): string {
+	const parts = [localTime(Date.parse(record.timestamp))];
+	parts.push(
+		record.memory
+			? metricPart('ram', record.memory.percent, record.memory.peak_percent, metrics['ram'])
+			: 'ram n/a',
+	);
+	parts.push(record.swap ? metricPart('swap', record.swap.percent, record.swap.peak_percent, metrics['swap']) : 'swap none');
+	if (record.gpus.length === 0) {
+		parts.push(`gpu ${record.gpu_status}`);
+	}
+	for (const g of record.gpus) {
+		parts.push(metricPart(`gpu${g.index}`, g.memory_percent, g.peak_memory_percent ?? null, metrics[`gpu${g.index}`]));
+	}
+	return parts.join('  ');
+}
+
+/** A WARN/CRIT/OK line for one level change; says which way it moved and against which line. */
+export function formatAlertLine(alert: Alert, warnMargin: number): string {
+	const value = percent(alert.value);
+	const warnAt = alert.threshold - warnMargin;
+	const rising = alert.to === 'critical' || (alert.to === 'warn' && alert.from === 'ok');
+	let detail: string;
+	if (alert.to === 'critical') {
+		detail = `${alert.metric} at ${value}: at or above the ${alert.threshold}% threshold`;
+	} else if (alert.to === 'warn' && rising) {
+		detail = `${alert.metric} at ${value}: within ${warnMargin} points of the ${alert.threshold}% threshold`;
+	} else if (alert.to === 'warn') {
+		detail = `${alert.metric} down to ${value}: back under the ${alert.threshold}% threshold`;
+	} else {
+		detail = `${alert.metric} down to ${value}: back under the ${warnAt}% warn line`;
+	}
+	return `${localTime(alert.time)} ${LEVEL_TAG[alert.to].toUpperCase().padEnd(4)} ${detail} (was ${alert.from})`;
+}
+
+/** `8 × NVIDIA H100 80GB HBM3` for a homogeneous node (the usual case), each device listed otherwise. */
+function describeDevices(gpus: readonly GpuReading[]): string {
+	const names = gpus.map(g => g.name ?? 'unknown device');
+	const count = `${gpus.length} device${gpus.length === 1 ? '' : 's'}`;
+	if (names.length > 0 && names.every(name => name === names[0])) return `${count}, ${gpus.length} × ${names[0]}`;
+	return `${count}: ${gpus.map((g, i) => `${g.index}: ${names[i]}`).join(', ')}`;
+}
+
+/** A line for a change of the GPU reader's state, or null when there is nothing to tell. */
+export function formatGpuStateLine(state: GpuState, now: number): string | null {
+	switch (state.status) {
+		case 'starting':
+			return null;
+		case 'ok': {
+			const warning = state.warning ? ` — nvidia-smi warns: ${state.warning}` : '';
+			return `GPU: ${describeDevices(state.gpus)}${warning}`;
+		}
+		case 'absent':
+			return `GPU: not monitored — ${state.reason}`;
+		case 'error': {
+			const retry =
+				state.retryAt === null ? '' : `; retrying in ${Math.max(0, Math.round((state.retryAt - now) / 1000))} s`;
+			return `GPU: nvidia-smi failed — ${state.message}${retry}`;
+		}
+	}
+}

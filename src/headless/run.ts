@@ -1,0 +1,111 @@
+import {hostname} from 'node:os';
+import type {Writable} from 'node:stream';
+import type {Settings} from '../config/schema.js';
+import {Monitor, type MonitorSources} from '../core/monitor.js';
+import type {Snapshot} from '../core/types.js';
+import {LogWindow} from '../memlog/window.js';
+import {MemoryLogWriter} from '../memlog/writer.js';
+import type {LogRecord} from '../memlog/record.js';
+import {formatAlertLine, formatGpuStateLine, formatStatusLine, localTime} from './format.js';
+import {thresholdsFrom} from '../config/thresholds.js';
+
+export interface HeadlessOptions {
+	readonly settings: Settings;
+	/** Where the memory log goes; null with --no-log. */
+	readonly logPath: string | null;
+	/** --json: records on stdout instead of status lines. */
+	readonly json: boolean;
+	readonly sources: MonitorSources;
+	readonly stdout: Writable;
+	readonly stderr: Writable;
+	/** Aborted on SIGINT/SIGTERM/SIGHUP: the current window is flushed as a final record. */
+	readonly signal: AbortSignal;
+	readonly host?: string;
+}
+
+/**
+ * The headless view: a status line (or a JSON record) per log interval on stdout, a line per level
+ * change on stderr, and one JSON line per interval appended to the memory log. Resolves when the
+ * signal aborts, after the partial window has been written.
+ */
+export async function runHeadless(options: HeadlessOptions): Promise<void> {
+	const {settings, stdout, stderr} = options;
+	// Open the log before sampling, so an unwritable path fails at once (exit 2), not 30 s later.
+	const writer = options.logPath ? MemoryLogWriter.open(options.logPath) : null;
+	const monitor = new Monitor({
+		sources: options.sources,
+		thresholds: thresholdsFrom(settings),
+		intervalMs: settings.interval * 1000,
+		host: options.host ?? hostname(),
+	});
+	const window = new LogWindow(settings.logInterval * 1000, settings.interval * 1000);
+	const note = (text: string) => stderr.write(`traintop: ${text}\n`);
+	let stdoutOpen = true;
+	let logFailed = false;
+
+	note(
+		`watching ${options.host ?? hostname()} every ${settings.interval} s; ` +
+			`thresholds ram ${settings.ramThreshold}% gpu ${settings.gpuThreshold}% swap ${settings.swapThreshold}%; ` +
+			(writer ? `memory log ${writer.path} (a record every ${settings.logInterval} s)` : 'memory log off (--no-log)'),
+	);
+
+	const emit = (record: LogRecord, snapshot: Snapshot) => {
+		if (writer) {
+			try {
+				writer.append(record);
+				if (logFailed) note(`memory log ${writer.path} is writable again`);
+				logFailed = false;
+			} catch (error) {
+				// A full disk must not kill the monitor of a job that is about to fill it.
+				if (!logFailed) note(`cannot append to ${writer.path}: ${(error as Error).message}; still monitoring`);
+				logFailed = true;
+			}
+		}
+		if (!stdoutOpen) return;
+		stdout.write(options.json ? `${JSON.stringify(record)}\n` : `${formatStatusLine(record, snapshot.metrics)}\n`);
+	};
+
+	let lastGpuLine: string | null = null;
+	const onSnapshot = (snapshot: Snapshot) => {
+		const gpuLine = formatGpuStateLine(snapshot.gpu, snapshot.time);
+		// Retry countdowns change every tick; compare the line without them.
+		const gpuKey = gpuLine?.replace(/; retrying in \d+ s$/, '') ?? null;
+		if (gpuLine && gpuKey !== lastGpuLine) {
+			note(`${localTime(snapshot.time)} ${gpuLine}`);
+		}
+		lastGpuLine = gpuKey;
+		if (snapshot.memoryError) note(`${localTime(snapshot.time)} cannot read memory: ${snapshot.memoryError}`);
+		for (const alert of snapshot.newAlerts) {
+			stderr.write(`${formatAlertLine(alert, settings.warnMargin)}\n`);
+		}
+		const record = window.add(snapshot);
+		if (record) emit(record, snapshot);
+	};
+
+	// `traintop --headless --json | head` closes our stdout: like any Unix filter, stop then
+	// (after writing the final record to the log), instead of monitoring for nobody.
+	let stopOnClosedPipe = () => {};
+	const onStdoutError = (error: NodeJS.ErrnoException) => {
+		stdoutOpen = false;
+		if (error.code === 'EPIPE') stopOnClosedPipe();
+	};
+	stdout.on('error', onStdoutError);
+
+	const unsubscribe = monitor.subscribe(onSnapshot);
+	monitor.start();
+	try {
+		await new Promise<void>(resolve => {
+			stopOnClosedPipe = resolve;
+			if (options.signal.aborted) resolve();
+			else options.signal.addEventListener('abort', () => resolve(), {once: true});
+		});
+	} finally {
+		monitor.stop();
+		unsubscribe();
+		const last = monitor.getSnapshot();
+		const final = window.flush();
+		if (final && last) emit(final, last);
+		writer?.close();
+		stdout.off('error', onStdoutError);
+	}
+}
