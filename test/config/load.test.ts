@@ -1,7 +1,7 @@
-import {mkdtemp, writeFile, chmod} from 'node:fs/promises';
+import {mkdtemp, writeFile, chmod, rm} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {beforeAll, describe, expect, test} from 'vitest';
+import {afterAll, beforeAll, describe, expect, test} from 'vitest';
 import {loadConfigFile, loadSettings, resolveSettings, settingsFromFlags} from '../../src/config/load.js';
 import {DEFAULT_SETTINGS} from '../../src/config/schema.js';
 import {UsageError} from '../../src/core/errors.js';
@@ -9,6 +9,9 @@ import {UsageError} from '../../src/core/errors.js';
 let dir: string;
 beforeAll(async () => {
 	dir = await mkdtemp(path.join(tmpdir(), 'traintop-config-'));
+});
+afterAll(async () => {
+	await rm(dir, {recursive: true, force: true});
 });
 
 async function configFile(name: string, text: string): Promise<string> {

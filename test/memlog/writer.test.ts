@@ -1,8 +1,8 @@
 import {spawn} from 'node:child_process';
-import {mkdtemp, readFile, stat, writeFile, mkdir, chmod} from 'node:fs/promises';
+import {mkdtemp, readFile, stat, writeFile, mkdir, chmod, rm} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {beforeAll, describe, expect, test} from 'vitest';
+import {afterAll, beforeAll, describe, expect, test} from 'vitest';
 import {UsageError} from '../../src/core/errors.js';
 import type {LogRecord} from '../../src/memlog/record.js';
 import {MemoryLogWriter} from '../../src/memlog/writer.js';
@@ -20,6 +20,9 @@ function parses(line: string): boolean {
 }
 beforeAll(async () => {
 	dir = await mkdtemp(path.join(tmpdir(), 'traintop-writer-'));
+});
+afterAll(async () => {
+	await rm(dir, {recursive: true, force: true});
 });
 
 function record(seq: number): LogRecord {
