@@ -111,3 +111,66 @@ export interface Snapshot {
 	/** The most recent level changes, newest last, bounded. */
 	readonly recentAlerts: readonly Alert[];
 }
+
+/** What a process does with one signal, read from /proc/PID/status (see ranks/dispositions.ts). */
+export interface SignalState {
+	/** handled: a handler is installed (SigCgt); ignored: SIG_IGN (SigIgn); default: neither. */
+	readonly disposition: 'handled' | 'ignored' | 'default';
+	/** Blocked by the main thread (SigBlk): delivery waits until it is unblocked. */
+	readonly blocked: boolean;
+	/** Sent but not yet delivered (SigPnd or ShdPnd). */
+	readonly pending: boolean;
+	/** The default action ends the process: with the `default` disposition, sending it kills. */
+	readonly terminatesByDefault: boolean;
+}
+
+/** SLURM's view of a task, from its environment; null fields were not set. */
+export interface SlurmInfo {
+	readonly jobId: string;
+	readonly stepId: string | null;
+	/** SLURM_RESTART_COUNT; absent means 0 (it was only set when > 0 until 2026). */
+	readonly restartCount: number;
+	readonly procId: number | null;
+}
+
+/** One rank of the training job: the topmost process carrying that rank. */
+export interface RankProcess {
+	/** Global rank (RANK, else SLURM_PROCID, else LOCAL_RANK); null for a --match process without one. */
+	readonly rank: number | null;
+	readonly localRank: number | null;
+	readonly worldSize: number | null;
+	readonly pid: number;
+	readonly ppid: number;
+	/** /proc/PID/stat field 22 (clock ticks after boot): with the pid, the identity checked before any signal. */
+	readonly startTime: number;
+	/** Epoch ms the process started. */
+	readonly startedAt: number;
+	readonly host: string;
+	readonly cmd: string;
+	/** /proc state letter: R, S, D, Z, T… */
+	readonly state: string;
+	/** Of one core, since the previous sample; null on the first. */
+	readonly cpuPercent: number | null;
+	readonly rssBytes: number | null;
+	/** Rank and its workers on all GPUs; null when per-process GPU memory is unknown. */
+	readonly gpuMemoryBytes: number | null;
+	readonly signals: Readonly<Record<string, SignalState>>;
+	/** Descendants carrying the same rank (DataLoader workers), by pid. */
+	readonly workers: readonly number[];
+	readonly slurm: SlurmInfo | null;
+	/** Running or sleeping, yet no CPU time for the stall window: hung in a collective, deadlocked… */
+	readonly stalled: boolean;
+}
+
+export interface LauncherProcess {
+	readonly pid: number;
+	readonly startTime: number;
+	readonly cmd: string;
+}
+
+export interface RankSet {
+	readonly ranks: readonly RankProcess[];
+	readonly launcher: LauncherProcess | null;
+	/** Epoch ms of the scan. */
+	readonly sampledAt: number;
+}

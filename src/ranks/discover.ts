@@ -1,0 +1,170 @@
+import {readFileSync} from 'node:fs';
+import type {GpuProcessTable, RankProcess, RankSet} from '../core/types.js';
+import type {ProcReader, ProcStat} from '../system/procfs.js';
+import {signalStates} from './dispositions.js';
+import {slurmInfo} from './slurm.js';
+import {buildRankTree, carriesRank, type ProcessFacts, type RankSelector, type RankTree} from './tree.js';
+
+/** Linux reports CPU times and start times in USER_HZ, which is 100 on every architecture it runs on. */
+export const CLOCK_TICKS_PER_SECOND = 100;
+
+export interface RankSamplerOptions {
+	readonly proc: ProcReader;
+	readonly selector: RankSelector;
+	readonly host: string;
+	readonly self?: {readonly pid: number; readonly uid: number};
+	/** A rank in R or S with no CPU time for this long is flagged stalled (default 60 s). */
+	readonly stallAfterMs?: number;
+	/** Full process-table scans at most this often; in between only known ranks are re-read (default 10 s). */
+	readonly rescanEveryMs?: number;
+	readonly now?: () => number;
+	/** Epoch ms of boot, to turn start ticks into times; read from /proc/stat by default. */
+	readonly bootTimeMs?: number;
+}
+
+interface CpuMark {
+	readonly ticks: number;
+	readonly at: number;
+	/** When the CPU time last advanced. */
+	readonly advancedAt: number;
+}
+
+function identity(pid: number, startTime: number): string {
+	return `${pid}@${startTime}`;
+}
+
+/** Boot time from /proc/stat's btime line; 0 if unreadable (start times are then relative). */
+export function readBootTimeMs(procRoot = '/proc'): number {
+	try {
+		const match = /^btime (\d+)$/m.exec(readFileSync(`${procRoot}/stat`, 'utf8'));
+		return match ? Number(match[1]) * 1000 : 0;
+	} catch {
+		return 0;
+	}
+}
+
+/**
+ * Finds the job's ranks and measures them. Each sample re-reads stat and status of the known ranks
+ * (CPU, memory, signal state); the whole process table is read again only every `rescanEveryMs`
+ * (or when a known rank is gone), because reading every /proc entry each tick would cost more than
+ * the rest of traintop together.
+ */
+export class RankSampler {
+	readonly #options: RankSamplerOptions;
+	readonly #now: () => number;
+	readonly #self: {readonly pid: number; readonly uid: number};
+	readonly #bootTimeMs: number;
+	readonly #cpu = new Map<string, CpuMark>();
+	/** environ is the exec-time environment: it only changes with exec, which changes the cmdline. */
+	readonly #envCache = new Map<string, ReadonlyMap<string, string> | null>();
+	#tree: RankTree = {ranks: [], launcher: null};
+	#lastScanAt = -Infinity;
+
+	constructor(options: RankSamplerOptions) {
+		this.#options = options;
+		this.#now = options.now ?? Date.now;
+		this.#self = options.self ?? {pid: process.pid, uid: process.getuid?.() ?? -1};
+		this.#bootTimeMs = options.bootTimeMs ?? readBootTimeMs();
+	}
+
+	async sample(gpu: GpuProcessTable | null = null): Promise<RankSet> {
+		const now = this.#now();
+		const {proc} = this.#options;
+		if (now - this.#lastScanAt >= (this.#options.rescanEveryMs ?? 10_000) || this.#tree.ranks.length === 0) {
+			await this.#scan();
+			this.#lastScanAt = now;
+		}
+		let reads = await Promise.all(this.#tree.ranks.map(async r => ({r, stat: await proc.stat(r.process.pid), status: await proc.status(r.process.pid)})));
+		// A rank that exited or was replaced (same pid, new start time): the tree is stale, scan again.
+		if (reads.some(({r, stat}) => stat === null || stat.startTime !== r.process.startTime)) {
+			await this.#scan();
+			this.#lastScanAt = now;
+			reads = await Promise.all(this.#tree.ranks.map(async r => ({r, stat: await proc.stat(r.process.pid), status: await proc.status(r.process.pid)})));
+		}
+		const ranks: RankProcess[] = [];
+		const seen = new Set<string>();
+		for (const {r, stat, status} of reads) {
+			if (!stat || !status || stat.startTime !== r.process.startTime) continue;
+			const id = identity(stat.pid, stat.startTime);
+			seen.add(id);
+			const {cpuPercent, stalled} = this.#measureCpu(id, stat, now);
+			const env = r.process.env ?? new Map<string, string>();
+			ranks.push({
+				rank: r.ids.rank,
+				localRank: r.ids.localRank,
+				worldSize: r.ids.worldSize,
+				pid: stat.pid,
+				ppid: stat.ppid,
+				startTime: stat.startTime,
+				startedAt: this.#bootTimeMs + (stat.startTime / CLOCK_TICKS_PER_SECOND) * 1000,
+				host: this.#options.host,
+				cmd: r.process.argv.join(' '),
+				state: stat.state,
+				cpuPercent,
+				rssBytes: status.vmRssBytes,
+				gpuMemoryBytes: gpuMemoryOf([stat.pid, ...r.workers], gpu),
+				signals: signalStates(status),
+				workers: r.workers,
+				slurm: slurmInfo(env),
+				stalled,
+			});
+		}
+		for (const id of this.#cpu.keys()) if (!seen.has(id)) this.#cpu.delete(id);
+		const launcher = this.#tree.launcher;
+		return {
+			ranks,
+			launcher: launcher ? {pid: launcher.pid, startTime: launcher.startTime, cmd: launcher.argv.join(' ')} : null,
+			sampledAt: now,
+		};
+	}
+
+	#measureCpu(id: string, stat: ProcStat, now: number): {cpuPercent: number | null; stalled: boolean} {
+		const ticks = stat.utime + stat.stime;
+		const previous = this.#cpu.get(id);
+		const advancedAt = !previous || ticks > previous.ticks ? now : previous.advancedAt;
+		this.#cpu.set(id, {ticks, at: now, advancedAt});
+		const cpuPercent =
+			previous && now > previous.at
+				? ((ticks - previous.ticks) / CLOCK_TICKS_PER_SECOND / ((now - previous.at) / 1000)) * 100
+				: null;
+		const stalled = (stat.state === 'R' || stat.state === 'S') && now - advancedAt >= (this.#options.stallAfterMs ?? 60_000);
+		return {cpuPercent, stalled};
+	}
+
+	async #scan(): Promise<void> {
+		const {proc, selector} = this.#options;
+		const pids = await proc.listPids();
+		const facts = await Promise.all(pids.map(pid => this.#facts(pid)));
+		const present = facts.filter((f): f is ProcessFacts => f !== null);
+		const live = new Set(present.map(f => `${f.pid}@${f.startTime}`));
+		for (const key of this.#envCache.keys()) if (!live.has(key.slice(0, key.indexOf('|')))) this.#envCache.delete(key);
+		this.#tree = buildRankTree(present, selector, this.#self);
+	}
+
+	async #facts(pid: number): Promise<ProcessFacts | null> {
+		const {proc} = this.#options;
+		const [stat, status] = await Promise.all([proc.stat(pid), proc.status(pid)]);
+		if (!stat || !status) return null;
+		// Other users' environments are unreadable anyway, and never ours to signal.
+		if (status.uid.real !== this.#self.uid) {
+			return {pid, ppid: stat.ppid, uid: status.uid.real, startTime: stat.startTime, argv: [], env: null};
+		}
+		const argv = (await proc.cmdline(pid)) ?? [];
+		const key = `${identity(pid, stat.startTime)}|${argv.join('\0')}`;
+		let env = this.#envCache.get(key);
+		if (env === undefined) {
+			env = await proc.environ(pid);
+			// Only cache what matters: a rank's environment, or a definite "not a rank".
+			this.#envCache.set(key, env && carriesRank(env) ? env : env === null ? null : new Map());
+		}
+		return {pid, ppid: stat.ppid, uid: status.uid.real, startTime: stat.startTime, argv, env};
+	}
+}
+
+/** Sum of the GPU memory the processes hold; null when the per-process table has never been read. */
+export function gpuMemoryOf(pids: readonly number[], gpu: GpuProcessTable | null): number | null {
+	if (!gpu || gpu.sampledAt === null) return null;
+	const rows = gpu.processes.filter(p => pids.includes(p.pid));
+	if (rows.length > 0 && rows.every(p => p.usedBytes === null)) return null;
+	return rows.reduce((sum, p) => sum + (p.usedBytes ?? 0), 0);
+}

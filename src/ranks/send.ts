@@ -1,0 +1,95 @@
+import type {RankProcess, RankSet} from '../core/types.js';
+import type {ProcReader} from '../system/procfs.js';
+import {signalState, wouldTerminate} from './dispositions.js';
+import type {SignalName} from './signals.js';
+
+// The only code in traintop that sends a signal. Every rule of ARCHITECTURE.md "Safety rules for
+// signals" is checked here, per target, immediately before kill(2):
+// - only discovered ranks are targets; never PID <= 1, never traintop itself, never another user's process;
+// - identity is (pid, start time): re-read just before kill, and a mismatch sends nothing (`gone`);
+// - a signal whose disposition is `default` and whose default action terminates is refused unless forced.
+
+export type Outcome = 'sent' | 'refused' | 'gone' | 'denied';
+
+export interface SendResult {
+	readonly rank: number | null;
+	readonly pid: number;
+	readonly outcome: Outcome;
+	/** Why it was not sent, or what to expect when it was (ignored, blocked); null when plain sent. */
+	readonly reason: string | null;
+}
+
+export interface SendRequest {
+	/** The discovered ranks: nothing outside this set can be a target. */
+	readonly rankSet: RankSet;
+	/** Rank numbers to target; undefined = every rank. */
+	readonly ranks?: readonly number[];
+	readonly signal: SignalName;
+	/** Send even where the signal would terminate a rank that has no handler. */
+	readonly force: boolean;
+	readonly proc: ProcReader;
+	readonly self?: {readonly pid: number; readonly uid: number};
+	/** kill(2); injectable only so that tests can observe the call order. */
+	readonly kill?: (pid: number, signal: SignalName) => void;
+}
+
+function label(rank: RankProcess): string {
+	return rank.rank === null ? `pid ${rank.pid}` : `rank ${rank.rank}`;
+}
+
+/** Which discovered ranks a request names; unknown rank numbers are reported, not ignored. */
+export function selectTargets(rankSet: RankSet, ranks: readonly number[] | undefined): {targets: RankProcess[]; unknown: number[]} {
+	if (ranks === undefined) return {targets: [...rankSet.ranks], unknown: []};
+	const targets = rankSet.ranks.filter(r => r.rank !== null && ranks.includes(r.rank));
+	const unknown = ranks.filter(n => !rankSet.ranks.some(r => r.rank === n));
+	return {targets, unknown};
+}
+
+async function sendOne(target: RankProcess, request: SendRequest): Promise<SendResult> {
+	const self = request.self ?? {pid: process.pid, uid: process.getuid?.() ?? -1};
+	const result = (outcome: Outcome, reason: string | null): SendResult => ({rank: target.rank, pid: target.pid, outcome, reason});
+	const who = label(target);
+
+	if (target.pid <= 1) return result('refused', `PID ${target.pid} is never a target`);
+	if (target.pid === self.pid) return result('refused', 'traintop never signals itself');
+
+	// Identity, ownership and disposition as they are now, not as they were at the last sample.
+	const [stat, status] = await Promise.all([request.proc.stat(target.pid), request.proc.status(target.pid)]);
+	if (!stat || !status) return result('gone', `${who} (pid ${target.pid}) has exited`);
+	if (stat.startTime !== target.startTime) {
+		return result('gone', `pid ${target.pid} is no longer ${who}: that process exited and the pid was reused`);
+	}
+	if (status.uid.real !== self.uid) return result('refused', `pid ${target.pid} belongs to another user`);
+
+	const state = signalState(status, request.signal);
+	if (wouldTerminate(state) && !request.force) {
+		return result(
+			'refused',
+			`${who} has no handler for ${request.signal}: the signal would terminate it (--force sends it anyway)`,
+		);
+	}
+
+	try {
+		(request.kill ?? ((pid, signal) => process.kill(pid, signal)))(target.pid, request.signal);
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === 'ESRCH') return result('gone', `${who} (pid ${target.pid}) exited before the signal arrived`);
+		if (code === 'EPERM') return result('denied', `not permitted to signal pid ${target.pid} (EPERM)`);
+		return result('denied', `kill(${target.pid}, ${request.signal}) failed: ${(error as Error).message}`);
+	}
+	if (state.disposition === 'ignored') return result('sent', `${who} ignores ${request.signal}: it will have no effect`);
+	if (wouldTerminate(state)) return result('sent', `forced: ${who} had no handler, the signal terminates it`);
+	if (state.blocked) return result('sent', `${who} blocks ${request.signal}: it is delivered when unblocked`);
+	return result('sent', null);
+}
+
+/**
+ * Sends the signal to each target in turn. Sequential on purpose: the identity of each target is
+ * re-read right before its own kill, never for a batch.
+ */
+export async function sendSignal(request: SendRequest): Promise<{results: SendResult[]; unknown: number[]}> {
+	const {targets, unknown} = selectTargets(request.rankSet, request.ranks);
+	const results: SendResult[] = [];
+	for (const target of targets) results.push(await sendOne(target, request));
+	return {results, unknown};
+}

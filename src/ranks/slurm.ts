@@ -1,0 +1,18 @@
+import type {SlurmInfo} from '../core/types.js';
+
+function integer(value: string | undefined): number | null {
+	return value !== undefined && /^\d+$/.test(value) ? Number(value) : null;
+}
+
+/** SLURM's ids from a task's environment; null outside SLURM (no SLURM_JOB_ID). */
+export function slurmInfo(env: ReadonlyMap<string, string>): SlurmInfo | null {
+	const jobId = env.get('SLURM_JOB_ID') ?? env.get('SLURM_JOBID');
+	if (!jobId) return null;
+	return {
+		jobId,
+		stepId: env.get('SLURM_STEP_ID') ?? env.get('SLURM_STEPID') ?? null,
+		// Absent means 0: SLURM set it only when > 0 before 2026 (training-conventions §5.2).
+		restartCount: integer(env.get('SLURM_RESTART_COUNT')) ?? 0,
+		procId: integer(env.get('SLURM_PROCID')),
+	};
+}
