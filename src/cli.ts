@@ -1,13 +1,20 @@
 #!/usr/bin/env node
 import {statSync} from 'node:fs';
+import {hostname} from 'node:os';
 import path from 'node:path';
 import meow from 'meow';
+import {runRanksCommand} from './commands/ranks.js';
+import {runSignalCommand} from './commands/signal.js';
 import {loadSettings} from './config/load.js';
+import {ranksFromFlag, selectorFromFlags} from './config/selection.js';
 import {helpText, OPTIONS} from './config/options.js';
 import {DEFAULT_LOG_FILE_NAME, type Settings} from './config/schema.js';
 import {EXIT, UsageError} from './core/errors.js';
 import {runHeadless} from './headless/run.js';
+import {RankSampler} from './ranks/discover.js';
+import type {RankSelector} from './ranks/tree.js';
 import {readHostMemory} from './system/memory.js';
+import {procReader} from './system/procfs.js';
 import {NvidiaSmiReader} from './system/nvidia-smi.js';
 
 // argv → validated settings → one mode. The only file that calls process.exit.
@@ -56,11 +63,46 @@ async function main(): Promise<number> {
 		// Absent booleans stay absent, so a config file's `"log": false` is not overridden by a default.
 		booleanDefault: undefined,
 	});
-	const runDir = runDirFrom(cli.input);
+	const [command, ...args] = cli.input;
 	const {settings} = await loadSettings(cli.flags);
+	const selector = selectorFromFlags(cli.flags);
+	const json = Boolean(cli.flags['json']);
+
+	if (command === 'ranks') {
+		if (args.length > 0) throw new UsageError(`ranks takes no arguments (got ${args.join(' ')})`);
+		return runRanksCommand({settings, selector, json, stdout: process.stdout, columns: process.stdout.columns});
+	}
+	if (command === 'signal') {
+		if (args.length > 1) throw new UsageError(`signal takes one action: save, emergency or a signal name (got ${args.join(' ')})`);
+		return runSignalCommand({
+			settings,
+			selector,
+			action: args[0],
+			ranks: ranksFromFlag(cli.flags['rank']),
+			yes: Boolean(cli.flags['yes']),
+			force: Boolean(cli.flags['force']),
+			json,
+			interactive: Boolean(process.stdin.isTTY && process.stderr.isTTY),
+			stdin: process.stdin,
+			stdout: process.stdout,
+			stderr: process.stderr,
+		});
+	}
+	return runMonitor(cli.input, cli.flags, settings, json, selector);
+}
+
+/** The monitor: headless today (the TUI comes later), until a signal or a closed pipe stops it. */
+async function runMonitor(
+	input: readonly string[],
+	flags: Readonly<Record<string, unknown>>,
+	settings: Settings,
+	json: boolean,
+	selector: RankSelector,
+): Promise<number> {
+	const runDir = runDirFrom(input);
 	const logPath = logPathFrom(settings, runDir);
 
-	if (!cli.flags['headless'] && process.stdout.isTTY) {
+	if (!flags['headless'] && process.stdout.isTTY) {
 		process.stderr.write('traintop: the interactive TUI is not built yet; running headless (--headless)\n');
 	}
 
@@ -81,13 +123,23 @@ async function main(): Promise<number> {
 	};
 	for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(name, onSignal);
 
+	const ranks = new RankSampler({
+		proc: procReader(),
+		selector,
+		host: hostname(),
+		stallAfterMs: settings.stallAfter * 1000,
+	});
 	gpu.start();
 	try {
 		await runHeadless({
 			settings,
 			logPath,
-			json: Boolean(cli.flags['json']),
-			sources: {readMemory: readHostMemory, gpu},
+			json,
+			sources: {
+				readMemory: readHostMemory,
+				gpu,
+				readRanks: gpuProcesses => ranks.sample(gpuProcesses),
+			},
 			stdout: process.stdout,
 			stderr: process.stderr,
 			signal: stop.signal,

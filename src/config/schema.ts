@@ -1,4 +1,5 @@
 import {z} from 'zod';
+import {parseSignalName, type SignalName} from '../ranks/signals.js';
 
 // The settings a user can give in a config file (JSON, camelCase keys) or as flags (kebab-case).
 // Defaults are the seed tool's (memory_monitor.py / training_config.py): RAM 85 %, GPU 90 %,
@@ -21,6 +22,11 @@ const points = (max: number) =>
 		.min(0, 'must be 0 or more (percentage points)')
 		.max(max, `must be at most ${max} (percentage points)`);
 
+const signalName = z
+	.string({error: 'must be a signal name such as SIGUSR1, USR1 or 10'})
+	.refine(text => parseSignalName(text) !== null, 'must be a signal name such as SIGUSR1, USR1 or 10')
+	.transform(text => parseSignalName(text)!);
+
 export const settingsShape = {
 	interval: seconds(0.1, 3600),
 	logInterval: seconds(0.1, 86_400),
@@ -36,6 +42,11 @@ export const settingsShape = {
 		.min(0, 'must be 0 (off) or more (seconds)')
 		.max(3600, 'must be at most 3600 (seconds)'),
 	nvidiaSmi: z.string({error: 'must be a command or path (string)'}).min(1, 'must not be empty'),
+	saveSignal: signalName,
+	emergencySignal: signalName,
+	ranksInterval: seconds(0.5, 3600),
+	stallAfter: seconds(1, 86_400),
+	readonly: z.boolean({error: 'must be true or false'}),
 } as const;
 
 /** What a config file may hold: any subset of the settings, and nothing else. */
@@ -58,6 +69,16 @@ export interface Settings {
 	readonly hysteresis: number;
 	readonly gpuProcessInterval: number;
 	readonly nvidiaSmi: string;
+	/** `signal save` and the TUI's save key: SIGUSR1, what Lightning and the seed tooling catch. */
+	readonly saveSignal: SignalName;
+	/** `signal emergency`: SIGTERM, what SLURM sends before the end (save and exit for requeue). */
+	readonly emergencySignal: SignalName;
+	/** Seconds between rank scans. */
+	readonly ranksInterval: number;
+	/** A rank with no CPU time for this many seconds is flagged stalled. */
+	readonly stallAfter: number;
+	/** No action at all: signals are refused. */
+	readonly readonly: boolean;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -72,6 +93,11 @@ export const DEFAULT_SETTINGS: Settings = {
 	hysteresis: 2,
 	gpuProcessInterval: 5,
 	nvidiaSmi: 'nvidia-smi',
+	saveSignal: 'SIGUSR1',
+	emergencySignal: 'SIGTERM',
+	ranksInterval: 2,
+	stallAfter: 60,
+	readonly: false,
 };
 
 export const DEFAULT_LOG_FILE_NAME = 'traintop-memory.jsonl';

@@ -4,6 +4,7 @@ import path from 'node:path';
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
 import {loadConfigFile, loadSettings, resolveSettings, settingsFromFlags} from '../../src/config/load.js';
 import {DEFAULT_SETTINGS} from '../../src/config/schema.js';
+import {ranksFromFlag, selectorFromFlags} from '../../src/config/selection.js';
 import {UsageError} from '../../src/core/errors.js';
 
 let dir: string;
@@ -108,6 +109,36 @@ describe('config file', () => {
 
 	test('an empty --config is refused', async () => {
 		await expect(loadSettings({config: ''}, {})).rejects.toThrow('--config needs a file path');
+	});
+});
+
+describe('signals and rank selection', () => {
+	test('save and emergency signals accept SIGUSR2, USR2 or 12 and are stored by name', async () => {
+		expect(settingsFromFlags({saveSignal: 'usr2', emergencySignal: '15'})).toEqual({saveSignal: 'SIGUSR2', emergencySignal: 'SIGTERM'});
+		const file = await configFile('signals.json', '{"saveSignal": "SIGUSR2"}');
+		expect((await loadSettings({config: file}, {})).settings.saveSignal).toBe('SIGUSR2');
+		expect((await loadSettings({}, {})).settings).toMatchObject({saveSignal: 'SIGUSR1', emergencySignal: 'SIGTERM', readonly: false});
+	});
+
+	test('an unknown signal name is refused naming the flag or key', async () => {
+		expect(() => settingsFromFlags({saveSignal: 'SIGSAVE'})).toThrow(
+			"--save-signal must be a signal name such as SIGUSR1, USR1 or 10 (got 'SIGSAVE')",
+		);
+		const file = await configFile('badsig.json', '{"emergencySignal": 99}');
+		await expect(loadConfigFile(file)).rejects.toThrow(`config file ${file}: key "emergencySignal" must be a signal name`);
+	});
+
+	test('--pid, --match and --rank', () => {
+		expect(selectorFromFlags({})).toEqual({kind: 'env'});
+		expect(selectorFromFlags({pid: '4242'})).toEqual({kind: 'pid', pid: 4242});
+		expect(selectorFromFlags({match: 'train\\.py'})).toEqual({kind: 'match', pattern: /train\.py/});
+		expect(() => selectorFromFlags({pid: '1'})).toThrow("--pid needs a process id greater than 1 (got '1')");
+		expect(() => selectorFromFlags({pid: 'abc'})).toThrow("--pid needs a process id greater than 1 (got 'abc')");
+		expect(() => selectorFromFlags({match: '(unclosed'})).toThrow("--match '(unclosed' is not a valid regular expression");
+		expect(() => selectorFromFlags({pid: '5', match: 'x'})).toThrow('--pid and --match cannot be used together');
+		expect(ranksFromFlag('0, 2,2,5')).toEqual([0, 2, 5]);
+		expect(ranksFromFlag(undefined)).toBeUndefined();
+		expect(() => ranksFromFlag('0,x')).toThrow("--rank needs rank numbers separated by commas, e.g. --rank 0,2 (got '0,x')");
 	});
 });
 
