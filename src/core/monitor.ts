@@ -7,6 +7,7 @@ import type {
 	HostMemory,
 	MetricId,
 	MetricStatus,
+	RankSet,
 	Snapshot,
 } from './types.js';
 
@@ -19,6 +20,8 @@ export interface MonitorSources {
 		getState(): GpuState;
 		getProcesses(): GpuProcessTable;
 	};
+	/** The job's ranks (ranks/discover.ts), read every `ranksIntervalMs`; absent = no rank sampling. */
+	readRanks?(gpuProcesses: GpuProcessTable): Promise<RankSet>;
 }
 
 export interface MonitorThresholds {
@@ -36,6 +39,8 @@ export interface MonitorOptions {
 	readonly host: string;
 	/** Samples of history kept per metric (default 3600: an hour at 1 s). */
 	readonly historyLength?: number;
+	/** How often ranks are scanned (default 2000 ms); the scan runs on the first tick at or after it. */
+	readonly ranksIntervalMs?: number;
 	/** Level changes kept in `recentAlerts` (default 50). */
 	readonly recentAlertLimit?: number;
 	readonly now?: () => number;
@@ -69,6 +74,9 @@ export class Monitor {
 	#recentAlerts: Alert[] = [];
 	#snapshot: Snapshot | null = null;
 	#lastMemory: HostMemory | null = null;
+	#ranks: RankSet | null = null;
+	#ranksError: string | null = null;
+	#ranksReadAt = -Infinity;
 	#tickCount = 0;
 	#timer: NodeJS.Timeout | null = null;
 	#inFlight: Promise<Snapshot> | null = null;
@@ -132,9 +140,10 @@ export class Monitor {
 		} catch (error) {
 			memoryError = error instanceof Error ? error.message : String(error);
 		}
-		const time = this.#now();
 		const gpu = sources.gpu.getState();
 		const gpuProcesses = gpu.status === 'ok' ? sources.gpu.getProcesses() : NO_PROCESSES;
+		await this.#readRanks(gpuProcesses);
+		const time = this.#now();
 
 		const newAlerts: Alert[] = [];
 		const metrics: Record<MetricId, MetricStatus> = {};
@@ -177,6 +186,8 @@ export class Monitor {
 			memoryError,
 			gpu,
 			gpuProcesses,
+			ranks: this.#ranks,
+			ranksError: this.#ranksError,
 			metrics,
 			newAlerts,
 			recentAlerts: this.#recentAlerts,
@@ -184,6 +195,21 @@ export class Monitor {
 		this.#snapshot = snapshot;
 		for (const listener of this.#listeners) listener(snapshot);
 		return snapshot;
+	}
+
+	/** On its own, slower cadence: a full /proc scan is the most expensive read of a tick. */
+	async #readRanks(gpuProcesses: GpuProcessTable): Promise<void> {
+		const {readRanks} = this.#options.sources;
+		const now = this.#now();
+		if (!readRanks || now - this.#ranksReadAt < (this.#options.ranksIntervalMs ?? 2000)) return;
+		this.#ranksReadAt = now;
+		try {
+			this.#ranks = await readRanks.call(this.#options.sources, gpuProcesses);
+			this.#ranksError = null;
+		} catch (error) {
+			// Keep the last ranks: a failed scan is not the job vanishing.
+			this.#ranksError = error instanceof Error ? error.message : String(error);
+		}
 	}
 
 	#record(metric: MetricId, time: number, value: number): void {

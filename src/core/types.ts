@@ -105,6 +105,10 @@ export interface Snapshot {
 	readonly memoryError: string | null;
 	readonly gpu: GpuState;
 	readonly gpuProcesses: GpuProcessTable;
+	/** The job's ranks at the last scan; null before the first or without rank sampling. */
+	readonly ranks: RankSet | null;
+	/** Why the last rank scan failed, if it did (the last ranks are kept). */
+	readonly ranksError: string | null;
 	readonly metrics: Readonly<Record<MetricId, MetricStatus>>;
 	/** Level changes of this tick only. */
 	readonly newAlerts: readonly Alert[];

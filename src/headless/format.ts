@@ -1,4 +1,4 @@
-import type {Alert, GpuReading, GpuState, Level, MetricStatus} from '../core/types.js';
+import type {Alert, GpuReading, GpuState, Level, MetricStatus, RankSet} from '../core/types.js';
 import type {LogRecord} from '../memlog/record.js';
 
 // Pure text for the headless mode. Lines are meant for a tmux pane, `tail -f` or a SLURM .out
@@ -90,4 +90,32 @@ export function formatGpuStateLine(state: GpuState, now: number): string | null 
 			return `GPU: nvidia-smi failed — ${state.message}${retry}`;
 		}
 	}
+}
+
+function rankName(rank: {readonly rank: number | null; readonly pid: number}): string {
+	return `rank ${rank.rank ?? '?'} (pid ${rank.pid})`;
+}
+
+/**
+ * Lines for what changed in the job between two rank scans: ranks found, ranks gone (a crash
+ * shows up here first), ranks newly stalled or running again. Empty when nothing changed.
+ */
+export function describeRankChanges(previous: RankSet | null, next: RankSet): string[] {
+	const before = new Map((previous?.ranks ?? []).map(r => [`${r.pid}@${r.startTime}`, r]));
+	const after = new Map(next.ranks.map(r => [`${r.pid}@${r.startTime}`, r]));
+	const lines: string[] = [];
+	const appeared = [...after.entries()].filter(([id]) => !before.has(id)).map(([, r]) => r);
+	if (appeared.length > 0) {
+		const launcher = next.launcher ? `; launcher pid ${next.launcher.pid}` : '';
+		lines.push(`ranks: ${appeared.map(rankName).join(', ')} found${launcher}`);
+	}
+	for (const [id, r] of before) {
+		if (!after.has(id)) lines.push(`ranks: ${rankName(r)} is gone`);
+	}
+	for (const [id, r] of after) {
+		const was = before.get(id);
+		if (r.stalled && !was?.stalled) lines.push(`ranks: ${rankName(r)} looks stalled: state ${r.state} but no CPU time lately`);
+		if (!r.stalled && was?.stalled) lines.push(`ranks: ${rankName(r)} is using CPU again`);
+	}
+	return lines;
 }

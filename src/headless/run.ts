@@ -2,11 +2,11 @@ import {hostname} from 'node:os';
 import type {Writable} from 'node:stream';
 import type {Settings} from '../config/schema.js';
 import {Monitor, type MonitorSources} from '../core/monitor.js';
-import type {Snapshot} from '../core/types.js';
+import type {RankSet, Snapshot} from '../core/types.js';
 import {LogWindow} from '../memlog/window.js';
 import {MemoryLogWriter} from '../memlog/writer.js';
 import type {LogRecord} from '../memlog/record.js';
-import {formatAlertLine, formatGpuStateLine, formatStatusLine, localTime} from './format.js';
+import {describeRankChanges, formatAlertLine, formatGpuStateLine, formatStatusLine, localTime} from './format.js';
 import {thresholdsFrom} from '../config/thresholds.js';
 
 export interface HeadlessOptions {
@@ -36,6 +36,7 @@ export async function runHeadless(options: HeadlessOptions): Promise<void> {
 		sources: options.sources,
 		thresholds: thresholdsFrom(settings),
 		intervalMs: settings.interval * 1000,
+		ranksIntervalMs: settings.ranksInterval * 1000,
 		host: options.host ?? hostname(),
 	});
 	const window = new LogWindow(settings.logInterval * 1000, settings.interval * 1000);
@@ -66,7 +67,12 @@ export async function runHeadless(options: HeadlessOptions): Promise<void> {
 	};
 
 	let lastGpuLine: string | null = null;
+	let lastRanks: RankSet | null = null;
 	const onSnapshot = (snapshot: Snapshot) => {
+		if (snapshot.ranks && snapshot.ranks !== lastRanks) {
+			for (const line of describeRankChanges(lastRanks, snapshot.ranks)) note(`${localTime(snapshot.time)} ${line}`);
+			lastRanks = snapshot.ranks;
+		}
 		const gpuLine = formatGpuStateLine(snapshot.gpu, snapshot.time);
 		// Retry countdowns change every tick; compare the line without them.
 		const gpuKey = gpuLine?.replace(/; retrying in \d+ s$/, '') ?? null;

@@ -120,6 +120,44 @@ describe('Monitor', () => {
 		expect(s.metrics['gpu0']).toMatchObject({value: null, level: 'ok', peak: null});
 	});
 
+	test('ranks are scanned on their own cadence, given the GPU process table, and kept when a scan fails', async () => {
+		const sources = new ScriptedSources();
+		let now = 0;
+		const scans: number[] = [];
+		let fail = false;
+		const rankSet = (n: number) => ({ranks: [], launcher: null, sampledAt: n});
+		sources.setGpus(gpu(0, 10));
+		sources.processes = {processes: [{pid: 7, gpuUuid: 'GPU-0', usedBytes: 1}], sampledAt: 1, error: null};
+		const seenTables: unknown[] = [];
+		const monitor = new Monitor({
+			sources: Object.assign(sources, {
+				async readRanks(table: unknown) {
+					seenTables.push(table);
+					scans.push(now);
+					if (fail) throw new Error('EMFILE: too many open files');
+					return rankSet(now);
+				},
+			}),
+			thresholds,
+			intervalMs: 1000,
+			ranksIntervalMs: 2000,
+			host: 'h',
+			now: () => now,
+		});
+		const ranksAt = async (t: number) => {
+			now = t;
+			const s = await monitor.tick();
+			return [s.ranks?.sampledAt ?? null, s.ranksError];
+		};
+		expect(await ranksAt(0)).toEqual([0, null]);
+		expect(await ranksAt(1000)).toEqual([0, null]);
+		expect(await ranksAt(2000)).toEqual([2000, null]);
+		fail = true;
+		expect(await ranksAt(4100)).toEqual([2000, 'EMFILE: too many open files']);
+		expect(scans).toEqual([0, 2000, 4100]);
+		expect(seenTables[0]).toEqual(sources.processes);
+	});
+
 	test('subscribers get every snapshot until they unsubscribe; snapshots are new objects', async () => {
 		const {monitor} = setup();
 		const seen: Snapshot[] = [];

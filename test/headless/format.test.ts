@@ -1,6 +1,6 @@
 import {describe, expect, test} from 'vitest';
 import type {Alert, MetricStatus} from '../../src/core/types.js';
-import {formatAlertLine, formatGpuStateLine, formatStatusLine, localTime} from '../../src/headless/format.js';
+import {describeRankChanges, formatAlertLine, formatGpuStateLine, formatStatusLine, localTime} from '../../src/headless/format.js';
 import type {LogRecord} from '../../src/memlog/record.js';
 
 const at = new Date(2026, 10, 22, 9, 5, 7).getTime();
@@ -109,4 +109,22 @@ describe('formatGpuStateLine', () => {
 
 test('localTime pads every field', () => {
 	expect(localTime(new Date(2026, 0, 2, 3, 4, 5).getTime())).toBe('2026-01-02 03:04:05');
+});
+
+describe('describeRankChanges', () => {
+	const rank = (n: number, pid: number, stalled = false) =>
+		({rank: n, pid, startTime: pid * 3, stalled, state: 'S'}) as unknown as import('../../src/core/types.js').RankProcess;
+	const set = (...ranks: ReturnType<typeof rank>[]) => ({ranks, launcher: {pid: 10, startTime: 1, cmd: 'torchrun'}, sampledAt: 0});
+
+	test('found, gone, stalled and recovered; nothing when nothing changed', () => {
+		expect(describeRankChanges(null, set(rank(0, 100), rank(1, 101)))).toEqual([
+			'ranks: rank 0 (pid 100), rank 1 (pid 101) found; launcher pid 10',
+		]);
+		expect(describeRankChanges(set(rank(0, 100), rank(1, 101)), set(rank(0, 100), rank(1, 101)))).toEqual([]);
+		expect(describeRankChanges(set(rank(0, 100), rank(1, 101)), set(rank(0, 100, true)))).toEqual([
+			'ranks: rank 1 (pid 101) is gone',
+			'ranks: rank 0 (pid 100) looks stalled: state S but no CPU time lately',
+		]);
+		expect(describeRankChanges(set(rank(0, 100, true)), set(rank(0, 100)))).toEqual(['ranks: rank 0 (pid 100) is using CPU again']);
+	});
 });
