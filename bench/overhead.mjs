@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Measures what traintop costs the node it watches: CPU % of one core and peak RSS of
-// `traintop --headless` at 1 s sampling, side by side with htop at the same refresh (-d 10),
+// `traintop --headless` at 1 s sampling — without GPUs, with 8 GPUs (the fake nvidia-smi), and with
+// 8 GPUs plus the 8 ranks of the demo job — side by side with htop at the same refresh (-d 10),
 // all running at once for the same 60 s.
 //
 //   npm run bench:overhead                 # 60 s
@@ -69,12 +70,22 @@ function startTraintop(label, extraArgs, env) {
 	return {label, pid: child.pid, child};
 }
 
+// The budget's scenario (ARCHITECTURE.md): 8 ranks. The demo job's ranks are python3 processes
+// whose own CPU is not traintop's; traintop finds them with --pid and scans them every 2 s.
+const {startDemoJob} = await import(path.join(root, 'dist/demo/job.js'));
+const job = await startDemoJob({runDir: path.join(work, 'run'), ranks: 8, workers: 2, stepSeconds: 0.5, saveEvery: 0, shutdownTimeoutS: 5});
+await job.ranksReady();
+
 const subjects = [
 	startTraintop('traintop, no GPU', ['--nvidia-smi', '/nonexistent/nvidia-smi'], {}),
 	startTraintop('traintop, 8 GPUs (fake nvidia-smi)', [], {
 		PATH: `${fakeDir}:${process.env.PATH}`,
 		FAKE_NVSMI_SCENARIO: 'issue-titanx-8gpu-noheader-nounits',
 		FAKE_NVSMI_LOG: invocationLog,
+	}),
+	startTraintop('traintop, 8 GPUs + 8 ranks', ['--pid', String(job.launcherPid)], {
+		PATH: `${fakeDir}:${process.env.PATH}`,
+		FAKE_NVSMI_SCENARIO: 'issue-titanx-8gpu-noheader-nounits',
 	}),
 ];
 
@@ -85,6 +96,7 @@ subjects.push({label: 'htop -d 10 (1 s refresh)', pid: htopPid});
 
 function cleanup() {
 	for (const s of subjects) s.child?.kill('SIGINT');
+	void job.stop();
 	try {
 		execFileSync('tmux', ['kill-session', '-t', session], {stdio: 'ignore'});
 	} catch {}
@@ -117,6 +129,7 @@ const rows = subjects.map((s, i) => ({
 const calls = existsSync(invocationLog) ? readFileSync(invocationLog, 'utf8').trim().split('\n') : [];
 const callsDuring = calls.length - callsBefore;
 cleanup();
+await job.stop();
 await sleep(500);
 rmSync(work, {recursive: true, force: true});
 
@@ -128,6 +141,6 @@ for (const r of rows) {
 console.log('');
 console.log(`over ${wall.toFixed(1)} s; target for traintop: < 0.5 % CPU and < 100 MB RSS`);
 console.log(
-	`nvidia-smi started ${callsDuring} time(s) during the measurement (the long-lived -lms loop once at start-up, ` +
+	`nvidia-smi started ${callsDuring} time(s) for the second traintop during the measurement (the long-lived -lms loop once at start-up, ` +
 		'then one --query-compute-apps one-shot per --gpu-process-interval, 5 s)',
 );

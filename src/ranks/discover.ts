@@ -55,8 +55,8 @@ export class RankSampler {
 	readonly #self: {readonly pid: number; readonly uid: number};
 	readonly #bootTimeMs: number;
 	readonly #cpu = new Map<string, CpuMark>();
-	/** environ is the exec-time environment: it only changes with exec, which changes the cmdline. */
-	readonly #envCache = new Map<string, ReadonlyMap<string, string> | null>();
+	/** argv and environ per process identity (see #facts): both only change with exec. */
+	readonly #cache = new Map<string, {readonly argv: readonly string[]; readonly env: ReadonlyMap<string, string> | null}>();
 	#tree: RankTree = {ranks: [], launcher: null};
 	#lastScanAt = -Infinity;
 
@@ -70,16 +70,19 @@ export class RankSampler {
 	async sample(gpu: GpuProcessTable | null = null): Promise<RankSet> {
 		const now = this.#now();
 		const {proc} = this.#options;
-		if (now - this.#lastScanAt >= (this.#options.rescanEveryMs ?? 10_000) || this.#tree.ranks.length === 0) {
-			await this.#scan();
+		// With no ranks yet, a job that starts is found at the next full scan (at most rescanEveryMs):
+		// scanning the whole table every sample while idle would cost more than everything else.
+		if (now - this.#lastScanAt >= (this.#options.rescanEveryMs ?? 10_000)) {
+			this.#scan();
 			this.#lastScanAt = now;
 		}
-		let reads = await Promise.all(this.#tree.ranks.map(async r => ({r, stat: await proc.stat(r.process.pid), status: await proc.status(r.process.pid)})));
+		const read = () => this.#tree.ranks.map(r => ({r, stat: proc.stat(r.process.pid), status: proc.status(r.process.pid)}));
+		let reads = read();
 		// A rank that exited or was replaced (same pid, new start time): the tree is stale, scan again.
 		if (reads.some(({r, stat}) => stat === null || stat.startTime !== r.process.startTime)) {
-			await this.#scan();
+			this.#scan();
 			this.#lastScanAt = now;
-			reads = await Promise.all(this.#tree.ranks.map(async r => ({r, stat: await proc.stat(r.process.pid), status: await proc.status(r.process.pid)})));
+			reads = read();
 		}
 		const ranks: RankProcess[] = [];
 		const seen = new Set<string>();
@@ -131,33 +134,39 @@ export class RankSampler {
 		return {cpuPercent, stalled};
 	}
 
-	async #scan(): Promise<void> {
+	#scan(): void {
 		const {proc, selector} = this.#options;
-		const pids = await proc.listPids();
-		const facts = await Promise.all(pids.map(pid => this.#facts(pid)));
+		const facts = proc.listPids().map(pid => this.#facts(pid));
 		const present = facts.filter((f): f is ProcessFacts => f !== null);
-		const live = new Set(present.map(f => `${f.pid}@${f.startTime}`));
-		for (const key of this.#envCache.keys()) if (!live.has(key.slice(0, key.indexOf('|')))) this.#envCache.delete(key);
+		const live = new Set(present.map(f => identity(f.pid, f.startTime)));
+		for (const key of this.#cache.keys()) if (!live.has(key.slice(0, key.indexOf('|')))) this.#cache.delete(key);
 		this.#tree = buildRankTree(present, selector, this.#self);
 	}
 
-	async #facts(pid: number): Promise<ProcessFacts | null> {
+	/**
+	 * One process's facts: stat and owner on every scan, argv and environ once per identity. exec
+	 * replaces both without changing pid or start time, but usually changes comm, which is part of the
+	 * key; and a "not a rank" verdict is only kept for processes older than 10 s, so a fork that has
+	 * not exec'd yet (torchrun's Popen before python starts) is looked at again.
+	 */
+	#facts(pid: number): ProcessFacts | null {
 		const {proc} = this.#options;
-		const [stat, status] = await Promise.all([proc.stat(pid), proc.status(pid)]);
-		if (!stat || !status) return null;
-		// Other users' environments are unreadable anyway, and never ours to signal.
-		if (status.uid.real !== this.#self.uid) {
-			return {pid, ppid: stat.ppid, uid: status.uid.real, startTime: stat.startTime, argv: [], env: null};
-		}
-		const argv = (await proc.cmdline(pid)) ?? [];
-		const key = `${identity(pid, stat.startTime)}|${argv.join('\0')}`;
-		let env = this.#envCache.get(key);
-		if (env === undefined) {
-			env = await proc.environ(pid);
-			// Only cache what matters: a rank's environment, or a definite "not a rank".
-			this.#envCache.set(key, env && carriesRank(env) ? env : env === null ? null : new Map());
-		}
-		return {pid, ppid: stat.ppid, uid: status.uid.real, startTime: stat.startTime, argv, env};
+		const stat = proc.stat(pid);
+		const uid = stat && proc.owner(pid);
+		if (!stat || uid === null || uid === undefined) return null;
+		const base = {pid, ppid: stat.ppid, uid, startTime: stat.startTime};
+		// Other users' environments are unreadable anyway, and their processes never ours to signal.
+		if (uid !== this.#self.uid) return {...base, argv: [], env: null};
+		const key = `${identity(pid, stat.startTime)}|${stat.comm}`;
+		const cached = this.#cache.get(key);
+		if (cached) return {...base, ...cached};
+		const argv = proc.cmdline(pid) ?? [];
+		const env = proc.environ(pid);
+		const isRank = carriesRank(env);
+		const ageMs = this.#now() - (this.#bootTimeMs + (stat.startTime / CLOCK_TICKS_PER_SECOND) * 1000);
+		// Keep only what matters: a rank's environment, or an old process's argv with no environment.
+		if (isRank || ageMs > 10_000) this.#cache.set(key, {argv, env: isRank ? env : new Map()});
+		return {...base, argv, env};
 	}
 }
 

@@ -45,7 +45,12 @@ export function selectTargets(rankSet: RankSet, ranks: readonly number[] | undef
 	return {targets, unknown};
 }
 
-async function sendOne(target: RankProcess, request: SendRequest): Promise<SendResult> {
+/**
+ * Synchronous from the /proc re-read to kill(2): no other code of traintop runs in between, so the
+ * window for PID reuse is only the kernel's own (traintop does not use pidfd_send_signal, not
+ * reachable from Node).
+ */
+function sendOne(target: RankProcess, request: SendRequest): SendResult {
 	const self = request.self ?? {pid: process.pid, uid: process.getuid?.() ?? -1};
 	const result = (outcome: Outcome, reason: string | null): SendResult => ({rank: target.rank, pid: target.pid, outcome, reason});
 	const who = label(target);
@@ -54,7 +59,8 @@ async function sendOne(target: RankProcess, request: SendRequest): Promise<SendR
 	if (target.pid === self.pid) return result('refused', 'traintop never signals itself');
 
 	// Identity, ownership and disposition as they are now, not as they were at the last sample.
-	const [stat, status] = await Promise.all([request.proc.stat(target.pid), request.proc.status(target.pid)]);
+	const stat = request.proc.stat(target.pid);
+	const status = request.proc.status(target.pid);
 	if (!stat || !status) return result('gone', `${who} (pid ${target.pid}) has exited`);
 	if (stat.startTime !== target.startTime) {
 		return result('gone', `pid ${target.pid} is no longer ${who}: that process exited and the pid was reused`);
@@ -83,13 +89,8 @@ async function sendOne(target: RankProcess, request: SendRequest): Promise<SendR
 	return result('sent', null);
 }
 
-/**
- * Sends the signal to each target in turn. Sequential on purpose: the identity of each target is
- * re-read right before its own kill, never for a batch.
- */
-export async function sendSignal(request: SendRequest): Promise<{results: SendResult[]; unknown: number[]}> {
+/** Sends the signal to each target in turn; each target's identity is re-read right before its own kill. */
+export function sendSignal(request: SendRequest): {results: SendResult[]; unknown: number[]} {
 	const {targets, unknown} = selectTargets(request.rankSet, request.ranks);
-	const results: SendResult[] = [];
-	for (const target of targets) results.push(await sendOne(target, request));
-	return {results, unknown};
+	return {results: targets.map(target => sendOne(target, request)), unknown};
 }

@@ -102,8 +102,8 @@ describe('sendSignal on real processes', () => {
 		// /proc now says this pid started at another time: the rank exited and the pid was reused.
 		const reused: ProcReader = {
 			...real,
-			stat: async pid => {
-				const stat = await real.stat(pid);
+			stat: pid => {
+				const stat = real.stat(pid);
 				return stat && {...stat, startTime: stat.startTime + 1};
 			},
 		};
@@ -125,10 +125,10 @@ describe('sendSignal on real processes', () => {
 		const real = procReader();
 		// Read the rank's /proc entries while it lives, then let it exit: a reader that still returns
 		// them makes the identity check pass, so kill(2) itself meets the dead pid.
-		const [stat, status] = [await real.stat(ranks[0]!.pid), await real.status(ranks[0]!.pid)];
+		const [stat, status] = [real.stat(ranks[0]!.pid), real.status(ranks[0]!.pid)];
 		ranks[0]!.kill('SIGKILL');
 		await ranks[0]!.exited;
-		const stale: ProcReader = {...real, stat: async () => stat, status: async () => status};
+		const stale: ProcReader = {...real, stat: () => stat, status: () => status};
 		const esrch = await sendSignal({rankSet: set, signal: 'SIGUSR1', force: false, proc: stale});
 		expect(esrch.results[0]).toMatchObject({outcome: 'gone', reason: `rank 0 (pid ${ranks[0]!.pid}) exited before the signal arrived`});
 		const gone = await sendSignal({rankSet: set, signal: 'SIGUSR1', force: false, proc: real});
@@ -148,8 +148,8 @@ describe('sendSignal on real processes', () => {
 		const real = procReader();
 		const otherUser: ProcReader = {
 			...real,
-			status: async pid => {
-				const status = await real.status(pid);
+			status: pid => {
+				const status = real.status(pid);
 				return status && {...status, uid: {real: 4242, effective: 4242}};
 			},
 		};
