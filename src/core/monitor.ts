@@ -1,5 +1,6 @@
 import {LevelTracker, type ThresholdRule} from './thresholds.js';
 import {RingBuffer} from './ring-buffer.js';
+import {NO_GPU_PROCESSES} from './types.js';
 import type {
 	Alert,
 	GpuProcessTable,
@@ -53,7 +54,6 @@ export interface HistoryPoint {
 
 export type SnapshotListener = (snapshot: Snapshot) => void;
 
-const NO_PROCESSES: GpuProcessTable = {processes: [], sampledAt: null, error: null};
 
 export function gpuMetricId(index: number): MetricId {
 	return `gpu${index}`;
@@ -141,7 +141,7 @@ export class Monitor {
 			memoryError = error instanceof Error ? error.message : String(error);
 		}
 		const gpu = sources.gpu.getState();
-		const gpuProcesses = gpu.status === 'ok' ? sources.gpu.getProcesses() : NO_PROCESSES;
+		const gpuProcesses = gpu.status === 'ok' ? sources.gpu.getProcesses() : NO_GPU_PROCESSES;
 		await this.#readRanks(gpuProcesses);
 		const time = this.#now();
 

@@ -71,6 +71,14 @@ export interface GpuProcessTable {
 	readonly error: string | null;
 }
 
+/** The table before the first compute-apps answer, or while the GPUs do not answer. */
+export const NO_GPU_PROCESSES: GpuProcessTable = {processes: [], sampledAt: null, error: null};
+
+/** A process's identity against PID reuse: its pid and its start time (/proc/PID/stat field 22). */
+export function processIdentity(process: {readonly pid: number; readonly startTime: number}): string {
+	return `${process.pid}@${process.startTime}`;
+}
+
 /** Anything the Monitor can judge against a threshold: `ram`, `swap`, `gpu0`, `gpu1`, … */
 export type MetricId = string;
 

@@ -1,4 +1,4 @@
-import type {Alert, GpuReading, GpuState, Level, MetricStatus, RankSet} from '../core/types.js';
+import {processIdentity, type Alert, type GpuReading, type GpuState, type Level, type MetricStatus, type RankSet} from '../core/types.js';
 import type {LogRecord} from '../memlog/record.js';
 
 // Pure text for the headless mode. Lines are meant for a tmux pane, `tail -f` or a SLURM .out
@@ -101,8 +101,8 @@ function rankName(rank: {readonly rank: number | null; readonly pid: number}): s
  * shows up here first), ranks newly stalled or running again. Empty when nothing changed.
  */
 export function describeRankChanges(previous: RankSet | null, next: RankSet): string[] {
-	const before = new Map((previous?.ranks ?? []).map(r => [`${r.pid}@${r.startTime}`, r]));
-	const after = new Map(next.ranks.map(r => [`${r.pid}@${r.startTime}`, r]));
+	const before = new Map((previous?.ranks ?? []).map(r => [processIdentity(r), r]));
+	const after = new Map(next.ranks.map(r => [processIdentity(r), r]));
 	const lines: string[] = [];
 	const appeared = [...after.entries()].filter(([id]) => !before.has(id)).map(([, r]) => r);
 	if (appeared.length > 0) {

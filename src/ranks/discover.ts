@@ -1,5 +1,5 @@
 import {readFileSync} from 'node:fs';
-import type {GpuProcessTable, RankProcess, RankSet} from '../core/types.js';
+import {processIdentity, type GpuProcessTable, type RankProcess, type RankSet} from '../core/types.js';
 import type {ProcReader, ProcStat} from '../system/procfs.js';
 import {signalStates} from './dispositions.js';
 import {slurmInfo} from './slurm.js';
@@ -30,7 +30,7 @@ interface CpuMark {
 }
 
 function identity(pid: number, startTime: number): string {
-	return `${pid}@${startTime}`;
+	return processIdentity({pid, startTime});
 }
 
 /** Boot time from /proc/stat's btime line; 0 if unreadable (start times are then relative). */

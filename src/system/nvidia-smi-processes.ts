@@ -5,7 +5,7 @@
 // by itself), while an idle compute-apps loop prints nothing, so it would never hit SIGPIPE and would live on.
 
 import type {ChildProcess} from 'node:child_process';
-import type {GpuProcessTable} from '../core/types.js';
+import {NO_GPU_PROCESSES, type GpuProcessTable} from '../core/types.js';
 import {computeAppsArgs, firstMeaningfulLine, isWarningLine, parseComputeAppsOutput} from './nvidia-smi-parse.js';
 import {releasePipes, spawnInOwnGroup, waitForExit, waitForOutputEnd} from './process-group.js';
 
@@ -45,7 +45,6 @@ interface QueryRun {
 	finished: boolean;
 }
 
-const NO_PROCESSES: GpuProcessTable = {processes: [], sampledAt: null, error: null};
 
 export class ComputeAppsPoller {
 	private readonly command: string;
@@ -56,7 +55,7 @@ export class ComputeAppsPoller {
 	private readonly groups: ChildGroups;
 	private readonly onChange: () => void;
 
-	private table: GpuProcessTable = NO_PROCESSES;
+	private table: GpuProcessTable = NO_GPU_PROCESSES;
 	private devicesOk = false;
 	private halted = false;
 	/** The call in flight; it stays set after a timeout until the hung child's group is gone. */
