@@ -186,3 +186,77 @@ export interface RankSet {
 	/** Epoch ms of the scan. */
 	readonly sampledAt: number;
 }
+
+export type CheckpointStatus = 'complete' | 'partial';
+export type CheckpointKind = 'periodic' | 'manual' | 'emergency' | 'last' | 'best' | 'unknown';
+export type RetentionMark = 'keep' | 'prune-next' | 'protected';
+
+/** One checkpoint found on disk by checkpoints/scan.ts (before any retention reasoning). */
+export interface ScannedCheckpoint {
+	/** Absolute path of the checkpoint file or directory. */
+	readonly path: string;
+	readonly name: string;
+	/** Which layout recognised it: seed, huggingface, lightning, deepspeed, dcp, generic. */
+	readonly layout: string;
+	readonly step: number | null;
+	readonly epoch: number | null;
+	/** Epoch ms it was written: from the layout's own metadata when it has one, else the mtime. */
+	readonly time: number;
+	/** File size, or the sum of a directory's files. */
+	readonly bytes: number;
+	readonly status: CheckpointStatus;
+	readonly kind: CheckpointKind;
+	/** Last training loss when the layout records it (HF trainer_state.json); else null. */
+	readonly loss: number | null;
+	/** Why something about it is unknown (a malformed trainer_state.json…); empty when all is well. */
+	readonly warnings: readonly string[];
+}
+
+export interface ScanResult {
+	readonly runDir: string;
+	/** Layouts seen, in a stable order. */
+	readonly layouts: readonly string[];
+	/** Oldest first (by step where known, else time). */
+	readonly checkpoints: readonly ScannedCheckpoint[];
+	/** keep-N the job itself declares (the seed metadata's max_checkpoints); null when unknown. */
+	readonly declaredKeep: number | null;
+	/** Problems with the run dir's own files (a malformed checkpoint_metadata.json…). */
+	readonly warnings: readonly string[];
+}
+
+export interface Checkpoint extends ScannedCheckpoint {
+	readonly retention: RetentionMark;
+}
+
+export interface CheckpointIndex {
+	readonly runDir: string;
+	readonly layouts: readonly string[];
+	/** Oldest first. */
+	readonly checkpoints: readonly Checkpoint[];
+	readonly retention: {
+		readonly keep: number | null;
+		/** Where keep came from: --keep (flag), the job's metadata, or nowhere (none: nothing is pruned). */
+		readonly source: 'flag' | 'metadata' | 'none';
+		/** Complete checkpoints that count against keep (protected ones do not). */
+		readonly count: number;
+		/** Paths a keep-N rotation deletes at the next save. */
+		readonly toPrune: readonly string[];
+	};
+	readonly disk: {
+		readonly freeBytes: number | null;
+		readonly totalBytes: number | null;
+		readonly avgCheckpointBytes: number | null;
+		/** How many more saves of the average size fit (counting what retention frees); null if unknown. */
+		readonly savesUntilFull: number | null;
+	};
+	readonly lastSave: {
+		readonly time: number;
+		readonly ageS: number;
+		readonly medianIntervalS: number | null;
+		/** Age over 1.5 × the median interval. */
+		readonly overdue: boolean;
+	} | null;
+	readonly warnings: readonly string[];
+	/** Epoch ms of the scan. */
+	readonly scannedAt: number;
+}
