@@ -1,0 +1,120 @@
+// What every checkpoint layout implements, and the helpers they share. A layout sees one directory's entries (those
+// no earlier layout claimed) and reads further only through LayoutIO, so it can be tested with a fake.
+
+import type {CheckpointKind, CheckpointStatus} from '../../core/types.js';
+import type {Entry, JsonRead} from '../fs.js';
+
+export type {Entry, JsonRead} from '../fs.js';
+
+/** File-system reads a layout may make (checkpoints/fs.ts provides the real ones). None of them throws. */
+export interface LayoutIO {
+	/** Entries of a directory, or null when it cannot be listed. */
+	list(dir: string): Promise<Entry[] | null>;
+	/** One path's entry (lstat, following a symlink for type and size), or null when it does not exist. */
+	entry(file: string): Promise<Entry | null>;
+	readJson(file: string): Promise<JsonRead>;
+	/** The first maxBytes as UTF-8, or null. */
+	readText(file: string, maxBytes?: number): Promise<string | null>;
+	/** Up to count bytes from the start or the end of a file, or null. */
+	readRange(file: string, count: number, from: 'head' | 'tail'): Promise<Buffer | null>;
+}
+
+/** One directory being scanned. */
+export interface ScanDir {
+	/** Absolute. */
+	readonly path: string;
+	/** Relative to the run dir ('' for the run dir itself), for warnings. */
+	readonly rel: string;
+	/** Entries no earlier layout claimed, sorted by name. Symlinks to directories outside the run dir are left out. */
+	readonly entries: readonly Entry[];
+}
+
+/** A checkpoint as a layout recognises it; the scan adds bytes, and the mtime when `time` is null. */
+export interface Found {
+	readonly entry: Entry;
+	readonly step: number | null;
+	readonly epoch: number | null;
+	/** Epoch ms from the layout's own metadata; null: use the entry's mtime. */
+	readonly time: number | null;
+	readonly status: CheckpointStatus;
+	readonly kind: CheckpointKind;
+	readonly loss: number | null;
+	readonly warnings: readonly string[];
+}
+
+export interface LayoutResult {
+	readonly found: readonly Found[];
+	/** Problems with the directory's own files (a malformed checkpoint_metadata.json). */
+	readonly warnings: readonly string[];
+	/** Keep-N the job declares in its metadata; null when it says nothing. */
+	readonly declaredKeep: number | null;
+}
+
+export interface Layout {
+	/** seed, huggingface, lightning, deepspeed, dcp or generic. */
+	readonly name: string;
+	find(dir: ScanDir, io: LayoutIO): Promise<LayoutResult>;
+}
+
+export const NOTHING: LayoutResult = {found: [], warnings: [], declaredKeep: null};
+
+/** A Found with defaults: unknown step, epoch, time (mtime), kind and loss; complete; no warnings. */
+export function found(entry: Entry, fields: Partial<Omit<Found, 'entry'>> = {}): Found {
+	return {
+		entry,
+		step: null,
+		epoch: null,
+		time: null,
+		status: 'complete',
+		kind: 'unknown',
+		loss: null,
+		warnings: [],
+		...fields,
+	};
+}
+
+/** A regex capture as a non-negative safe integer, or null. */
+export function intOf(text: string | undefined): number | null {
+	if (text === undefined) return null;
+	const value = Number(text);
+	return Number.isSafeInteger(value) && value >= 0 ? value : null;
+}
+
+/** A finite number from JSON, or null. */
+export function numberOf(value: unknown): number | null {
+	return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The name relative to the run dir, for warnings. */
+export function relName(dir: ScanDir, name: string): string {
+	return dir.rel === '' ? name : `${dir.rel}/${name}`;
+}
+
+const EOCD = Buffer.from([0x50, 0x4b, 0x05, 0x06]);
+const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+const EOCD_SIZE = 22;
+const EOCD_WINDOW = 64 * 1024;
+
+/**
+ * Whether a torch.save zip ends with its end-of-central-directory record: at size − 22 (torch writes no comment),
+ * else anywhere in the last 64 KiB. A file too short for one, or unreadable, has none.
+ */
+export async function hasZipEnd(io: LayoutIO, file: string): Promise<boolean> {
+	const last = await io.readRange(file, EOCD_SIZE, 'tail');
+	if (last === null || last.length < EOCD_SIZE) return false;
+	if (last.subarray(0, 4).equals(EOCD)) return true;
+	const window = await io.readRange(file, EOCD_WINDOW, 'tail');
+	return window !== null && window.includes(EOCD);
+}
+
+/** Whether a file starts like a zip (a torch.save archive rather than a legacy pickle, which has no end record). */
+export async function startsAsZip(io: LayoutIO, file: string): Promise<boolean> {
+	const head = await io.readRange(file, 4, 'head');
+	return head !== null && head.equals(ZIP_MAGIC);
+}
+
+export const TRUNCATED = 'truncated: no zip end record';

@@ -1,0 +1,112 @@
+// The seed layout (and the demo job's, demo/job/checkpointing.py):
+//   checkpoints/checkpoint_step_<N>_<YYYYmmdd_HHMMSS>/      final name after an atomic rename: complete
+//   checkpoints/checkpoint_step_<N>_<YYYYmmdd_HHMMSS>.tmp/  a save in progress or one that was killed: partial
+//   checkpoints/checkpoint_metadata.json                    {checkpoints: [{step, epoch, timestamp, checkpoint_path,
+//                                                            kind}], latest_checkpoint, max_checkpoints}
+//   state.pt, emergency_state.pt (+ .tmp while written)     a single training-state file (the preemption variant)
+
+import path from 'node:path';
+import type {CheckpointKind} from '../../core/types.js';
+import {
+	found,
+	hasZipEnd,
+	intOf,
+	isRecord,
+	NOTHING,
+	numberOf,
+	relName,
+	startsAsZip,
+	TRUNCATED,
+	type Entry,
+	type Found,
+	type Layout,
+	type LayoutIO,
+	type LayoutResult,
+	type ScanDir,
+} from './layout.js';
+
+export const METADATA_FILE = 'checkpoint_metadata.json';
+const STEP_DIR = /^checkpoint_step_(\d+)(?:_\d{8}_\d{6})?(\.tmp)?$/;
+const STATE_FILE = /^(emergency_)?state\.pt(\.tmp)?$/;
+const KINDS: readonly CheckpointKind[] = ['periodic', 'manual', 'emergency'];
+
+interface MetaEntry {
+	readonly epoch: number | null;
+	readonly kind: CheckpointKind;
+	readonly time: number | null;
+	readonly timestampText: string | null;
+}
+
+interface Metadata {
+	readonly byName: ReadonlyMap<string, MetaEntry>;
+	readonly declaredKeep: number | null;
+}
+
+/** The metadata's entries by checkpoint directory name, or a warning text when the file is unusable. */
+function parseMetadata(value: unknown): Metadata | string {
+	if (!isRecord(value)) return 'expected a JSON object';
+	const list = value.checkpoints ?? [];
+	if (!Array.isArray(list)) return '"checkpoints" is not a list';
+	const byName = new Map<string, MetaEntry>();
+	for (const item of list) {
+		if (!isRecord(item) || typeof item.checkpoint_path !== 'string') continue;
+		const name = path.posix.basename(item.checkpoint_path.replace(/\/+$/, ''));
+		const timestampText = typeof item.timestamp === 'string' ? item.timestamp : null;
+		const parsed = timestampText === null ? Number.NaN : Date.parse(timestampText);
+		const kind = KINDS.find((known) => known === item.kind) ?? 'unknown';
+		byName.set(name, {epoch: numberOf(item.epoch), kind, time: Number.isNaN(parsed) ? null : parsed, timestampText});
+	}
+	const keep = value.max_checkpoints;
+	const declaredKeep = typeof keep === 'number' && Number.isSafeInteger(keep) && keep > 0 ? keep : null;
+	return {byName, declaredKeep};
+}
+
+function stepDir(entry: Entry, match: RegExpExecArray, meta: Metadata | null): Found {
+	const step = intOf(match[1]);
+	if (match[2] !== undefined) {
+		return found(entry, {step, status: 'partial', warnings: ['save in progress or interrupted (.tmp)']});
+	}
+	const info = meta?.byName.get(entry.name);
+	if (info === undefined) return found(entry, {step});
+	const badTime = info.time === null && info.timestampText !== null;
+	const warnings = badTime ? [`${METADATA_FILE}: timestamp "${info.timestampText}" is not a date`] : [];
+	return found(entry, {step, epoch: info.epoch, kind: info.kind, time: info.time, warnings});
+}
+
+async function stateFile(entry: Entry, match: RegExpExecArray, io: LayoutIO): Promise<Found> {
+	const kind: CheckpointKind = match[1] === undefined ? 'unknown' : 'emergency';
+	if (match[2] !== undefined) {
+		return found(entry, {kind, status: 'partial', warnings: ['being written or interrupted (.tmp)']});
+	}
+	// A torch.save zip must end with its end record; a legacy pickle cannot be checked without unpickling.
+	if ((await startsAsZip(io, entry.path)) && !(await hasZipEnd(io, entry.path))) {
+		return found(entry, {kind, status: 'partial', warnings: [TRUNCATED]});
+	}
+	return found(entry, {kind});
+}
+
+export const seedLayout: Layout = {
+	name: 'seed',
+	async find(dir: ScanDir, io: LayoutIO): Promise<LayoutResult> {
+		const warnings: string[] = [];
+		let meta: Metadata | null = null;
+		if (dir.entries.some((entry) => entry.name === METADATA_FILE)) {
+			const read = await io.readJson(path.join(dir.path, METADATA_FILE));
+			const parsed = read.status === 'ok' ? parseMetadata(read.value) : read.status === 'error' ? read.error : null;
+			if (typeof parsed === 'string') warnings.push(`${relName(dir, METADATA_FILE)}: ${parsed}`);
+			else meta = parsed;
+		}
+		const result: Found[] = [];
+		for (const entry of dir.entries) {
+			const step = STEP_DIR.exec(entry.name);
+			if (step && (entry.type === 'dir' || (step[2] !== undefined && entry.type === 'file'))) {
+				result.push(stepDir(entry, step, meta));
+				continue;
+			}
+			const state = STATE_FILE.exec(entry.name);
+			if (state && entry.type === 'file') result.push(await stateFile(entry, state, io));
+		}
+		if (result.length === 0 && meta === null && warnings.length === 0) return NOTHING;
+		return {found: result, warnings, declaredKeep: meta?.declaredKeep ?? null};
+	},
+};

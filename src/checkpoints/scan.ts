@@ -1,0 +1,220 @@
+// Finds the checkpoints of one run dir: looks in RUN_DIR, RUN_DIR/checkpoints, RUN_DIR/checkpoint (torchtitan) and
+// RUN_DIR/lightning_logs/version_*/checkpoints, asks each layout in turn (a specific layout's claim hides the entry
+// from the later ones, the generic fallback last), adds sizes and sorts oldest first. Content problems never throw:
+// they become warnings. Symlinked directories are followed only when they resolve inside the run dir.
+
+import {realpath, stat} from 'node:fs/promises';
+import path from 'node:path';
+import {UsageError} from '../core/errors.js';
+import type {ScannedCheckpoint, ScanResult} from '../core/types.js';
+import {
+	entryAt,
+	errorText,
+	listDir,
+	listDirOrNull,
+	readJson,
+	readRange,
+	readText,
+	treeBytes,
+	type Entry,
+} from './fs.js';
+import {dcpLayout} from './layouts/dcp.js';
+import {deepspeedLayout} from './layouts/deepspeed.js';
+import {genericLayout} from './layouts/generic.js';
+import {huggingfaceLayout} from './layouts/huggingface.js';
+import type {Found, Layout, LayoutIO, ScanDir} from './layouts/layout.js';
+import {lightningLayout} from './layouts/lightning.js';
+import {seedLayout} from './layouts/seed.js';
+
+/** In the order they are asked (and listed in ScanResult.layouts): specific first, the generic fallback last. */
+export const LAYOUTS: readonly Layout[] = [
+	seedLayout,
+	huggingfaceLayout,
+	lightningLayout,
+	deepspeedLayout,
+	dcpLayout,
+	genericLayout,
+];
+
+export const FS_IO: LayoutIO = {list: listDirOrNull, entry: entryAt, readJson, readText, readRange};
+
+/** Subdirectories of the run dir that hold checkpoints (besides the run dir itself and Lightning's version dirs). */
+const CHECKPOINT_DIRS = ['checkpoints', 'checkpoint'];
+/** Names worth a warning when they are symlinks to directories outside the run dir (others are skipped quietly). */
+const CHECKPOINTISH = /ckpt|checkpoint|step|iter/i;
+
+function inside(realRoot: string, real: string): boolean {
+	const rel = path.relative(realRoot, real);
+	return rel === '' || (rel.split(path.sep)[0] !== '..' && !path.isAbsolute(rel));
+}
+
+/** The run dir's real path. Throws UsageError when it is missing, not a directory or unreadable. */
+async function openRunDir(root: string): Promise<string> {
+	try {
+		const real = await realpath(root);
+		if (!(await stat(real)).isDirectory()) throw new UsageError(`run dir ${root} is not a directory`);
+		return real;
+	} catch (caught) {
+		if (caught instanceof UsageError) throw caught;
+		const code = (caught as NodeJS.ErrnoException).code;
+		if (code === 'ENOENT') throw new UsageError(`run dir ${root} does not exist`);
+		throw new UsageError(`run dir ${root} cannot be read: ${errorText(caught)}`);
+	}
+}
+
+interface Context {
+	readonly root: string;
+	readonly realRoot: string;
+	readonly warnings: string[];
+}
+
+/** `rel`'s entries, or null when it is absent, not a directory, or a symlink leading out of the run dir. */
+async function openScanDir(ctx: Context, rel: string, seen: Set<string>): Promise<ScanDir | null> {
+	const dir = path.join(ctx.root, rel);
+	let real: string;
+	try {
+		real = await realpath(dir);
+	} catch {
+		return null;
+	}
+	if (!inside(ctx.realRoot, real)) {
+		ctx.warnings.push(`${rel}: leads to ${real}, outside the run dir: not followed`);
+		return null;
+	}
+	if (seen.has(real)) return null;
+	seen.add(real);
+	let entries: Entry[];
+	if (rel === '') entries = await listDir(dir).catch((caught: unknown) => {
+		throw new UsageError(`run dir ${ctx.root} cannot be listed: ${errorText(caught)}`);
+	});
+	else {
+		const listed = await listDirOrNull(dir);
+		if (listed === null) return null; // not a directory, or vanished: nothing to say
+		entries = listed;
+	}
+	const kept: Entry[] = [];
+	for (const entry of entries) {
+		if (entry.symlink && entry.type === 'dir') {
+			const target = await realpath(entry.path).catch(() => null);
+			if (target === null || !inside(ctx.realRoot, target)) {
+				const where = rel === '' ? entry.name : `${rel}/${entry.name}`;
+				// A checkpoint dir of its own (checkpoints/…) gets its warning when it is opened.
+				const ownWarning = rel === '' && [...CHECKPOINT_DIRS, 'lightning_logs'].includes(entry.name);
+				if (CHECKPOINTISH.test(entry.name) && !ownWarning) {
+					const to = target ?? entry.linkTarget ?? '?';
+					ctx.warnings.push(`${where}: symlink to ${to}, outside the run dir: not followed`);
+				}
+				continue;
+			}
+		}
+		kept.push(entry);
+	}
+	return {path: dir, rel, entries: kept};
+}
+
+async function scanDirs(ctx: Context): Promise<ScanDir[]> {
+	const seen = new Set<string>();
+	const rels = ['', ...CHECKPOINT_DIRS];
+	const versions = await openScanDir(ctx, 'lightning_logs', new Set());
+	for (const version of versions?.entries ?? []) {
+		if (version.type !== 'dir' || !version.name.startsWith('version_')) continue;
+		rels.push(`lightning_logs/${version.name}/checkpoints`);
+	}
+	const dirs: ScanDir[] = [];
+	for (const rel of rels) {
+		const dir = await openScanDir(ctx, rel, seen);
+		if (dir !== null) dirs.push(dir);
+	}
+	return dirs;
+}
+
+async function complete(layout: string, item: Found): Promise<ScannedCheckpoint> {
+	const {entry} = item;
+	const warnings = [...item.warnings];
+	let bytes = entry.type === 'file' ? entry.size : 0;
+	if (entry.type === 'dir') {
+		const summed = await treeBytes(entry.path);
+		bytes = summed.bytes;
+		if (summed.error !== null) warnings.push(`size counts only what could be read: ${summed.error}`);
+	}
+	return {
+		path: entry.path,
+		name: entry.name,
+		layout,
+		step: item.step,
+		epoch: item.epoch,
+		time: item.time ?? entry.mtimeMs,
+		bytes,
+		status: item.status,
+		kind: item.kind,
+		loss: item.loss,
+		warnings,
+	};
+}
+
+function byTimeThenPath(a: ScannedCheckpoint, b: ScannedCheckpoint): number {
+	return a.time - b.time || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+}
+
+/**
+ * Oldest first: checkpoints with a step in step order, those without one placed among them by time (a merge of the
+ * two sorted lists, so the order is total and stable).
+ */
+export function oldestFirst(list: readonly ScannedCheckpoint[]): ScannedCheckpoint[] {
+	const stepped = list
+		.filter((item) => item.step !== null)
+		.sort((a, b) => (a.step ?? 0) - (b.step ?? 0) || byTimeThenPath(a, b));
+	const unstepped = list.filter((item) => item.step === null).sort(byTimeThenPath);
+	const merged: ScannedCheckpoint[] = [];
+	let i = 0;
+	let j = 0;
+	while (i < stepped.length || j < unstepped.length) {
+		const a = stepped[i];
+		const b = unstepped[j];
+		if (b === undefined || (a !== undefined && byTimeThenPath(a, b) <= 0)) {
+			if (a !== undefined) merged.push(a);
+			i += 1;
+		} else {
+			merged.push(b);
+			j += 1;
+		}
+	}
+	return merged;
+}
+
+/**
+ * The checkpoints under `runDir`, oldest first. Throws UsageError (core/errors.ts: the CLI exits 2) when `runDir`
+ * does not exist, is not a directory, or cannot be listed; every other problem becomes a warning.
+ */
+export async function scanRunDir(
+	runDir: string,
+	io: LayoutIO = FS_IO,
+	layouts: readonly Layout[] = LAYOUTS,
+): Promise<ScanResult> {
+	const root = path.resolve(runDir);
+	const ctx: Context = {root, realRoot: await openRunDir(root), warnings: []};
+	const pending: Promise<ScannedCheckpoint>[] = [];
+	const seenLayouts = new Set<string>();
+	let declaredKeep: number | null = null;
+	for (const dir of await scanDirs(ctx)) {
+		let entries = dir.entries;
+		for (const layout of layouts) {
+			if (entries.length === 0) break;
+			const result = await layout.find({...dir, entries}, io);
+			ctx.warnings.push(...result.warnings);
+			declaredKeep ??= result.declaredKeep;
+			if (result.found.length > 0 || result.declaredKeep !== null) seenLayouts.add(layout.name);
+			const claimed = new Set(result.found.map((item) => item.entry.path));
+			entries = entries.filter((entry) => !claimed.has(entry.path));
+			pending.push(...result.found.map((item) => complete(layout.name, item)));
+		}
+	}
+	const checkpoints = oldestFirst(await Promise.all(pending));
+	return {
+		runDir: root,
+		layouts: layouts.map((layout) => layout.name).filter((name) => seenLayouts.has(name)),
+		checkpoints,
+		declaredKeep,
+		warnings: ctx.warnings,
+	};
+}
