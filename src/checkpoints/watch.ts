@@ -1,0 +1,227 @@
+// Watches a run dir and keeps its CheckpointIndex current: chokidar events, debounced into one rescan. Never prints.
+// Polling (`poll`) is for network file systems (NFS, Lustre, GPFS), where inotify misses other nodes' writes.
+
+import {stat} from 'node:fs/promises';
+import {watch, type FSWatcher} from 'chokidar';
+import type {Checkpoint, CheckpointIndex, ScanResult} from '../core/types.js';
+import {diskSpace, type DiskSpace} from './disk.js';
+import {buildIndex} from './retention.js';
+
+export type ScanFunction = (runDir: string) => Promise<ScanResult>;
+export type IndexListener = (index: CheckpointIndex) => void;
+
+export interface CheckpointWatcherOptions {
+	readonly runDir: string;
+	/** --keep N; null: the job's metadata decides. */
+	readonly keep: number | null;
+	/** Default: scanRunDir from ./scan.js. */
+	readonly scan?: ScanFunction;
+	/** Default: diskSpace from ./disk.js. */
+	readonly disk?: (dir: string) => Promise<DiskSpace | null>;
+	/** Poll with stat() every intervalMs instead of inotify; null/undefined: inotify. */
+	readonly poll?: {readonly intervalMs: number} | null;
+	/** A burst of events becomes one rescan this long after its first event. Default 200. */
+	readonly debounceMs?: number;
+	/** Directory levels below runDir that are watched. Default 4. */
+	readonly depth?: number;
+	readonly now?: () => number;
+}
+
+/** A checkpoint's time may be truncated to the second (names, mtimes): awaitNewCheckpoint accepts this much before sinceMs. */
+export const TIME_SLACK_MS = 1000;
+
+const isDirectory = (dir: string): Promise<boolean> => stat(dir).then(s => s.isDirectory(), () => false);
+
+const defaultScan: ScanFunction = async runDir => {
+	const {scanRunDir} = await import('./scan.js');
+	return scanRunDir(runDir);
+};
+
+/** What subscribers are told about: the index without the parts that change with the clock or every byte written. */
+function signature(index: CheckpointIndex): string {
+	const {scannedAt: _at, lastSave, disk, ...rest} = index;
+	return JSON.stringify({
+		...rest,
+		lastSave: lastSave && {time: lastSave.time, medianIntervalS: lastSave.medianIntervalS},
+		disk: {avg: disk.avgCheckpointBytes, saves: disk.savesUntilFull},
+	});
+}
+
+export class CheckpointWatcher {
+	readonly runDir: string;
+	private readonly options: CheckpointWatcherOptions;
+	private readonly scan: ScanFunction;
+	private readonly now: () => number;
+	private readonly debounceMs: number;
+	private index: CheckpointIndex | null = null;
+	private lastSignature: string | null = null;
+	private readonly listeners = new Set<IndexListener>();
+	/** Told after every rescan, changed or not (awaitNewCheckpoint). */
+	private readonly scanHooks = new Set<(index: CheckpointIndex | null) => void>();
+	private watcher: FSWatcher | null = null;
+	private starting: Promise<void> | null = null;
+	private stopped = false;
+	private timer: NodeJS.Timeout | null = null;
+	private lookTimer: NodeJS.Timeout | null = null;
+	private running: Promise<CheckpointIndex> | null = null;
+	private queued: Promise<CheckpointIndex> | null = null;
+	/** The last error of a rescan or of the file watcher; null after a successful rescan. */
+	lastError: unknown = null;
+
+	constructor(options: CheckpointWatcherOptions) {
+		this.options = options;
+		this.runDir = options.runDir;
+		this.scan = options.scan ?? defaultScan;
+		this.now = options.now ?? Date.now;
+		this.debounceMs = options.debounceMs ?? 200;
+	}
+
+	/**
+	 * Starts the file watcher, then scans; resolves once both are done (a missing run dir: after the scan, and it is
+	 * watched once it appears). Calling it again returns the same promise.
+	 */
+	start(): Promise<void> {
+		this.starting ??= this.doStart();
+		return this.starting;
+	}
+
+	private async doStart(): Promise<void> {
+		if (await isDirectory(this.runDir)) return this.attach();
+		await this.rescan().catch(() => undefined); // lastError has it
+		// chokidar does not notice a missing path appear: look for it until it does, then watch it.
+		const every = this.options.poll?.intervalMs ?? 1000;
+		const look = async (): Promise<void> => {
+			this.lookTimer = null;
+			if (this.stopped) return;
+			if (await isDirectory(this.runDir)) return this.attach();
+			this.lookTimer = setTimeout(() => void look(), every);
+		};
+		this.lookTimer = setTimeout(() => void look(), every);
+	}
+
+	/** Watch first, then scan: nothing that changes after the scan can go unnoticed. */
+	private async attach(): Promise<void> {
+		if (this.stopped) return;
+		const poll = this.options.poll ?? null;
+		const watcher = watch(this.runDir, {
+			persistent: true,
+			ignoreInitial: true,
+			depth: this.options.depth ?? 4,
+			usePolling: poll !== null,
+			...(poll === null ? {} : {interval: poll.intervalMs, binaryInterval: poll.intervalMs}),
+			// awaitWriteFinish stays off: checkpoints are renamed into place, and waiting would only add latency.
+			atomic: false,
+			ignorePermissionErrors: true,
+		});
+		this.watcher = watcher;
+		watcher.on('all', () => this.schedule());
+		watcher.on('error', error => {
+			this.lastError = error; // an unreadable path, a vanished directory: keep watching the rest
+		});
+		await new Promise<void>(resolve => watcher.once('ready', () => resolve()));
+		await this.rescan().catch(() => undefined); // lastError has it
+		// A poller takes its baseline stat() shortly after 'ready': a change before that shows in no event. One more
+		// rescan after the first poll catches it.
+		if (poll !== null) this.schedule(poll.intervalMs + this.debounceMs);
+	}
+
+	/** One rescan debounceMs after the first event of a burst; events during the wait join it. */
+	private schedule(delayMs = this.debounceMs): void {
+		if (this.stopped || this.timer !== null) return;
+		this.timer = setTimeout(() => {
+			this.timer = null;
+			if (!this.stopped) this.rescan().catch(() => undefined);
+		}, delayMs);
+	}
+
+	getIndex(): CheckpointIndex | null {
+		return this.index;
+	}
+
+	/** `listener` is called after each rescan that changed the index. Returns the unsubscribe function. */
+	subscribe(listener: IndexListener): () => void {
+		this.listeners.add(listener);
+		return () => this.listeners.delete(listener);
+	}
+
+	/**
+	 * Scans now. A call while a scan is running shares one follow-up scan that starts when the running one ends (so
+	 * its result reflects the disk after the call), however many calls arrive meanwhile.
+	 */
+	rescan(): Promise<CheckpointIndex> {
+		if (this.running === null) {
+			this.running = this.scanOnce().finally(() => {
+				this.running = null;
+			});
+			return this.running;
+		}
+		this.queued ??= this.running
+			.catch(() => undefined)
+			.then(() => {
+				this.queued = null;
+				return this.rescan();
+			});
+		return this.queued;
+	}
+
+	private async scanOnce(): Promise<CheckpointIndex> {
+		const diskOf = this.options.disk ?? diskSpace;
+		const [scan, disk] = await Promise.all([this.scan(this.runDir), diskOf(this.runDir)]).catch((error: unknown) => {
+			this.lastError = error;
+			throw error;
+		});
+		const index = buildIndex(scan, {keep: this.options.keep, now: this.now(), disk});
+		this.lastError = null;
+		this.index = index;
+		const sig = signature(index);
+		const changed = sig !== this.lastSignature;
+		this.lastSignature = sig;
+		for (const hook of [...this.scanHooks]) hook(index);
+		for (const listener of changed ? [...this.listeners] : []) {
+			try {
+				listener(index);
+			} catch {
+				// a listener's bug must not stop the watcher
+			}
+		}
+		return index;
+	}
+
+	/**
+	 * The first complete checkpoint, not complete in the index when called, whose time is at least sinceMs −
+	 * TIME_SLACK_MS; null after timeoutMs or on stop(). A checkpoint partial at the call that completes later counts.
+	 */
+	awaitNewCheckpoint(sinceMs: number, timeoutMs: number): Promise<Checkpoint | null> {
+		const before = new Set((this.index?.checkpoints ?? []).filter(c => c.status === 'complete').map(c => c.path));
+		return new Promise(resolve => {
+			const finish = (found: Checkpoint | null): void => {
+				clearTimeout(timer);
+				this.scanHooks.delete(hook);
+				resolve(found);
+			};
+			const hook = (index: CheckpointIndex | null): void => {
+				if (index === null) return finish(null);
+				const found = index.checkpoints.find(
+					c => c.status === 'complete' && !before.has(c.path) && c.time >= sinceMs - TIME_SLACK_MS,
+				);
+				if (found) finish(found);
+			};
+			const timer = setTimeout(() => finish(null), timeoutMs);
+			if (this.stopped) return finish(null);
+			this.scanHooks.add(hook);
+		});
+	}
+
+	/** Closes the file watcher, cancels a pending rescan, resolves pending awaitNewCheckpoint calls with null. Idempotent. */
+	async stop(): Promise<void> {
+		this.stopped = true;
+		if (this.timer !== null) clearTimeout(this.timer);
+		if (this.lookTimer !== null) clearTimeout(this.lookTimer);
+		this.timer = this.lookTimer = null;
+		for (const hook of [...this.scanHooks]) hook(null);
+		await this.starting?.catch(() => undefined);
+		const watcher = this.watcher;
+		this.watcher = null;
+		await watcher?.close();
+	}
+}

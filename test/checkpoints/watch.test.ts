@@ -1,0 +1,238 @@
+// CheckpointWatcher (src/checkpoints/watch.ts) on real temp dirs with real chokidar (inotify and polling). Most tests
+// inject a tiny scanner of the seed layout's names so they test the watcher alone; the last one uses the real scanner
+// on the demo job.
+
+import {existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, utimesSync, writeFileSync} from 'node:fs';
+import {readdir, stat} from 'node:fs/promises';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import type {EventEmitter} from 'node:events';
+import {afterEach, describe, expect, it} from 'vitest';
+import {CheckpointWatcher, type CheckpointWatcherOptions} from '../../src/checkpoints/watch.js';
+import type {CheckpointIndex, ScannedCheckpoint, ScanResult} from '../../src/core/types.js';
+import {startDemoJob, type DemoJob} from '../../src/demo/job.js';
+
+const NAME = /^checkpoint_step_(\d+)_\d{8}_\d{6}(\.tmp)?$/;
+const tempDirs: string[] = [];
+const watchers: CheckpointWatcher[] = [];
+const jobs: DemoJob[] = [];
+
+afterEach(async () => {
+	await Promise.all(jobs.splice(0).map(job => job.stop()));
+	await Promise.all(watchers.splice(0).map(w => w.stop()));
+	for (const dir of tempDirs.splice(0)) rmSync(dir, {recursive: true, force: true});
+});
+
+function runDir(create = true): string {
+	const dir = mkdtempSync(path.join(tmpdir(), 'traintop-watch-'));
+	tempDirs.push(dir);
+	const run = path.join(dir, 'run');
+	if (create) mkdirSync(path.join(run, 'checkpoints'), {recursive: true});
+	return run;
+}
+
+/** Lists `checkpoints/checkpoint_step_<N>_<ts>[.tmp]` dirs; counts its calls. */
+function simpleScan(delayMs = 0) {
+	const calls = {count: 0};
+	const scan = async (dir: string): Promise<ScanResult> => {
+		calls.count++;
+		if (delayMs > 0) await new Promise(resolve => setTimeout(resolve, delayMs));
+		const root = path.join(dir, 'checkpoints');
+		const names = await readdir(root).catch(() => [] as string[]);
+		const found: ScannedCheckpoint[] = [];
+		for (const name of names) {
+			const m = NAME.exec(name);
+			const s = m && (await stat(path.join(root, name)).catch(() => null));
+			if (!m || !s) continue;
+			const status = m[2] ? 'partial' : 'complete';
+			found.push({path: path.join(root, name), name, layout: 'seed', step: Number(m[1]), epoch: null, time: s.mtimeMs, bytes: 4, status, kind: 'periodic', loss: null, warnings: []});
+		}
+		found.sort((a, b) => (a.step ?? 0) - (b.step ?? 0));
+		return {runDir: dir, layouts: found.length ? ['seed'] : [], checkpoints: found, declaredKeep: null, warnings: []};
+	};
+	return {scan, calls};
+}
+
+async function started(options: Partial<CheckpointWatcherOptions> & {runDir: string}): Promise<CheckpointWatcher> {
+	const watcher = new CheckpointWatcher({keep: null, scan: simpleScan().scan, ...options});
+	watchers.push(watcher);
+	await watcher.start();
+	return watcher;
+}
+
+/** Writes `<name>.tmp/state.pt`, then renames it into place (the seed's save). Returns the final name. */
+function save(run: string, step: number, mtime?: Date): string {
+	const name = `checkpoint_step_${step}_20260101_120000`;
+	const temporary = path.join(run, 'checkpoints', `${name}.tmp`);
+	mkdirSync(temporary);
+	writeFileSync(path.join(temporary, 'state.pt'), 'ckpt');
+	if (mtime) utimesSync(temporary, mtime, mtime);
+	renameSync(temporary, path.join(run, 'checkpoints', name));
+	return name;
+}
+
+/** Milliseconds from now until the watcher's index holds `name` as a complete checkpoint. */
+function timeUntilSeen(watcher: CheckpointWatcher, name: string, timeoutMs = 10_000): Promise<number> {
+	const t0 = performance.now();
+	const has = (index: CheckpointIndex | null) => index?.checkpoints.some(c => c.name === name && c.status === 'complete') ?? false;
+	return new Promise((resolve, reject) => {
+		const timer = setTimeout(() => reject(new Error(`${name} not seen in ${timeoutMs} ms`)), timeoutMs);
+		const off = watcher.subscribe(index => {
+			if (has(index)) {
+				clearTimeout(timer);
+				off();
+				resolve(performance.now() - t0);
+			}
+		});
+	});
+}
+
+const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
+
+describe('CheckpointWatcher', () => {
+	it('sees a checkpoint renamed into place within 1 s (inotify)', async () => {
+		const run = runDir();
+		save(run, 100);
+		const watcher = await started({runDir: run});
+		expect(watcher.getIndex()?.checkpoints.map(c => c.step)).toEqual([100]);
+		const name = `checkpoint_step_200_20260101_120000`;
+		const seen = timeUntilSeen(watcher, name);
+		save(run, 200);
+		expect(await seen).toBeLessThan(1000);
+		expect(watcher.getIndex()?.checkpoints.map(c => c.step)).toEqual([100, 200]);
+	});
+
+	it('sees it in polling mode too', async () => {
+		const run = runDir();
+		const watcher = await started({runDir: run, poll: {intervalMs: 100}});
+		const seen = timeUntilSeen(watcher, 'checkpoint_step_300_20260101_120000');
+		save(run, 300);
+		expect(await seen).toBeLessThan(3000);
+	});
+
+	it('watches a run dir that appears after start', async () => {
+		const run = runDir(false);
+		const watcher = await started({runDir: run, poll: {intervalMs: 100}});
+		expect(watcher.getIndex()?.checkpoints).toEqual([]);
+		mkdirSync(path.join(run, 'checkpoints'), {recursive: true});
+		const seen = timeUntilSeen(watcher, 'checkpoint_step_1_20260101_120000');
+		await sleep(400); // the watcher attaches once it sees the dir
+		save(run, 1);
+		expect(await seen).toBeLessThan(3000);
+	});
+
+	it('awaitNewCheckpoint resolves with the new one, never one present before nor one older than sinceMs', async () => {
+		const run = runDir();
+		save(run, 100); // fresh mtime, inside the slack: excluded only because it is already indexed
+		const watcher = await started({runDir: run});
+		const since = Date.now();
+		const waiting = watcher.awaitNewCheckpoint(since, 10_000);
+		save(run, 150, new Date(since - 60_000)); // appears after the call, but written a minute before sinceMs
+		await sleep(500);
+		expect(watcher.getIndex()?.checkpoints.map(c => c.step)).toEqual([100, 150]);
+		save(run, 200);
+		const found = await waiting;
+		expect(found?.step).toBe(200);
+		expect(found?.status).toBe('complete');
+		expect(found?.retention).toBe('keep');
+	});
+
+	it('awaitNewCheckpoint times out with null', async () => {
+		const run = runDir();
+		const watcher = await started({runDir: run});
+		const t0 = performance.now();
+		expect(await watcher.awaitNewCheckpoint(Date.now(), 300)).toBeNull();
+		expect(performance.now() - t0).toBeGreaterThanOrEqual(290);
+	});
+
+	it('debounces a burst of events into one rescan', async () => {
+		const run = runDir();
+		const {scan, calls} = simpleScan();
+		await started({runDir: run, scan, debounceMs: 200});
+		expect(calls.count).toBe(1);
+		for (let i = 0; i < 30; i++) writeFileSync(path.join(run, `log_${i}.txt`), 'x');
+		await sleep(800);
+		expect(calls.count).toBeGreaterThanOrEqual(2);
+		expect(calls.count).toBeLessThanOrEqual(3);
+	});
+
+	it('rescan coalesces concurrent calls; subscribers hear only of changes', async () => {
+		const run = runDir();
+		const {scan, calls} = simpleScan(100);
+		const watcher = new CheckpointWatcher({runDir: run, keep: null, scan});
+		watchers.push(watcher);
+		const heard: CheckpointIndex[] = [];
+		const off = watcher.subscribe(index => heard.push(index));
+		const results = await Promise.all([watcher.rescan(), watcher.rescan(), watcher.rescan(), watcher.rescan()]);
+		expect(calls.count).toBe(2); // the running scan plus one shared follow-up
+		expect(results[1]).toBe(results[3]);
+		expect(heard).toHaveLength(1); // the follow-up found nothing new
+		save(run, 5);
+		await watcher.rescan();
+		expect(heard).toHaveLength(2);
+		off();
+		save(run, 6);
+		await watcher.rescan();
+		expect(heard).toHaveLength(2);
+		expect(watcher.getIndex()?.checkpoints).toHaveLength(2);
+	});
+
+	it('keeps going after a failed scan and a file-watcher error', async () => {
+		const run = runDir();
+		const {scan} = simpleScan();
+		let fail = true;
+		const watcher = await started({
+			runDir: run,
+			scan: async dir => {
+				if (fail) throw new Error('EACCES: permission denied');
+				return scan(dir);
+			},
+		});
+		expect(watcher.getIndex()).toBeNull();
+		expect(String(watcher.lastError)).toMatch(/EACCES/);
+		fail = false;
+		(watcher as unknown as {watcher: EventEmitter}).watcher.emit('error', new Error('EACCES: unreadable'));
+		const seen = timeUntilSeen(watcher, 'checkpoint_step_7_20260101_120000');
+		save(run, 7);
+		expect(await seen).toBeLessThan(1000);
+		expect(watcher.lastError).toBeNull();
+	});
+
+	it('stop() closes the watcher, ends pending waits with null, and is idempotent', async () => {
+		const run = runDir();
+		const {scan, calls} = simpleScan();
+		const watcher = await started({runDir: run, scan});
+		const waiting = watcher.awaitNewCheckpoint(Date.now(), 10_000);
+		await watcher.stop();
+		expect(await waiting).toBeNull();
+		const count = calls.count;
+		save(run, 9);
+		await sleep(500);
+		expect(calls.count).toBe(count);
+		expect((watcher as unknown as {watcher: unknown}).watcher).toBeNull();
+		await watcher.stop();
+		expect(await watcher.awaitNewCheckpoint(0, 10_000)).toBeNull();
+	});
+});
+
+const hasScanner = existsSync(new URL('../../src/checkpoints/scan.ts', import.meta.url));
+
+describe.runIf(hasScanner)('CheckpointWatcher with the real scanner', () => {
+	it('sees the demo job save a manual checkpoint on SIGUSR1', async () => {
+		const run = runDir(false);
+		const job = await startDemoJob({runDir: run, ranks: 2, workers: 1, stepSeconds: 0.05, saveEvery: 0, shutdownTimeoutS: 3});
+		jobs.push(job);
+		const pids = await job.ranksReady();
+		const watcher = new CheckpointWatcher({runDir: run, keep: null});
+		watchers.push(watcher);
+		await watcher.start();
+		const since = Date.now();
+		const waiting = watcher.awaitNewCheckpoint(since, 15_000);
+		process.kill(pids.get(0)!, 'SIGUSR1');
+		const found = await waiting;
+		expect(found?.kind).toBe('manual');
+		expect(found?.status).toBe('complete');
+		expect(found?.layout).toBe('seed');
+		expect(found!.time).toBeGreaterThanOrEqual(since - 1000);
+	});
+});
