@@ -3,6 +3,8 @@ import {statSync} from 'node:fs';
 import {hostname} from 'node:os';
 import path from 'node:path';
 import meow from 'meow';
+import {CheckpointWatcher} from './checkpoints/watch.js';
+import {runCheckpointsCommand} from './commands/checkpoints.js';
 import {runRanksCommand} from './commands/ranks.js';
 import {runSignalCommand} from './commands/signal.js';
 import {loadSettings} from './config/load.js';
@@ -72,8 +74,12 @@ async function main(): Promise<number> {
 		if (args.length > 0) throw new UsageError(`ranks takes no arguments (got ${args.join(' ')})`);
 		return runRanksCommand({settings, selector, json, stdout: process.stdout, columns: process.stdout.columns});
 	}
+	if (command === 'checkpoints') {
+		if (args.length > 1) throw new UsageError(`checkpoints takes at most one RUN_DIR (got ${args.join(' ')})`);
+		return runCheckpointsCommand({runDir: args[0] ?? '.', settings, json, stdout: process.stdout});
+	}
 	if (command === 'signal') {
-		if (args.length > 1) throw new UsageError(`signal takes one action: save, emergency or a signal name (got ${args.join(' ')})`);
+		if (args.length > 2) throw new UsageError(`signal takes an action and an optional RUN_DIR (got ${args.join(' ')})`);
 		return runSignalCommand({
 			settings,
 			selector,
@@ -83,6 +89,8 @@ async function main(): Promise<number> {
 			force: Boolean(cli.flags['force']),
 			json,
 			interactive: Boolean(process.stdin.isTTY && process.stderr.isTTY),
+			wait: Boolean(cli.flags['wait']),
+			runDir: args[1] ?? null,
 			stdin: process.stdin,
 			stdout: process.stdout,
 			stderr: process.stderr,
@@ -129,6 +137,15 @@ async function runMonitor(
 		host: hostname(),
 		stallAfterMs: settings.stallAfter * 1000,
 	});
+	// With a RUN_DIR the snapshot carries its checkpoints; watching starts before sampling.
+	const checkpoints = runDir
+		? new CheckpointWatcher({
+				runDir: path.resolve(runDir),
+				keep: settings.keep,
+				poll: settings.poll > 0 ? {intervalMs: settings.poll * 1000} : null,
+			})
+		: null;
+	await checkpoints?.start();
 	gpu.start();
 	try {
 		await runHeadless({
@@ -139,13 +156,14 @@ async function runMonitor(
 				readMemory: readHostMemory,
 				gpu,
 				readRanks: gpuProcesses => ranks.sample(gpuProcesses),
+				...(checkpoints ? {checkpoints} : {}),
 			},
 			stdout: process.stdout,
 			stderr: process.stderr,
 			signal: stop.signal,
 		});
 	} finally {
-		await gpu.stop();
+		await Promise.all([gpu.stop(), checkpoints?.stop()]);
 	}
 	return EXIT.ok;
 }

@@ -1,3 +1,4 @@
+import {table} from './table.js';
 import type {RankProcess, RankSet, SignalState} from '../core/types.js';
 import {WATCHED_SIGNALS} from '../ranks/signals.js';
 
@@ -17,10 +18,6 @@ function bytes(value: number | null): string {
 	return `${Math.round(value / 1024 ** 2)}M`;
 }
 
-function table(rows: string[][]): string[] {
-	const widths = rows[0]!.map((_, i) => Math.max(...rows.map(row => (row[i] ?? '').length)));
-	return rows.map(row => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]! + 2))).join('').trimEnd());
-}
 
 /** `/opt/conda/bin/python3 -u train.py` → `python3 -u train.py`, on one line: the table has no room for paths. */
 export function compactCommand(cmd: string): string {

@@ -3,7 +3,9 @@ import type {Readable, Writable} from 'node:stream';
 import type {Settings} from '../config/schema.js';
 import {describeSelector} from '../config/selection.js';
 import {EXIT, UsageError} from '../core/errors.js';
-import type {RankProcess} from '../core/types.js';
+import type {Checkpoint, RankProcess} from '../core/types.js';
+import {CheckpointWatcher} from '../checkpoints/watch.js';
+import {existingRunDir} from './checkpoints.js';
 import {wouldTerminate} from '../ranks/dispositions.js';
 import {selectTargets, sendSignal, type SendResult} from '../ranks/send.js';
 import {parseSignalName, type SignalName} from '../ranks/signals.js';
@@ -63,6 +65,10 @@ export interface SignalCommandOptions {
 	readonly json: boolean;
 	/** A terminal to ask on: stdin and stderr are TTYs. */
 	readonly interactive: boolean;
+	/** Wait for the new checkpoint the signal should produce (an action is confirmed by its effect). */
+	readonly wait: boolean;
+	/** Where to look for it; null = rank 0's working directory. */
+	readonly runDir: string | null;
 	readonly stdin: Readable;
 	readonly stdout: Writable;
 	readonly stderr: Writable;
@@ -100,14 +106,52 @@ export async function runSignalCommand(o: SignalCommandOptions): Promise<number>
 		}
 	}
 
-	const {results} = await sendSignal({
-		rankSet: set,
-		ranks: o.ranks,
-		signal,
-		force: o.force,
-		proc: procReader(),
+	// Watch before sending, so a checkpoint that already existed can never be taken for the new one.
+	const watcher = o.wait ? await startWatcher(o, set.ranks[0]!) : null;
+	try {
+		const sentAt = Date.now();
+		const {results} = sendSignal({rankSet: set, ranks: o.ranks, signal, force: o.force, proc: procReader()});
+		if (!o.json) for (const result of results) o.stdout.write(`${resultLine(result)}\n`);
+		let waited: {checkpoint: Checkpoint | null; seconds: number} | null = null;
+		if (watcher && results.some(r => r.outcome === 'sent')) {
+			if (!o.json) say(`waiting up to ${o.settings.timeout} s for a new checkpoint in ${watcher.runDir}…`);
+			const checkpoint = await watcher.watcher.awaitNewCheckpoint(sentAt, o.settings.timeout * 1000);
+			waited = {checkpoint, seconds: (Date.now() - sentAt) / 1000};
+			if (!o.json) o.stdout.write(`${waitLine(checkpoint, waited.seconds, watcher.runDir, o.settings.timeout)}\n`);
+		}
+		if (o.json) {
+			const checkpoint = waited && {
+				saved: waited.checkpoint !== null,
+				name: waited.checkpoint?.name ?? null,
+				path: waited.checkpoint?.path ?? null,
+				step: waited.checkpoint?.step ?? null,
+				kind: waited.checkpoint?.kind ?? null,
+				seconds: Math.round(waited.seconds * 10) / 10,
+			};
+			o.stdout.write(`${JSON.stringify({signal, results, ...(waited ? {checkpoint} : {})}, null, 2)}\n`);
+		}
+		const allSent = results.every(r => r.outcome === 'sent');
+		return allSent && (!waited || waited.checkpoint !== null) ? EXIT.ok : EXIT.actionRefused;
+	} finally {
+		await watcher?.watcher.stop();
+	}
+}
+
+function waitLine(checkpoint: Checkpoint | null, seconds: number, runDir: string, timeout: number): string {
+	if (!checkpoint) return `no new checkpoint in ${runDir} within ${timeout} s`;
+	const step = checkpoint.step === null ? '' : ` (step ${checkpoint.step}, ${checkpoint.kind})`;
+	return `saved ${checkpoint.name}${step} in ${seconds.toFixed(1)} s`;
+}
+
+/** The run dir to watch: the one given, else where rank 0 runs (relative checkpoint paths start there). */
+async function startWatcher(o: SignalCommandOptions, rank0: RankProcess): Promise<{watcher: CheckpointWatcher; runDir: string}> {
+	const runDir = o.runDir ? existingRunDir(o.runDir) : procReader().cwd(rank0.pid);
+	if (!runDir) throw new UsageError(`--wait: cannot read the working directory of rank ${rank0.rank ?? '?'} (pid ${rank0.pid}); give RUN_DIR`);
+	const watcher = new CheckpointWatcher({
+		runDir,
+		keep: o.settings.keep,
+		poll: o.settings.poll > 0 ? {intervalMs: o.settings.poll * 1000} : null,
 	});
-	if (o.json) o.stdout.write(`${JSON.stringify({signal, results}, null, 2)}\n`);
-	else for (const result of results) o.stdout.write(`${resultLine(result)}\n`);
-	return results.every(r => r.outcome === 'sent') ? EXIT.ok : EXIT.actionRefused;
+	await watcher.start();
+	return {watcher, runDir};
 }

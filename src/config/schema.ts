@@ -47,6 +47,15 @@ export const settingsShape = {
 	ranksInterval: seconds(0.5, 3600),
 	stallAfter: seconds(1, 86_400),
 	readonly: z.boolean({error: 'must be true or false'}),
+	keep: z
+		.number({error: 'must be a whole number of checkpoints'})
+		.int('must be a whole number of checkpoints')
+		.min(1, 'must be at least 1 (checkpoints kept)'),
+	poll: z
+		.number({error: 'must be a number of seconds'})
+		.min(0, 'must be 0 (off: inotify) or more (seconds)')
+		.max(3600, 'must be at most 3600 (seconds)'),
+	timeout: seconds(1, 86_400),
 } as const;
 
 /** What a config file may hold: any subset of the settings, and nothing else. */
@@ -79,6 +88,12 @@ export interface Settings {
 	readonly stallAfter: number;
 	/** No action at all: signals are refused. */
 	readonly readonly: boolean;
+	/** keep-N retention to plan with; null = the job's own (seed metadata max_checkpoints) if any. */
+	readonly keep: number | null;
+	/** Poll the run dir every this many seconds instead of inotify (network filesystems); 0 = off. */
+	readonly poll: number;
+	/** `signal … --wait`: seconds to wait for the new checkpoint. */
+	readonly timeout: number;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -98,6 +113,9 @@ export const DEFAULT_SETTINGS: Settings = {
 	ranksInterval: 2,
 	stallAfter: 60,
 	readonly: false,
+	keep: null,
+	poll: 0,
+	timeout: 60,
 };
 
 export const DEFAULT_LOG_FILE_NAME = 'traintop-memory.jsonl';

@@ -3,6 +3,7 @@ import {RingBuffer} from './ring-buffer.js';
 import {NO_GPU_PROCESSES} from './types.js';
 import type {
 	Alert,
+	CheckpointIndex,
 	GpuProcessTable,
 	GpuState,
 	HostMemory,
@@ -21,6 +22,8 @@ export interface MonitorSources {
 		getState(): GpuState;
 		getProcesses(): GpuProcessTable;
 	};
+	/** The run dir's checkpoint index (checkpoints/watch.ts), a push source like the GPU reader. */
+	readonly checkpoints?: {getIndex(): CheckpointIndex | null};
 	/** The job's ranks (ranks/discover.ts), read every `ranksIntervalMs`; absent = no rank sampling. */
 	readRanks?(gpuProcesses: GpuProcessTable): Promise<RankSet>;
 }
@@ -187,6 +190,7 @@ export class Monitor {
 			gpu,
 			gpuProcesses,
 			ranks: this.#ranks,
+			checkpoints: sources.checkpoints?.getIndex() ?? null,
 			ranksError: this.#ranksError,
 			metrics,
 			newAlerts,

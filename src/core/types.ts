@@ -117,6 +117,8 @@ export interface Snapshot {
 	readonly ranks: RankSet | null;
 	/** Why the last rank scan failed, if it did (the last ranks are kept). */
 	readonly ranksError: string | null;
+	/** The run dir's checkpoints, retention plan and disk; null without a run dir. */
+	readonly checkpoints: CheckpointIndex | null;
 	readonly metrics: Readonly<Record<MetricId, MetricStatus>>;
 	/** Level changes of this tick only. */
 	readonly newAlerts: readonly Alert[];

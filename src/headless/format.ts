@@ -1,4 +1,4 @@
-import {processIdentity, type Alert, type GpuReading, type GpuState, type Level, type MetricStatus, type RankSet} from '../core/types.js';
+import {processIdentity, type Alert, type CheckpointIndex, type GpuReading, type GpuState, type Level, type MetricStatus, type RankSet} from '../core/types.js';
 import type {LogRecord} from '../memlog/record.js';
 
 // Pure text for the headless mode. Lines are meant for a tmux pane, `tail -f` or a SLURM .out
@@ -116,6 +116,27 @@ export function describeRankChanges(previous: RankSet | null, next: RankSet): st
 		const was = before.get(id);
 		if (r.stalled && !was?.stalled) lines.push(`ranks: ${rankName(r)} looks stalled: state ${r.state} but no CPU time lately`);
 		if (!r.stalled && was?.stalled) lines.push(`ranks: ${rankName(r)} is using CPU again`);
+	}
+	return lines;
+}
+
+/**
+ * Lines for what changed in the run dir: a new complete checkpoint, a save seen partial, a save that
+ * became overdue. Partial ones are reported once, by path, since a save in progress is normal.
+ */
+export function describeCheckpointChanges(previous: CheckpointIndex | null, next: CheckpointIndex): string[] {
+	if (!previous) return [];
+	const known = new Map(previous.checkpoints.map(c => [c.path, c]));
+	const lines: string[] = [];
+	for (const c of next.checkpoints) {
+		const before = known.get(c.path);
+		if (c.status === 'complete' && before?.status !== 'complete') {
+			const step = c.step === null ? '' : ` step ${c.step},`;
+			lines.push(`checkpoint: ${c.name} saved (${c.kind},${step} ${(c.bytes / 1024 ** 2).toFixed(1)} MiB)`);
+		}
+	}
+	if (next.lastSave?.overdue && !previous.lastSave?.overdue) {
+		lines.push(`checkpoint: OVERDUE — last save ${Math.round(next.lastSave.ageS)} s ago, over 1.5 × the usual ${Math.round(next.lastSave.medianIntervalS ?? 0)} s`);
 	}
 	return lines;
 }

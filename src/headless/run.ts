@@ -2,11 +2,11 @@ import {hostname} from 'node:os';
 import type {Writable} from 'node:stream';
 import type {Settings} from '../config/schema.js';
 import {Monitor, type MonitorSources} from '../core/monitor.js';
-import type {RankSet, Snapshot} from '../core/types.js';
+import type {CheckpointIndex, RankSet, Snapshot} from '../core/types.js';
 import {LogWindow} from '../memlog/window.js';
 import {MemoryLogWriter} from '../memlog/writer.js';
 import type {LogRecord} from '../memlog/record.js';
-import {describeRankChanges, formatAlertLine, formatGpuStateLine, formatStatusLine, localTime} from './format.js';
+import {describeCheckpointChanges, describeRankChanges, formatAlertLine, formatGpuStateLine, formatStatusLine, localTime} from './format.js';
 import {thresholdsFrom} from '../config/thresholds.js';
 
 export interface HeadlessOptions {
@@ -68,7 +68,12 @@ export async function runHeadless(options: HeadlessOptions): Promise<void> {
 
 	let lastGpuLine: string | null = null;
 	let lastRanks: RankSet | null = null;
+	let lastCheckpoints: CheckpointIndex | null = null;
 	const onSnapshot = (snapshot: Snapshot) => {
+		if (snapshot.checkpoints && snapshot.checkpoints !== lastCheckpoints) {
+			for (const line of describeCheckpointChanges(lastCheckpoints, snapshot.checkpoints)) note(`${localTime(snapshot.time)} ${line}`);
+			lastCheckpoints = snapshot.checkpoints;
+		}
 		if (snapshot.ranks && snapshot.ranks !== lastRanks) {
 			for (const line of describeRankChanges(lastRanks, snapshot.ranks)) note(`${localTime(snapshot.time)} ${line}`);
 			lastRanks = snapshot.ranks;

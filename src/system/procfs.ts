@@ -1,4 +1,4 @@
-import {readdirSync, readFileSync, statSync} from 'node:fs';
+import {readdirSync, readFileSync, readlinkSync, statSync} from 'node:fs';
 import path from 'node:path';
 
 // /proc/PID/{stat,status,environ,cmdline}: pure parsers over the text, and a thin reader that can be
@@ -123,6 +123,8 @@ export interface ProcReader {
 	status(pid: number): ProcStatus | null;
 	environ(pid: number): Map<string, string> | null;
 	cmdline(pid: number): string[] | null;
+	/** The working directory (where relative checkpoint paths of a job point); null when unreadable. */
+	cwd(pid: number): string | null;
 }
 
 /**
@@ -170,6 +172,13 @@ export function procReader(root = '/proc'): ProcReader {
 		environ(pid) {
 			const text = read(pid, 'environ');
 			return text === null ? null : parseEnviron(text);
+		},
+		cwd(pid) {
+			try {
+				return readlinkSync(path.join(root, String(pid), 'cwd'));
+			} catch {
+				return null;
+			}
 		},
 		cmdline(pid) {
 			const text = read(pid, 'cmdline');

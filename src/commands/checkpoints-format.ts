@@ -1,0 +1,113 @@
+import {table} from './table.js';
+import type {Checkpoint, CheckpointIndex} from '../core/types.js';
+import {rotationKeepsUsageFlat} from '../checkpoints/retention.js';
+import {localTime} from '../headless/format.js';
+
+// Pure text and JSON for `traintop checkpoints`; the TUI's checkpoints pane shows the same marks.
+
+export function formatBytes(bytes: number | null): string {
+	if (bytes === null) return '-';
+	const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+	let value = bytes;
+	let unit = 0;
+	while (value >= 1024 && unit < units.length - 1) {
+		value /= 1024;
+		unit++;
+	}
+	return `${value >= 100 || unit === 0 ? value.toFixed(0) : value.toFixed(1)} ${units[unit]}`;
+}
+
+/** 45 s, 12 min, 3.5 h, 2.1 d: an age a person reads at a glance. */
+export function formatAge(seconds: number): string {
+	if (seconds < 90) return `${Math.max(0, Math.round(seconds))} s`;
+	if (seconds < 90 * 60) return `${Math.round(seconds / 60)} min`;
+	if (seconds < 36 * 3600) return `${(seconds / 3600).toFixed(1)} h`;
+	return `${(seconds / 86_400).toFixed(1)} d`;
+}
+
+const MARK: Record<Checkpoint['retention'], string> = {keep: '', 'prune-next': 'PRUNE NEXT', protected: 'protected'};
+
+
+/** The timeline (newest first, as a person scans it) and the summary of retention, disk and saves. */
+export function formatCheckpoints(index: CheckpointIndex, now: number): string {
+	if (index.checkpoints.length === 0) {
+		return [`no checkpoints yet in ${index.runDir}`, ...index.warnings.map(w => `warning: ${w}`)].join('\n');
+	}
+	const rows = [...index.checkpoints].reverse().map(c => [
+		localTime(c.time),
+		formatAge((now - c.time) / 1000),
+		c.step === null ? '-' : String(c.step),
+		c.epoch === null ? '-' : String(Number(c.epoch.toFixed(2))),
+		formatBytes(c.bytes),
+		c.kind,
+		c.status === 'partial' ? 'PARTIAL' : 'complete',
+		MARK[c.retention],
+		c.name,
+	]);
+	const lines = table([['TIME', 'AGE', 'STEP', 'EPOCH', 'SIZE', 'KIND', 'STATUS', 'RETENTION', 'NAME'], ...rows]);
+	const summary: string[] = [''];
+	summary.push(`${index.checkpoints.length} checkpoint${index.checkpoints.length === 1 ? '' : 's'} in ${index.runDir} (${index.layouts.join(', ')})`);
+	const last = index.lastSave;
+	if (last) {
+		const every = last.medianIntervalS === null ? '' : `; saves every ${formatAge(last.medianIntervalS)} (median)`;
+		summary.push(`last save ${formatAge(last.ageS)} ago${every}${last.overdue ? ' — OVERDUE: over 1.5 × the usual interval' : ''}`);
+	} else {
+		summary.push('no complete checkpoint yet');
+	}
+	const {retention} = index;
+	if (retention.keep === null) {
+		summary.push('retention: no keep-N known (use --keep N): nothing is planned for deletion');
+	} else {
+		const from = retention.source === 'flag' ? '--keep' : 'the job\'s metadata';
+		const prune = retention.toPrune.length === 0 ? 'the next save prunes nothing' : `the next save prunes ${retention.toPrune.map(p => p.split('/').at(-1)).join(', ')}`;
+		summary.push(`retention: keep ${retention.keep} (from ${from}), ${retention.count} counted; ${prune}`);
+	}
+	const {disk} = index;
+	if (disk.freeBytes !== null && disk.totalBytes !== null) {
+		const fits =
+			disk.savesUntilFull !== null
+				? `; about ${disk.savesUntilFull} more save${disk.savesUntilFull === 1 ? '' : 's'} fit`
+				: rotationKeepsUsageFlat(index)
+					? '; rotation keeps usage flat'
+					: '';
+		summary.push(`disk: ${formatBytes(disk.freeBytes)} free of ${formatBytes(disk.totalBytes)}; checkpoints ${formatBytes(disk.avgCheckpointBytes)} on average${fits}`);
+	}
+	for (const warning of index.warnings) summary.push(`warning: ${warning}`);
+	return [...lines, ...summary].join('\n');
+}
+
+/** The stable `checkpoints --json` shape (ARCHITECTURE.md "JSON outputs"). */
+export function checkpointsJson(index: CheckpointIndex) {
+	return {
+		run_dir: index.runDir,
+		layouts: index.layouts,
+		checkpoints: index.checkpoints.map(c => ({
+			path: c.path,
+			name: c.name,
+			layout: c.layout,
+			step: c.step,
+			epoch: c.epoch,
+			time: new Date(c.time).toISOString(),
+			bytes: c.bytes,
+			status: c.status,
+			kind: c.kind,
+			retention: c.retention,
+			loss: c.loss,
+			warnings: c.warnings,
+		})),
+		retention: {keep: index.retention.keep, source: index.retention.source, count: index.retention.count, to_prune: index.retention.toPrune},
+		disk: {
+			free_bytes: index.disk.freeBytes,
+			total_bytes: index.disk.totalBytes,
+			avg_checkpoint_bytes: index.disk.avgCheckpointBytes,
+			saves_until_full: index.disk.savesUntilFull,
+		},
+		last_save: index.lastSave && {
+			time: new Date(index.lastSave.time).toISOString(),
+			age_s: Math.round(index.lastSave.ageS * 10) / 10,
+			median_interval_s: index.lastSave.medianIntervalS,
+			overdue: index.lastSave.overdue,
+		},
+		warnings: index.warnings,
+	};
+}
