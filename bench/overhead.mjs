@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Measures what traintop costs the node it watches: CPU % of one core and peak RSS of
 // `traintop --headless` at 1 s sampling — without GPUs, with 8 GPUs (the fake nvidia-smi), and with
-// 8 GPUs plus the 8 ranks of the demo job — side by side with htop at the same refresh (-d 10),
+// 8 GPUs plus the 8 ranks of the demo job and a run dir of 50 checkpoints — side by side with htop
+// at the same refresh (-d 10),
 // all running at once for the same 60 s.
 //
 //   npm run bench:overhead                 # 60 s
@@ -13,7 +14,7 @@
 // the kernel's high-water mark, VmHWM, start-up included.
 
 import {execFileSync, spawn} from 'node:child_process';
-import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs';
+import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
@@ -72,8 +73,17 @@ function startTraintop(label, extraArgs, env) {
 
 // The budget's scenario (ARCHITECTURE.md): 8 ranks. The demo job's ranks are python3 processes
 // whose own CPU is not traintop's; traintop finds them with --pid and scans them every 2 s.
+// Its run dir holds 50 checkpoints in the seed layout (the budget's "run dir of 50 checkpoints"),
+// which that traintop watches as its RUN_DIR.
 const {startDemoJob} = await import(path.join(root, 'dist/demo/job.js'));
-const job = await startDemoJob({runDir: path.join(work, 'run'), ranks: 8, workers: 2, stepSeconds: 0.5, saveEvery: 0, shutdownTimeoutS: 5});
+const runDir = path.join(work, 'run');
+const EMPTY_ZIP = Buffer.from([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)]);
+for (let step = 100; step <= 5000; step += 100) {
+	const dir = path.join(runDir, 'checkpoints', `checkpoint_step_${step}_20261122_${String(step).padStart(6, '0')}`);
+	mkdirSync(dir, {recursive: true});
+	writeFileSync(path.join(dir, 'state.pt'), EMPTY_ZIP);
+}
+const job = await startDemoJob({runDir, ranks: 8, workers: 2, stepSeconds: 0.5, saveEvery: 0, shutdownTimeoutS: 5});
 await job.ranksReady();
 
 const subjects = [
@@ -83,7 +93,7 @@ const subjects = [
 		FAKE_NVSMI_SCENARIO: 'issue-titanx-8gpu-noheader-nounits',
 		FAKE_NVSMI_LOG: invocationLog,
 	}),
-	startTraintop('traintop, 8 GPUs + 8 ranks', ['--pid', String(job.launcherPid)], {
+	startTraintop('traintop, 8 GPUs + 8 ranks + 50 ckpts', ['--pid', String(job.launcherPid), runDir], {
 		PATH: `${fakeDir}:${process.env.PATH}`,
 		FAKE_NVSMI_SCENARIO: 'issue-titanx-8gpu-noheader-nounits',
 	}),
@@ -134,9 +144,9 @@ await sleep(500);
 rmSync(work, {recursive: true, force: true});
 
 console.log('');
-console.log(`${'process'.padEnd(38)}${'CPU % of one core'.padStart(18)}${'max RSS MB'.padStart(12)}${'VmHWM MB'.padStart(10)}`);
+console.log(`${'process'.padEnd(40)}${'CPU % of one core'.padStart(18)}${'max RSS MB'.padStart(12)}${'VmHWM MB'.padStart(10)}`);
 for (const r of rows) {
-	console.log(`${r.label.padEnd(38)}${r.cpu.toFixed(2).padStart(18)}${r.rss.toFixed(1).padStart(12)}${r.hwm.toFixed(1).padStart(10)}`);
+	console.log(`${r.label.padEnd(40)}${r.cpu.toFixed(2).padStart(18)}${r.rss.toFixed(1).padStart(12)}${r.hwm.toFixed(1).padStart(10)}`);
 }
 console.log('');
 console.log(`over ${wall.toFixed(1)} s; target for traintop: < 0.5 % CPU and < 100 MB RSS`);

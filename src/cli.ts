@@ -155,7 +155,12 @@ async function runMonitor(
 			sources: {
 				readMemory: readHostMemory,
 				gpu,
-				readRanks: gpuProcesses => ranks.sample(gpuProcesses),
+				readRanks: async gpuProcesses => {
+					const set = await ranks.sample(gpuProcesses);
+					// Headless uses per-process GPU memory only for the ranks' GPU column.
+					gpu.setProcessQueries(set.ranks.length > 0);
+					return set;
+				},
 				...(checkpoints ? {checkpoints} : {}),
 			},
 			stdout: process.stdout,

@@ -57,6 +57,7 @@ export class ComputeAppsPoller {
 
 	private table: GpuProcessTable = NO_GPU_PROCESSES;
 	private devicesOk = false;
+	private wanted = true;
 	private halted = false;
 	/** The call in flight; it stays set after a timeout until the hung child's group is gone. */
 	private run: QueryRun | null = null;
@@ -91,6 +92,20 @@ export class ComputeAppsPoller {
 		this.timer = null;
 	}
 
+	/**
+	 * Whether anyone needs per-process memory now (the headless monitor: only while ranks exist). Each
+	 * call forks a process, the biggest steady cost of traintop, so it is not paid for nothing.
+	 */
+	setWanted(wanted: boolean): void {
+		this.wanted = wanted;
+		if (wanted) {
+			this.schedule();
+		} else if (this.timer !== null) {
+			clearTimeout(this.timer);
+			this.timer = null;
+		}
+	}
+
 	/** No more spawns, timers or tables, for good. A child still running stays in `groups`, for the owner to end. */
 	halt(): void {
 		this.halted = true;
@@ -106,13 +121,13 @@ export class ComputeAppsPoller {
 	/** Schedules the next call if none is pending, and only while the devices answer. */
 	private schedule(): void {
 		if (this.halted || this.intervalMs <= 0) return;
-		if (this.run !== null || this.timer !== null || !this.devicesOk) return;
+		if (this.run !== null || this.timer !== null || !this.devicesOk || !this.wanted) return;
 		const sinceLast = this.lastQueryAt === null ? Infinity : performance.now() - this.lastQueryAt;
 		const delayMs = Math.max(0, this.intervalMs - sinceLast);
 		this.timer = setTimeout(() => {
 			this.timer = null;
 			// Not ok any more: the next good sample kicks it again.
-			if (this.devicesOk) this.runQuery();
+			if (this.devicesOk && this.wanted) this.runQuery();
 		}, delayMs);
 	}
 

@@ -135,6 +135,11 @@ export class NvidiaSmiReader {
 		return this.computeApps.getTable();
 	}
 
+	/** Turn the per-process queries on or off (default on); see ComputeAppsPoller.setWanted. */
+	setProcessQueries(wanted: boolean): void {
+		this.computeApps.setWanted(wanted);
+	}
+
 	/** `listener` runs on every state change and every new sample. Returns the unsubscribe function. */
 	subscribe(listener: () => void): () => void {
 		this.listeners.add(listener);

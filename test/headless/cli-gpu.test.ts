@@ -3,6 +3,7 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, beforeEach, describe, expect, test} from 'vitest';
 import {fakeEnv, fakeRuns, isAlive, killAll, readInvocations, waitFor} from '../helpers/fake-nvidia-smi/harness.js';
+import {startPython} from '../helpers/python-child.js';
 import {startCli} from '../helpers/run-cli.js';
 
 // The built CLI with the fake nvidia-smi first on PATH, replaying real recorded outputs.
@@ -43,11 +44,14 @@ function allPids(): number[] {
 
 describe('headless with GPUs', () => {
 	test('an H100: one long-lived loop, its values in the log, and nothing left running after SIGINT', async () => {
-		const run = startCli(['--json', ...FAST, '--no-log'], {env: fakeEnv({FAKE_NVSMI_SCENARIO: H100, FAKE_NVSMI_LOG: calls})});
+		// No ranks are found here (--match names nothing), so per-process GPU memory has no use:
+		// no compute-apps one-shot may run.
+		const run = startCli(['--json', ...FAST, '--no-log', '--match', 'no-such-job-[0-9]{40}'], {
+			env: fakeEnv({FAKE_NVSMI_SCENARIO: H100, FAKE_NVSMI_LOG: calls}),
+		});
 		try {
 			await run.waitFor(o => records(o.stdout).filter(r => r.gpu_status === 'ok').length >= 3, 15_000);
-			// Several compute-apps one-shots have run by now (every 0.2 s), but only ONE device loop.
-			await waitFor(() => fakeRuns(calls, '--query-compute-apps').length >= 2, 'compute-apps one-shots');
+			expect(fakeRuns(calls, '--query-compute-apps')).toEqual([]);
 			run.child.kill('SIGINT');
 			expect(await run.exited).toBe(0);
 		} finally {
@@ -67,6 +71,21 @@ describe('headless with GPUs', () => {
 		expect(run.stderr()).toContain('GPU: 1 device, 1 × NVIDIA H100 80GB HBM3');
 		// No nvidia-smi outlives traintop.
 		await waitFor(() => allPids().every(pid => !isAlive(pid)), 'every fake nvidia-smi to be gone', 3000);
+	});
+
+	test('with a rank to attribute GPU memory to, compute-apps one-shots run; still one device loop', async () => {
+		const tag = `tt-gpu-${process.pid}-${Date.now()}`;
+		const rank = await startPython('', {RANK: '0', WORLD_SIZE: '1'}, tag);
+		const run = startCli(['--json', ...FAST, '--no-log', '--match', tag], {env: fakeEnv({FAKE_NVSMI_SCENARIO: H100, FAKE_NVSMI_LOG: calls})});
+		try {
+			await waitFor(() => fakeRuns(calls, '--query-compute-apps').length >= 2, 'compute-apps one-shots', 15_000);
+			expect(fakeRuns(calls, '--query-gpu')).toHaveLength(1);
+			run.child.kill('SIGINT');
+			expect(await run.exited).toBe(0);
+		} finally {
+			rank.kill();
+			killAll(allPids());
+		}
 	});
 
 	test('8 GPUs: a field per GPU in the status line and a WARN for the one within 10 points of 90 %', async () => {

@@ -131,6 +131,21 @@ describe('ComputeAppsPoller', () => {
 		expect(oneShots(h).length).toBeGreaterThanOrEqual(3);
 	});
 
+	it('setWanted(false) starts nothing while the devices answer; setWanted(true) resumes at once', async () => {
+		const h = startPoller({FAKE_NVSMI_SCENARIO: H100});
+		h.poller.setWanted(false);
+		h.poller.kick();
+		await sleep(300);
+		expect(oneShots(h)).toEqual([]);
+		h.poller.setWanted(true);
+		await waitFor(() => h.tables.length >= 2, 'tables once wanted');
+		h.poller.setWanted(false);
+		const calls = oneShots(h).length;
+		await sleep(300);
+		// At most the call that was already in flight when it was turned off.
+		expect(oneShots(h).length).toBeLessThanOrEqual(calls + 1);
+	});
+
 	it('intervalMs 0 turns it off', async () => {
 		const h = startPoller({FAKE_NVSMI_SCENARIO: H100}, {intervalMs: 0});
 		h.poller.kick();
