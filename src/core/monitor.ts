@@ -22,8 +22,15 @@ export interface MonitorSources {
 		getState(): GpuState;
 		getProcesses(): GpuProcessTable;
 	};
-	/** The run dir's checkpoint index (checkpoints/watch.ts), a push source like the GPU reader. */
-	readonly checkpoints?: {getIndex(): CheckpointIndex | null};
+	/**
+	 * The run dir's checkpoint index (checkpoints/watch.ts), a push source like the GPU reader. A change
+	 * is published at once (an extra tick), not at the next interval: a new checkpoint reaches the
+	 * snapshot as fast as the watcher sees it.
+	 */
+	readonly checkpoints?: {
+		getIndex(): CheckpointIndex | null;
+		subscribe?(listener: () => void): () => void;
+	};
 	/** The job's ranks (ranks/discover.ts), read every `ranksIntervalMs`; absent = no rank sampling. */
 	readRanks?(gpuProcesses: GpuProcessTable): Promise<RankSet>;
 }
@@ -82,6 +89,7 @@ export class Monitor {
 	#ranksReadAt = -Infinity;
 	#tickCount = 0;
 	#timer: NodeJS.Timeout | null = null;
+	#unsubscribeCheckpoints: (() => void) | null = null;
 	#inFlight: Promise<Snapshot> | null = null;
 
 	constructor(options: MonitorOptions) {
@@ -108,11 +116,14 @@ export class Monitor {
 		if (this.#timer) return;
 		void this.#tickSafely();
 		this.#timer = setInterval(() => void this.#tickSafely(), this.#options.intervalMs);
+		this.#unsubscribeCheckpoints = this.#options.sources.checkpoints?.subscribe?.(() => void this.#tickSafely()) ?? null;
 	}
 
 	stop(): void {
 		if (this.#timer) clearInterval(this.#timer);
 		this.#timer = null;
+		this.#unsubscribeCheckpoints?.();
+		this.#unsubscribeCheckpoints = null;
 	}
 
 	/**

@@ -158,6 +158,42 @@ describe('Monitor', () => {
 		expect(seenTables[0]).toEqual(sources.processes);
 	});
 
+	test('a checkpoint change is published at once, not at the next interval', async () => {
+		vi.useFakeTimers({toFake: ['setInterval', 'clearInterval']});
+		try {
+			const sources = new ScriptedSources();
+			let index: {runDir: string} | null = null;
+			let notify = () => {};
+			const checkpoints = {
+				getIndex: () => index as never,
+				subscribe: (listener: () => void) => {
+					notify = listener;
+					return () => {
+						notify = () => {};
+					};
+				},
+			};
+			const monitor = new Monitor({sources: Object.assign(sources, {checkpoints}), thresholds, intervalMs: 1000, host: 'h'});
+			const seen: unknown[] = [];
+			monitor.subscribe(s => seen.push(s.checkpoints));
+			const settle = () => new Promise(resolve => setImmediate(resolve));
+			monitor.start();
+			await settle();
+			expect(seen).toEqual([null]);
+			index = {runDir: '/run'};
+			notify();
+			await settle();
+			// No interval has passed (timers are fake and were not advanced): the change itself ticked.
+			expect(seen).toEqual([null, {runDir: '/run'}]);
+			monitor.stop();
+			notify();
+			await settle();
+			expect(seen).toHaveLength(2);
+		} finally {
+			vi.useRealTimers();
+		}
+	});
+
 	test('subscribers get every snapshot until they unsubscribe; snapshots are new objects', async () => {
 		const {monitor} = setup();
 		const seen: Snapshot[] = [];
