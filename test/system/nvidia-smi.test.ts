@@ -385,7 +385,9 @@ describe('per-process GPU memory', () => {
 		await waitFor(() => fakeRuns(h.log, '--query-compute-apps').length >= 3, 'three one-shots');
 		const oneShots = fakeRuns(h.log, '--query-compute-apps');
 		expect(oneShots.every((run) => JSON.stringify(run.argv) === JSON.stringify(COMPUTE_APPS_ARGS))).toBe(true);
-		for (let i = 1; i < oneShots.length; i++) expect(oneShots[i]!.t - oneShots[i - 1]!.t).toBeGreaterThanOrEqual(95);
+		// About the interval (100 ms) apart. These are the fakes' own start times, after Node's start-up
+		// inside each fake, which varies by tens of ms on a loaded machine: hence the margin.
+		for (let i = 1; i < oneShots.length; i++) expect(oneShots[i]!.t - oneShots[i - 1]!.t).toBeGreaterThanOrEqual(60);
 		expect(fakeRuns(h.log, '--query-gpu')).toHaveLength(1);
 	});
 
