@@ -4,6 +4,7 @@ import {hostname} from 'node:os';
 import path from 'node:path';
 import meow from 'meow';
 import {CheckpointWatcher} from './checkpoints/watch.js';
+import {runAnalyzeCommand} from './commands/analyze.js';
 import {runCheckpointsCommand} from './commands/checkpoints.js';
 import {runRanksCommand} from './commands/ranks.js';
 import {runSignalCommand} from './commands/signal.js';
@@ -70,6 +71,19 @@ async function main(): Promise<number> {
 	const selector = selectorFromFlags(cli.flags);
 	const json = Boolean(cli.flags['json']);
 
+	if (cli.flags['analyze']) {
+		if (cli.flags['markdown'] && json) throw new UsageError('--json and --markdown cannot be used together');
+		return runAnalyzeCommand({
+			inputs: cli.input,
+			settings,
+			format: json ? 'json' : cli.flags['markdown'] ? 'markdown' : 'text',
+			plot: typeof cli.flags['plot'] === 'string' && cli.flags['plot'] !== '' ? cli.flags['plot'] : null,
+			failOnBreach: Boolean(cli.flags['failOnBreach']),
+			stdout: process.stdout,
+			stderr: process.stderr,
+			columns: process.stdout.columns,
+		});
+	}
 	if (command === 'ranks') {
 		if (args.length > 0) throw new UsageError(`ranks takes no arguments (got ${args.join(' ')})`);
 		return runRanksCommand({settings, selector, json, stdout: process.stdout, columns: process.stdout.columns});
@@ -184,5 +198,15 @@ try {
 		process.exitCode = EXIT.failure;
 	}
 }
-// Leftover handles (a stdout pipe nobody reads) must not keep a finished monitor alive.
+// Leftover handles (a stdout pipe nobody reads) must not keep a finished monitor alive — but what was
+// written must get out first: process.exit() drops output still queued on a pipe (a large --json
+// report was cut at 214 KiB). A write's callback runs once everything before it has been flushed.
+if (process.stdout.writable && !process.stdout.destroyed) {
+	// A reader that went away (EPIPE) or never reads must neither crash nor hold traintop forever.
+	process.stdout.on('error', () => {});
+	await Promise.race([
+		new Promise(resolve => process.stdout.write('', resolve)),
+		new Promise(resolve => setTimeout(resolve, 5000).unref()),
+	]);
+}
 process.exit();
