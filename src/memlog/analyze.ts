@@ -1,0 +1,354 @@
+import type {ThresholdRule} from '../core/thresholds.js';
+import {type MetricKind, type MetricSeries, recordOf, type Series} from './series.js';
+
+// Post-mortem statistics of a memory log: per-metric summary, time above the critical threshold,
+// episodes, a least-squares trend with its projected breach, and the log's gaps and restarts.
+
+export interface AnalysisThresholds {
+	readonly ram: ThresholdRule;
+	readonly swap: ThresholdRule;
+	readonly gpu: ThresholdRule;
+}
+
+export interface AnalyzeOptions {
+	/** The trend is fitted over the last this many hours of data (default 6). */
+	readonly trendWindowHours?: number;
+}
+
+export interface Episode {
+	/** ISO time the episode began: the start of its first record's window. */
+	readonly start: string;
+	/** ISO time of its last record above the threshold. */
+	readonly end: string;
+	readonly duration_s: number;
+	/** Highest peak percent in the episode. */
+	readonly peak: number;
+	readonly start_ms: number;
+	readonly end_ms: number;
+}
+
+export interface Trend {
+	/** Points (percent) per hour; 0 when there are fewer than 2 points in the window. */
+	readonly slope_per_hour: number;
+	/** RAM only: GiB per hour from used_gb. */
+	readonly slope_gib_per_hour?: number;
+	/** ISO time the fitted line reaches the critical threshold, when it does so in the future. */
+	readonly projected_breach_at: string | null;
+	readonly direction: 'rising' | 'falling' | 'flat';
+	/** Points fitted. */
+	readonly points: number;
+	/** Hours of data the line was fitted to. */
+	readonly span_hours: number;
+	/** At least MIN_TREND_HOURS and MIN_TREND_POINTS: only then is a direction or a crossing reported. */
+	readonly enough_data: boolean;
+}
+
+export interface MetricAnalysis {
+	readonly id: string;
+	readonly kind: MetricKind;
+	/** e.g. "RAM", "GPU (all)", "GPU 0 NVIDIA A100 (GPU-5f…)". */
+	readonly label: string;
+	readonly uuid: string | null;
+	readonly name: string | null;
+	readonly threshold: number;
+	readonly samples: number;
+	/** Over values. */
+	readonly min: number;
+	readonly mean: number;
+	/** Over peaks (linear interpolation between closest ranks). */
+	readonly p50: number;
+	readonly p95: number;
+	readonly max: number;
+	readonly time_above_threshold_s: number;
+	readonly episodes: readonly Episode[];
+	readonly trend: Trend;
+	/** Max peak per time bucket over the whole log (SPARK_BUCKETS buckets); null where no data. */
+	readonly sparkline: readonly (number | null)[];
+}
+
+export interface Gap {
+	readonly start: string;
+	readonly end: string;
+	readonly duration_s: number;
+}
+
+export interface Restart {
+	/** ISO time of the first record after the restart. */
+	readonly time: string;
+	readonly reason: 'host' | 'time';
+	/** For a host change: the new host. */
+	readonly host: string | null;
+	readonly previous_host: string | null;
+	/** For time going backwards: the time of the record before. */
+	readonly previous_time: string | null;
+}
+
+export interface Analysis {
+	readonly records: number;
+	readonly first: string | null;
+	readonly last: string | null;
+	/** The typical record spacing, seconds: the median gap between consecutive records. */
+	readonly median_gap_s: number;
+	readonly hosts: readonly string[];
+	readonly metrics: readonly MetricAnalysis[];
+	readonly gaps: readonly Gap[];
+	readonly restarts: readonly Restart[];
+	/** Any metric at or above its threshold at any point. */
+	readonly breached: boolean;
+	readonly thresholds: AnalysisThresholds;
+}
+
+/** Slopes smaller than this (points/h, or GiB/h for RAM) are reported as flat. */
+export const FLAT_SLOPE = 0.05;
+
+/**
+ * A trend needs this much data before it may project anything: a line fitted to a few seconds of
+ * noise "crosses 85 % in three minutes", which is worse than saying nothing.
+ */
+export const MIN_TREND_HOURS = 0.25;
+export const MIN_TREND_POINTS = 5;
+/** Buckets of MetricAnalysis.sparkline. */
+export const SPARK_BUCKETS = 40;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Percentile q∈[0,1] of a sorted array, linear interpolation between closest ranks. */
+export function percentileSorted(sorted: Float64Array | Float32Array, q: number): number {
+	const n = sorted.length;
+	if (n === 0) return Number.NaN;
+	const rank = (n - 1) * q;
+	const lo = Math.floor(rank);
+	const hi = Math.min(n - 1, lo + 1);
+	const a = sorted[lo]!;
+	const b = sorted[hi]!;
+	return a + (b - a) * (rank - lo);
+}
+
+function medianGapSeconds(time: Float64Array): number {
+	const n = time.length;
+	if (n < 2) return 0;
+	const gaps = new Float64Array(n - 1);
+	let k = 0;
+	for (let i = 1; i < n; i++) {
+		const d = time[i]! - time[i - 1]!;
+		if (d > 0) gaps[k++] = d;
+	}
+	if (k === 0) return 0;
+	const used = gaps.subarray(0, k).sort();
+	return percentileSorted(used, 0.5) / 1000;
+}
+
+function labelOf(metric: MetricSeries): string {
+	if (metric.id === 'ram') return 'RAM';
+	if (metric.id === 'swap') return 'Swap';
+	if (metric.id === 'gpu') return 'GPU (all)';
+	let label = `GPU ${metric.id.slice(3)}`;
+	if (metric.name) label += ` ${metric.name}`;
+	if (metric.uuid) label += ` (${metric.uuid})`;
+	return label;
+}
+
+function fit(xs: (i: number) => number, ys: Float32Array, from: number, to: number): {slope: number; intercept: number} | null {
+	const n = to - from;
+	if (n < 2) return null;
+	let mx = 0;
+	let my = 0;
+	for (let i = from; i < to; i++) {
+		mx += xs(i);
+		my += ys[i]!;
+	}
+	mx /= n;
+	my /= n;
+	let sxy = 0;
+	let sxx = 0;
+	for (let i = from; i < to; i++) {
+		const dx = xs(i) - mx;
+		sxy += dx * (ys[i]! - my);
+		sxx += dx * dx;
+	}
+	if (sxx === 0) return null;
+	const slope = sxy / sxx;
+	return {slope, intercept: my - slope * mx};
+}
+
+function analyzeMetric(
+	metric: MetricSeries,
+	series: Series,
+	rule: ThresholdRule,
+	medianGap: number,
+	trendWindowHours: number,
+): MetricAnalysis {
+	const n = metric.count;
+	const critical = rule.critical;
+	// Values are stored as float32: compare against the threshold rounded the same way.
+	const line32 = Math.fround(critical);
+	let min = Number.POSITIVE_INFINITY;
+	let sum = 0;
+	for (let i = 0; i < n; i++) {
+		const v = metric.value[i]!;
+		if (v < min) min = v;
+		sum += v;
+	}
+	const peaks = metric.peak.slice().sort();
+	const max = peaks[n - 1] ?? Number.NaN;
+
+	// Time above the threshold and episodes.
+	const durationOf = (i: number) => {
+		const interval = series.interval[recordOf(metric, i)]!;
+		return Number.isNaN(interval) ? medianGap : interval;
+	};
+	let above = 0;
+	const episodes: Episode[] = [];
+	let open: {start: number; end: number; peak: number; interval: number} | null = null;
+	const close = () => {
+		if (!open) return;
+		const last = episodes[episodes.length - 1];
+		// Separated from the previous episode by less than 2 intervals: the same episode.
+		if (last && open.start - last.end_ms < 2 * open.interval * 1000) {
+			const peak = Math.max(last.peak, open.peak);
+			episodes[episodes.length - 1] = episode(last.start_ms, open.end, peak);
+		} else {
+			episodes.push(episode(open.start, open.end, open.peak));
+		}
+		open = null;
+	};
+	for (let i = 0; i < n; i++) {
+		const peak = metric.peak[i]!;
+		if (peak >= line32) {
+			const duration = durationOf(i);
+			above += duration;
+			const t = series.time[recordOf(metric, i)]!;
+			if (open) {
+				open.end = t;
+				if (peak > open.peak) open.peak = peak;
+			} else {
+				open = {start: t - duration * 1000, end: t, peak, interval: duration};
+			}
+		} else {
+			close();
+		}
+	}
+	close();
+
+	// Trend over the last trendWindowHours of data.
+	// Hours since the metric's first point (small numbers keep the least squares well conditioned).
+	const origin = n > 0 ? series.time[recordOf(metric, 0)]! : 0;
+	const hours = (i: number) => (series.time[recordOf(metric, i)]! - origin) / 3_600_000;
+	const lastHour = n > 0 ? hours(n - 1) : 0;
+	let from = n;
+	while (from > 0 && hours(from - 1) >= lastHour - trendWindowHours) from--;
+	const line = fit(hours, metric.value, from, n);
+	const slope = line?.slope ?? 0;
+	const spanHours = n - from >= 2 ? lastHour - hours(from) : 0;
+	const enough = spanHours >= MIN_TREND_HOURS && n - from >= MIN_TREND_POINTS;
+	let projected: string | null = null;
+	if (line && slope > 0 && enough) {
+		const now = line.slope * lastHour + line.intercept;
+		if (now < critical) {
+			const crossHour = (critical - line.intercept) / line.slope;
+			projected = iso(origin + crossHour * 3_600_000);
+		}
+	}
+	let slopeGib: number | undefined;
+	if (metric.usedGb) slopeGib = fit(hours, metric.usedGb, from, n)?.slope ?? 0;
+	const steepness = slopeGib ?? slope;
+	const direction = Math.abs(steepness) < FLAT_SLOPE ? 'flat' : steepness > 0 ? 'rising' : 'falling';
+	const trend: Trend = {
+		slope_per_hour: slope,
+		...(slopeGib === undefined ? {} : {slope_gib_per_hour: slopeGib}),
+		projected_breach_at: projected,
+		direction,
+		points: n - from,
+		span_hours: spanHours,
+		enough_data: enough,
+	};
+
+	// Sparkline: bucketed max of the peaks over the whole log's time span.
+	const spark = new Float64Array(SPARK_BUCKETS).fill(Number.NaN);
+	const t0 = series.time[0] ?? 0;
+	const span = (series.time[series.records - 1] ?? t0) - t0;
+	for (let i = 0; i < n; i++) {
+		// A sample covers its window [t − duration, t]: mark every bucket it overlaps, so a sparse
+		// log shows a continuous line and only real gaps stay blank.
+		const t = series.time[recordOf(metric, i)]!;
+		const bucket = (x: number) =>
+			span > 0 ? Math.max(0, Math.min(SPARK_BUCKETS - 1, Math.floor(((x - t0) / span) * SPARK_BUCKETS))) : 0;
+		const p = metric.peak[i]!;
+		for (let b = bucket(t - durationOf(i) * 1000 + 1); b <= bucket(t); b++) if (!(spark[b]! >= p)) spark[b] = p;
+	}
+	const sparkline = Array.from(spark, v => (Number.isNaN(v) ? null : v));
+
+	return {
+		id: metric.id,
+		kind: metric.kind,
+		label: labelOf(metric),
+		uuid: metric.uuid,
+		name: metric.name,
+		threshold: critical,
+		samples: n,
+		min,
+		mean: sum / n,
+		p50: percentileSorted(peaks, 0.5),
+		p95: percentileSorted(peaks, 0.95),
+		max,
+		time_above_threshold_s: above,
+		episodes,
+		trend,
+		sparkline: span > 0 ? sparkline : sparkline.slice(0, 1),
+	};
+}
+
+function episode(startMs: number, endMs: number, peak: number): Episode {
+	return {
+		start: iso(startMs),
+		end: iso(endMs),
+		duration_s: (endMs - startMs) / 1000,
+		peak,
+		start_ms: startMs,
+		end_ms: endMs,
+	};
+}
+
+/** Analyse collected series against the live monitor's threshold rules. */
+export function analyze(series: Series, thresholds: AnalysisThresholds, options: AnalyzeOptions = {}): Analysis {
+	const trendWindowHours = options.trendWindowHours ?? 6;
+	const n = series.records;
+	const time = series.time;
+	const medianGap = medianGapSeconds(time);
+	const metrics = series.metrics.map(m => analyzeMetric(m, series, thresholds[m.kind], medianGap, trendWindowHours));
+
+	const gaps: Gap[] = [];
+	const restarts: Restart[] = [];
+	const hostName = (id: number) => (id >= 0 ? (series.hosts[id] ?? null) : null);
+	for (let i = 1; i < n; i++) {
+		const t0 = time[i - 1]!;
+		const t1 = time[i]!;
+		const recorded = series.interval[i]!;
+		const interval = Number.isNaN(recorded) ? medianGap : recorded;
+		if (interval > 0 && t1 - t0 > 3 * interval * 1000) {
+			gaps.push({start: iso(t0), end: iso(t1), duration_s: (t1 - t0) / 1000});
+		}
+		const h0 = series.host[i - 1]!;
+		const h1 = series.host[i]!;
+		if (h1 >= 0 && h0 >= 0 && h1 !== h0) {
+			restarts.push({time: iso(t1), reason: 'host', host: hostName(h1), previous_host: hostName(h0), previous_time: null});
+		}
+	}
+	for (const jump of series.timeJumps) {
+		restarts.push({time: iso(jump.time), reason: 'time', host: null, previous_host: null, previous_time: iso(jump.previous)});
+	}
+	restarts.sort((a, b) => Date.parse(a.time) - Date.parse(b.time));
+
+	return {
+		records: n,
+		first: n > 0 ? iso(time[0]!) : null,
+		last: n > 0 ? iso(time[n - 1]!) : null,
+		median_gap_s: medianGap,
+		hosts: series.hosts,
+		metrics,
+		gaps,
+		restarts,
+		breached: metrics.some(m => m.max >= m.threshold),
+		thresholds,
+	};
+}

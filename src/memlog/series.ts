@@ -1,0 +1,291 @@
+import type {ReadLogRecord} from './record.js';
+
+// Per-metric numeric series extracted from memory-log records, for `traintop --analyze`.
+// Numbers live in growable typed arrays (doubling), never in an object per point, so a log of a
+// million records fits in a few tens of MB.
+
+/** Which threshold rule a metric is judged by. */
+export type MetricKind = 'ram' | 'swap' | 'gpu';
+
+export interface MetricSeries {
+	/** `ram`, `swap`, `gpu` (aggregate) or `gpu0`, `gpu1`… by index. */
+	readonly id: string;
+	readonly kind: MetricKind;
+	/** For a single GPU: its uuid / name when a record gave one. */
+	readonly uuid: string | null;
+	readonly name: string | null;
+	/** Number of points; the arrays below have exactly this length. */
+	readonly count: number;
+	/**
+	 * Index of each point's record in Series (times, intervals, hosts), ascending; null when the
+	 * metric is in every record (point i is record i). Use recordOf().
+	 */
+	readonly record: Uint32Array | null;
+	/**
+	 * Percent. Float32 (7 significant digits, far beyond the logs' 0.1 %) halves the memory of a
+	 * million-record log; compare against thresholds with Math.fround.
+	 */
+	readonly value: Float32Array;
+	/** The record's peak percent when present, else the value (the same array when no record had one). */
+	readonly peak: Float32Array;
+	/** RAM only: GiB used and total. */
+	readonly usedGb: Float32Array | null;
+	readonly totalGb: Float32Array | null;
+}
+
+/** The record index of point i of a metric. */
+export function recordOf(metric: MetricSeries, i: number): number {
+	return metric.record ? metric.record[i]! : i;
+}
+
+/** A time going backwards in input order (a restart, or files given out of order). */
+export interface TimeJump {
+	/** Epoch ms of the record that went back. */
+	readonly time: number;
+	/** Epoch ms of the record before it. */
+	readonly previous: number;
+}
+
+export interface Series {
+	/** Records added (each one a point in time, whatever metrics it has). */
+	readonly records: number;
+	/** Epoch ms per record, ascending. */
+	readonly time: Float64Array;
+	/** interval_s per record; NaN when the record has none. */
+	readonly interval: Float32Array;
+	/** Index into `hosts` per record; -1 when the record names none. */
+	readonly host: Int32Array;
+	readonly hosts: readonly string[];
+	/** Metrics in display order: ram, swap, gpu, gpu0, gpu1… Only metrics with at least one point. */
+	readonly metrics: readonly MetricSeries[];
+	/** Times going backwards, in input order. */
+	readonly timeJumps: readonly TimeJump[];
+	/** Whether finish() had to sort the records by time. */
+	readonly sorted: boolean;
+}
+
+const INITIAL = 1024;
+
+function grow<T extends Float64Array | Float32Array | Uint32Array | Int32Array>(array: T, size: number): T {
+	if (size <= array.length) return array;
+	let capacity = array.length;
+	while (capacity < size) capacity *= 2;
+	const next = new (array.constructor as new (n: number) => T)(capacity);
+	next.set(array);
+	return next;
+}
+
+/** A growable column of numbers for one metric. */
+class MetricBuilder {
+	readonly id: string;
+	readonly kind: MetricKind;
+	uuid: string | null = null;
+	name: string | null = null;
+	count = 0;
+	/** null while dense (point i is record i). */
+	record: Uint32Array | null = null;
+	value: Float32Array = new Float32Array(INITIAL);
+	/** null while every peak equals its value. */
+	peak: Float32Array | null = null;
+	usedGb: Float32Array | null;
+	totalGb: Float32Array | null;
+
+	constructor(id: string, kind: MetricKind, withGb: boolean) {
+		this.id = id;
+		this.kind = kind;
+		this.usedGb = withGb ? new Float32Array(INITIAL) : null;
+		this.totalGb = withGb ? new Float32Array(INITIAL) : null;
+	}
+
+	lastRecord(): number {
+		return this.count === 0 ? -1 : this.record ? this.record[this.count - 1]! : this.count - 1;
+	}
+
+	push(record: number, value: number, peak: number, usedGb = 0, totalGb = 0): void {
+		const i = this.count;
+		if (i >= this.value.length) {
+			const size = i + 1;
+			this.value = grow(this.value, size);
+			if (this.record) this.record = grow(this.record, size);
+			if (this.peak) this.peak = grow(this.peak, size);
+			if (this.usedGb) this.usedGb = grow(this.usedGb, size);
+			if (this.totalGb) this.totalGb = grow(this.totalGb, size);
+		}
+		if (!this.record && record !== i) {
+			this.record = new Uint32Array(this.value.length);
+			for (let k = 0; k < i; k++) this.record[k] = k;
+		}
+		if (this.record) this.record[i] = record;
+		this.value[i] = value;
+		if (!this.peak && Math.fround(peak) !== this.value[i]) {
+			this.peak = new Float32Array(this.value.length);
+			this.peak.set(this.value.subarray(0, i));
+		}
+		if (this.peak) this.peak[i] = peak;
+		if (this.usedGb) this.usedGb[i] = usedGb;
+		if (this.totalGb) this.totalGb[i] = totalGb;
+		this.count = i + 1;
+	}
+
+	/** The final series; `inverse` maps an old record index to its new (sorted) one. */
+	build(inverse: Uint32Array | null): MetricSeries {
+		const n = this.count;
+		let record = this.record?.subarray(0, n) ?? null;
+		let value = this.value.subarray(0, n);
+		let peak = this.peak?.subarray(0, n) ?? value;
+		let usedGb = this.usedGb?.subarray(0, n) ?? null;
+		let totalGb = this.totalGb?.subarray(0, n) ?? null;
+		if (inverse) {
+			const keys = new Uint32Array(n);
+			for (let i = 0; i < n; i++) keys[i] = inverse[record ? record[i]! : i]!;
+			const order = new Uint32Array(n);
+			for (let i = 0; i < n; i++) order[i] = i;
+			order.sort((a, b) => keys[a]! - keys[b]!);
+			const permute = (source: Float32Array) => {
+				const out = new Float32Array(n);
+				for (let i = 0; i < n; i++) out[i] = source[order[i]!]!;
+				return out;
+			};
+			const newRecord = new Uint32Array(n);
+			for (let i = 0; i < n; i++) newRecord[i] = keys[order[i]!]!;
+			record = newRecord;
+			const samePeak = peak === value;
+			value = permute(value);
+			peak = samePeak ? value : permute(peak);
+			usedGb = usedGb && permute(usedGb);
+			totalGb = totalGb && permute(totalGb);
+		}
+		return {id: this.id, kind: this.kind, uuid: this.uuid, name: this.name, count: n, record, value, peak, usedGb, totalGb};
+	}
+}
+
+const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
+
+/** Collects records (in any order) into per-metric series. */
+export class SeriesCollector {
+	#count = 0;
+	#time = new Float64Array(INITIAL);
+	#interval = new Float32Array(INITIAL);
+	#host = new Int32Array(INITIAL);
+	readonly #hostIds = new Map<string, number>();
+	readonly #hosts: string[] = [];
+	readonly #metrics = new Map<string, MetricBuilder>();
+	readonly #jumps: TimeJump[] = [];
+	#ordered = true;
+	#last = Number.NEGATIVE_INFINITY;
+
+	#metric(id: string, kind: MetricKind): MetricBuilder {
+		let metric = this.#metrics.get(id);
+		if (!metric) {
+			metric = new MetricBuilder(id, kind, id === 'ram');
+			this.#metrics.set(id, metric);
+		}
+		return metric;
+	}
+
+	/** Add one record; `time` is its timestamp in epoch ms (as the reader parsed it). */
+	add(record: ReadLogRecord, time: number): void {
+		const r = this.#count;
+		if (r >= this.#time.length) {
+			this.#time = grow(this.#time, r + 1);
+			this.#interval = grow(this.#interval, r + 1);
+			this.#host = grow(this.#host, r + 1);
+		}
+		this.#time[r] = time;
+		this.#interval[r] = isNum(record.interval_s) && record.interval_s > 0 ? record.interval_s : Number.NaN;
+		let host = -1;
+		if (record.host !== undefined) {
+			host = this.#hostIds.get(record.host) ?? -1;
+			if (host < 0) {
+				host = this.#hosts.length;
+				this.#hosts.push(record.host);
+				this.#hostIds.set(record.host, host);
+			}
+		}
+		this.#host[r] = host;
+		if (time < this.#last) {
+			this.#ordered = false;
+			this.#jumps.push({time, previous: this.#last});
+		}
+		this.#last = time;
+		this.#count = r + 1;
+
+		const memory = record.memory;
+		if (memory && isNum(memory.percent)) {
+			this.#metric('ram', 'ram').push(
+				r,
+				memory.percent,
+				isNum(memory.peak_percent) ? memory.peak_percent : memory.percent,
+				memory.used_gb,
+				memory.total_gb,
+			);
+		}
+		const swap = record.swap;
+		if (swap && isNum(swap.percent) && swap.total_gb > 0) {
+			this.#metric('swap', 'swap').push(r, swap.percent, isNum(swap.peak_percent) ? swap.peak_percent : swap.percent);
+		}
+		const gpu = record.gpu;
+		if (gpu && isNum(gpu.memory_percent)) {
+			this.#metric('gpu', 'gpu').push(
+				r,
+				gpu.memory_percent,
+				isNum(gpu.peak_memory_percent) ? gpu.peak_memory_percent : gpu.memory_percent,
+			);
+		}
+		for (const device of record.gpus ?? []) {
+			if (!isNum(device.memory_percent) || !Number.isInteger(device.index) || device.index < 0) continue;
+			const metric = this.#metric(`gpu${device.index}`, 'gpu');
+			// Two entries for the same index in one record: keep the first.
+			if (metric.lastRecord() === r) continue;
+			if (device.uuid) metric.uuid = device.uuid;
+			if (device.name) metric.name = device.name;
+			const peak = device.peak_memory_percent;
+			metric.push(r, device.memory_percent, isNum(peak) ? peak : device.memory_percent);
+		}
+	}
+
+	/** The collected series, sorted by time if the input was not already in order. */
+	finish(): Series {
+		const n = this.#count;
+		let time = this.#time.subarray(0, n);
+		let interval = this.#interval.subarray(0, n);
+		let host = this.#host.subarray(0, n);
+		let inverse: Uint32Array | null = null;
+		if (!this.#ordered) {
+			const order = new Uint32Array(n);
+			for (let i = 0; i < n; i++) order[i] = i;
+			const t = time;
+			order.sort((a, b) => t[a]! - t[b]! || a - b);
+			inverse = new Uint32Array(n);
+			const newTime = new Float64Array(n);
+			const newInterval = new Float32Array(n);
+			const newHost = new Int32Array(n);
+			for (let i = 0; i < n; i++) {
+				const old = order[i]!;
+				inverse[old] = i;
+				newTime[i] = time[old]!;
+				newInterval[i] = interval[old]!;
+				newHost[i] = host[old]!;
+			}
+			time = newTime;
+			interval = newInterval;
+			host = newHost;
+		}
+		const rank = (id: string) =>
+			id === 'ram' ? -3 : id === 'swap' ? -2 : id === 'gpu' ? -1 : Number(id.slice(3));
+		const metrics = [...this.#metrics.values()]
+			.filter(m => m.count > 0)
+			.sort((a, b) => rank(a.id) - rank(b.id))
+			.map(m => m.build(inverse));
+		return {
+			records: n,
+			time,
+			interval,
+			host,
+			hosts: [...this.#hosts],
+			metrics,
+			timeJumps: [...this.#jumps],
+			sorted: inverse !== null,
+		};
+	}
+}
