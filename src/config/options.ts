@@ -22,6 +22,10 @@ const d = DEFAULT_SETTINGS;
 export const OPTIONS: readonly OptionSpec[] = [
 	{name: 'headless', usage: '--headless', kind: 'boolean', description: 'status lines and the memory log, no TUI (chosen anyway when stdout is not a terminal)'},
 	{name: 'json', usage: '--json', kind: 'boolean', description: 'JSON on stdout: headless log records as JSON Lines; ranks and signal results as one object'},
+	{name: 'analyze', usage: '--analyze PATH...', kind: 'boolean', description: 'report on memory logs (files, globs or run dirs) and exit'},
+	{name: 'markdown', usage: '--markdown', kind: 'boolean', description: 'analyze: the report as Markdown (for an incident note)'},
+	{name: 'plot', usage: '--plot FILE.svg', kind: 'string', description: 'analyze: also write an SVG chart of every metric with thresholds and episodes'},
+	{name: 'failOnBreach', usage: '--fail-on-breach', kind: 'boolean', description: 'analyze: exit 4 when any metric reached its threshold'},
 	{name: 'interval', usage: '--interval S', kind: 'number', setting: 'interval', defaultText: `${d.interval}`, description: 'sampling period in seconds'},
 	{name: 'logInterval', usage: '--log-interval S', kind: 'number', setting: 'logInterval', defaultText: `${d.logInterval}`, description: 'seconds covered by each memory-log record (it keeps the window\'s peaks)'},
 	{name: 'logFile', usage: '--log-file PATH', kind: 'string', setting: 'logFile', defaultText: 'RUN_DIR/traintop-memory.jsonl, else ./traintop-memory.jsonl', description: 'where the JSON Lines memory log is appended'},
@@ -73,6 +77,8 @@ export function helpText(): string {
 		'    traintop ranks [--json]              the job\'s ranks, their workers and signal handlers',
 		'    traintop signal <save|emergency|SIG> [RUN_DIR] [--rank N,N] [--yes] [--force] [--wait] [--json]',
 		'                                         send a signal to the ranks, safely (see README)',
+		'    traintop --analyze PATH... [--json|--markdown] [--plot FILE.svg] [--fail-on-breach]',
+		'                                         post-mortem of memory logs (files, globs, run dirs)',
 		'    traintop checkpoints [RUN_DIR] [--json] [--keep N]',
 		'                                         the checkpoint timeline, retention plan and disk headroom',
 		'',
@@ -81,6 +87,6 @@ export function helpText(): string {
 		'Options',
 		...lines,
 		'',
-		'Exit codes: 0 ok · 1 runtime failure · 2 usage, config or unreadable input · 3 a signal was refused or failed',
+		'Exit codes: 0 ok · 1 runtime failure · 2 usage, config or unreadable input · 3 a signal was refused or failed · 4 --fail-on-breach found a breach',
 	].join('\n');
 }

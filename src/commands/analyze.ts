@@ -1,0 +1,62 @@
+import {writeFile} from 'node:fs/promises';
+import type {Writable} from 'node:stream';
+import type {Settings} from '../config/schema.js';
+import {thresholdsFrom} from '../config/thresholds.js';
+import {EXIT, UsageError} from '../core/errors.js';
+import {analyze} from '../memlog/analyze.js';
+import {plotSvg} from '../memlog/plot.js';
+import {readRecords, resolveInputs, type SkippedLine} from '../memlog/reader.js';
+import {analysisJson, formatReport} from '../memlog/report.js';
+import {SeriesCollector} from '../memlog/series.js';
+
+export interface AnalyzeOptions {
+	/** Files, globs or run dirs; none = the current directory as a run dir. */
+	readonly inputs: readonly string[];
+	readonly settings: Settings;
+	readonly format: 'text' | 'markdown' | 'json';
+	/** Where to write the SVG chart, if anywhere. */
+	readonly plot: string | null;
+	readonly failOnBreach: boolean;
+	readonly stdout: Writable;
+	readonly stderr: Writable;
+	readonly columns?: number;
+}
+
+/** How many skipped lines the text report lists before summarising the rest. */
+const SKIPPED_SHOWN = 10;
+
+/**
+ * `traintop --analyze PATH...`: streams every record once into numeric series (constant memory in
+ * the file size), analyses them with the same thresholds the live monitor uses, and prints the report.
+ * Exit 4 with --fail-on-breach when any metric reached its threshold.
+ */
+export async function runAnalyzeCommand(o: AnalyzeOptions): Promise<number> {
+	const files = await resolveInputs(o.inputs.length > 0 ? o.inputs : ['.']);
+	const skipped: SkippedLine[] = [];
+	const collector = new SeriesCollector();
+	for await (const {record, time} of readRecords(files, skipped)) collector.add(record, time);
+	const series = collector.finish();
+	const thresholds = thresholdsFrom(o.settings);
+	const analysis = analyze(series, thresholds);
+	const json = analysisJson(analysis, {skipped});
+
+	if (o.plot) {
+		try {
+			await writeFile(o.plot, plotSvg(series, analysis, thresholds));
+		} catch (error) {
+			throw new UsageError(`cannot write the plot ${o.plot}: ${(error as Error).message}`);
+		}
+	}
+	if (o.format === 'json') {
+		o.stdout.write(`${JSON.stringify({files, ...json}, null, 2)}\n`);
+	} else {
+		o.stdout.write(`${formatReport(analysis, {format: o.format, width: Math.min(o.columns ?? 80, 120), files, skipped})}\n`);
+		if (skipped.length > 0) {
+			const lines = skipped.slice(0, SKIPPED_SHOWN).map(s => `  ${s.file}:${s.line}: ${s.reason}`);
+			const more = skipped.length > SKIPPED_SHOWN ? [`  … and ${skipped.length - SKIPPED_SHOWN} more`] : [];
+			o.stderr.write(`traintop: skipped ${skipped.length} line(s) that are not memory records:\n${[...lines, ...more].join('\n')}\n`);
+		}
+		if (o.plot) o.stderr.write(`traintop: wrote ${o.plot}\n`);
+	}
+	return o.failOnBreach && json.breached ? EXIT.breach : EXIT.ok;
+}

@@ -1,0 +1,136 @@
+import {mkdtemp, readFile, rm, writeFile} from 'node:fs/promises';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {afterEach, beforeEach, describe, expect, test} from 'vitest';
+import {runCli, startCli} from '../helpers/run-cli.js';
+
+// `traintop --analyze` as a real child process, on logs written by traintop itself and by the seed tool.
+
+let dir = '';
+beforeEach(async () => {
+	dir = await mkdtemp(path.join(tmpdir(), 'traintop-analyze-cli-'));
+});
+afterEach(async () => {
+	await rm(dir, {recursive: true, force: true});
+});
+
+/** The seed tool's records, pretty-printed one after another (seeds/002), RAM rising past 85 %. */
+function seedLog(percents: number[]): string {
+	return percents
+		.map((percent, i) =>
+			JSON.stringify(
+				{
+					timestamp: new Date(Date.UTC(2024, 0, 15, 10, 30) + i * 30_000).toISOString().replace('.000Z', ''),
+					memory: {total_gb: 32, used_gb: (32 * percent) / 100, percent},
+					gpu: {memory_allocated_gb: 12.3, memory_total_gb: 16, memory_percent: 76.9},
+				},
+				null,
+				2,
+			),
+		)
+		.join('\n');
+}
+
+type AnalysisJson = {
+	files: string[];
+	records: number;
+	skipped: {file: string; line: number; reason: string}[];
+	breached: boolean;
+	metrics: Record<string, {min: number; max: number; p50: number; time_above_threshold_s: number; episodes: unknown[]}>;
+};
+
+describe('traintop --analyze', () => {
+	test('a log written by the headless monitor: every record read, RAM statistics, exit 0', async () => {
+		const run = startCli(['--headless', dir, '--interval', '0.1', '--log-interval', '0.2', '--nvidia-smi', '/nonexistent']);
+		await run.waitFor(o => o.stdout.split('\n').filter(Boolean).length >= 5);
+		run.child.kill('SIGINT');
+		expect(await run.exited).toBe(0);
+		const lines = (await readFile(path.join(dir, 'traintop-memory.jsonl'), 'utf8')).trim().split('\n');
+		const {code, stdout} = await runCli(['--analyze', dir, '--json']);
+		expect(code).toBe(0);
+		const analysis = JSON.parse(stdout) as AnalysisJson;
+		expect(analysis.files).toEqual([path.join(dir, 'traintop-memory.jsonl')]);
+		expect(analysis.records).toBe(lines.length);
+		expect(analysis.skipped).toEqual([]);
+		const ram = analysis.metrics['ram']!;
+		const percents = lines.map(l => (JSON.parse(l) as {memory: {percent: number; peak_percent: number}}).memory);
+		expect(ram.min).toBeCloseTo(Math.min(...percents.map(p => p.percent)), 5);
+		expect(ram.max).toBeCloseTo(Math.max(...percents.map(p => p.peak_percent)), 5);
+		expect(analysis.breached).toBe(false);
+		const text = await runCli(['--analyze', path.join(dir, 'traintop-memory.jsonl')]);
+		expect(text.code).toBe(0);
+		expect(text.stdout).toContain('RAM  (threshold 85 %');
+		// Two seconds of log: no trend may be projected from it.
+		expect(text.stdout).toMatch(/trend: too little data to tell \(under a minute, \d+ points\)/);
+		for (const line of text.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+	});
+
+	test('the seed tool\'s pretty-printed records; a breach → exit 4 with --fail-on-breach; skipped lines named', async () => {
+		const file = path.join(dir, 'memory_log.json');
+		await writeFile(file, `${seedLog([70, 80, 86, 90, 88, 70])}\n{"timestamp": "broken`);
+		const {code, stdout, stderr} = await runCli(['--analyze', file, '--json', '--fail-on-breach']);
+		expect(code).toBe(4);
+		const analysis = JSON.parse(stdout) as AnalysisJson;
+		expect(analysis.records).toBe(6);
+		expect(analysis.breached).toBe(true);
+		expect(analysis.metrics['ram']).toMatchObject({min: 70, max: 90});
+		expect(analysis.metrics['ram']!.episodes).toHaveLength(1);
+		expect(analysis.skipped).toHaveLength(1);
+		expect(analysis.skipped[0]?.file).toBe(file);
+		expect(stderr).toBe('');
+		const text = await runCli(['--analyze', file]);
+		expect(text.code).toBe(0);
+		expect(text.stderr).toMatch(new RegExp(`skipped 1 line\\(s\\) that are not memory records:\\n {2}${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+: `));
+		const quiet = await runCli(['--analyze', file, '--ram-threshold', '95', '--fail-on-breach']);
+		expect(quiet.code).toBe(0);
+	});
+
+	test('a large --json report reaches the pipe whole (it used to be cut when traintop exited)', async () => {
+		// RAM going over and back under the 85 % line every 4 records (2 above, 2 below: episodes do not
+		// merge across 2 records below) for 20,000 records: 5,000 episodes, a report of several 100 KiB.
+		const file = path.join(dir, 'hover.jsonl');
+		const lines = Array.from({length: 20_000}, (_, i) => {
+			const percent = i % 4 < 2 ? 86 : 80;
+			return JSON.stringify({timestamp: new Date(Date.UTC(2026, 0, 1) + i * 30_000).toISOString(), interval_s: 30, memory: {total_gb: 64, used_gb: 0.64 * percent, percent}});
+		});
+		await writeFile(file, `${lines.join('\n')}\n`);
+		const {code, stdout} = await runCli(['--analyze', file, '--json']);
+		expect(code).toBe(0);
+		expect(stdout.length).toBeGreaterThan(256 * 1024);
+		const analysis = JSON.parse(stdout) as AnalysisJson;
+		expect(analysis.records).toBe(20_000);
+		expect(analysis.metrics['ram']!.episodes.length).toBeGreaterThan(1000);
+	});
+
+	test('--markdown and --plot', async () => {
+		const file = path.join(dir, 'log.json');
+		await writeFile(file, seedLog([50, 60, 95, 60]));
+		const svg = path.join(dir, 'chart.svg');
+		const {code, stdout, stderr} = await runCli(['--analyze', file, '--markdown', '--plot', svg]);
+		expect(code).toBe(0);
+		expect(stdout).toMatch(/^\|.*\|$/m);
+		expect(stderr).toContain(`wrote ${svg}`);
+		const chart = await readFile(svg, 'utf8');
+		expect(chart).toMatch(/^(<\?xml[^>]*\?>\s*)?<svg[\s>]/);
+		expect(chart.trimEnd().endsWith('</svg>')).toBe(true);
+	});
+
+	test('usage errors: a missing path, a file without memory records, an unwritable plot, --json with --markdown', async () => {
+		const missing = await runCli(['--analyze', path.join(dir, 'nope.jsonl')]);
+		expect(missing.code).toBe(2);
+		expect(missing.stderr).toContain(path.join(dir, 'nope.jsonl'));
+		const junk = path.join(dir, 'junk.jsonl');
+		await writeFile(junk, 'hello\nworld\n');
+		const noRecords = await runCli(['--analyze', junk]);
+		expect(noRecords.code).toBe(2);
+		expect(noRecords.stderr).toContain(junk);
+		const file = path.join(dir, 'log.json');
+		await writeFile(file, seedLog([50, 60]));
+		const badPlot = await runCli(['--analyze', file, '--plot', path.join(dir, 'no-dir', 'x.svg')]);
+		expect(badPlot.code).toBe(2);
+		expect(badPlot.stderr).toContain(`cannot write the plot ${path.join(dir, 'no-dir', 'x.svg')}`);
+		const both = await runCli(['--analyze', file, '--json', '--markdown']);
+		expect(both.code).toBe(2);
+		expect(both.stderr).toContain('--json and --markdown cannot be used together');
+	});
+});
