@@ -1,11 +1,10 @@
 #!/usr/bin/env node
-import {statSync} from 'node:fs';
 import {hostname} from 'node:os';
 import path from 'node:path';
 import meow from 'meow';
 import {CheckpointWatcher} from './checkpoints/watch.js';
 import {runAnalyzeCommand} from './commands/analyze.js';
-import {runCheckpointsCommand} from './commands/checkpoints.js';
+import {existingRunDir, runCheckpointsCommand} from './commands/checkpoints.js';
 import {runRanksCommand} from './commands/ranks.js';
 import {runSignalCommand} from './commands/signal.js';
 import {loadSettings} from './config/load.js';
@@ -39,15 +38,7 @@ function runDirFrom(input: readonly string[]): string | null {
 		throw new UsageError(`expected at most one RUN_DIR, got ${input.length}: ${input.join(' ')}`);
 	}
 	const runDir = input[0];
-	if (runDir === undefined) return null;
-	let isDirectory = false;
-	try {
-		isDirectory = statSync(runDir).isDirectory();
-	} catch {
-		throw new UsageError(`RUN_DIR ${runDir}: no such directory`);
-	}
-	if (!isDirectory) throw new UsageError(`RUN_DIR ${runDir}: not a directory`);
-	return runDir;
+	return runDir === undefined ? null : existingRunDir(runDir);
 }
 
 function logPathFrom(settings: Settings, runDir: string | null): string | null {
