@@ -2,7 +2,7 @@ import {hostname} from 'node:os';
 import type {Writable} from 'node:stream';
 import type {Settings} from '../config/schema.js';
 import {Monitor, type MonitorSources} from '../core/monitor.js';
-import type {CheckpointIndex, RankSet, Snapshot} from '../core/types.js';
+import type {CheckpointIndex, GpuState, RankSet, Snapshot} from '../core/types.js';
 import {LogWindow} from '../memlog/window.js';
 import {MemoryLogWriter} from '../memlog/writer.js';
 import type {LogRecord} from '../memlog/record.js';
@@ -21,6 +21,20 @@ export interface HeadlessOptions {
 	/** Aborted on SIGINT/SIGTERM/SIGHUP: the current window is flushed as a final record. */
 	readonly signal: AbortSignal;
 	readonly host?: string;
+}
+
+/** What identifies a GPU reader state for reporting: status, the devices' names, and its message. */
+function gpuStateKey(state: GpuState): string {
+	switch (state.status) {
+		case 'starting':
+			return 'starting';
+		case 'ok':
+			return `ok|${state.gpus.map(g => `${g.index}:${g.name}`).join(',')}|${state.warning ?? ''}`;
+		case 'absent':
+			return `absent|${state.reason}`;
+		case 'error':
+			return `error|${state.message}`;
+	}
 }
 
 /**
@@ -66,7 +80,7 @@ export async function runHeadless(options: HeadlessOptions): Promise<void> {
 		stdout.write(options.json ? `${JSON.stringify(record)}\n` : `${formatStatusLine(record, snapshot.metrics)}\n`);
 	};
 
-	let lastGpuLine: string | null = null;
+	let lastGpuKey: string | null = null;
 	let lastRanks: RankSet | null = null;
 	let lastCheckpoints: CheckpointIndex | null = null;
 	const onSnapshot = (snapshot: Snapshot) => {
@@ -78,13 +92,13 @@ export async function runHeadless(options: HeadlessOptions): Promise<void> {
 			for (const line of describeRankChanges(lastRanks, snapshot.ranks)) note(`${localTime(snapshot.time)} ${line}`);
 			lastRanks = snapshot.ranks;
 		}
-		const gpuLine = formatGpuStateLine(snapshot.gpu, snapshot.time);
-		// Retry countdowns change every tick; compare the line without them.
-		const gpuKey = gpuLine?.replace(/; retrying in \d+ s$/, '') ?? null;
-		if (gpuLine && gpuKey !== lastGpuLine) {
-			note(`${localTime(snapshot.time)} ${gpuLine}`);
+		// One line per change of the reader's state; a sample or a retry countdown is not a change.
+		const gpuKey = gpuStateKey(snapshot.gpu);
+		if (gpuKey !== lastGpuKey) {
+			const gpuLine = formatGpuStateLine(snapshot.gpu, snapshot.time);
+			if (gpuLine) note(`${localTime(snapshot.time)} ${gpuLine}`);
 		}
-		lastGpuLine = gpuKey;
+		lastGpuKey = gpuKey;
 		if (snapshot.memoryError) note(`${localTime(snapshot.time)} cannot read memory: ${snapshot.memoryError}`);
 		for (const alert of snapshot.newAlerts) {
 			stderr.write(`${formatAlertLine(alert, settings.warnMargin)}\n`);
