@@ -2,6 +2,7 @@
 // or a directory tree, lenient reads of small JSON and text files, and the head or tail of a file. The layouts get
 // these through LayoutIO (layouts/layout.ts), so they stay free of node:fs.
 
+import {errorMessage} from '../core/errors.js';
 import {open, lstat, readdir, readFile, readlink, stat} from 'node:fs/promises';
 import path from 'node:path';
 
@@ -34,10 +35,6 @@ function typeOf(stats: {isFile(): boolean; isDirectory(): boolean}): Entry['type
 	return stats.isDirectory() ? 'dir' : 'other';
 }
 
-/** The message of a thrown error, with its code where Node gives one (ENOENT, EACCES…). */
-export function errorText(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
-}
 
 /** The entry for one path, or null when it is gone (removed between readdir and lstat). */
 export async function entryAt(file: string): Promise<Entry | null> {
@@ -92,7 +89,7 @@ export async function treeBytes(root: string): Promise<{bytes: number; error: st
 		try {
 			names = await readdir(dir);
 		} catch (caught) {
-			error ??= errorText(caught);
+			error ??= errorMessage(caught);
 			return 0;
 		}
 		const sizes = await Promise.all(
@@ -103,7 +100,7 @@ export async function treeBytes(root: string): Promise<{bytes: number; error: st
 					if (stats.isDirectory()) return walk(file, depth + 1);
 					return stats.isFile() ? stats.size : 0;
 				} catch (caught) {
-					error ??= errorText(caught);
+					error ??= errorMessage(caught);
 					return 0;
 				}
 			}),
@@ -115,7 +112,7 @@ export async function treeBytes(root: string): Promise<{bytes: number; error: st
 		const bytes = top.isDirectory() ? await walk(root, 0) : top.isFile() ? top.size : 0;
 		return {bytes, error};
 	} catch (caught) {
-		return {bytes: 0, error: errorText(caught)};
+		return {bytes: 0, error: errorMessage(caught)};
 	}
 }
 
@@ -127,7 +124,7 @@ export async function readJson(file: string): Promise<JsonRead> {
 		return {status: 'ok', value: JSON.parse(await readFile(file, 'utf8')) as unknown};
 	} catch (caught) {
 		if ((caught as NodeJS.ErrnoException).code === 'ENOENT') return {status: 'missing'};
-		return {status: 'error', error: errorText(caught)};
+		return {status: 'error', error: errorMessage(caught)};
 	}
 }
 

@@ -5,11 +5,10 @@
 
 import {realpath, stat} from 'node:fs/promises';
 import path from 'node:path';
-import {UsageError} from '../core/errors.js';
+import {UsageError, errorMessage} from '../core/errors.js';
 import type {ScannedCheckpoint, ScanResult} from '../core/types.js';
 import {
 	entryAt,
-	errorText,
 	listDir,
 	listDirOrNull,
 	readJson,
@@ -58,7 +57,7 @@ async function openRunDir(root: string): Promise<string> {
 		if (caught instanceof UsageError) throw caught;
 		const code = (caught as NodeJS.ErrnoException).code;
 		if (code === 'ENOENT') throw new UsageError(`run dir ${root} does not exist`);
-		throw new UsageError(`run dir ${root} cannot be read: ${errorText(caught)}`);
+		throw new UsageError(`run dir ${root} cannot be read: ${errorMessage(caught)}`);
 	}
 }
 
@@ -85,7 +84,7 @@ async function openScanDir(ctx: Context, rel: string, seen: Set<string>): Promis
 	seen.add(real);
 	let entries: Entry[];
 	if (rel === '') entries = await listDir(dir).catch((caught: unknown) => {
-		throw new UsageError(`run dir ${ctx.root} cannot be listed: ${errorText(caught)}`);
+		throw new UsageError(`run dir ${ctx.root} cannot be listed: ${errorMessage(caught)}`);
 	});
 	else {
 		const listed = await listDirOrNull(dir);

@@ -1,6 +1,6 @@
 import {readFile} from 'node:fs/promises';
 import type {z} from 'zod';
-import {UsageError} from '../core/errors.js';
+import {errorMessage, UsageError} from '../core/errors.js';
 import {flagName, OPTIONS} from './options.js';
 import {
 	DEFAULT_SETTINGS,
@@ -70,14 +70,14 @@ export async function loadConfigFile(path: string): Promise<SettingsInput> {
 	try {
 		text = await readFile(path, 'utf8');
 	} catch (error) {
-		const reason = error instanceof Error ? error.message : String(error);
+		const reason = errorMessage(error);
 		throw new UsageError(`cannot read config file ${path}: ${reason}`);
 	}
 	let parsed: unknown;
 	try {
 		parsed = JSON.parse(text);
 	} catch (error) {
-		const message = error instanceof Error ? error.message : String(error);
+		const message = errorMessage(error);
 		const at = /at position (\d+)/.exec(message);
 		const where = at ? ` at ${lineAndColumn(text, Number(at[1]))}` : '';
 		throw new UsageError(`config file ${path} is not valid JSON${where}: ${message}`);

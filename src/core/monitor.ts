@@ -1,3 +1,4 @@
+import {errorMessage} from './errors.js';
 import {LevelTracker, type ThresholdRule} from './thresholds.js';
 import {RingBuffer} from './ring-buffer.js';
 import {NO_GPU_PROCESSES} from './types.js';
@@ -152,7 +153,7 @@ export class Monitor {
 		try {
 			this.#lastMemory = await sources.readMemory();
 		} catch (error) {
-			memoryError = error instanceof Error ? error.message : String(error);
+			memoryError = errorMessage(error);
 		}
 		const gpu = sources.gpu.getState();
 		const gpuProcesses = gpu.status === 'ok' ? sources.gpu.getProcesses() : NO_GPU_PROCESSES;
@@ -223,7 +224,7 @@ export class Monitor {
 			this.#ranksError = null;
 		} catch (error) {
 			// Keep the last ranks: a failed scan is not the job vanishing.
-			this.#ranksError = error instanceof Error ? error.message : String(error);
+			this.#ranksError = errorMessage(error);
 		}
 	}
 

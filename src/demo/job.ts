@@ -3,10 +3,11 @@
 // This module starts and stops it; it never prints.
 
 import {spawn, type ChildProcess} from 'node:child_process';
-import {mkdirSync, readFileSync} from 'node:fs';
+import {mkdirSync} from 'node:fs';
 import path from 'node:path';
 import {createInterface} from 'node:readline';
 import {fileURLToPath} from 'node:url';
+import {procReader} from '../system/procfs.js';
 import {requirePython} from './python.js';
 
 /** Absolute path of demo/job: two levels above this module both in src/demo (tests) and dist/demo (built). */
@@ -87,30 +88,16 @@ const STARTED_LINE = /^launcher: started rank (\d+) pid (\d+)$/;
 
 interface KnownProcess {
 	readonly pid: number;
-	readonly startTime: string | null;
-}
-
-/** Field 22 (starttime) of /proc/PID/stat and the state, or null when the process is gone. */
-function readStat(pid: number): {state: string; startTime: string} | null {
-	try {
-		const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-		const state = fields[0];
-		const startTime = fields[19];
-		if (state === undefined || startTime === undefined) return null;
-		return {state, startTime};
-	} catch {
-		return null;
-	}
+	readonly startTime: number | null;
 }
 
 function known(pid: number): KnownProcess {
-	return {pid, startTime: readStat(pid)?.startTime ?? null};
+	return {pid, startTime: procReader().stat(pid)?.startTime ?? null};
 }
 
 /** True while the process we saw is still there (same start time, not a zombie). */
 function stillRunning(proc: KnownProcess): boolean {
-	const stat = readStat(proc.pid);
+	const stat = procReader().stat(proc.pid);
 	if (stat === null || stat.state === 'Z' || stat.state === 'X') return false;
 	return proc.startTime === null || stat.startTime === proc.startTime;
 }

@@ -29,9 +29,6 @@ interface CpuMark {
 	readonly advancedAt: number;
 }
 
-function identity(pid: number, startTime: number): string {
-	return processIdentity({pid, startTime});
-}
 
 /** Boot time from /proc/stat's btime line; 0 if unreadable (start times are then relative). */
 export function readBootTimeMs(procRoot = '/proc'): number {
@@ -88,7 +85,7 @@ export class RankSampler {
 		const seen = new Set<string>();
 		for (const {r, stat, status} of reads) {
 			if (!stat || !status || stat.startTime !== r.process.startTime) continue;
-			const id = identity(stat.pid, stat.startTime);
+			const id = processIdentity(stat);
 			seen.add(id);
 			const {cpuPercent, stalled} = this.#measureCpu(id, stat, now);
 			const env = r.process.env ?? new Map<string, string>();
@@ -138,7 +135,7 @@ export class RankSampler {
 		const {proc, selector} = this.#options;
 		const facts = proc.listPids().map(pid => this.#facts(pid));
 		const present = facts.filter((f): f is ProcessFacts => f !== null);
-		const live = new Set(present.map(f => identity(f.pid, f.startTime)));
+		const live = new Set(present.map(f => processIdentity(f)));
 		for (const key of this.#cache.keys()) if (!live.has(key.slice(0, key.indexOf('|')))) this.#cache.delete(key);
 		this.#tree = buildRankTree(present, selector, this.#self);
 	}
@@ -157,7 +154,7 @@ export class RankSampler {
 		const base = {pid, ppid: stat.ppid, uid, startTime: stat.startTime};
 		// Other users' environments are unreadable anyway, and their processes never ours to signal.
 		if (uid !== this.#self.uid) return {...base, argv: [], env: null};
-		const key = `${identity(pid, stat.startTime)}|${stat.comm}`;
+		const key = `${processIdentity(stat)}|${stat.comm}`;
 		const cached = this.#cache.get(key);
 		if (cached) return {...base, ...cached};
 		const argv = proc.cmdline(pid) ?? [];

@@ -1,8 +1,6 @@
 import type {SlurmInfo} from '../core/types.js';
+import {envInteger} from './tree.js';
 
-function integer(value: string | undefined): number | null {
-	return value !== undefined && /^\d+$/.test(value) ? Number(value) : null;
-}
 
 /** SLURM's ids from a task's environment; null outside SLURM (no SLURM_JOB_ID). */
 export function slurmInfo(env: ReadonlyMap<string, string>): SlurmInfo | null {
@@ -12,7 +10,7 @@ export function slurmInfo(env: ReadonlyMap<string, string>): SlurmInfo | null {
 		jobId,
 		stepId: env.get('SLURM_STEP_ID') ?? env.get('SLURM_STEPID') ?? null,
 		// Absent means 0: SLURM set it only when > 0 before 2026 (training-conventions §5.2).
-		restartCount: integer(env.get('SLURM_RESTART_COUNT')) ?? 0,
-		procId: integer(env.get('SLURM_PROCID')),
+		restartCount: envInteger(env.get('SLURM_RESTART_COUNT')) ?? 0,
+		procId: envInteger(env.get('SLURM_PROCID')),
 	};
 }

@@ -40,16 +40,17 @@ const NOT_A_LAUNCHER = new Set([
 	'login', 'su', 'sudo', 'systemd', 'init', 'slurmstepd', 'sbatch', 'salloc', 'nohup', 'setsid', 'traintop',
 ]);
 
-function integer(value: string | undefined): number | null {
+/** A non-negative integer environment value ("3", " 3 "); null when absent or anything else. */
+export function envInteger(value: string | undefined): number | null {
 	return value !== undefined && /^\d+$/.test(value.trim()) ? Number(value) : null;
 }
 
 /** RANK (torchrun, DeepSpeed), else SLURM_PROCID (srun), else LOCAL_RANK (Lightning's spawned ranks). */
 export function rankIds(env: ReadonlyMap<string, string>): RankIds {
 	return {
-		rank: integer(env.get('RANK')) ?? integer(env.get('SLURM_PROCID')) ?? integer(env.get('LOCAL_RANK')),
-		localRank: integer(env.get('LOCAL_RANK')) ?? integer(env.get('SLURM_LOCALID')),
-		worldSize: integer(env.get('WORLD_SIZE')) ?? integer(env.get('SLURM_NTASKS')),
+		rank: envInteger(env.get('RANK')) ?? envInteger(env.get('SLURM_PROCID')) ?? envInteger(env.get('LOCAL_RANK')),
+		localRank: envInteger(env.get('LOCAL_RANK')) ?? envInteger(env.get('SLURM_LOCALID')),
+		worldSize: envInteger(env.get('WORLD_SIZE')) ?? envInteger(env.get('SLURM_NTASKS')),
 	};
 }
 

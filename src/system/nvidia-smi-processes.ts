@@ -4,6 +4,7 @@
 // One-shots rather than a second loop: a one-shot cannot be orphaned for long if traintop is SIGKILLed (it ends
 // by itself), while an idle compute-apps loop prints nothing, so it would never hit SIGPIPE and would live on.
 
+import {errorMessage} from '../core/errors.js';
 import type {ChildProcess} from 'node:child_process';
 import {NO_GPU_PROCESSES, type GpuProcessTable} from '../core/types.js';
 import {computeAppsArgs, firstMeaningfulLine, isWarningLine, parseComputeAppsOutput} from './nvidia-smi-parse.js';
@@ -138,7 +139,7 @@ export class ComputeAppsPoller {
 		try {
 			child = spawnInOwnGroup(this.command, computeAppsArgs(), this.env);
 		} catch (error) {
-			this.setError(`cannot start ${this.command}: ${describeError(error)}`);
+			this.setError(`cannot start ${this.command}: ${errorMessage(error)}`);
 			this.schedule();
 			return;
 		}
@@ -157,7 +158,7 @@ export class ComputeAppsPoller {
 		child.on('error', (error) => {
 			if (run.finished) return;
 			this.groups.forget(child);
-			this.endRun(run, `cannot start ${this.command}: ${describeError(error)}`);
+			this.endRun(run, `cannot start ${this.command}: ${errorMessage(error)}`);
 		});
 		// 'exit', not 'close': a helper that inherited the pipes would hold 'close' off for as long as it lives.
 		child.once('exit', (code, signal) => {
@@ -228,13 +229,6 @@ export class ComputeAppsPoller {
 
 // ---- shared with the device loop in nvidia-smi.ts ---------------------------------------------------------------
 
-export function describeError(error: unknown): string {
-	if (error instanceof Error) {
-		const code = (error as NodeJS.ErrnoException).code;
-		return code !== undefined && !error.message.includes(code) ? `${code} ${error.message}` : error.message;
-	}
-	return String(error);
-}
 
 export function formatDuration(ms: number): string {
 	return ms < 1000 ? `${Math.round(ms)} ms` : `${Number((ms / 1000).toFixed(1))} s`;

@@ -14,7 +14,8 @@ import {
 	parseGpuLine,
 	type GpuSample,
 } from './nvidia-smi-parse.js';
-import {ComputeAppsPoller, OUTPUT_DRAIN_MS, describeError, formatDuration} from './nvidia-smi-processes.js';
+import {errorMessage} from '../core/errors.js';
+import {ComputeAppsPoller, OUTPUT_DRAIN_MS, formatDuration} from './nvidia-smi-processes.js';
 import {
 	hasExited,
 	releasePipes,
@@ -183,7 +184,7 @@ export class NvidiaSmiReader {
 		try {
 			child = spawnInOwnGroup(this.command, gpuLoopArgs(this.intervalMs), this.env);
 		} catch (error) {
-			this.scheduleRestart(`cannot start ${this.command}: ${describeError(error)}`, null);
+			this.scheduleRestart(`cannot start ${this.command}: ${errorMessage(error)}`, null);
 			return;
 		}
 		const run: LoopRun = {
@@ -215,7 +216,7 @@ export class NvidiaSmiReader {
 			this.setState({status: 'absent', reason: `${this.command} not found${where}`});
 			return;
 		}
-		this.scheduleRestart(`cannot start ${this.command}: ${describeError(error)}`, null);
+		this.scheduleRestart(`cannot start ${this.command}: ${errorMessage(error)}`, null);
 	}
 
 	private onLoopLine(run: LoopRun, line: string, stream: 'stdout' | 'stderr'): void {
