@@ -115,14 +115,18 @@ type Obj = Record<string, unknown>;
 function isObj(v: unknown): v is Obj {
 	return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
+/** zod's z.number(): finite only (a literal like 1e999 parses to Infinity and must not pass). */
+function num(v: unknown): boolean {
+	return typeof v === 'number' && Number.isFinite(v);
+}
 function optNum(v: unknown): boolean {
-	return v === undefined || typeof v === 'number';
+	return v === undefined || num(v);
 }
 function nullNum(v: unknown): boolean {
-	return v === null || typeof v === 'number';
+	return v === null || num(v);
 }
 function optNullNum(v: unknown): boolean {
-	return v === undefined || v === null || typeof v === 'number';
+	return v === undefined || v === null || num(v);
 }
 function optStr(v: unknown): boolean {
 	return v === undefined || typeof v === 'string';
@@ -137,7 +141,7 @@ function gpusOk(v: unknown): boolean {
 	for (const g of v) {
 		if (!isObj(g)) return false;
 		if (
-			typeof g['index'] !== 'number' ||
+			!num(g['index']) ||
 			!nullNum(g['memory_used_gb']) ||
 			!nullNum(g['memory_total_gb']) ||
 			!nullNum(g['memory_percent']) ||
@@ -159,8 +163,8 @@ function alertsOk(v: unknown): boolean {
 		if (
 			typeof a['time'] !== 'string' ||
 			typeof a['metric'] !== 'string' ||
-			typeof a['value'] !== 'number' ||
-			typeof a['threshold'] !== 'number' ||
+			!num(a['value']) ||
+			!num(a['threshold']) ||
 			typeof a['from'] !== 'string' ||
 			typeof a['to'] !== 'string'
 		)
@@ -178,9 +182,9 @@ export function fastCheck(r: Obj): boolean {
 	if (m !== null) {
 		if (!isObj(m)) return false;
 		if (
-			typeof m['total_gb'] !== 'number' ||
-			typeof m['used_gb'] !== 'number' ||
-			typeof m['percent'] !== 'number' ||
+			!num(m['total_gb']) ||
+			!num(m['used_gb']) ||
+			!num(m['percent']) ||
 			!optNum(m['available_gb']) ||
 			!optNum(m['peak_percent']) ||
 			!optNum(m['peak_used_gb'])
@@ -191,9 +195,9 @@ export function fastCheck(r: Obj): boolean {
 	if (s !== undefined && s !== null) {
 		if (!isObj(s)) return false;
 		if (
-			typeof s['total_gb'] !== 'number' ||
-			typeof s['used_gb'] !== 'number' ||
-			typeof s['percent'] !== 'number' ||
+			!num(s['total_gb']) ||
+			!num(s['used_gb']) ||
+			!num(s['percent']) ||
 			!optNum(s['peak_percent'])
 		)
 			return false;
@@ -202,9 +206,9 @@ export function fastCheck(r: Obj): boolean {
 	if (g !== undefined && g !== null) {
 		if (!isObj(g)) return false;
 		if (
-			typeof g['memory_allocated_gb'] !== 'number' ||
-			typeof g['memory_total_gb'] !== 'number' ||
-			typeof g['memory_percent'] !== 'number' ||
+			!num(g['memory_allocated_gb']) ||
+			!num(g['memory_total_gb']) ||
+			!num(g['memory_percent']) ||
 			!optNum(g['peak_memory_percent'])
 		)
 			return false;

@@ -219,6 +219,19 @@ describe('bad input', () => {
 		]);
 	});
 
+	test('a number that overflows to Infinity (1.5e323 with its minus sign lost) fails the record, as zod says', async () => {
+		const good = JSON.stringify(ours(0));
+		const overflow = good.replace('"percent":50', '"percent":1.5e323');
+		const inGpus = good.replace('"memory_percent":12.5,"peak_memory_percent":14,"utilization_percent":90', '"memory_percent":-1e999,"peak_memory_percent":14,"utilization_percent":90');
+		expect(overflow).not.toBe(good);
+		expect(inGpus).not.toBe(good);
+		const {records, skipped} = await read(await file('inf.jsonl', [overflow, inGpus, good].join('\n') + '\n'));
+		expect(records.map(r => r.line)).toEqual([3]);
+		expect(skipped.map(s => s.line)).toEqual([1, 2]);
+		expect(skipped[0]?.reason).toMatch(/^memory\.percent: /);
+		expect(skipped[1]?.reason).toMatch(/^gpus\.0\.memory_percent: /);
+	});
+
 	test('an empty file and a file of garbage: UsageError naming it', async () => {
 		const empty = await file('empty.jsonl', '');
 		const e1 = await readError(empty);
