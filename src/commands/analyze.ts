@@ -5,9 +5,8 @@ import {thresholdsFrom} from '../config/thresholds.js';
 import {EXIT, UsageError} from '../core/errors.js';
 import {analyze} from '../memlog/analyze.js';
 import {plotSvg} from '../memlog/plot.js';
-import {readRecords, resolveInputs, type SkippedLine} from '../memlog/reader.js';
+import {readSeries, resolveInputs, type SkippedLine} from '../memlog/reader.js';
 import {analysisJson, formatReport} from '../memlog/report.js';
-import {SeriesCollector} from '../memlog/series.js';
 
 export interface AnalyzeOptions {
 	/** Files, globs or run dirs; none = the current directory as a run dir. */
@@ -33,9 +32,7 @@ const SKIPPED_SHOWN = 10;
 export async function runAnalyzeCommand(o: AnalyzeOptions): Promise<number> {
 	const files = await resolveInputs(o.inputs.length > 0 ? o.inputs : ['.']);
 	const skipped: SkippedLine[] = [];
-	const collector = new SeriesCollector();
-	for await (const {record, time} of readRecords(files, skipped)) collector.add(record, time);
-	const series = collector.finish();
+	const series = await readSeries(files, skipped);
 	const thresholds = thresholdsFrom(o.settings);
 	const analysis = analyze(series, thresholds);
 	const json = analysisJson(analysis, {skipped});

@@ -124,10 +124,11 @@ export function percentileSorted(sorted: Float64Array | Float32Array, q: number)
 	return a + (b - a) * (rank - lo);
 }
 
-function medianGapSeconds(time: Float64Array): number {
+/** `scratch` holds at least n − 1 values (Float32: exact for gaps up to 4.6 h in ms). */
+function medianGapSeconds(time: Float64Array, scratch: Float32Array): number {
 	const n = time.length;
 	if (n < 2) return 0;
-	const gaps = new Float64Array(n - 1);
+	const gaps = scratch;
 	let k = 0;
 	for (let i = 1; i < n; i++) {
 		const d = time[i]! - time[i - 1]!;
@@ -177,6 +178,7 @@ function analyzeMetric(
 	rule: ThresholdRule,
 	medianGap: number,
 	trendWindowHours: number,
+	scratch: Float32Array,
 ): MetricAnalysis {
 	const n = metric.count;
 	const critical = rule.critical;
@@ -189,12 +191,15 @@ function analyzeMetric(
 		if (v < min) min = v;
 		sum += v;
 	}
-	const peaks = metric.peak.slice().sort();
+	// Sorted in a scratch array shared by all metrics: no million-point copy per metric.
+	const peaks = scratch.subarray(0, n);
+	peaks.set(metric.peak.subarray(0, n));
+	peaks.sort();
 	const max = peaks[n - 1] ?? Number.NaN;
 
 	// Time above the threshold and episodes.
 	const durationOf = (i: number) => {
-		const interval = series.interval[recordOf(metric, i)]!;
+		const interval = series.interval.at(recordOf(metric, i));
 		return Number.isNaN(interval) ? medianGap : interval;
 	};
 	let above = 0;
@@ -314,8 +319,13 @@ export function analyze(series: Series, thresholds: AnalysisThresholds, options:
 	const trendWindowHours = options.trendWindowHours ?? 6;
 	const n = series.records;
 	const time = series.time;
-	const medianGap = medianGapSeconds(time);
-	const metrics = series.metrics.map(m => analyzeMetric(m, series, thresholds[m.kind], medianGap, trendWindowHours));
+	// One scratch array for every sort (gaps, then each metric's peaks): a million-record log
+	// sorts several million-point arrays, and copies of each would pile up until the next GC.
+	const scratch = new Float32Array(Math.max(n, ...series.metrics.map(m => m.count)));
+	const medianGap = medianGapSeconds(time, scratch);
+	const metrics = series.metrics.map(m =>
+		analyzeMetric(m, series, thresholds[m.kind], medianGap, trendWindowHours, scratch),
+	);
 
 	const gaps: Gap[] = [];
 	const restarts: Restart[] = [];
@@ -323,13 +333,13 @@ export function analyze(series: Series, thresholds: AnalysisThresholds, options:
 	for (let i = 1; i < n; i++) {
 		const t0 = time[i - 1]!;
 		const t1 = time[i]!;
-		const recorded = series.interval[i]!;
+		const recorded = series.interval.at(i);
 		const interval = Number.isNaN(recorded) ? medianGap : recorded;
 		if (interval > 0 && t1 - t0 > 3 * interval * 1000) {
 			gaps.push({start: iso(t0), end: iso(t1), duration_s: (t1 - t0) / 1000});
 		}
-		const h0 = series.host[i - 1]!;
-		const h1 = series.host[i]!;
+		const h0 = series.host.at(i - 1);
+		const h1 = series.host.at(i);
 		if (h1 >= 0 && h0 >= 0 && h1 !== h0) {
 			restarts.push({time: iso(t1), reason: 'host', host: hostName(h1), previous_host: hostName(h0), previous_time: null});
 		}

@@ -1,4 +1,6 @@
 import type {ReadLogRecord} from './record.js';
+import {ColumnBuilder, type Column} from './column.js';
+import {fillFromRecord, RecordFields} from './record-fields.js';
 
 // Per-metric numeric series extracted from memory-log records, for `traintop --analyze`.
 // Numbers live in growable typed arrays (doubling), never in an object per point, so a log of a
@@ -28,9 +30,8 @@ export interface MetricSeries {
 	readonly value: Float32Array;
 	/** The record's peak percent when present, else the value (the same array when no record had one). */
 	readonly peak: Float32Array;
-	/** RAM only: GiB used and total. */
+	/** RAM only: GiB used (for the trend in GiB/h). */
 	readonly usedGb: Float32Array | null;
-	readonly totalGb: Float32Array | null;
 }
 
 /** The record index of point i of a metric. */
@@ -52,9 +53,9 @@ export interface Series {
 	/** Epoch ms per record, ascending. */
 	readonly time: Float64Array;
 	/** interval_s per record; NaN when the record has none. */
-	readonly interval: Float32Array;
+	readonly interval: Column;
 	/** Index into `hosts` per record; -1 when the record names none. */
-	readonly host: Int32Array;
+	readonly host: Column;
 	readonly hosts: readonly string[];
 	/** Metrics in display order: ram, swap, gpu, gpu0, gpu1… Only metrics with at least one point. */
 	readonly metrics: readonly MetricSeries[];
@@ -65,6 +66,14 @@ export interface Series {
 }
 
 const INITIAL = 1024;
+
+/** A copy of `array` with room for exactly `capacity` items (never smaller than it is). */
+function resize<T extends Float64Array | Float32Array | Uint32Array | Int32Array>(array: T, capacity: number): T {
+	if (capacity <= array.length) return array;
+	const next = new (array.constructor as new (n: number) => T)(capacity);
+	next.set(array);
+	return next;
+}
 
 function grow<T extends Float64Array | Float32Array | Uint32Array | Int32Array>(array: T, size: number): T {
 	if (size <= array.length) return array;
@@ -84,24 +93,31 @@ class MetricBuilder {
 	count = 0;
 	/** null while dense (point i is record i). */
 	record: Uint32Array | null = null;
-	value: Float32Array = new Float32Array(INITIAL);
+	value: Float32Array;
 	/** null while every peak equals its value. */
 	peak: Float32Array | null = null;
 	usedGb: Float32Array | null;
-	totalGb: Float32Array | null;
 
-	constructor(id: string, kind: MetricKind, withGb: boolean) {
+	constructor(id: string, kind: MetricKind, withGb: boolean, capacity: number) {
 		this.id = id;
 		this.kind = kind;
-		this.usedGb = withGb ? new Float32Array(INITIAL) : null;
-		this.totalGb = withGb ? new Float32Array(INITIAL) : null;
+		this.value = new Float32Array(capacity);
+		this.usedGb = withGb ? new Float32Array(capacity) : null;
+	}
+
+	/** Room for `capacity` points without growing. */
+	reserve(capacity: number): void {
+		this.value = resize(this.value, capacity);
+		if (this.record) this.record = resize(this.record, capacity);
+		if (this.peak) this.peak = resize(this.peak, capacity);
+		if (this.usedGb) this.usedGb = resize(this.usedGb, capacity);
 	}
 
 	lastRecord(): number {
 		return this.count === 0 ? -1 : this.record ? this.record[this.count - 1]! : this.count - 1;
 	}
 
-	push(record: number, value: number, peak: number, usedGb = 0, totalGb = 0): void {
+	push(record: number, value: number, peak: number, usedGb = 0): void {
 		const i = this.count;
 		if (i >= this.value.length) {
 			const size = i + 1;
@@ -109,7 +125,6 @@ class MetricBuilder {
 			if (this.record) this.record = grow(this.record, size);
 			if (this.peak) this.peak = grow(this.peak, size);
 			if (this.usedGb) this.usedGb = grow(this.usedGb, size);
-			if (this.totalGb) this.totalGb = grow(this.totalGb, size);
 		}
 		if (!this.record && record !== i) {
 			this.record = new Uint32Array(this.value.length);
@@ -123,7 +138,6 @@ class MetricBuilder {
 		}
 		if (this.peak) this.peak[i] = peak;
 		if (this.usedGb) this.usedGb[i] = usedGb;
-		if (this.totalGb) this.totalGb[i] = totalGb;
 		this.count = i + 1;
 	}
 
@@ -134,7 +148,6 @@ class MetricBuilder {
 		let value = this.value.subarray(0, n);
 		let peak = this.peak?.subarray(0, n) ?? value;
 		let usedGb = this.usedGb?.subarray(0, n) ?? null;
-		let totalGb = this.totalGb?.subarray(0, n) ?? null;
 		if (inverse) {
 			const keys = new Uint32Array(n);
 			for (let i = 0; i < n; i++) keys[i] = inverse[record ? record[i]! : i]!;
@@ -153,9 +166,8 @@ class MetricBuilder {
 			value = permute(value);
 			peak = samePeak ? value : permute(peak);
 			usedGb = usedGb && permute(usedGb);
-			totalGb = totalGb && permute(totalGb);
 		}
-		return {id: this.id, kind: this.kind, uuid: this.uuid, name: this.name, count: n, record, value, peak, usedGb, totalGb};
+		return {id: this.id, kind: this.kind, uuid: this.uuid, name: this.name, count: n, record, value, peak, usedGb};
 	}
 }
 
@@ -165,8 +177,8 @@ const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFin
 export class SeriesCollector {
 	#count = 0;
 	#time = new Float64Array(INITIAL);
-	#interval = new Float32Array(INITIAL);
-	#host = new Int32Array(INITIAL);
+	readonly #interval = new ColumnBuilder(n => new Float32Array(n));
+	readonly #host = new ColumnBuilder(n => new Int32Array(n));
 	readonly #hostIds = new Map<string, number>();
 	readonly #hosts: string[] = [];
 	readonly #metrics = new Map<string, MetricBuilder>();
@@ -177,32 +189,53 @@ export class SeriesCollector {
 	#metric(id: string, kind: MetricKind): MetricBuilder {
 		let metric = this.#metrics.get(id);
 		if (!metric) {
-			metric = new MetricBuilder(id, kind, id === 'ram');
+			metric = new MetricBuilder(id, kind, id === 'ram', this.#time.length);
 			this.#metrics.set(id, metric);
 		}
 		return metric;
 	}
 
+	readonly #fields = new RecordFields();
+
+	/**
+	 * Room for `records` records in every column, so a big log is not copied at each doubling (and
+	 * does not hold old and new arrays at once). An estimate: more records still fit, by doubling.
+	 */
+	reserve(records: number): void {
+		const capacity = Math.ceil(records);
+		if (capacity <= this.#time.length) return;
+		this.#time = resize(this.#time, capacity);
+		this.#interval.reserve(capacity);
+		this.#host.reserve(capacity);
+		for (const metric of this.#metrics.values()) metric.reserve(capacity);
+	}
+
 	/** Add one record; `time` is its timestamp in epoch ms (as the reader parsed it). */
 	add(record: ReadLogRecord, time: number): void {
+		fillFromRecord(this.#fields, record, time);
+		this.addFields(this.#fields);
+	}
+
+	/** Add one record given as its fields (the reader's byte scanner fills them without objects). */
+	addFields(f: RecordFields): void {
 		const r = this.#count;
+		const time = f.time;
 		if (r >= this.#time.length) {
 			this.#time = grow(this.#time, r + 1);
-			this.#interval = grow(this.#interval, r + 1);
-			this.#host = grow(this.#host, r + 1);
+
 		}
 		this.#time[r] = time;
-		this.#interval[r] = isNum(record.interval_s) && record.interval_s > 0 ? record.interval_s : Number.NaN;
+		this.#interval.push(f.interval > 0 ? f.interval : Number.NaN);
 		let host = -1;
-		if (record.host !== undefined) {
-			host = this.#hostIds.get(record.host) ?? -1;
+		if (f.host !== undefined) {
+			host = this.#hostIds.get(f.host) ?? -1;
 			if (host < 0) {
 				host = this.#hosts.length;
-				this.#hosts.push(record.host);
-				this.#hostIds.set(record.host, host);
+				this.#hosts.push(f.host);
+				this.#hostIds.set(f.host, host);
 			}
 		}
-		this.#host[r] = host;
+		this.#host.push(host);
 		if (time < this.#last) {
 			this.#ordered = false;
 			this.#jumps.push({time, previous: this.#last});
@@ -210,37 +243,28 @@ export class SeriesCollector {
 		this.#last = time;
 		this.#count = r + 1;
 
-		const memory = record.memory;
-		if (memory && isNum(memory.percent)) {
-			this.#metric('ram', 'ram').push(
-				r,
-				memory.percent,
-				isNum(memory.peak_percent) ? memory.peak_percent : memory.percent,
-				memory.used_gb,
-				memory.total_gb,
-			);
+		if (f.memory && isNum(f.memPercent)) {
+			this.#metric('ram', 'ram').push(r, f.memPercent, isNum(f.memPeak) ? f.memPeak : f.memPercent, f.memUsed);
 		}
-		const swap = record.swap;
-		if (swap && isNum(swap.percent) && swap.total_gb > 0) {
-			this.#metric('swap', 'swap').push(r, swap.percent, isNum(swap.peak_percent) ? swap.peak_percent : swap.percent);
+		if (f.swap && isNum(f.swapPercent) && f.swapTotal > 0) {
+			this.#metric('swap', 'swap').push(r, f.swapPercent, isNum(f.swapPeak) ? f.swapPeak : f.swapPercent);
 		}
-		const gpu = record.gpu;
-		if (gpu && isNum(gpu.memory_percent)) {
-			this.#metric('gpu', 'gpu').push(
-				r,
-				gpu.memory_percent,
-				isNum(gpu.peak_memory_percent) ? gpu.peak_memory_percent : gpu.memory_percent,
-			);
+		if (f.gpu && isNum(f.gpuPercent)) {
+			this.#metric('gpu', 'gpu').push(r, f.gpuPercent, isNum(f.gpuPeak) ? f.gpuPeak : f.gpuPercent);
 		}
-		for (const device of record.gpus ?? []) {
-			if (!isNum(device.memory_percent) || !Number.isInteger(device.index) || device.index < 0) continue;
-			const metric = this.#metric(`gpu${device.index}`, 'gpu');
+		for (let d = 0; d < f.devices; d++) {
+			const index = f.devIndex[d]!;
+			const percent = f.devPercent[d]!;
+			if (!isNum(percent) || !Number.isInteger(index) || index < 0) continue;
+			const metric = this.#metric(`gpu${index}`, 'gpu');
 			// Two entries for the same index in one record: keep the first.
 			if (metric.lastRecord() === r) continue;
-			if (device.uuid) metric.uuid = device.uuid;
-			if (device.name) metric.name = device.name;
-			const peak = device.peak_memory_percent;
-			metric.push(r, device.memory_percent, isNum(peak) ? peak : device.memory_percent);
+			const uuid = f.devUuid[d];
+			const name = f.devName[d];
+			if (uuid) metric.uuid = uuid;
+			if (name) metric.name = name;
+			const peak = f.devPeak[d]!;
+			metric.push(r, percent, isNum(peak) ? peak : percent);
 		}
 	}
 
@@ -248,29 +272,24 @@ export class SeriesCollector {
 	finish(): Series {
 		const n = this.#count;
 		let time = this.#time.subarray(0, n);
-		let interval = this.#interval.subarray(0, n);
-		let host = this.#host.subarray(0, n);
+		let order: Uint32Array | null = null;
 		let inverse: Uint32Array | null = null;
 		if (!this.#ordered) {
-			const order = new Uint32Array(n);
+			order = new Uint32Array(n);
 			for (let i = 0; i < n; i++) order[i] = i;
 			const t = time;
 			order.sort((a, b) => t[a]! - t[b]! || a - b);
 			inverse = new Uint32Array(n);
 			const newTime = new Float64Array(n);
-			const newInterval = new Float32Array(n);
-			const newHost = new Int32Array(n);
 			for (let i = 0; i < n; i++) {
 				const old = order[i]!;
 				inverse[old] = i;
 				newTime[i] = time[old]!;
-				newInterval[i] = interval[old]!;
-				newHost[i] = host[old]!;
 			}
 			time = newTime;
-			interval = newInterval;
-			host = newHost;
 		}
+		const interval = this.#interval.build(order);
+		const host = this.#host.build(order);
 		const rank = (id: string) =>
 			id === 'ram' ? -3 : id === 'swap' ? -2 : id === 'gpu' ? -1 : Number(id.slice(3));
 		const metrics = [...this.#metrics.values()]

@@ -4,7 +4,9 @@ import path from 'node:path';
 import {gzipSync} from 'node:zlib';
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
 import {UsageError} from '../../src/core/errors.js';
-import {readRecords, resolveInputs, type LocatedRecord, type SkippedLine} from '../../src/memlog/reader.js';
+import {analyze} from '../../src/memlog/analyze.js';
+import {readAllRecords, readSeries, resolveInputs, type LocatedRecord, type SkippedLine} from '../../src/memlog/reader.js';
+import {SeriesCollector} from '../../src/memlog/series.js';
 import type {LogRecord} from '../../src/memlog/record.js';
 
 let dir: string;
@@ -63,7 +65,7 @@ async function file(name: string, content: string | Buffer): Promise<string> {
 async function read(files: string | readonly string[]): Promise<{records: LocatedRecord[]; skipped: SkippedLine[]}> {
 	const skipped: SkippedLine[] = [];
 	const records: LocatedRecord[] = [];
-	for await (const r of readRecords(typeof files === 'string' ? [files] : files, skipped)) records.push(r);
+	records.push(...(await readAllRecords(typeof files === 'string' ? [files] : files, skipped)));
 	return {records, skipped};
 }
 
@@ -241,7 +243,7 @@ describe('bad input', () => {
 		const skipped: SkippedLine[] = [];
 		const e2 = await (async () => {
 			try {
-				for await (const _ of readRecords([junk], skipped)) void _;
+				await readAllRecords([junk], skipped);
 			} catch (error) {
 				return error;
 			}
@@ -258,6 +260,42 @@ describe('bad input', () => {
 		const {records} = await read([a, b]);
 		expect(records.map(r => r.file)).toEqual([a, b]);
 		await expect(read(path.join(dir, 'nope.jsonl'))).rejects.toBeInstanceOf(UsageError);
+	});
+});
+
+describe('readSeries (the --analyze path) against the object path', () => {
+	test('the same analysis from a log mixing our records, seed records, alerts, restarts and bad lines', async () => {
+		const lines: string[] = [];
+		for (let i = 0; i < 3000; i++) {
+			const r = ours(i);
+			const over = {
+				host: i < 2000 ? 'node-a' : 'node-b',
+				interval_s: i % 500 === 7 ? 15 : 30,
+				memory: {...r.memory!, percent: 40 + (i % 97) / 3, peak_percent: 41 + (i % 89) / 3, used_gb: 20 + i / 100},
+				gpus: r.gpus.map(g => ({...g, memory_percent: (i * 7 + g.index) % 100})),
+				alerts: i % 400 === 0 ? r.alerts : [],
+			};
+			lines.push(JSON.stringify({...r, ...over}));
+			if (i % 700 === 3) lines.push(pretty(seed(i % 60)));
+			if (i % 900 === 5) lines.push('{"timestamp": "2026-01-01T00:00:00.000Z", "memory": {"percent": "abc"}}');
+		}
+		lines.push(JSON.stringify(ours(5))); // time goes back: a restart, and sorting
+		const f = await file('mixed-big.jsonl', lines.join('\n') + '\n');
+
+		const viaScanner: SkippedLine[] = [];
+		const series = await readSeries([f], viaScanner);
+		const viaObjects: SkippedLine[] = [];
+		const collector = new SeriesCollector();
+		for (const r of await readAllRecords([f], viaObjects)) collector.add(r.record, r.time);
+		const reference = collector.finish();
+
+		expect(viaScanner).toEqual(viaObjects);
+		expect(viaScanner).toHaveLength(4);
+		expect(series.records).toBe(reference.records);
+		expect(series.sorted).toBe(true);
+		const thresholds = {ram: {critical: 85, warnMargin: 10, hysteresis: 2}, swap: {critical: 50, warnMargin: 10, hysteresis: 2}, gpu: {critical: 90, warnMargin: 10, hysteresis: 2}};
+		expect(analyze(series, thresholds)).toEqual(analyze(reference, thresholds));
+		expect(series.metrics.map(m => m.id)).toEqual(['ram', 'swap', 'gpu', 'gpu0', 'gpu1']);
 	});
 });
 

@@ -1,0 +1,110 @@
+import type {ReadLogRecord} from './record.js';
+
+// The numbers `--analyze` takes from one memory record, in a flat reusable struct. Both ways of
+// reading a record fill it: the byte scanner (scan-line.ts) for our own JSON Lines, and
+// fillFromRecord() for a record that went through JSON.parse and the schema. One struct, one
+// consumer (SeriesCollector.addFields), so the two paths cannot disagree on what a record means.
+
+export class RecordFields {
+	/** Epoch ms of the timestamp. */
+	time = Number.NaN;
+	/** interval_s; NaN when absent. */
+	interval = Number.NaN;
+	host: string | undefined = undefined;
+
+	/** `memory` is an object (not null). */
+	memory = false;
+	memPercent = Number.NaN;
+	/** peak_percent; NaN when absent. */
+	memPeak = Number.NaN;
+	memUsed = Number.NaN;
+
+	/** `swap` is an object. */
+	swap = false;
+	swapPercent = Number.NaN;
+	swapPeak = Number.NaN;
+	swapTotal = Number.NaN;
+
+	/** `gpu` (the seed tool's aggregate) is an object. */
+	gpu = false;
+	gpuPercent = Number.NaN;
+	gpuPeak = Number.NaN;
+
+	/** Entries of `gpus`; the arrays below are valid up to this count. */
+	devices = 0;
+	readonly devIndex: number[] = [];
+	/** memory_percent; NaN when null. */
+	readonly devPercent: number[] = [];
+	/** peak_memory_percent; NaN when absent or null. */
+	readonly devPeak: number[] = [];
+	readonly devUuid: (string | null)[] = [];
+	readonly devName: (string | null)[] = [];
+
+	resetMemory(): void {
+		this.memory = false;
+		this.memPercent = this.memPeak = this.memUsed = Number.NaN;
+	}
+
+	resetSwap(): void {
+		this.swap = false;
+		this.swapPercent = this.swapPeak = this.swapTotal = Number.NaN;
+	}
+
+	resetGpu(): void {
+		this.gpu = false;
+		this.gpuPercent = this.gpuPeak = Number.NaN;
+	}
+
+	reset(): void {
+		this.time = this.interval = Number.NaN;
+		this.host = undefined;
+		this.resetMemory();
+		this.resetSwap();
+		this.resetGpu();
+		this.devices = 0;
+	}
+
+	/** Appends a `gpus` entry; returns its slot. */
+	addDevice(index: number, percent: number, peak: number, uuid: string | null, name: string | null): number {
+		const i = this.devices++;
+		this.devIndex[i] = index;
+		this.devPercent[i] = percent;
+		this.devPeak[i] = peak;
+		this.devUuid[i] = uuid;
+		this.devName[i] = name;
+		return i;
+	}
+}
+
+const orNaN = (v: number | null | undefined): number => (typeof v === 'number' ? v : Number.NaN);
+
+/** Fills `f` from a record that passed the schema (or the reader's equivalent fast check). */
+export function fillFromRecord(f: RecordFields, record: ReadLogRecord, time: number): void {
+	f.reset();
+	f.time = time;
+	f.interval = orNaN(record.interval_s);
+	f.host = record.host;
+	const m = record.memory;
+	if (m) {
+		f.memory = true;
+		f.memPercent = m.percent;
+		f.memPeak = orNaN(m.peak_percent);
+		f.memUsed = m.used_gb;
+	}
+	const s = record.swap;
+	if (s) {
+		f.swap = true;
+		f.swapPercent = s.percent;
+		f.swapPeak = orNaN(s.peak_percent);
+		f.swapTotal = s.total_gb;
+	}
+	const g = record.gpu;
+	if (g) {
+		f.gpu = true;
+		f.gpuPercent = g.memory_percent;
+		f.gpuPeak = orNaN(g.peak_memory_percent);
+	}
+	for (const d of record.gpus ?? []) {
+		f.addDevice(d.index, orNaN(d.memory_percent), orNaN(d.peak_memory_percent), d.uuid ?? null, d.name ?? null);
+	}
+}
