@@ -1,4 +1,5 @@
 import type {ThresholdRule} from '../core/thresholds.js';
+import {maxOf, percentile} from './percentile.js';
 import {type MetricKind, type MetricSeries, recordOf, type Series} from './series.js';
 
 // Post-mortem statistics of a memory log: per-metric summary, time above the critical threshold,
@@ -112,18 +113,6 @@ export const SPARK_BUCKETS = 40;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** Percentile q∈[0,1] of a sorted array, linear interpolation between closest ranks. */
-export function percentileSorted(sorted: Float64Array | Float32Array, q: number): number {
-	const n = sorted.length;
-	if (n === 0) return Number.NaN;
-	const rank = (n - 1) * q;
-	const lo = Math.floor(rank);
-	const hi = Math.min(n - 1, lo + 1);
-	const a = sorted[lo]!;
-	const b = sorted[hi]!;
-	return a + (b - a) * (rank - lo);
-}
-
 /** `scratch` holds at least n − 1 values (Float32: exact for gaps up to 4.6 h in ms). */
 function medianGapSeconds(time: Float64Array, scratch: Float32Array): number {
 	const n = time.length;
@@ -135,8 +124,7 @@ function medianGapSeconds(time: Float64Array, scratch: Float32Array): number {
 		if (d > 0) gaps[k++] = d;
 	}
 	if (k === 0) return 0;
-	const used = gaps.subarray(0, k).sort();
-	return percentileSorted(used, 0.5) / 1000;
+	return percentile(gaps.subarray(0, k), 0.5) / 1000;
 }
 
 function labelOf(metric: MetricSeries): string {
@@ -191,11 +179,12 @@ function analyzeMetric(
 		if (v < min) min = v;
 		sum += v;
 	}
-	// Sorted in a scratch array shared by all metrics: no million-point copy per metric.
+	// Percentiles reorder a scratch array shared by all metrics: no million-point copy per metric.
 	const peaks = scratch.subarray(0, n);
 	peaks.set(metric.peak.subarray(0, n));
-	peaks.sort();
-	const max = peaks[n - 1] ?? Number.NaN;
+	const max = maxOf(peaks);
+	const p50 = percentile(peaks, 0.5);
+	const p95 = percentile(peaks, 0.95);
 
 	// Time above the threshold and episodes.
 	const durationOf = (i: number) => {
@@ -293,8 +282,8 @@ function analyzeMetric(
 		samples: n,
 		min,
 		mean: sum / n,
-		p50: percentileSorted(peaks, 0.5),
-		p95: percentileSorted(peaks, 0.95),
+		p50,
+		p95,
 		max,
 		time_above_threshold_s: above,
 		episodes,

@@ -122,7 +122,7 @@ export class JsonBytes {
 		return this.pos < this.end ? this.buf[this.pos]! : -1;
 	}
 
-	/** A string without escapes or control characters (its hash in strHash). */
+	/** A string without escapes or control characters: its bytes are buf[strStart, strEnd). */
 	protected string(): boolean {
 		if (this.pos >= this.end || this.buf[this.pos] !== QUOTE) {
 			this.space();
@@ -132,27 +132,28 @@ export class JsonBytes {
 		const end = this.end;
 		let p = this.pos + 1;
 		const start = p;
-		let h = 0;
 		while (p < end) {
 			const c = buf[p]!;
 			if (c === QUOTE) {
 				this.strStart = start;
 				this.strEnd = p;
-				this.strHash = h;
 				this.pos = p + 1;
 				return true;
 			}
 			// An escape: JSON.parse would decode it (in keys too); leave the line to it.
 			if (c === BACKSLASH || c < 0x20) return false;
-			h = (Math.imul(h, 31) + c) | 0;
 			p++;
 		}
 		return false;
 	}
 
-	/** `"key":` — a key and its colon; the key's hash is in strHash. */
+	/** `"key":` — a key and its colon; the key's keyHash goes to strHash. */
 	protected key(): boolean {
-		return this.string() && this.take(COLON);
+		if (!this.string() || !this.take(COLON)) return false;
+		let h = 0;
+		for (let p = this.strStart; p < this.strEnd; p++) h = (Math.imul(h, 31) + this.buf[p]!) | 0;
+		this.strHash = h;
+		return true;
 	}
 
 	/**
@@ -179,7 +180,7 @@ export class JsonBytes {
 	 * without, it is only checked to be finite (1e999 parses to Infinity, which the schema rejects).
 	 */
 	protected number(convert: boolean): boolean {
-		this.space();
+		if (this.buf[this.pos]! <= 0x20) this.space();
 		const buf = this.buf;
 		const end = this.end;
 		const start = this.pos;
@@ -260,7 +261,7 @@ export class JsonBytes {
 
 	/** `null` next: steps over it, num = NaN. Anything else: false, position kept. */
 	protected nul(): boolean {
-		this.space();
+		if (this.buf[this.pos]! <= 0x20) this.space();
 		const buf = this.buf;
 		const p = this.pos;
 		if (p + 4 <= this.end && buf[p] === 0x6e && buf[p + 1] === 0x75 && buf[p + 2] === 0x6c && buf[p + 3] === 0x6c) {
