@@ -3,9 +3,7 @@ import type {Writable} from 'node:stream';
 import type {Settings} from '../config/schema.js';
 import {Monitor, type MonitorSources} from '../core/monitor.js';
 import type {CheckpointIndex, GpuState, RankSet, Snapshot} from '../core/types.js';
-import {LogWindow} from '../memlog/window.js';
-import {MemoryLogWriter} from '../memlog/writer.js';
-import type {LogRecord} from '../memlog/record.js';
+import {MemoryLogRecorder} from '../memlog/recorder.js';
 import {describeCheckpointChanges, describeRankChanges, formatAlertLine, formatGpuStateLine, formatStatusLine, localTime} from './format.js';
 import {thresholdsFrom} from '../config/thresholds.js';
 
@@ -44,8 +42,19 @@ function gpuStateKey(state: GpuState): string {
  */
 export async function runHeadless(options: HeadlessOptions): Promise<void> {
 	const {settings, stdout, stderr} = options;
-	// Open the log before sampling, so an unwritable path fails at once (exit 2), not 30 s later.
-	const writer = options.logPath ? MemoryLogWriter.open(options.logPath) : null;
+	const note = (text: string) => stderr.write(`traintop: ${text}\n`);
+	let stdoutOpen = true;
+	// Opens the log before sampling, so an unwritable path fails at once (exit 2), not 30 s later.
+	const recorder = new MemoryLogRecorder({
+		logPath: options.logPath,
+		logIntervalMs: settings.logInterval * 1000,
+		sampleIntervalMs: settings.interval * 1000,
+		onLogTrouble: message => note(message ?? `memory log ${recorder.path} is writable again`),
+		onRecord: (record, snapshot) => {
+			if (!stdoutOpen) return;
+			stdout.write(options.json ? `${JSON.stringify(record)}\n` : `${formatStatusLine(record, snapshot.metrics)}\n`);
+		},
+	});
 	const monitor = new Monitor({
 		sources: options.sources,
 		thresholds: thresholdsFrom(settings),
@@ -53,32 +62,12 @@ export async function runHeadless(options: HeadlessOptions): Promise<void> {
 		ranksIntervalMs: settings.ranksInterval * 1000,
 		host: options.host ?? hostname(),
 	});
-	const window = new LogWindow(settings.logInterval * 1000, settings.interval * 1000);
-	const note = (text: string) => stderr.write(`traintop: ${text}\n`);
-	let stdoutOpen = true;
-	let logFailed = false;
 
 	note(
 		`watching ${options.host ?? hostname()} every ${settings.interval} s; ` +
 			`thresholds ram ${settings.ramThreshold}% gpu ${settings.gpuThreshold}% swap ${settings.swapThreshold}%; ` +
-			(writer ? `memory log ${writer.path} (a record every ${settings.logInterval} s)` : 'memory log off (--no-log)'),
+			(recorder.path ? `memory log ${recorder.path} (a record every ${settings.logInterval} s)` : 'memory log off (--no-log)'),
 	);
-
-	const emit = (record: LogRecord, snapshot: Snapshot) => {
-		if (writer) {
-			try {
-				writer.append(record);
-				if (logFailed) note(`memory log ${writer.path} is writable again`);
-				logFailed = false;
-			} catch (error) {
-				// A full disk must not kill the monitor of a job that is about to fill it.
-				if (!logFailed) note(`cannot append to ${writer.path}: ${(error as Error).message}; still monitoring`);
-				logFailed = true;
-			}
-		}
-		if (!stdoutOpen) return;
-		stdout.write(options.json ? `${JSON.stringify(record)}\n` : `${formatStatusLine(record, snapshot.metrics)}\n`);
-	};
 
 	let lastGpuKey: string | null = null;
 	let lastRanks: RankSet | null = null;
@@ -103,8 +92,7 @@ export async function runHeadless(options: HeadlessOptions): Promise<void> {
 		for (const alert of snapshot.newAlerts) {
 			stderr.write(`${formatAlertLine(alert, settings.warnMargin)}\n`);
 		}
-		const record = window.add(snapshot);
-		if (record) emit(record, snapshot);
+		recorder.add(snapshot);
 	};
 
 	// `traintop --headless --json | head` closes our stdout: like any Unix filter, stop then
@@ -127,10 +115,7 @@ export async function runHeadless(options: HeadlessOptions): Promise<void> {
 	} finally {
 		monitor.stop();
 		unsubscribe();
-		const last = monitor.getSnapshot();
-		const final = window.flush();
-		if (final && last) emit(final, last);
-		writer?.close();
+		recorder.close();
 		stdout.off('error', onStdoutError);
 	}
 }
