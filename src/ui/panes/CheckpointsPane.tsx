@@ -1,0 +1,104 @@
+import React from 'react';
+import {Box, Text} from 'ink';
+import Line from '../widgets/Line.js';
+import type {CheckpointIndex, Level} from '../../core/types.js';
+import {usePaint} from '../color.js';
+import {LEVEL_COLOR, LEVEL_TAG} from '../levels.js';
+import {headerParts, NO_RUN_DIR, olderText, rowCells, stepWidth} from './checkpoint-rows.js';
+
+/** What became of the last save request: the app writes it, the pane shows it under the header. */
+export interface SaveStatus {
+	/** `waiting for checkpoint…`, `saved checkpoint_step_1600 in 4 s`, `no new checkpoint 120 s after SIGUSR1` */
+	readonly text: string;
+	/** ok: in progress or done; warn/critical: a timeout or a failure (the level word is shown too). */
+	readonly level: Level;
+}
+
+export interface Props {
+	/** The run dir's checkpoints, retention and disk; null without a run dir. */
+	readonly index: CheckpointIndex | null;
+	/** Epoch ms: checkpoint ages are counted to it. */
+	readonly now: number;
+	/** The last save request's progress, or null. */
+	readonly status?: SaveStatus | null;
+	readonly width: number;
+	/** Lines available; the pane never draws more. */
+	readonly height: number;
+	/** Narrow form: no names, no totals. */
+	readonly compact?: boolean;
+}
+
+/**
+ * A header (last save, OVERDUE, disk free and saves until full), the save request's status, then
+ * the timeline newest first: step, age, size, kind, PARTIAL and PRUNE NEXT marks, and "+N older"
+ * when the rows run out.
+ */
+function CheckpointsPane({index, now, status = null, width, height, compact = false}: Props) {
+	const paint = usePaint();
+	if (height <= 0) return null;
+	const title = <Text bold>CHECKPOINTS</Text>;
+	if (index === null) {
+		return (
+			<Box flexDirection="column" width={width}>
+				<Line width={width}>
+					{title}
+					{height === 1 ? ` ${NO_RUN_DIR}` : ''}
+				</Line>
+				{height >= 2 ? <Line width={width}>{NO_RUN_DIR}</Line> : null}
+			</Box>
+		);
+	}
+
+	const showStatus = status !== null && height >= 2;
+	const room = height - 1 - (showStatus ? 1 : 0);
+	const newestFirst = [...index.checkpoints].reverse();
+	const fits = newestFirst.length <= room;
+	const shown = newestFirst.slice(0, fits ? room : Math.max(1, room - 1));
+	const digits = stepWidth(shown);
+	return (
+		<Box flexDirection="column" width={width}>
+			<Line width={width}>
+				{title}
+				{headerParts(index, compact).map((part, i) => (
+					<React.Fragment key={i}>
+						{i === 0 ? ' ' : ' · '}
+						<Text bold={part.alarm} color={part.alarm ? paint('red') : undefined}>
+							{part.text}
+						</Text>
+					</React.Fragment>
+				))}
+			</Line>
+			{showStatus ? (
+				<Line width={width}>
+					<Text color={paint(LEVEL_COLOR[status.level])} bold={status.level !== 'ok'}>
+						{status.level === 'ok' ? '» ' : `${LEVEL_TAG[status.level]} `}
+						{status.text}
+					</Text>
+				</Line>
+			) : null}
+			{room > 0 && newestFirst.length === 0 ? <Line width={width}>{`no checkpoints yet in ${index.runDir}`}</Line> : null}
+			{room > 0
+				? shown.map(c => {
+						const cells = rowCells(c, now, digits, compact);
+						return (
+							<Line key={c.path} width={width}>
+								{cells.main}
+								{cells.partial ? '  ' : ''}
+								<Text color={paint('yellow')} bold>
+									{cells.partial}
+								</Text>
+								{cells.retention ? '  ' : ''}
+								<Text color={c.retention === 'prune-next' ? paint('red') : undefined} dimColor={c.retention === 'protected'}>
+									{cells.retention}
+								</Text>
+								{cells.name === '' ? '' : `  ${cells.name}`}
+							</Line>
+						);
+					})
+				: null}
+			{room > 1 && !fits ? <Line width={width}>{olderText(newestFirst.length - shown.length)}</Line> : null}
+		</Box>
+	);
+}
+
+export default React.memo(CheckpointsPane);

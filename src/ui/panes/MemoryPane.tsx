@@ -1,0 +1,134 @@
+import React from 'react';
+import {Box, Text} from 'ink';
+import Line from '../widgets/Line.js';
+import type {GpuState, HostMemory, MetricId, MetricStatus} from '../../core/types.js';
+import Gauge from '../widgets/Gauge.js';
+import {GAP} from '../layout.js';
+import {padEnd} from '../text.js';
+import {gpuRow, gpuStatusText, hiddenGpusText, ramRow, swapRow, type GaugeRow} from './memory-rows.js';
+
+export interface Props {
+	/** Host name, shown in the title. */
+	readonly host: string;
+	/** Last host memory reading; null before the first. */
+	readonly memory: HostMemory | null;
+	/** Why the last memory read failed, if it did. */
+	readonly memoryError: string | null;
+	readonly gpu: GpuState;
+	/** Levels, peaks and thresholds per metric (`ram`, `swap`, `gpu0`…), as the Monitor judged them. */
+	readonly metrics: Readonly<Record<MetricId, MetricStatus>>;
+	/** Recent percents per metric, oldest first, for the sparklines. */
+	readonly history?: Readonly<Record<MetricId, readonly number[]>>;
+	/** Epoch ms of the snapshot: the GPU reader's retry countdown. */
+	readonly now: number;
+	readonly width: number;
+	/** Lines available; the pane never draws more. */
+	readonly height: number;
+	/** Narrow form: no sparklines. */
+	readonly compact?: boolean;
+	/** GPU gauges per line (layout packs many GPUs). */
+	readonly gpuColumns?: number;
+	/** Sparkline columns per gauge when there is room. */
+	readonly sparklineWidth?: number;
+}
+
+const NO_HISTORY: Readonly<Record<MetricId, readonly number[]>> = {};
+
+/**
+ * RAM, swap and every GPU against their thresholds. Lines, from the top, while `height` lasts:
+ * title, RAM, swap, GPU lines (several gauges a line when `gpuColumns` > 1; the last line says
+ * how many GPUs did not fit and the worst of them). A failing or absent GPU reader shows its
+ * reason in place of the GPU gauges.
+ */
+function MemoryPane(props: Props) {
+	const {memory, metrics, width, height, now} = props;
+	const history = props.history ?? NO_HISTORY;
+	const sparklineWidth = props.compact ? 0 : (props.sparklineWidth ?? 0);
+	const gpuColumns = Math.max(1, Math.floor(props.gpuColumns ?? 1));
+	if (height <= 0) return null;
+
+	const gpus: GaugeRow[] = props.gpu.status === 'ok' ? props.gpu.gpus.map(reading => gpuRow(reading, metrics)) : [];
+	const labelWidth = Math.max(4, ...gpus.map(g => g.label.length));
+	const gauge = (row: GaugeRow, gaugeWidth: number) => (
+		<Gauge
+			key={row.metric}
+			label={row.label}
+			labelWidth={labelWidth}
+			percent={row.percent}
+			level={row.level}
+			threshold={row.threshold}
+			peak={row.peak}
+			headroomBytes={row.headroomBytes}
+			usedBytes={row.usedBytes}
+			totalBytes={row.totalBytes}
+			history={history[row.metric]}
+			sparklineWidth={sparklineWidth}
+			width={gaugeWidth}
+		/>
+	);
+
+	// Title first to go when short of rows, then swap: RAM and the GPUs are what jobs die of.
+	const showTitle = height >= 4;
+	const body = height - (showTitle ? 1 : 0);
+	const showSwap = body >= 3;
+	const gpuRows = Math.max(0, body - 1 - (showSwap ? 1 : 0));
+
+	const notes: string[] = [];
+	if (props.memoryError) notes.push(`memory read failed: ${props.memoryError}`);
+	if (props.gpu.status === 'ok' && props.gpu.warning) notes.push(`nvidia-smi warns: ${props.gpu.warning}`);
+
+	const ramLine = memory ? (
+		gauge(ramRow(memory, metrics), width)
+	) : (
+		<Line width={width}>{`${padEnd('RAM', labelWidth)} n/a: ${props.memoryError ?? 'no reading yet'}`}</Line>
+	);
+	const swap = memory ? swapRow(memory, metrics) : null;
+	const swapLine = swap ? gauge(swap, width) : <Line width={width}>{`${padEnd('swap', labelWidth)} ${memory ? 'none' : 'n/a'}`}</Line>;
+
+	const gpuLines: React.ReactNode[] = [];
+	const status = gpuStatusText(props.gpu, now);
+	if (gpuRows > 0 && status !== null) {
+		gpuLines.push(
+			<Line key="gpu-status" width={width}>
+				{`${padEnd('GPU', labelWidth)} ${status}`}
+			</Line>,
+		);
+	} else if (gpuRows > 0) {
+		const lineCount = Math.ceil(gpus.length / gpuColumns);
+		const fullLines = lineCount <= gpuRows ? lineCount : gpuRows - 1;
+		const gaugeWidth = Math.floor((width - GAP * (gpuColumns - 1)) / gpuColumns);
+		for (let line = 0; line < fullLines; line++) {
+			const group = gpus.slice(line * gpuColumns, (line + 1) * gpuColumns);
+			gpuLines.push(
+				<Box key={`gpus-${line}`} width={width} columnGap={GAP}>
+					{group.map(g => gauge(g, gpuColumns === 1 ? width : gaugeWidth))}
+				</Box>,
+			);
+		}
+		const hidden = gpus.slice(fullLines * gpuColumns);
+		if (hidden.length > 0) {
+			gpuLines.push(
+				<Line key="gpus-hidden" width={width}>
+					{hiddenGpusText(hidden, fullLines > 0)}
+				</Line>,
+			);
+		}
+	}
+
+	return (
+		<Box flexDirection="column" width={width}>
+			{showTitle ? (
+				<Line width={width}>
+					<Text bold>MEMORY</Text>
+					{` ${props.host}`}
+					{notes.length > 0 ? ` · ${notes.join(' · ')}` : ''}
+				</Line>
+			) : null}
+			{ramLine}
+			{showSwap ? swapLine : null}
+			{gpuLines}
+		</Box>
+	);
+}
+
+export default React.memo(MemoryPane);

@@ -1,0 +1,82 @@
+import type {Checkpoint, CheckpointIndex} from '../../core/types.js';
+import {formatAge, formatBytes} from '../../commands/checkpoints-format.js';
+import {rotationKeepsUsageFlat} from '../../checkpoints/retention.js';
+import {padEnd, padStart} from '../text.js';
+
+// Pure text for CheckpointsPane: the header's parts and each timeline row's cells.
+
+export const NO_RUN_DIR = 'no run dir: pass RUN_DIR to watch checkpoints';
+
+/** Saves left before the disk is full at which the header calls it out. */
+export const DISK_LOW_SAVES = 3;
+
+export interface HeaderPart {
+	readonly text: string;
+	/** Needs attention: drawn bold and coloured (the text itself says why, for NO_COLOR). */
+	readonly alarm: boolean;
+}
+
+/** After the title: last save (OVERDUE first when it is), disk free and saves until full. */
+export function headerParts(index: CheckpointIndex, compact: boolean): HeaderPart[] {
+	const parts: HeaderPart[] = [{text: String(index.checkpoints.length), alarm: false}];
+	const last = index.lastSave;
+	if (last) {
+		const usual = !compact && last.medianIntervalS !== null ? ` (usually every ${formatAge(last.medianIntervalS)})` : '';
+		const text = `last save ${formatAge(last.ageS)} ago${usual}`;
+		parts.push(last.overdue ? {text: `OVERDUE: ${text}`, alarm: true} : {text, alarm: false});
+	} else {
+		parts.push({text: 'no complete save yet', alarm: false});
+	}
+	const {disk} = index;
+	if (disk.freeBytes !== null) {
+		const total = !compact && disk.totalBytes !== null ? ` of ${formatBytes(disk.totalBytes)}` : '';
+		parts.push({text: `${formatBytes(disk.freeBytes)} free${total}`, alarm: false});
+	}
+	if (disk.savesUntilFull !== null) {
+		const n = disk.savesUntilFull;
+		const low = n <= DISK_LOW_SAVES;
+		const saves = `~${n} save${n === 1 ? '' : 's'}`;
+		const room = compact ? `${saves} fit` : `room for ${saves}`;
+		parts.push(low ? {text: `DISK FULL in ${saves}`, alarm: true} : {text: room, alarm: false});
+	} else if (rotationKeepsUsageFlat(index)) {
+		parts.push({text: 'rotation keeps usage flat', alarm: false});
+	}
+	return parts;
+}
+
+export interface RowCells {
+	/** Step, age, size and kind: `step 1510    60 s ago   100 MiB  periodic ` */
+	readonly main: string;
+	/** `PARTIAL` (still being written, or abandoned), padded when more follows; else blanks or ''. */
+	readonly partial: string;
+	/** `PRUNE NEXT` (keep-N deletes it at the next save) or `protected`, padded when the name follows. */
+	readonly retention: string;
+	/** Wide form only: the checkpoint's name. */
+	readonly name: string;
+}
+
+const RETENTION_MARK: Readonly<Record<Checkpoint['retention'], string>> = {keep: '', 'prune-next': 'PRUNE NEXT', protected: 'protected'};
+
+/** Digits of the widest step among `checkpoints`, so that rows line up. */
+export function stepWidth(checkpoints: readonly Checkpoint[]): number {
+	return Math.max(1, ...checkpoints.map(c => (c.step === null ? 1 : String(c.step).length)));
+}
+
+export function rowCells(c: Checkpoint, now: number, digits: number, compact: boolean): RowCells {
+	const step = `step ${padStart(c.step === null ? '-' : String(c.step), digits)}`;
+	const age = `${padStart(formatAge(Math.max(0, (now - c.time) / 1000)), 6)} ago`;
+	const name = compact ? '' : c.name;
+	const retention = RETENTION_MARK[c.retention];
+	const partial = c.status === 'partial' ? 'PARTIAL' : '';
+	// Pad a column only when something follows it: trailing blanks would end in a misleading "…" when cut.
+	return {
+		main: `${step}  ${age}  ${padStart(formatBytes(c.bytes), 8)}  ${retention || partial || name ? padEnd(c.kind, 9) : c.kind}`,
+		partial: retention || name ? padEnd(partial, 7) : partial,
+		retention: name ? padEnd(retention, 10) : retention,
+		name,
+	};
+}
+
+export function olderText(hidden: number): string {
+	return `+${hidden} older`;
+}

@@ -1,0 +1,98 @@
+import type {GpuReading, GpuState, HostMemory, Level, MetricId, MetricStatus} from '../../core/types.js';
+import {formatAge} from '../../commands/checkpoints-format.js';
+import {LEVEL_TAG, worse} from '../levels.js';
+import {percentText} from '../text.js';
+
+// Pure data for MemoryPane: one entry per gauge, computed from the snapshot's fields.
+
+export interface GaugeRow {
+	readonly metric: MetricId;
+	readonly label: string;
+	readonly percent: number | null;
+	readonly level: Level;
+	readonly threshold: number | null;
+	readonly peak: number | null;
+	readonly usedBytes: number | null;
+	readonly totalBytes: number | null;
+	readonly headroomBytes: number | null;
+}
+
+/** Bytes between what is used and the threshold (negative over it); null when a size is unknown. */
+export function headroomBytes(totalBytes: number | null, usedBytes: number | null, thresholdPercent: number | null): number | null {
+	if (totalBytes === null || usedBytes === null || thresholdPercent === null) return null;
+	return (totalBytes * thresholdPercent) / 100 - usedBytes;
+}
+
+function row(
+	metric: MetricId,
+	label: string,
+	percent: number | null,
+	used: number | null,
+	total: number | null,
+	metrics: Readonly<Record<MetricId, MetricStatus>>,
+): GaugeRow {
+	const status = metrics[metric];
+	// The core judges levels; before its first judgement a gauge is plain ok, never guessed here.
+	const threshold = status?.threshold ?? null;
+	return {
+		metric,
+		label,
+		percent,
+		level: status?.level ?? 'ok',
+		threshold,
+		peak: status?.peak ?? null,
+		usedBytes: used,
+		totalBytes: total,
+		headroomBytes: headroomBytes(total, used, threshold),
+	};
+}
+
+export function ramRow(memory: HostMemory, metrics: Readonly<Record<MetricId, MetricStatus>>): GaugeRow {
+	return row('ram', 'RAM', memory.ram.percent, memory.ram.usedBytes, memory.ram.totalBytes, metrics);
+}
+
+/** null on a machine without swap (the pane says "swap: none"). */
+export function swapRow(memory: HostMemory, metrics: Readonly<Record<MetricId, MetricStatus>>): GaugeRow | null {
+	const {swap} = memory;
+	return swap ? row('swap', 'swap', swap.percent, swap.usedBytes, swap.totalBytes, metrics) : null;
+}
+
+export function gpuRow(reading: GpuReading, metrics: Readonly<Record<MetricId, MetricStatus>>): GaugeRow {
+	return row(`gpu${reading.index}`, `GPU${reading.index}`, reading.memoryPercent, reading.memoryUsedBytes, reading.memoryTotalBytes, metrics);
+}
+
+/** What stands in for the GPU gauges when the reader has none to give; null when it has. */
+export function gpuStatusText(state: GpuState, now: number): string | null {
+	switch (state.status) {
+		case 'ok':
+			return state.gpus.length === 0 ? 'no GPU reported by nvidia-smi' : null;
+		case 'starting':
+			return 'starting nvidia-smi…';
+		case 'absent':
+			return `not monitored: ${state.reason}`;
+		case 'error': {
+			const retry = state.retryAt === null ? '' : `; retrying in ${formatAge(Math.max(0, (state.retryAt - now) / 1000))}`;
+			return `nvidia-smi failed: ${state.message}${retry}`;
+		}
+	}
+}
+
+/**
+ * The line standing in for GPU gauges that do not fit: how many, and the worst of them, so a
+ * critical GPU is never hidden behind "+3 more".
+ */
+export function hiddenGpusText(hidden: readonly GaugeRow[], anyShown: boolean): string {
+	let worst: GaugeRow | null = null;
+	for (const gauge of hidden) {
+		if (
+			worst === null ||
+			worse(gauge.level, worst.level) !== worst.level ||
+			(gauge.level === worst.level && (gauge.percent ?? -1) > (worst.percent ?? -1))
+		) {
+			worst = gauge;
+		}
+	}
+	const tag = worst === null || worst.level === 'ok' ? '' : ` ${LEVEL_TAG[worst.level]}`;
+	const highest = worst ? `; highest ${worst.label} ${percentText(worst.percent)}${tag}` : '';
+	return `${anyShown ? '+' : ''}${hidden.length}${anyShown ? ' more' : ''} GPU${hidden.length === 1 ? '' : 's'}${highest}`;
+}

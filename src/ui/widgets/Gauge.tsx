@@ -1,0 +1,92 @@
+import React from 'react';
+import {Box, Text} from 'ink';
+import type {Level} from '../../core/types.js';
+import {formatBytes} from '../../commands/checkpoints-format.js';
+import {LEVEL_COLOR, LEVEL_TAG} from '../levels.js';
+import {usePaint} from '../color.js';
+import {padEnd, padStart, percentText, thresholdText} from '../text.js';
+import {barSegments, OPTIONAL_PARTS, planGauge, type OptionalPart, VALUE_WIDTH} from './gauge-plan.js';
+import {sparkline} from './sparkline.js';
+
+export interface Props {
+	/** What is measured: `RAM`, `swap`, `GPU0`. */
+	readonly label: string;
+	/** Columns for the label, so that the bars of a pane line up; default the label's length. */
+	readonly labelWidth?: number;
+	/** 0–100; null when unknown (drawn as an empty bar and `n/a`). */
+	readonly percent: number | null;
+	readonly level: Level;
+	/** Critical threshold in percent, marked on the bar with `┊`; null draws no mark. */
+	readonly threshold: number | null;
+	// The optional parts: left out (undefined), the gauge has no such column; null keeps the
+	// column blank, so that a gauge with an unknown value still lines up with its neighbours.
+	/** Highest percent since traintop started. */
+	readonly peak?: number | null;
+	/** Bytes left before the threshold is reached; negative when over it. */
+	readonly headroomBytes?: number | null;
+	/** Used and total bytes, shown as `46.1 GiB/64.0 GiB` when there is room. */
+	readonly usedBytes?: number | null;
+	readonly totalBytes?: number | null;
+	/** Recent percents, oldest first, for the sparkline. */
+	readonly history?: readonly number[];
+	/** Columns the sparkline gets when the line has room for it (blank until history comes); 0 for none. */
+	readonly sparklineWidth?: number;
+	/** Columns of the whole line; the gauge never draws wider. */
+	readonly width: number;
+}
+
+function headroomText(bytes: number | null | undefined, threshold: number | null): string {
+	if (bytes === null || bytes === undefined || threshold === null || !Number.isFinite(bytes)) return '';
+	const line = thresholdText(threshold);
+	return bytes >= 0 ? `${formatBytes(bytes)} to ${line}` : `${formatBytes(-bytes)} over ${line}`;
+}
+
+function known(value: number | null | undefined): value is number {
+	return value !== null && value !== undefined && Number.isFinite(value);
+}
+
+/**
+ * One line: `GPU0 ██████████░░░┊░░  72.1% WARN  57.7 GiB/80.0 GiB  peak  80.2%  9.8 GiB to 85%  ▁▂▃▅`.
+ * The level word is always there, so the level reads without colour. Each optional part keeps
+ * its columns even when its value is unknown, so the bars of a pane line up.
+ */
+function Gauge(props: Props) {
+	const {label, percent, level, threshold, width} = props;
+	const paint = usePaint();
+	const labelWidth = props.labelWidth ?? label.length;
+	const sparklineWidth = props.sparklineWidth ?? 0;
+	const wanted = new Set<OptionalPart>(['sparkline']);
+	if (props.headroomBytes !== undefined) wanted.add('headroom');
+	if (props.peak !== undefined) wanted.add('peak');
+	if (props.usedBytes !== undefined || props.totalBytes !== undefined) wanted.add('usage');
+	const plan = planGauge(width, labelWidth, sparklineWidth, wanted);
+	const color = paint(LEVEL_COLOR[level]);
+	const over = known(props.headroomBytes) && props.headroomBytes < 0;
+	const usage = known(props.usedBytes) && known(props.totalBytes) ? `${formatBytes(props.usedBytes)}/${formatBytes(props.totalBytes)}` : '';
+	const peak = known(props.peak) ? `peak ${padStart(percentText(props.peak), VALUE_WIDTH)}` : '';
+	const slot = (part: OptionalPart, text: string, align: 'left' | 'right' = 'left') => {
+		const partWidth = OPTIONAL_PARTS[part].width;
+		return `  ${align === 'right' ? padStart(text, partWidth) : padEnd(text, partWidth)}`;
+	};
+	return (
+		<Box width={width}>
+			<Text wrap="truncate-end">
+				{padEnd(label, labelWidth)}{' '}
+				{barSegments(percent, threshold, plan.barWidth).map((segment, i) => (
+					<Text key={i} color={segment.filled ? color : undefined} dimColor={!segment.filled}>
+						{segment.text}
+					</Text>
+				))}{' '}
+				<Text color={color} bold={level !== 'ok'}>
+					{padStart(percentText(percent), VALUE_WIDTH)} {LEVEL_TAG[level]}
+				</Text>
+				{plan.parts.has('usage') ? slot('usage', usage, 'right') : ''}
+				{plan.parts.has('peak') ? <Text dimColor>{slot('peak', peak)}</Text> : ''}
+				{plan.parts.has('headroom') ? <Text color={over ? paint('red') : undefined}>{slot('headroom', headroomText(props.headroomBytes, threshold))}</Text> : ''}
+				{plan.parts.has('sparkline') ? <Text color={color}>{`  ${sparkline(props.history ?? [], sparklineWidth, 100)}`}</Text> : ''}
+			</Text>
+		</Box>
+	);
+}
+
+export default React.memo(Gauge);

@@ -1,0 +1,127 @@
+import React from 'react';
+import {expect} from 'vitest';
+import {Text} from 'ink';
+import {render} from 'ink-testing-library';
+import type {Alert, Checkpoint, CheckpointIndex, Level, MetricStatus, RankProcess, RankSet, SignalState} from '../../src/core/types.js';
+
+// Crafted snapshot parts for the pane tests, and the frame checks every pane test makes.
+
+export const NOW = new Date(2026, 10, 22, 12, 0, 0).getTime();
+export const MIB = 1024 ** 2;
+export const GIB = 1024 ** 3;
+
+export function signal(disposition: SignalState['disposition'], extra: Partial<SignalState> = {}): SignalState {
+	return {disposition, blocked: false, pending: false, terminatesByDefault: true, ...extra};
+}
+
+/** A rank that handles TERM, INT and USR1 and has no USR2 handler (the usual torch job). */
+export function rank(n: number, extra: Partial<RankProcess> = {}): RankProcess {
+	return {
+		rank: n,
+		localRank: n % 8,
+		worldSize: null,
+		pid: 10_000 + n,
+		ppid: 9_999,
+		startTime: 1000 + n,
+		startedAt: NOW - 3_600_000,
+		host: 'node1',
+		cmd: '/opt/conda/bin/python3 -u train.py --config big.yaml',
+		state: 'S',
+		cpuPercent: 98,
+		rssBytes: 3.1 * GIB,
+		gpuMemoryBytes: 12 * GIB,
+		signals: {
+			SIGTERM: signal('handled'),
+			SIGINT: signal('handled'),
+			SIGUSR1: signal('handled'),
+			SIGUSR2: signal('default'),
+			SIGCONT: signal('default', {terminatesByDefault: false}),
+			SIGHUP: signal('default'),
+			SIGQUIT: signal('default'),
+		},
+		workers: [20_000 + n * 10, 20_001 + n * 10],
+		slurm: null,
+		stalled: false,
+		...extra,
+	};
+}
+
+export function rankSet(count: number, extra: Partial<RankSet> = {}, each: (n: number) => Partial<RankProcess> = () => ({})): RankSet {
+	return {
+		ranks: Array.from({length: count}, (_, n) => rank(n, {worldSize: count, ...each(n)})),
+		launcher: {pid: 9_999, startTime: 999, cmd: '/opt/conda/bin/torchrun --nproc_per_node 8 train.py'},
+		sampledAt: NOW,
+		...extra,
+	};
+}
+
+export function checkpoint(step: number, minutesAgo: number, extra: Partial<Checkpoint> = {}): Checkpoint {
+	return {
+		path: `/runs/exp1/checkpoints/checkpoint_step_${step}`,
+		name: `checkpoint_step_${step}`,
+		layout: 'seed',
+		step,
+		epoch: step / 1000,
+		time: NOW - minutesAgo * 60_000,
+		bytes: 512 * MIB,
+		status: 'complete',
+		kind: 'periodic',
+		loss: null,
+		warnings: [],
+		retention: 'keep',
+		...extra,
+	};
+}
+
+/** Oldest first, as the core keeps them: step 500 is next to be pruned, step 1510 is still being written. */
+export function checkpointIndex(extra: Partial<CheckpointIndex> = {}): CheckpointIndex {
+	return {
+		runDir: '/runs/exp1',
+		layouts: ['seed'],
+		checkpoints: [
+			checkpoint(500, 90, {retention: 'prune-next'}),
+			checkpoint(1000, 60),
+			checkpoint(1200, 45, {kind: 'manual'}),
+			checkpoint(1500, 30),
+			checkpoint(1510, 1, {status: 'partial', bytes: 100 * MIB}),
+		],
+		retention: {keep: 3, source: 'metadata', count: 4, toPrune: ['/runs/exp1/checkpoints/checkpoint_step_500']},
+		disk: {freeBytes: 20 * GIB, totalBytes: 100 * GIB, avgCheckpointBytes: 512 * MIB, savesUntilFull: 40},
+		lastSave: {time: NOW - 30 * 60_000, ageS: 1800, medianIntervalS: 900, overdue: false},
+		warnings: [],
+		scannedAt: NOW,
+		...extra,
+	};
+}
+
+export function alert(minutesAgo: number, metric: string, from: Level, to: Level, value: number, threshold = 90): Alert {
+	return {time: NOW - minutesAgo * 60_000, metric, value, threshold, from, to};
+}
+
+export function status(value: number, level: Level, threshold: number, peak = value): MetricStatus {
+	return {value, level, peak, threshold};
+}
+
+/** The frame's lines (an absent frame is no lines). */
+export function frameLines(frame: string | undefined): string[] {
+	return frame === undefined || frame === '' ? [] : frame.split('\n');
+}
+
+/** Every pane test's promise: no more lines than `height`, none wider than `width`. */
+export function expectFits(frame: string | undefined, width: number, height: number): string[] {
+	const lines = frameLines(frame);
+	expect(lines.length, `lines of\n${frame}`).toBeLessThanOrEqual(height);
+	for (const line of lines) expect([...line].length, `width of "${line}"`).toBeLessThanOrEqual(width);
+	return lines;
+}
+
+/**
+ * Renders as on a terminal `columns` wide. ink-testing-library's stdout is 100 columns, and Ink
+ * cannot draw a layout wider than its stdout faithfully (a line's text past column 100 shifts).
+ */
+export function renderOnTerminal(tree: React.ReactElement, columns: number): ReturnType<typeof render> {
+	const instance = render(React.createElement(Text, null, ''));
+	Object.defineProperty(instance.stdout, 'columns', {value: columns, configurable: true});
+	instance.rerender(tree);
+	return instance;
+}

@@ -1,0 +1,143 @@
+import {afterEach, describe, expect, test} from 'vitest';
+import {cleanup, render} from 'ink-testing-library';
+import RanksPane, {type Props} from '../../../src/ui/panes/RanksPane.js';
+import {expectFits, frameLines, rankSet, renderOnTerminal, signal} from '../fixtures.js';
+
+afterEach(cleanup);
+
+const NONE = new Set<number>();
+const base: Props = {ranks: rankSet(8), error: null, cursor: 0, marked: NONE, width: 80, height: 12, compact: true};
+
+/** Rank numbers of the rank rows drawn, top to bottom. */
+function rankRows(frame: string | undefined): number[] {
+	return frameLines(frame)
+		.map(line => /^[› ][● ] +(\d+) +\d+ /.exec(line))
+		.filter(match => match !== null)
+		.map(match => Number(match[1]));
+}
+
+function rowOf(frame: string | undefined, rank: number): string {
+	const row = frameLines(frame).find(line => new RegExp(`^[› ][● ] +${rank} +\\d+ `).test(line));
+	if (row === undefined) throw new Error(`no row for rank ${rank} in\n${frame}`);
+	return row;
+}
+
+describe('RanksPane', () => {
+	test('a title, a column header and a row per rank', () => {
+		const {lastFrame} = render(<RanksPane {...base} />);
+		const lines = expectFits(lastFrame(), 80, 12);
+		// Cut at 80 columns, with an ellipsis.
+		expect(lines[0]).toBe('RANKS 8 (world 8) · target: all · launcher 9999 torchrun --nproc_per_node 8 tra…');
+		expect(lines[1]).toMatch(/RANK +PID +ST +CPU% +RSS +GPU +WRK SIGNALS/);
+		expect(rankRows(lastFrame())).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+		expect(rowOf(lastFrame(), 3)).toMatch(/^ {2} +3 +10003 S +98% +3\.1 GiB +12\.0 GiB +2 TERM✓ INT✓ USR1✓ USR2✗$/);
+	});
+
+	test('ignored, blocked and pending signals are told apart from handled ones', () => {
+		const set = rankSet(2, {}, n =>
+			n === 1
+				? {signals: {SIGTERM: signal('ignored'), SIGINT: signal('handled', {pending: true}), SIGUSR1: signal('handled', {blocked: true}), SIGUSR2: signal('default')}}
+				: {},
+		);
+		const {lastFrame} = render(<RanksPane {...base} ranks={set} />);
+		expect(rowOf(lastFrame(), 1)).toMatch(/TERMign INT✓P USR1✓B USR2✗$/);
+		expect(rowOf(lastFrame(), 0)).toMatch(/TERM✓ INT✓ USR1✓ USR2✗$/);
+	});
+
+	test('the wide form shows every watched signal and the command, commands in one column', () => {
+		const set = rankSet(3, {}, n => (n === 1 ? {signals: {...rankSet(1).ranks[0]!.signals, SIGTERM: signal('ignored', {blocked: true, pending: true})}} : {}));
+		const {lastFrame} = renderOnTerminal(<RanksPane {...base} ranks={set} width={130} compact={false} />, 130);
+		const lines = expectFits(lastFrame(), 130, 12);
+		expect(lines[1]).toMatch(/SIGNALS +COMMAND$/);
+		expect(rowOf(lastFrame(), 0)).toMatch(/TERM✓ INT✓ USR1✓ USR2✗ CONT- HUP✗ QUIT✗ {5}python3 -u train\.py --config big\.yaml$/);
+		expect(rowOf(lastFrame(), 1)).toMatch(/TERMignBP INT✓ USR1✓ USR2✗ CONT- HUP✗ QUIT✗ python3 -u train\.py --config big\.yaml$/);
+		const commandColumn = lines[1]!.indexOf('COMMAND');
+		for (const rank of [0, 1, 2]) expect(rowOf(lastFrame(), rank).indexOf('python3')).toBe(commandColumn);
+	});
+
+	test('the cursor row has › and marked targets ●; the title counts the targets', () => {
+		const {lastFrame} = render(<RanksPane {...base} cursor={2} marked={new Set([10_002, 10_005])} />);
+		expect(rowOf(lastFrame(), 2)).toMatch(/^›● /);
+		expect(rowOf(lastFrame(), 5)).toMatch(/^ ● /);
+		expect(rowOf(lastFrame(), 0)).toMatch(/^ {2} /);
+		expect(frameLines(lastFrame()).filter(line => line.startsWith('›'))).toHaveLength(1);
+		expect(frameLines(lastFrame())[0]).toContain('target: 2 marked');
+	});
+
+	test('a stalled rank: S! on its row and STALLED in the title', () => {
+		const {lastFrame} = render(<RanksPane {...base} ranks={rankSet(4, {}, n => (n === 2 ? {stalled: true} : {}))} />);
+		expect(rowOf(lastFrame(), 2)).toMatch(/ S! /);
+		expect(rowOf(lastFrame(), 1)).not.toContain('S!');
+		expect(frameLines(lastFrame())[0]).toContain('1 STALLED');
+	});
+
+	test('the SLURM job.step and its restarts, then the launcher, in the title line', () => {
+		const set = rankSet(2, {}, n => ({slurm: {jobId: '998', stepId: '0', restartCount: 1, procId: n}}));
+		const {lastFrame} = render(<RanksPane {...base} ranks={set} width={100} />);
+		expect(frameLines(lastFrame())[0]).toMatch(/ · SLURM 998\.0, 1 restart · launcher 9999 torchrun/);
+		const first = rankSet(2, {}, n => ({slurm: {jobId: '998', stepId: null, restartCount: 0, procId: n}}));
+		expect(frameLines(render(<RanksPane {...base} ranks={first} />).lastFrame())[0]).toContain(' · SLURM 998 · ');
+	});
+
+	describe('64 ranks in 10 lines', () => {
+		const ranks = rankSet(64);
+
+		test.each([0, 1, 5, 31, 32, 62, 63])('cursor %i stays visible, with "+N more"', cursor => {
+			const {lastFrame} = render(<RanksPane {...base} ranks={ranks} cursor={cursor} height={10} />);
+			const lines = expectFits(lastFrame(), 80, 10);
+			const rows = rankRows(lastFrame());
+			expect(rows).toHaveLength(10 - 3); // title, header, "+N more"
+			expect(rows).toContain(cursor);
+			expect(rowOf(lastFrame(), cursor)).toMatch(/^›/);
+			// A contiguous window of the list.
+			expect(rows).toEqual(Array.from({length: rows.length}, (_, i) => rows[0]! + i));
+			const above = rows[0]!;
+			const below = 64 - rows.at(-1)! - 1;
+			expect(lines.at(-1)).toBe(`+${64 - rows.length} more: ${above} above, ${below} below`);
+		});
+
+		test('the first and last ranks sit at the window edges, not mid-screen', () => {
+			expect(rankRows(render(<RanksPane {...base} ranks={ranks} cursor={0} height={10} />).lastFrame())[0]).toBe(0);
+			expect(rankRows(render(<RanksPane {...base} ranks={ranks} cursor={63} height={10} />).lastFrame()).at(-1)).toBe(63);
+		});
+
+		test('a cursor out of range is clamped, never lost', () => {
+			const {lastFrame} = render(<RanksPane {...base} ranks={ranks} cursor={500} height={10} />);
+			expect(rowOf(lastFrame(), 63)).toMatch(/^›/);
+		});
+
+		test('every height from 0 to 20 is respected at 60, 80 and 100 columns', () => {
+			for (const width of [60, 80, 100]) {
+				for (let height = 0; height <= 20; height++) {
+					const {lastFrame, unmount} = render(<RanksPane {...base} ranks={ranks} cursor={40} width={width} height={height} compact={width < 100} />);
+					expectFits(lastFrame(), width, height);
+					if (height >= 2) expect(rankRows(lastFrame())).toContain(40);
+					unmount();
+				}
+			}
+		});
+	});
+
+	test('no ranks yet, no error: where they are looked for', () => {
+		const {lastFrame} = render(<RanksPane {...base} ranks={null} />);
+		const lines = expectFits(lastFrame(), 80, 12);
+		expect(lines).toHaveLength(2);
+		expect(lines[1]).toMatch(/^no ranks found \(looking for your processes with RANK/);
+	});
+
+	test('an empty rank set reads the same, with the app\'s hint', () => {
+		const {lastFrame} = render(<RanksPane {...base} ranks={rankSet(0)} searchHint={"--match 'train\\.py'"} />);
+		expect(frameLines(lastFrame())[1]).toBe("no ranks found (--match 'train\\.py')");
+	});
+
+	test('a failed scan: the error, instead of the ranks when there are none', () => {
+		const {lastFrame} = render(<RanksPane {...base} ranks={null} error="EACCES /proc/4242/status" height={1} />);
+		expect(expectFits(lastFrame(), 80, 1)[0]).toBe('RANKS rank scan failed: EACCES /proc/4242/status');
+	});
+
+	test('a failed scan with earlier ranks kept: the ranks, and the error in the title', () => {
+		const {lastFrame} = render(<RanksPane {...base} error="EACCES /proc/4242/status" />);
+		expect(frameLines(lastFrame())[0]).toContain('last scan failed: EACCES /proc/4242/status');
+		expect(rankRows(lastFrame())).toHaveLength(8);
+	});
+});
