@@ -3,6 +3,7 @@ import path from 'node:path';
 import {CheckpointWatcher} from '../checkpoints/watch.js';
 import {DEFAULT_LOG_FILE_NAME, type Settings} from '../config/schema.js';
 import {EXIT, UsageError} from '../core/errors.js';
+import type {MonitorSources} from '../core/monitor.js';
 import {runHeadless} from '../headless/run.js';
 import {RankSampler} from '../ranks/discover.js';
 import type {RankSelector} from '../ranks/tree.js';
@@ -35,14 +36,15 @@ export interface MonitorOptions {
 	readonly exitNow: () => void;
 }
 
-/** The monitor: headless today (the TUI comes later), until a signal or a closed pipe stops it. */
+/**
+ * The monitor, until q, a signal or a closed pipe stops it: the TUI on a terminal, else (or with
+ * --headless / --json) the headless view. Both write the memory log.
+ */
 export async function runMonitor({input, flags, settings, json, selector, exitNow}: MonitorOptions): Promise<number> {
 	const runDir = runDirFrom(input);
 	const logPath = logPathFrom(settings, runDir);
 
-	if (!flags['headless'] && process.stdout.isTTY) {
-		process.stderr.write('traintop: the interactive TUI is not built yet; running headless (--headless)\n');
-	}
+	const tui = !flags['headless'] && !json && process.stdout.isTTY === true && process.stdin.isTTY === true;
 
 	const gpu = new NvidiaSmiReader({
 		command: settings.nvidiaSmi,
@@ -77,26 +79,24 @@ export async function runMonitor({input, flags, settings, json, selector, exitNo
 		: null;
 	await checkpoints?.start();
 	gpu.start();
+	const sources: MonitorSources = {
+		readMemory: readHostMemory,
+		gpu,
+		readRanks: async gpuProcesses => {
+			const set = await ranks.sample(gpuProcesses);
+			// Per-process GPU memory is wanted only for the ranks' GPU column.
+			gpu.setProcessQueries(set.ranks.length > 0);
+			return set;
+		},
+		...(checkpoints ? {checkpoints} : {}),
+	};
 	try {
-		await runHeadless({
-			settings,
-			logPath,
-			json,
-			sources: {
-				readMemory: readHostMemory,
-				gpu,
-				readRanks: async gpuProcesses => {
-					const set = await ranks.sample(gpuProcesses);
-					// Headless uses per-process GPU memory only for the ranks' GPU column.
-					gpu.setProcessQueries(set.ranks.length > 0);
-					return set;
-				},
-				...(checkpoints ? {checkpoints} : {}),
-			},
-			stdout: process.stdout,
-			stderr: process.stderr,
-			signal: stop.signal,
-		});
+		if (tui) {
+			const {runTuiMode} = await import('../ui/tui-mode.js');
+			await runTuiMode({settings, logPath, sources, checkpoints, signal: stop.signal});
+		} else {
+			await runHeadless({settings, logPath, json, sources, stdout: process.stdout, stderr: process.stderr, signal: stop.signal});
+		}
 	} finally {
 		await Promise.all([gpu.stop(), checkpoints?.stop()]);
 	}

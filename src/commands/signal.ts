@@ -6,8 +6,8 @@ import {EXIT, UsageError} from '../core/errors.js';
 import type {Checkpoint, RankProcess} from '../core/types.js';
 import {CheckpointWatcher} from '../checkpoints/watch.js';
 import {existingRunDir} from './checkpoints.js';
-import {wouldTerminate} from '../ranks/dispositions.js';
-import {selectTargets, sendSignal, type SendResult} from '../ranks/send.js';
+import {outcomeLine, previewLine} from '../ranks/preview.js';
+import {selectTargets, sendSignal} from '../ranks/send.js';
 import {parseSignalName, type SignalName} from '../ranks/signals.js';
 import type {RankSelector} from '../ranks/tree.js';
 import {procReader} from '../system/procfs.js';
@@ -21,28 +21,6 @@ export function resolveAction(action: string | undefined, settings: Settings): {
 	const signal = parseSignalName(action);
 	if (!signal) throw new UsageError(`unknown signal '${action}': use save, emergency or a signal name such as SIGUSR2, USR2 or 12`);
 	return {signal, label: signal};
-}
-
-function who(rank: RankProcess): string {
-	return `${rank.rank === null ? 'rank ?' : `rank ${rank.rank}`}  pid ${rank.pid}`;
-}
-
-/** What each target will do with the signal, from its state at the last scan (it is re-read before sending). */
-export function previewLine(rank: RankProcess, signal: SignalName, force: boolean): string {
-	const state = rank.signals[signal];
-	if (!state) return `${who(rank)}  (state of ${signal} not shown by traintop; checked before sending)`;
-	if (wouldTerminate(state)) {
-		return `${who(rank)}  NO HANDLER: ${signal} would terminate it — ${force ? 'sent anyway (--force)' : 'will be refused (--force sends it)'}`;
-	}
-	const notes = [state.disposition === 'ignored' ? `ignores ${signal}` : `handles ${signal}`];
-	if (state.blocked) notes.push('blocked: delivered when unblocked');
-	if (state.pending) notes.push(`a ${signal} is already pending`);
-	return `${who(rank)}  ${notes.join(', ')}`;
-}
-
-function resultLine(result: SendResult): string {
-	const rank = result.rank === null ? 'rank ?' : `rank ${result.rank}`;
-	return `${rank}  pid ${result.pid}  ${result.outcome}${result.reason ? `: ${result.reason}` : ''}`;
 }
 
 async function confirm(question: string, stdin: Readable, stderr: Writable): Promise<boolean> {
@@ -111,7 +89,7 @@ export async function runSignalCommand(o: SignalCommandOptions): Promise<number>
 	try {
 		const sentAt = Date.now();
 		const {results} = sendSignal({rankSet: set, ranks: o.ranks, signal, force: o.force, proc: procReader()});
-		if (!o.json) for (const result of results) o.stdout.write(`${resultLine(result)}\n`);
+		if (!o.json) for (const result of results) o.stdout.write(`${outcomeLine(result)}\n`);
 		let waited: {checkpoint: Checkpoint | null; seconds: number} | null = null;
 		if (watcher && results.some(r => r.outcome === 'sent')) {
 			if (!o.json) say(`waiting up to ${o.settings.timeout} s for a new checkpoint in ${watcher.runDir}…`);

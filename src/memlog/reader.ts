@@ -239,7 +239,7 @@ export async function readSeries(files: readonly string[], skipped: SkippedLine[
 	const fields = new RecordFields();
 	// Sizes the columns once from the first lines' length, instead of doubling them to fit.
 	let bytesLeft = 0;
-	for (const file of files) if (!file.endsWith('.gz')) bytesLeft += (await stat(file)).size;
+	for (const file of files) if (!file.endsWith('.gz')) bytesLeft += (await stat(file).catch(() => null))?.size ?? 0;
 	let sampled = 0;
 	let sampledBytes = 0;
 	for (const file of files) {

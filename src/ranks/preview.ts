@@ -1,0 +1,30 @@
+import type {RankProcess} from '../core/types.js';
+import {wouldTerminate} from './dispositions.js';
+import type {SendResult} from './send.js';
+import type {SignalName} from './signals.js';
+
+// What a rank will do with a signal, said before it is sent: the `signal` command's target list
+// and the TUI's confirm box use the same words.
+
+export function who(rank: RankProcess): string {
+	return `${rank.rank === null ? 'rank ?' : `rank ${rank.rank}`}  pid ${rank.pid}`;
+}
+
+/** What each target will do with the signal, from its state at the last scan (it is re-read before sending). */
+export function previewLine(rank: RankProcess, signal: SignalName, force: boolean): string {
+	const state = rank.signals[signal];
+	if (!state) return `${who(rank)}  (state of ${signal} not shown by traintop; checked before sending)`;
+	if (wouldTerminate(state)) {
+		return `${who(rank)}  NO HANDLER: ${signal} would terminate it — ${force ? 'sent anyway (--force)' : 'will be refused (--force sends it)'}`;
+	}
+	const notes = [state.disposition === 'ignored' ? `ignores ${signal}` : `handles ${signal}`];
+	if (state.blocked) notes.push('blocked: delivered when unblocked');
+	if (state.pending) notes.push(`a ${signal} is already pending`);
+	return `${who(rank)}  ${notes.join(', ')}`;
+}
+
+/** What happened to one target. */
+export function outcomeLine(result: SendResult): string {
+	const rank = result.rank === null ? 'rank ?' : `rank ${result.rank}`;
+	return `${rank}  pid ${result.pid}  ${result.outcome}${result.reason ? `: ${result.reason}` : ''}`;
+}

@@ -1,0 +1,49 @@
+import type {CheckpointWatcher} from '../checkpoints/watch.js';
+import type {Settings} from '../config/schema.js';
+import {thresholdsFrom} from '../config/thresholds.js';
+import {UsageError} from '../core/errors.js';
+import {analyze} from '../memlog/analyze.js';
+import {readSeries, type SkippedLine} from '../memlog/reader.js';
+import {formatReport} from '../memlog/report.js';
+import {sendSignal} from '../ranks/send.js';
+import type {ProcReader} from '../system/procfs.js';
+import type {TuiActions} from './app.js';
+
+// The TUI's real actions: signals through ranks/send.ts (the only code that sends), saves
+// confirmed by the checkpoint watcher, and the same analysis `--analyze` prints.
+
+export interface ActionSources {
+	readonly settings: Settings;
+	readonly proc: ProcReader;
+	/** The run dir's watcher; null without a RUN_DIR. */
+	readonly checkpoints: CheckpointWatcher | null;
+	/** This run's memory log; null with --no-log. */
+	readonly logPath: string | null;
+}
+
+export function tuiActions({settings, proc, checkpoints, logPath}: ActionSources): TuiActions {
+	return {
+		signalOf: action => (action === 'save' ? settings.saveSignal : settings.emergencySignal),
+		// Never forced from the TUI: a rank without a handler is refused, and the confirm box says so.
+		send: (signal, targets) => sendSignal({rankSet: targets, signal, force: false, proc}).results,
+		awaitCheckpoint: checkpoints ? sinceMs => checkpoints.awaitNewCheckpoint(sinceMs, settings.timeout * 1000) : null,
+		timeoutS: settings.timeout,
+		analyze: async width => {
+			if (!logPath) return ['No memory log: traintop runs with --no-log (or "log": false), so there is nothing to analyse.'];
+			const skipped: SkippedLine[] = [];
+			try {
+				const series = await readSeries([logPath], skipped);
+				const analysis = analyze(series, thresholdsFrom(settings));
+				return formatReport(analysis, {format: 'text', width, files: [logPath], skipped}).split('\n');
+			} catch (error) {
+				if (!(error instanceof UsageError)) throw error;
+				return [
+					error.message,
+					'',
+					`The memory log gets a record every ${settings.logInterval} s (--log-interval); the first one is written`,
+					`${settings.logInterval} s after traintop started. traintop --analyze ${logPath} reads it any time.`,
+				];
+			}
+		},
+	};
+}

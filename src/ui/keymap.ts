@@ -1,0 +1,152 @@
+// Every key of the TUI, in one table: the input handler resolves keys here, the help overlay and
+// the key bar are drawn from it, and --readonly filters it. Nothing else decides what a key does.
+
+/** What a key asks for; the app's reducer (state.ts) and its effects do it. */
+export type Action =
+	| 'quit'
+	| 'up'
+	| 'down'
+	| 'page-up'
+	| 'page-down'
+	| 'mark'
+	| 'save'
+	| 'emergency'
+	| 'analyze'
+	| 'help'
+	| 'close'
+	| 'choose-next'
+	| 'confirm'
+	| 'activate';
+
+/** Where the user is: each has its own keys. */
+export type Mode = 'main' | 'confirm' | 'result' | 'help' | 'analysis';
+
+/** The parts of Ink's `useInput` key that traintop reads. */
+export interface KeyInfo {
+	readonly upArrow?: boolean;
+	readonly downArrow?: boolean;
+	readonly leftArrow?: boolean;
+	readonly rightArrow?: boolean;
+	readonly pageUp?: boolean;
+	readonly pageDown?: boolean;
+	readonly return?: boolean;
+	readonly escape?: boolean;
+	readonly tab?: boolean;
+	readonly ctrl?: boolean;
+}
+
+export interface Binding {
+	readonly action: Action;
+	readonly modes: readonly Mode[];
+	/** As shown in help and the key bar. */
+	readonly keys: string;
+	readonly description: string;
+	/** Short label for the key bar; absent = not on the bar. */
+	readonly bar?: string;
+	/** The key as the bar shows it, when not the first of `keys`. */
+	readonly barKey?: string;
+	/** A signal action: hidden and disabled by --readonly. */
+	readonly acts?: boolean;
+	readonly matches: (input: string, key: KeyInfo) => boolean;
+}
+
+const is = (...chars: string[]) => (input: string) => chars.includes(input);
+
+export const KEYMAP: readonly Binding[] = [
+	{
+		action: 'quit',
+		modes: ['main', 'help', 'analysis', 'result'],
+		keys: 'q  Ctrl-C',
+		description: 'quit (the job is not touched)',
+		bar: 'quit',
+		matches: (input, key) => input === 'q' || (key.ctrl === true && input === 'c'),
+	},
+	{
+		action: 'save',
+		modes: ['main'],
+		keys: 's',
+		description: 'save: send the save signal to the marked ranks (all when none is marked), after a confirm',
+		bar: 'save',
+		acts: true,
+		matches: is('s'),
+	},
+	{
+		action: 'emergency',
+		modes: ['main'],
+		keys: 'e',
+		description: 'emergency checkpoint: send the emergency signal (save and exit for requeue), after a confirm',
+		bar: 'emergency',
+		acts: true,
+		matches: is('e'),
+	},
+	{
+		action: 'mark',
+		modes: ['main'],
+		keys: 'space',
+		description: 'mark or unmark the rank under the cursor as a target',
+		bar: 'mark',
+		matches: is(' '),
+	},
+	{action: 'up', modes: ['main', 'analysis'], keys: '↑  k', description: 'move up', matches: (input, key) => key.upArrow === true || input === 'k'},
+	{
+		action: 'down',
+		modes: ['main', 'analysis'],
+		keys: '↓  j',
+		description: 'move down',
+		bar: 'move',
+		barKey: '↑↓',
+		matches: (input, key) => key.downArrow === true || input === 'j',
+	},
+	{action: 'page-up', modes: ['main', 'analysis'], keys: 'PgUp', description: 'page up', matches: (_, key) => key.pageUp === true},
+	{action: 'page-down', modes: ['main', 'analysis'], keys: 'PgDn', description: 'page down', matches: (_, key) => key.pageDown === true},
+	{action: 'analyze', modes: ['main'], keys: 'a', description: "analysis of this run's memory log", bar: 'analyze', matches: is('a')},
+	{action: 'help', modes: ['main'], keys: '?', description: 'this help', bar: 'help', matches: is('?', 'h')},
+	{
+		action: 'close',
+		modes: ['help', 'analysis', 'confirm', 'result'],
+		keys: 'Esc',
+		description: 'close the box (in a confirm: cancel, nothing is sent)',
+		matches: (input, key) => key.escape === true || (input === 'n' && !key.ctrl),
+	},
+	{
+		action: 'choose-next',
+		modes: ['confirm'],
+		keys: '←  →  Tab',
+		description: 'in a confirm: move between Cancel and Send',
+		matches: (_, key) => key.leftArrow === true || key.rightArrow === true || key.tab === true,
+	},
+	{action: 'close', modes: ['result', 'help'], keys: 'Enter', description: 'close the box', matches: (_, key) => key.return === true},
+	{action: 'activate', modes: ['confirm'], keys: 'Enter', description: 'in a confirm: press the highlighted button (Cancel first)', matches: (_, key) => key.return === true},
+	{action: 'confirm', modes: ['confirm'], keys: 'y', description: 'in a confirm: send', matches: is('y')},
+	// Ctrl-C in a confirm cancels it rather than quitting: a user mashing Ctrl-C must not lose the app mid-decision.
+	{action: 'close', modes: ['confirm'], keys: 'Ctrl-C', description: 'in a confirm: cancel', matches: (input, key) => key.ctrl === true && input === 'c'},
+];
+
+/** The action for a key press in a mode, or null. Signal actions do nothing with --readonly. */
+export function resolveKey(input: string, key: KeyInfo, mode: Mode, readonly: boolean): Action | null {
+	for (const binding of KEYMAP) {
+		if (!binding.modes.includes(mode)) continue;
+		if (readonly && binding.acts) continue;
+		if (binding.matches(input, key)) return binding.action;
+	}
+	return null;
+}
+
+/** The help overlay's rows, without what --readonly removes. */
+export function helpEntries(readonly: boolean): {keys: string; description: string}[] {
+	const seen = new Set<string>();
+	const rows: {keys: string; description: string}[] = [];
+	for (const binding of KEYMAP) {
+		if (readonly && binding.acts) continue;
+		const id = `${binding.keys}|${binding.description}`;
+		if (seen.has(id)) continue;
+		seen.add(id);
+		rows.push({keys: binding.keys, description: binding.description});
+	}
+	return rows;
+}
+
+/** The key bar's hints, most important first (the bar drops from the end when narrow). */
+export function barHints(readonly: boolean): {key: string; label: string}[] {
+	return KEYMAP.filter(b => b.bar && !(readonly && b.acts)).map(b => ({key: b.barKey ?? b.keys.split('  ')[0]!, label: b.bar!}));
+}

@@ -1,0 +1,259 @@
+import {mkdtemp, rm, writeFile} from 'node:fs/promises';
+import {hostname, tmpdir} from 'node:os';
+import path from 'node:path';
+import React from 'react';
+import {cleanup, render} from 'ink-testing-library';
+import {afterAll, afterEach, beforeAll, describe, expect, test} from 'vitest';
+import {CheckpointWatcher} from '../../src/checkpoints/watch.js';
+import {DEFAULT_SETTINGS, type Settings} from '../../src/config/schema.js';
+import {thresholdsFrom} from '../../src/config/thresholds.js';
+import {Monitor} from '../../src/core/monitor.js';
+import {startDemoJob, type DemoJob} from '../../src/demo/job.js';
+import {RankSampler} from '../../src/ranks/discover.js';
+import {procReader} from '../../src/system/procfs.js';
+import {tuiActions} from '../../src/ui/actions.js';
+import App from '../../src/ui/app.js';
+import {hostMemory, ScriptedSources} from '../helpers/snapshots.js';
+
+// The whole App on a real job: the demo job's 3 ranks (rank 2 has no SIGUSR1 handler), a real
+// Monitor sampling them, the real actions (ranks/send.ts, the checkpoint watcher). Keys go in
+// through ink-testing-library's stdin; what the job does is read from its own output.
+
+const ENTER = '\r';
+const ESC = '\u001B';
+const CTRL_C = '\u0003';
+const RIGHT = '\u001B[C';
+const DOWN = '\u001B[B';
+
+/** Lets Ink re-render and re-subscribe useInput before the next key (ink-notes.md §3). */
+const flush = () => new Promise<void>(resolve => setImmediate(() => setTimeout(resolve, 0)));
+
+async function press(stdin: {write(data: string): void}, ...keys: string[]): Promise<void> {
+	for (const key of keys) {
+		stdin.write(key);
+		await flush();
+	}
+}
+
+async function until(frame: () => string | undefined, predicate: (text: string) => boolean, timeoutMs = 10_000): Promise<string> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const text = frame() ?? '';
+		if (predicate(text)) return text;
+		if (Date.now() > deadline) throw new Error(`timed out; last frame:\n${text}`);
+		await new Promise(resolve => setTimeout(resolve, 50));
+	}
+}
+
+let dir = '';
+let job: DemoJob;
+let watcher: CheckpointWatcher;
+let monitor: Monitor;
+const sources = new ScriptedSources();
+
+beforeAll(async () => {
+	dir = await mkdtemp(path.join(tmpdir(), 'traintop-app-'));
+	job = await startDemoJob({runDir: dir, ranks: 3, workers: 1, stepSeconds: 0.05, saveEvery: 0, noUsr1Ranks: [2], shutdownTimeoutS: 3});
+	await job.ranksReady();
+	watcher = new CheckpointWatcher({runDir: dir, keep: null, poll: null});
+	await watcher.start();
+	const ranks = new RankSampler({proc: procReader(), selector: {kind: 'pid', pid: job.launcherPid}, host: hostname()});
+	sources.memory = hostMemory(62, null);
+	monitor = new Monitor({
+		sources: {...sources, readMemory: () => sources.readMemory(), gpu: sources.gpu, readRanks: () => ranks.sample(), checkpoints: watcher},
+		thresholds: thresholdsFrom(DEFAULT_SETTINGS),
+		intervalMs: 200,
+		ranksIntervalMs: 200,
+		host: 'node-7',
+	});
+	monitor.start();
+	await new Promise<void>(resolve => {
+		const off = monitor.subscribe(s => {
+			if ((s.ranks?.ranks.length ?? 0) === 3) {
+				off();
+				resolve();
+			}
+		});
+	});
+}, 30_000);
+
+afterAll(async () => {
+	monitor?.stop();
+	await watcher?.stop();
+	await job?.stop();
+	await rm(dir, {recursive: true, force: true});
+});
+
+afterEach(cleanup);
+
+function app(settings: Partial<Settings> = {}, logPath: string | null = null) {
+	const s = {...DEFAULT_SETTINGS, timeout: 10, ...settings};
+	return render(
+		<App store={monitor} actions={tuiActions({settings: s, proc: procReader(), checkpoints: watcher, logPath})} readonly={s.readonly} host="node-7" />,
+	);
+}
+
+/** The job's lines that say a rank got a signal, all of them so far. */
+const allGot = (): string[] => job.output().split('\n').filter(l => /got SIG/.test(l));
+/** How many there are now, to compare with later. */
+const outputLength = (): number => allGot().length;
+/** Those that came after `from` = outputLength() at some earlier point. */
+const gotLines = (from: number): string[] => allGot().slice(from);
+
+describe('the main screen', () => {
+	test('memory, the three ranks with their signal marks, checkpoints and the key bar', async () => {
+		const {lastFrame} = app();
+		const frame = await until(lastFrame, f => /RANKS 3/.test(f));
+		expect(frame).toContain('RAM');
+		expect(frame).toContain('62.0%');
+		expect(frame).toMatch(/USR1✓/);
+		expect(frame).toMatch(/USR1✗/);
+		expect(frame).toContain('GPU');
+		expect(frame).toMatch(/not monitored: nvidia-smi not found/);
+		expect(frame).toMatch(/CHECKPOINTS/);
+		expect(frame).toMatch(/q quit\s+s save\s+e emergency/);
+	});
+});
+
+describe('signals through the confirm box', () => {
+	test('s lists every target and what it does with SIGUSR1; Cancel is the default: Enter sends nothing', async () => {
+		const {lastFrame, stdin} = app();
+		await until(lastFrame, f => /RANKS 3/.test(f));
+		const from = outputLength();
+		await press(stdin, 's');
+		const box = await until(lastFrame, f => f.includes('Send SIGUSR1 (save) to all 3 ranks?'));
+		expect(box).toMatch(/rank 0 {2}pid \d+ {2}handles SIGUSR1/);
+		expect(box).toMatch(/rank 2 {2}pid \d+ {2}NO HANDLER: SIGUSR1 would terminate it/);
+		expect(box).toMatch(/▸ Cancel/);
+		await press(stdin, ENTER);
+		await until(lastFrame, f => f.includes('RANKS 3') && !f.includes('Send SIGUSR1'));
+		await new Promise(resolve => setTimeout(resolve, 500));
+		expect(gotLines(from)).toEqual([]);
+	});
+
+	test('Esc, n and Ctrl-C cancel too (Ctrl-C does not quit from a confirm box)', async () => {
+		const {lastFrame, stdin} = app();
+		await until(lastFrame, f => /RANKS 3/.test(f));
+		const from = outputLength();
+		for (const cancel of [ESC, 'n', CTRL_C]) {
+			await press(stdin, 'e');
+			await until(lastFrame, f => f.includes('Send SIGTERM (emergency checkpoint) to all 3 ranks?'));
+			await press(stdin, cancel);
+			await until(lastFrame, f => f.includes('RANKS 3') && !f.includes('Send SIGTERM'));
+		}
+		await new Promise(resolve => setTimeout(resolve, 300));
+		expect(gotLines(from)).toEqual([]);
+	});
+
+	test('→ then Enter sends: each rank\'s outcome, rank 2 refused, and the new checkpoint is reported', async () => {
+		const {lastFrame, stdin} = app();
+		await until(lastFrame, f => /RANKS 3/.test(f));
+		const from = outputLength();
+		await press(stdin, 's', RIGHT);
+		await until(lastFrame, f => /▸ Send SIGUSR1/.test(f));
+		await press(stdin, ENTER);
+		const result = await until(lastFrame, f => f.includes('SIGUSR1 (save): sent 2, refused 1'));
+		expect(result).toMatch(/rank 0 {2}pid \d+ {2}sent/);
+		expect(result).toMatch(/rank 2 {2}pid \d+ {2}refused: rank 2 has no handler for SIGUSR1/);
+		await press(stdin, ESC);
+		const saved = await until(lastFrame, f => /saved checkpoint_step_\d+_\d+_\d+ in [\d.]+ s/.test(f), 15_000);
+		expect(saved).toMatch(/manual/);
+		await until(() => gotLines(from).join('\n'), t => t.split('\n').length === 2);
+		expect(gotLines(from).sort()).toEqual(['rank 0 got SIGUSR1', 'rank 1 got SIGUSR1']);
+	});
+
+	test('space marks a rank: only the marked one is a target, and y sends without moving to the button', async () => {
+		const {lastFrame, stdin} = app();
+		await until(lastFrame, f => /RANKS 3/.test(f));
+		const from = outputLength();
+		// Cursor on rank 0; space marks it and moves on to rank 1.
+		await press(stdin, ' ');
+		await until(lastFrame, f => f.includes('target: 1 marked') || /●/.test(f));
+		await press(stdin, 's');
+		const box = await until(lastFrame, f => f.includes('Send SIGUSR1 (save) to 1 marked rank?'));
+		expect(box).toMatch(/rank 0 {2}pid/);
+		expect(box).not.toMatch(/rank 1 {2}pid/);
+		await press(stdin, 'y');
+		await until(lastFrame, f => f.includes('SIGUSR1 (save): sent 1'));
+		await until(() => gotLines(from).join('\n'), t => t !== '');
+		await new Promise(resolve => setTimeout(resolve, 300));
+		expect(gotLines(from)).toEqual(['rank 0 got SIGUSR1']);
+	});
+
+	test('--readonly: s and e do nothing, are off the key bar and the help; the bar says READ-ONLY', async () => {
+		const {lastFrame, stdin} = app({readonly: true});
+		await until(lastFrame, f => /RANKS 3/.test(f));
+		const from = outputLength();
+		await press(stdin, 's', 'e', 'y', ENTER);
+		const frame = lastFrame() ?? '';
+		expect(frame).not.toContain('Send SIG');
+		expect(frame).toContain('READ-ONLY');
+		expect(frame).not.toMatch(/s save/);
+		await press(stdin, '?');
+		const help = await until(lastFrame, f => f.includes('traintop keys'));
+		expect(help).not.toMatch(/save: send the save signal/);
+		expect(help).toContain('--readonly: s and e are off');
+		expect(gotLines(from)).toEqual([]);
+	});
+});
+
+describe('overlays and navigation', () => {
+	test('? lists every key of the keymap; Esc closes it', async () => {
+		const {lastFrame, stdin} = app();
+		await until(lastFrame, f => /RANKS 3/.test(f));
+		await press(stdin, '?');
+		const help = await until(lastFrame, f => f.includes('traintop keys'));
+		for (const text of ['quit', 'save: send the save signal', 'emergency checkpoint', 'mark or unmark', 'analysis of this run', 'move down']) {
+			expect(help).toContain(text);
+		}
+		await press(stdin, ESC);
+		await until(lastFrame, f => !f.includes('traintop keys') && f.includes('RANKS 3'));
+	});
+
+	test('↓ moves the cursor to the next rank; q quits (later keys do nothing)', async () => {
+		const {lastFrame, stdin, frames} = app();
+		await until(lastFrame, f => /RANKS 3/.test(f));
+		const cursorRow = (f: string) => f.split('\n').find(l => l.includes('›'));
+		expect(cursorRow(lastFrame() ?? '')).toMatch(/›\s+0\s/);
+		await press(stdin, DOWN);
+		await until(lastFrame, f => /›\s+1\s/.test(cursorRow(f) ?? ''));
+		await press(stdin, 'q');
+		const count = frames.length;
+		await press(stdin, 's');
+		await new Promise(resolve => setTimeout(resolve, 300));
+		expect(frames.length).toBe(count);
+		expect(lastFrame()).not.toContain('Send SIG');
+	});
+
+	test('a shows the analysis of the memory log; an empty log says when its first record comes', async () => {
+		const log = path.join(dir, 'traintop-memory.jsonl');
+		const record = (i: number, percent: number) =>
+			JSON.stringify({timestamp: new Date(Date.UTC(2026, 10, 22, 8, 0, 30 * i)).toISOString(), host: 'node-7', interval_s: 30, memory: {total_gb: 64, used_gb: (64 * percent) / 100, percent}, gpus: [], alerts: []});
+		await writeFile(log, [record(0, 40), record(1, 91), record(2, 50)].join('\n') + '\n');
+		const {lastFrame, stdin} = app({}, log);
+		await until(lastFrame, f => /RANKS 3/.test(f));
+		await press(stdin, 'a');
+		const report = await until(lastFrame, f => /RAM/.test(f) && f.includes('Analysis of this run'));
+		expect(report).toMatch(/91/);
+		await press(stdin, ESC);
+
+		await writeFile(log, '');
+		await press(stdin, 'a');
+		const empty = await until(lastFrame, f => f.includes('no memory record in it'));
+		expect(empty).toContain('the first one is written');
+	});
+
+	test('a terminal below 60×15 says so instead of drawing panes; a resize back brings them', async () => {
+		const {lastFrame, stdout} = app();
+		await until(lastFrame, f => /RANKS 3/.test(f));
+		Object.defineProperty(stdout, 'columns', {value: 50, configurable: true});
+		Object.defineProperty(stdout, 'rows', {value: 12, configurable: true});
+		stdout.emit('resize');
+		await until(lastFrame, f => f.includes('terminal 50×12 is too small: traintop needs 60×15'));
+		Object.defineProperty(stdout, 'columns', {value: 100, configurable: true});
+		Object.defineProperty(stdout, 'rows', {value: 30, configurable: true});
+		stdout.emit('resize');
+		const back = await until(lastFrame, f => f.includes('RANKS 3'));
+		expect(back.split('\n').length).toBeLessThanOrEqual(29);
+	});
+});
