@@ -1,0 +1,105 @@
+import {execFileSync} from 'node:child_process';
+import {randomUUID} from 'node:crypto';
+import {mkdtemp, rm} from 'node:fs/promises';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {afterEach, beforeEach, expect, test} from 'vitest';
+import {startDemoJob, type DemoJob} from '../../src/demo/job.js';
+import {CLI, requireBuild} from '../helpers/dist.js';
+
+// The built traintop in a real terminal (tmux), beside the demo job: the screen read with
+// capture-pane, keys typed with send-keys, the shell's screen checked after traintop is gone.
+
+const socket = `traintop-e2e-${randomUUID()}`;
+const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], {encoding: 'utf8'});
+const screen = () => tmux('capture-pane', '-p', '-t', 'tui');
+const keys = (...k: string[]) => tmux('send-keys', '-t', 'tui', ...k);
+
+async function until(predicate: (text: string) => boolean, timeoutMs = 15_000): Promise<string> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const text = screen();
+		if (predicate(text)) return text;
+		if (Date.now() > deadline) throw new Error(`screen never matched:\n${text}`);
+		await new Promise(resolve => setTimeout(resolve, 100));
+	}
+}
+
+let dir: string;
+let job: DemoJob | null = null;
+beforeEach(async () => {
+	requireBuild();
+	dir = await mkdtemp(path.join(tmpdir(), 'traintop-e2e-'));
+	job = await startDemoJob({runDir: dir, ranks: 2, workers: 1, stepSeconds: 0.05, saveEvery: 0, noUsr1Ranks: [1], shutdownTimeoutS: 3});
+	await job.ranksReady();
+	// A plain shell, so the test sees what the user's terminal shows before and after traintop.
+	tmux('new-session', '-d', '-s', 'tui', '-x', '120', '-y', '40', 'env -i PATH="$PATH" HOME="$HOME" TERM=xterm-256color bash --norc --noprofile');
+	keys(`PS1='$ '; echo shell-before-traintop`, 'Enter');
+	await until(text => text.includes('shell-before-traintop'));
+});
+afterEach(async () => {
+	try {
+		tmux('kill-server');
+	} catch {
+		// already gone
+	}
+	await job?.stop();
+	await rm(dir, {recursive: true, force: true});
+});
+
+function startTraintop(): void {
+	keys(`${process.execPath} ${CLI} ${dir} --pid ${job!.launcherPid} --nvidia-smi /nonexistent --interval 0.5; echo "EXIT=$?"`, 'Enter');
+}
+
+test('s, confirm, the new checkpoint on screen; q leaves with exit 0 and the shell screen back', async () => {
+	startTraintop();
+	const main = await until(text => /RANKS 2/.test(text) && /CHECKPOINTS/.test(text));
+	// The alternate screen: the shell's lines are out of sight while traintop runs.
+	expect(main).not.toContain('shell-before-traintop');
+	expect(main).toMatch(/USR1✓/);
+	expect(main).toMatch(/USR1✗/);
+	expect(main).toMatch(/GPU +not monitored: \/nonexistent not found/);
+	expect(main.trimEnd().split('\n').length).toBeLessThanOrEqual(39);
+
+	keys('s');
+	const box = await until(text => text.includes('Send SIGUSR1 (save) to all 2 ranks?'));
+	expect(box).toMatch(/rank 1 {2}pid \d+ {2}NO HANDLER/);
+	expect(box).toMatch(/▸ Cancel/);
+	keys('Right', 'Enter');
+	const result = await until(text => text.includes('SIGUSR1 (save): sent 1, refused 1'));
+	expect(result).toMatch(/rank 0 {2}pid \d+ {2}sent/);
+	keys('Escape');
+	const saved = await until(text => /saved checkpoint_step_\d+_\d+_\d+ in [\d.]+ s/.test(text));
+	expect(saved).toMatch(/step +\d+ .*manual/);
+	await job!.waitForLine(/rank 0 step \d+ saved checkpoint_step_\d+_\d+_\d+ \(manual\)/, 10_000);
+
+	keys('q');
+	const after = await until(text => text.includes('EXIT='));
+	expect(after).toContain('EXIT=0');
+	expect(after).toContain('shell-before-traintop');
+	expect(after).not.toMatch(/RANKS 2|CHECKPOINTS/);
+	// The job is untouched by quitting.
+	expect(job!.exitSignal()).toBeNull();
+});
+
+test('SIGTERM to traintop also restores the screen, exit 0; --readonly shows no save key', async () => {
+	keys(`${process.execPath} ${CLI} ${dir} --pid ${job!.launcherPid} --nvidia-smi /nonexistent --readonly; echo "EXIT=$?"`, 'Enter');
+	const main = await until(text => /RANKS 2/.test(text));
+	expect(main).toContain('READ-ONLY');
+	expect(main).not.toMatch(/s save/);
+	keys('s');
+	await new Promise(resolve => setTimeout(resolve, 500));
+	expect(screen()).not.toContain('Send SIG');
+
+	// traintop is the one child of the pane's shell (meow renames the process to "traintop").
+	const shell = tmux('display-message', '-p', '-t', 'tui', '#{pane_pid}').trim();
+	const pids = execFileSync('pgrep', ['-P', shell], {encoding: 'utf8'}).trim().split('\n').map(Number);
+	expect(pids).toHaveLength(1);
+	const pid = pids[0]!;
+	expect(execFileSync('ps', ['-o', 'args=', '-p', String(pid)], {encoding: 'utf8'}).trim()).toBe('traintop');
+	process.kill(pid, 'SIGTERM');
+	const after = await until(text => text.includes('EXIT='));
+	expect(after).toContain('EXIT=0');
+	expect(after).toContain('shell-before-traintop');
+	expect(after).not.toMatch(/RANKS 2/);
+});
