@@ -37,6 +37,11 @@ for (const [what, ok] of [
 const work = mkdtempSync(path.join(tmpdir(), 'traintop-analyze-bench-'));
 const log = path.join(work, 'traintop-memory.jsonl');
 
+// Rounded as traintop's writer rounds them (memlog/window.ts: GiB to 3 decimals, percents to 2), so
+// the file is what `traintop --headless` writes over a year at 30 s per record.
+const gb = v => Math.round(v * 1000) / 1000;
+const pct = v => Math.round(v * 100) / 100;
+
 /** A 30 s record of a node with 2 GPUs, RAM leaking slowly with noise and an occasional spike. */
 function record(i) {
 	const t = Date.UTC(2026, 0, 1) + i * 30_000;
@@ -46,7 +51,7 @@ function record(i) {
 		index: n,
 		uuid: `GPU-${n}`,
 		name: 'NVIDIA H100 80GB HBM3',
-		memory_used_gb: (79.6 * base) / 100,
+		memory_used_gb: gb((79.6 * base) / 100),
 		memory_total_gb: 79.6,
 		memory_percent: base,
 		peak_memory_percent: base + 1,
@@ -57,7 +62,7 @@ function record(i) {
 		host: 'gpu-node-7',
 		interval_s: 30,
 		samples: 30,
-		memory: {total_gb: 503.7, used_gb: (503.7 * ram) / 100, percent: Number(ram.toFixed(2)), available_gb: 503.7 * (1 - ram / 100), peak_percent: Number(peak.toFixed(2)), peak_used_gb: (503.7 * peak) / 100},
+		memory: {total_gb: 503.7, used_gb: gb((503.7 * ram) / 100), percent: pct(ram), available_gb: gb(503.7 * (1 - ram / 100)), peak_percent: pct(peak), peak_used_gb: gb((503.7 * peak) / 100)},
 		swap: null,
 		gpu: {memory_allocated_gb: 120, memory_total_gb: 159.2, memory_percent: 75.4, peak_memory_percent: 76.1},
 		gpus: [gpu(0, 76.9), gpu(1, 73.9)],

@@ -5,6 +5,10 @@ import {ranksFromFlag, selectorFromFlags} from './config/selection.js';
 import {helpText, OPTIONS} from './config/options.js';
 import {EXIT, UsageError} from './core/errors.js';
 
+// React's development build checks and warns on every render (several times slower); the TUI is
+// imported only after this line, so it gets the production build unless the user asked otherwise.
+process.env['NODE_ENV'] ??= 'production';
+
 // argv → validated settings → one mode. The only file that calls process.exit.
 // Each mode is imported when chosen: `--analyze` of a big log should not pay for (or hold in
 // memory) the monitor's readers and watchers.

@@ -10,12 +10,15 @@ export function who(rank: RankProcess): string {
 	return `${rank.rank === null ? 'rank ?' : `rank ${rank.rank}`}  pid ${rank.pid}`;
 }
 
-/** What each target will do with the signal, from its state at the last scan (it is re-read before sending). */
-export function previewLine(rank: RankProcess, signal: SignalName, force: boolean): string {
+/**
+ * What each target will do with the signal, from its state at the last scan (it is re-read before
+ * sending). `forceHint` says how a refused signal could be sent anyway, where the caller can.
+ */
+export function previewLine(rank: RankProcess, signal: SignalName, force: boolean, forceHint = '--force sends it'): string {
 	const state = rank.signals[signal];
 	if (!state) return `${who(rank)}  (state of ${signal} not shown by traintop; checked before sending)`;
 	if (wouldTerminate(state)) {
-		return `${who(rank)}  NO HANDLER: ${signal} would terminate it — ${force ? 'sent anyway (--force)' : 'will be refused (--force sends it)'}`;
+		return `${who(rank)}  NO HANDLER: ${signal} would terminate it — ${force ? 'sent anyway (--force)' : `will be refused (${forceHint})`}`;
 	}
 	const notes = [state.disposition === 'ignored' ? `ignores ${signal}` : `handles ${signal}`];
 	if (state.blocked) notes.push('blocked: delivered when unblocked');

@@ -201,7 +201,7 @@ export default function App({store, actions, readonly, host, historyPoints = 120
 		overlay = (
 			<Confirm
 				title={`Send ${signalWord(ui.confirm.action, signal)} to ${which}?`}
-				lines={targets.map(r => previewLine(r, signal, false))}
+				lines={targets.map(r => previewLine(r, signal, false, 'the TUI never forces; traintop signal --force does'))}
 				confirmLabel={`Send ${signal}`}
 				selected={ui.confirm.choice}
 				danger={ui.confirm.action === 'emergency'}
