@@ -181,6 +181,52 @@ export class JsonBytes {
 	 */
 	protected number(convert: boolean): boolean {
 		if (this.buf[this.pos]! <= 0x20) this.space();
+		return convert ? this.#convert() : this.#check();
+	}
+
+	/**
+	 * A number only checked: the grammar, and that it is finite. Most numbers of a record are
+	 * only checked, so this path does no arithmetic but for the magnitude.
+	 */
+	#check(): boolean {
+		const buf = this.buf;
+		const end = this.end;
+		const start = this.pos;
+		let p = start;
+		if (p < end && buf[p] === MINUS) p++;
+		if (p >= end) return false;
+		let c = buf[p]!;
+		/** Digits before the point, without a leading zero: the decimal magnitude. */
+		let magnitude = 0;
+		if (c === ZERO) p++;
+		else if (c > ZERO && c <= NINE) {
+			const first = p;
+			while (p < end && (c = buf[p]!) >= ZERO && c <= NINE) p++;
+			magnitude = p - first;
+		} else return false;
+		if (p < end && buf[p] === DOT) {
+			const first = ++p;
+			while (p < end && (c = buf[p]!) >= ZERO && c <= NINE) p++;
+			if (p === first) return false;
+		}
+		if (p < end && (buf[p] === 0x65 || buf[p] === 0x45)) {
+			// An exponent: rare in our logs; the full conversion checks it (and the finiteness).
+			this.pos = start;
+			return this.#convert();
+		}
+		this.pos = p;
+		// Below 10^308 the double is finite.
+		return magnitude <= 308 || this.#convertAt(start);
+	}
+
+	/** Converts the literal at `start` again, for its finiteness. */
+	#convertAt(start: number): boolean {
+		this.pos = start;
+		return this.#convert();
+	}
+
+	/** A number literal, checked against the grammar; its value goes to `num`. */
+	#convert(): boolean {
 		const buf = this.buf;
 		const end = this.end;
 		const start = this.pos;
@@ -244,8 +290,6 @@ export class JsonBytes {
 		}
 		this.pos = p;
 		const power = scale + exponent;
-		// The value is below 10^(digits + power): up to 10^308 it is surely finite.
-		if (!convert && digits + power <= 308) return true;
 		if (digits <= 15 && power >= -22 && power <= 22) {
 			// Clinger's fast path: an exact integer below 2^53 times or over an exact power of ten
 			// is one correctly rounded operation, the very double JSON.parse gives.

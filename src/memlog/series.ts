@@ -196,6 +196,8 @@ export class SeriesCollector {
 	}
 
 	readonly #fields = new RecordFields();
+	/** Each GPU's builder by index: no `gpu${index}` string and map lookup per device per record. */
+	readonly #devices: MetricBuilder[] = [];
 
 	/**
 	 * Room for `records` records in every column, so a big log is not copied at each doubling (and
@@ -256,7 +258,7 @@ export class SeriesCollector {
 			const index = f.devIndex[d]!;
 			const percent = f.devPercent[d]!;
 			if (!isNum(percent) || !Number.isInteger(index) || index < 0) continue;
-			const metric = this.#metric(`gpu${index}`, 'gpu');
+			const metric = (this.#devices[index] ??= this.#metric(`gpu${index}`, 'gpu'));
 			// Two entries for the same index in one record: keep the first.
 			if (metric.lastRecord() === r) continue;
 			const uuid = f.devUuid[d];
