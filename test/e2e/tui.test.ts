@@ -69,12 +69,13 @@ test('s, confirm, the new checkpoint on screen; q leaves with exit 0 and the she
 	const result = await until(text => text.includes('SIGUSR1 (save): sent 1, refused 1'));
 	expect(result).toMatch(/rank 0 {2}pid \d+ {2}sent/);
 	keys('Escape');
-	const saved = await until(text => /saved checkpoint_step_\d+_\d+_\d+ in [\d.]+ s/.test(text));
-	expect(saved).toMatch(/step +\d+ .*manual/);
+	await until(text => /saved checkpoint_step_\d+_\d+_\d+ in [\d.]+ s/.test(text));
+	// The timeline has it too (its snapshot may come a tick after the watcher saw the save).
+	await until(text => /step +\d+ .*manual/.test(text));
 	await job!.waitForLine(/rank 0 step \d+ saved checkpoint_step_\d+_\d+_\d+ \(manual\)/, 10_000);
 
 	keys('q');
-	const after = await until(text => text.includes('EXIT='));
+	const after = await until(text => /^EXIT=\d+/m.test(text));
 	expect(after).toContain('EXIT=0');
 	expect(after).toContain('shell-before-traintop');
 	expect(after).not.toMatch(/RANKS 2|CHECKPOINTS/);
@@ -98,8 +99,19 @@ test('SIGTERM to traintop also restores the screen, exit 0; --readonly shows no 
 	const pid = pids[0]!;
 	expect(execFileSync('ps', ['-o', 'args=', '-p', String(pid)], {encoding: 'utf8'}).trim()).toBe('traintop');
 	process.kill(pid, 'SIGTERM');
-	const after = await until(text => text.includes('EXIT='));
+	const after = await until(text => /^EXIT=\d+/m.test(text));
 	expect(after).toContain('EXIT=0');
 	expect(after).toContain('shell-before-traintop');
 	expect(after).not.toMatch(/RANKS 2/);
+});
+
+test('a crash inside the TUI still gives the shell its screen back, and the error is printed after', async () => {
+	const script = path.join(path.dirname(CLI), '..', 'test/e2e/fixtures/crashing-tui.mjs');
+	keys(`${process.execPath} ${script}; echo "EXIT=$?"`, 'Enter');
+	const after = await until(text => /^EXIT=\d+/m.test(text));
+	expect(after).toContain('crashed: boom: a bug in a pane');
+	expect(after).toContain('EXIT=1');
+	expect(after).toContain('shell-before-traintop');
+	// The alternate screen was left: nothing of the TUI's frame is on the shell's screen.
+	expect(after).not.toMatch(/MEMORY|first sample/);
 });

@@ -1,0 +1,94 @@
+import {mkdtemp, rm} from 'node:fs/promises';
+import {hostname, tmpdir} from 'node:os';
+import path from 'node:path';
+import React from 'react';
+import {cleanup, render} from 'ink-testing-library';
+import {afterAll, afterEach, beforeAll, expect, test} from 'vitest';
+import {CheckpointWatcher} from '../../src/checkpoints/watch.js';
+import {DEFAULT_SETTINGS} from '../../src/config/schema.js';
+import {thresholdsFrom} from '../../src/config/thresholds.js';
+import {Monitor} from '../../src/core/monitor.js';
+import {RankSampler} from '../../src/ranks/discover.js';
+import {procReader} from '../../src/system/procfs.js';
+import {tuiActions} from '../../src/ui/actions.js';
+import App from '../../src/ui/app.js';
+import {startPython, type PythonChild} from '../helpers/python-child.js';
+import {ScriptedSources} from '../helpers/snapshots.js';
+
+// A save that makes no checkpoint: a real process that handles SIGUSR1 but never writes one. The
+// checkpoints pane must say so once the timeout is over, and without a RUN_DIR say that nothing
+// can be waited for.
+
+const tag = `traintop-save-status-${process.pid}`;
+let child: PythonChild;
+let dir: string;
+let watcher: CheckpointWatcher;
+let monitor: Monitor;
+
+const flush = () => new Promise<void>(resolve => setImmediate(() => setTimeout(resolve, 0)));
+async function until(frame: () => string | undefined, predicate: (text: string) => boolean, timeoutMs = 10_000): Promise<string> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const text = frame() ?? '';
+		if (predicate(text)) return text;
+		if (Date.now() > deadline) throw new Error(`timed out; last frame:\n${text}`);
+		await new Promise(resolve => setTimeout(resolve, 50));
+	}
+}
+
+beforeAll(async () => {
+	dir = await mkdtemp(path.join(tmpdir(), 'traintop-save-status-'));
+	child = await startPython('on(signal.SIGUSR1, "USR1")', {RANK: '0', LOCAL_RANK: '0', WORLD_SIZE: '1'}, tag);
+	watcher = new CheckpointWatcher({runDir: dir, keep: null, poll: null});
+	await watcher.start();
+	const sources = new ScriptedSources();
+	const ranks = new RankSampler({proc: procReader(), selector: {kind: 'match', pattern: new RegExp(tag)}, host: hostname()});
+	monitor = new Monitor({
+		sources: {readMemory: () => sources.readMemory(), gpu: sources.gpu, readRanks: () => ranks.sample(), checkpoints: watcher},
+		thresholds: thresholdsFrom(DEFAULT_SETTINGS),
+		intervalMs: 200,
+		ranksIntervalMs: 200,
+		host: 'node-7',
+	});
+	monitor.start();
+});
+afterAll(async () => {
+	monitor.stop();
+	await watcher.stop();
+	child.kill('SIGKILL');
+	await rm(dir, {recursive: true, force: true});
+});
+afterEach(cleanup);
+
+test('no checkpoint within --timeout: the pane says so, after "waiting for checkpoint…"', async () => {
+	const settings = {...DEFAULT_SETTINGS, timeout: 1};
+	const {lastFrame, stdin} = render(<App store={monitor} actions={tuiActions({settings, proc: procReader(), checkpoints: watcher, logPath: null})} readonly={false} host="node-7" />);
+	await until(lastFrame, f => /RANKS 1/.test(f));
+	stdin.write('s');
+	await flush();
+	await until(lastFrame, f => f.includes('Send SIGUSR1'));
+	stdin.write('y');
+	await flush();
+	await until(lastFrame, f => f.includes('SIGUSR1 (save): sent 1'));
+	stdin.write('\u001B');
+	await flush();
+	await until(lastFrame, f => f.includes('waiting for checkpoint… (SIGUSR1 sent'));
+	const late = await until(lastFrame, f => f.includes("no new checkpoint 1 s after SIGUSR1: check the job's log"), 5000);
+	expect(late).not.toContain('waiting for checkpoint');
+	await until(() => child.lines.join('\n'), t => t.includes('got USR1'));
+});
+
+test('without a RUN_DIR the save is sent and the pane says there is nothing to wait for', async () => {
+	const {lastFrame, stdin} = render(<App store={monitor} actions={tuiActions({settings: DEFAULT_SETTINGS, proc: procReader(), checkpoints: null, logPath: null})} readonly={false} host="node-7" />);
+	await until(lastFrame, f => /RANKS 1/.test(f));
+	const before = child.lines.length;
+	stdin.write('s');
+	await flush();
+	await until(lastFrame, f => f.includes('Send SIGUSR1'));
+	stdin.write('y');
+	await flush();
+	stdin.write('\u001B');
+	await flush();
+	await until(lastFrame, f => /SIGUSR1 sent [\d: -]+; no RUN_DIR given, so no checkpoint to wait for/.test(f));
+	await until(() => child.lines.slice(before).join('\n'), t => t.includes('got USR1'));
+});
