@@ -83,10 +83,24 @@ function lastSave(complete: readonly ScannedCheckpoint[], now: number): Checkpoi
 		.sort((a, b) => a - b);
 	const gaps: number[] = [];
 	for (let i = 1; i < times.length; i++) gaps.push((times[i]! - times[i - 1]!) / 1000);
-	const medianIntervalS = median(gaps);
+	return lastSaveAt({time: newest, medianIntervalS: median(gaps)}, now);
+}
+
+/**
+ * The last save's age and whether it is overdue, as of `now`. The age grows while nothing is
+ * written — the very case the overdue warning is for — so views refresh it with the clock instead
+ * of waiting for a rescan that no file event will trigger.
+ */
+export function lastSaveAt(
+	last: {readonly time: number; readonly medianIntervalS: number | null},
+	now: number,
+): NonNullable<CheckpointIndex['lastSave']> {
 	// Clock skew between the writer (another node, NFS) and us can put a save in the future: its age is then 0.
-	const ageS = Math.max(0, (now - newest) / 1000);
-	return {time: newest, ageS, medianIntervalS, overdue: medianIntervalS !== null && ageS > OVERDUE_FACTOR * medianIntervalS};
+	const ageS = Math.max(0, (now - last.time) / 1000);
+	const usual = last.medianIntervalS;
+	// Saves a second apart or less (a burst, a copy) give no usual interval to be late against.
+	const overdue = usual !== null && usual >= 1 && ageS > OVERDUE_FACTOR * usual;
+	return {time: last.time, ageS, medianIntervalS: usual, overdue};
 }
 
 export function buildIndex(scan: ScanResult, options: BuildIndexOptions): CheckpointIndex {

@@ -5,7 +5,7 @@ import {stat} from 'node:fs/promises';
 import {watch, type FSWatcher} from 'chokidar';
 import type {Checkpoint, CheckpointIndex, ScanResult} from '../core/types.js';
 import {diskSpace, type DiskSpace} from './disk.js';
-import {buildIndex} from './retention.js';
+import {buildIndex, lastSaveAt} from './retention.js';
 
 export type ScanFunction = (runDir: string) => Promise<ScanResult>;
 export type IndexListener = (index: CheckpointIndex) => void;
@@ -134,7 +134,17 @@ export class CheckpointWatcher {
 		}, delayMs);
 	}
 
+	/**
+	 * The index as of the last rescan, with the last save's age and overdue flag as of now: a
+	 * job that stopped saving triggers no rescan. A new object only when the age (in whole
+	 * seconds) or the flag changed.
+	 */
 	getIndex(): CheckpointIndex | null {
+		const index = this.index;
+		if (!index?.lastSave) return index;
+		const fresh = lastSaveAt(index.lastSave, this.now());
+		if (fresh.overdue === index.lastSave.overdue && Math.floor(fresh.ageS) === Math.floor(index.lastSave.ageS)) return index;
+		this.index = {...index, lastSave: fresh};
 		return this.index;
 	}
 

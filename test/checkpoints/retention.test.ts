@@ -145,6 +145,7 @@ describe('last save', () => {
 		{name: 'median of an even count of gaps', times: [0, 10, 40, 100], now: 100, want: {time: T0 + 100_000, ageS: 0, medianIntervalS: 30, overdue: false}},
 		{name: 'median resists one long gap', times: [0, 10, 20, 30, 1000], now: 1014, want: {time: T0 + 1_000_000, ageS: 14, medianIntervalS: 10, overdue: false}},
 		{name: 'exactly 1.5 × is not overdue', times: [0, 10], now: 25, want: {time: T0 + 10_000, ageS: 15, medianIntervalS: 10, overdue: false}},
+		{name: 'saves within the same second give no interval to be late against', times: [0, 0, 0.5], now: 600, want: {time: T0 + 500, ageS: 599.5, medianIntervalS: 0.25, overdue: false}},
 	])('$name', ({times, now, want}) => {
 		const index = build(scan(times.map(s => at(s))), {now: T0 + now * 1000});
 		expect(index.lastSave).toEqual(want);

@@ -121,6 +121,26 @@ describe('CheckpointWatcher', () => {
 		expect(await seen).toBeLessThan(3000);
 	});
 
+	it('a job that stops saving goes overdue with no file event: the index follows the clock', async () => {
+		const run = runDir();
+		let now = Date.now();
+		// Saves 60 s apart, the last one now.
+		save(run, 1, new Date(now - 120_000));
+		save(run, 2, new Date(now - 60_000));
+		save(run, 3, new Date(now));
+		const watcher = await started({runDir: run, now: () => now});
+		const first = watcher.getIndex();
+		expect(first?.lastSave).toMatchObject({medianIntervalS: 60, overdue: false});
+		// The same object while nothing visible changed (the Monitor compares by identity).
+		expect(watcher.getIndex()).toBe(first);
+		now += 89_000;
+		expect(watcher.getIndex()?.lastSave).toMatchObject({overdue: false});
+		expect(Math.round(watcher.getIndex()!.lastSave!.ageS)).toBe(89);
+		now += 2_000;
+		expect(watcher.getIndex()?.lastSave).toMatchObject({overdue: true});
+		expect(watcher.getIndex()?.checkpoints.map(c => c.step)).toEqual([1, 2, 3]);
+	});
+
 	it('awaitNewCheckpoint resolves with the new one, never one present before nor one older than sinceMs', async () => {
 		const run = runDir();
 		save(run, 100); // fresh mtime, inside the slack: excluded only because it is already indexed
