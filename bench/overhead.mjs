@@ -104,12 +104,21 @@ execFileSync('tmux', ['new-session', '-d', '-s', session, '-x', '200', '-y', '50
 const htopPid = Number(execFileSync('tmux', ['list-panes', '-t', session, '-F', '#{pane_pid}']).toString().trim());
 subjects.push({label: 'htop -d 10 (1 s refresh)', pid: htopPid});
 
+// The interactive TUI in the budget's scenario, drawing at 120×40 every second.
+const tuiSession = `${session}-tui`;
+const tuiCommand = `exec env PATH=${fakeDir}:${process.env.PATH} FAKE_NVSMI_SCENARIO=issue-titanx-8gpu-noheader-nounits ${process.execPath} ${cli} ${runDir} --pid ${job.launcherPid} --interval 1 --no-log`;
+execFileSync('tmux', ['new-session', '-d', '-s', tuiSession, '-x', '120', '-y', '40', tuiCommand]);
+const tuiPid = Number(execFileSync('tmux', ['list-panes', '-t', tuiSession, '-F', '#{pane_pid}']).toString().trim());
+subjects.push({label: 'traintop TUI 120×40, same as the above', pid: tuiPid});
+
 function cleanup() {
 	for (const s of subjects) s.child?.kill('SIGINT');
 	void job.stop();
-	try {
-		execFileSync('tmux', ['kill-session', '-t', session], {stdio: 'ignore'});
-	} catch {}
+	for (const name of [session, `${session}-tui`]) {
+		try {
+			execFileSync('tmux', ['kill-session', '-t', name], {stdio: 'ignore'});
+		} catch {}
+	}
 }
 process.on('SIGINT', () => {
 	cleanup();
