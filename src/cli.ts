@@ -55,6 +55,11 @@ async function main(): Promise<number> {
 			columns: process.stdout.columns,
 		});
 	}
+	if (command === 'demo') {
+		if (args.length > 0) throw new UsageError(`demo takes no arguments (got ${args.join(' ')})`);
+		const {runDemoCommand} = await import('./commands/demo.js');
+		return runDemoCommand({settings, flags: cli.flags, json, stderr: process.stderr, exitNow: () => process.exit(EXIT.ok)});
+	}
 	if (command === 'ranks') {
 		if (args.length > 0) throw new UsageError(`ranks takes no arguments (got ${args.join(' ')})`);
 		const {runRanksCommand} = await import('./commands/ranks.js');

@@ -69,9 +69,11 @@ export function helpText(): string {
 		return `    ${o.usage.padEnd(width)}${o.description}${def}`;
 	});
 	return [
-		'traintop — watch a training job: RAM, swap and GPU memory against thresholds, with a JSON Lines memory log.',
+		'traintop — watch a training job: RAM, swap and GPU memory against thresholds, its ranks and their signal handlers, its checkpoints.',
 		'',
 		'Usage',
+		'    traintop demo                        start a simulated 4-rank job and open the TUI on it (q quits, the job stops)',
+		'    traintop [RUN_DIR] [--pid P]         the interactive TUI (on a terminal); keys: ? for help',
 		'    traintop --headless [RUN_DIR]        status lines and the memory log (also when stdout is not a terminal)',
 		'    traintop --headless --json           log records as JSON Lines on stdout',
 		'    traintop ranks [--json]              the job\'s ranks, their workers and signal handlers',
