@@ -49,7 +49,7 @@ export const OPTIONS: readonly OptionSpec[] = [
 	{name: 'keep', usage: '--keep N', kind: 'number', setting: 'keep', defaultText: 'the job\'s own (max_checkpoints)', description: 'keep-N retention to plan with: which checkpoints the next save prunes'},
 	{name: 'poll', usage: '--poll S', kind: 'number', setting: 'poll', defaultText: '0 (inotify)', description: 'poll the run dir every S seconds (NFS, Lustre, GPFS do not report other nodes\' writes)'},
 	{name: 'wait', usage: '--wait', kind: 'boolean', description: 'signal: wait for the new checkpoint and report it (exit 3 if none comes)'},
-	{name: 'timeout', usage: '--timeout S', kind: 'number', setting: 'timeout', defaultText: `${d.timeout}`, description: 'signal --wait: seconds to wait for the checkpoint'},
+	{name: 'timeout', usage: '--timeout S', kind: 'number', setting: 'timeout', defaultText: `${d.timeout}`, description: 'signal --wait and the TUI: seconds to wait for the checkpoint after a save'},
 	{name: 'readonly', usage: '--readonly', kind: 'boolean', setting: 'readonly', description: 'no actions: every signal is refused'},
 	{name: 'config', usage: '--config FILE', kind: 'string', defaultText: '$TRAINTOP_CONFIG', description: 'JSON file of settings (camelCase keys, e.g. {"ramThreshold": 80}); flags win over it'},
 	{name: 'help', usage: '--help', kind: 'boolean', description: 'show this help'},
