@@ -1,27 +1,15 @@
-import {execFileSync} from 'node:child_process';
-import {randomUUID} from 'node:crypto';
 import {mkdtemp, rm} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, beforeEach, expect, test} from 'vitest';
 import {startDemoJob, type DemoJob} from '../../src/demo/job.js';
 import {CLI, requireBuild} from '../helpers/dist.js';
+import {Terminal} from '../helpers/tmux.js';
 
 // The confirmation prompt on a real terminal: the built CLI inside tmux, read with capture-pane.
 
-const socket = `traintop-test-${randomUUID()}`;
-const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], {encoding: 'utf8'});
-const screen = () => tmux('capture-pane', '-p', '-t', 'sig');
-
-async function until(predicate: (text: string) => boolean, timeoutMs = 10_000): Promise<string> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const text = screen();
-		if (predicate(text)) return text;
-		if (Date.now() > deadline) throw new Error(`screen never matched:\n${text}`);
-		await new Promise(resolve => setTimeout(resolve, 100));
-	}
-}
+let term: Terminal | null = null;
+const until = (predicate: (text: string) => boolean) => term!.until(predicate, 'the screen to match', 10_000);
 
 let dir: string;
 let job: DemoJob | null = null;
@@ -32,18 +20,15 @@ beforeEach(async () => {
 	await job.ranksReady();
 });
 afterEach(async () => {
-	try {
-		tmux('kill-server');
-	} catch {
-		// already gone
-	}
+	term?.close();
+	term = null;
 	await job?.stop();
 	await rm(dir, {recursive: true, force: true});
 });
 
 function openSignalPrompt(): void {
 	const command = `${process.execPath} ${CLI} signal save --pid ${job!.launcherPid} --nvidia-smi /nonexistent; echo EXIT=$?; sleep 30`;
-	tmux('new-session', '-d', '-s', 'sig', '-x', '120', '-y', '20', command);
+	term = new Terminal(120, 20, command);
 }
 
 test('on a terminal it lists the targets and asks; Enter alone cancels and nothing is sent', async () => {
@@ -51,7 +36,7 @@ test('on a terminal it lists the targets and asks; Enter alone cancels and nothi
 	const prompt = await until(text => text.includes('Send SIGUSR1? [y/N]'));
 	expect(prompt).toContain('SIGUSR1 (save) to 2 of 2 ranks:');
 	expect(prompt).toMatch(/rank 0 {2}pid \d+ {2}handles SIGUSR1/);
-	tmux('send-keys', '-t', 'sig', 'Enter');
+	term!.keys('Enter');
 	const after = await until(text => text.includes('EXIT='));
 	expect(after).toContain('cancelled: nothing sent');
 	expect(after).toContain('EXIT=3');
@@ -62,7 +47,7 @@ test('on a terminal it lists the targets and asks; Enter alone cancels and nothi
 test('answering y sends it, and rank 0 saves', async () => {
 	openSignalPrompt();
 	await until(text => text.includes('Send SIGUSR1? [y/N]'));
-	tmux('send-keys', '-t', 'sig', 'y', 'Enter');
+	term!.keys('y', 'Enter');
 	const after = await until(text => text.includes('EXIT='));
 	expect(after).toMatch(/rank 0 {2}pid \d+ {2}sent/);
 	expect(after).toMatch(/rank 1 {2}pid \d+ {2}sent/);

@@ -1,28 +1,17 @@
 import {execFileSync} from 'node:child_process';
-import {randomUUID} from 'node:crypto';
 import {existsSync, readFileSync} from 'node:fs';
 import {rm} from 'node:fs/promises';
 import {afterEach, beforeEach, expect, test} from 'vitest';
 import {CLI, requireBuild} from '../helpers/dist.js';
+import {Terminal} from '../helpers/tmux.js';
+import {until} from '../helpers/until.js';
 
 // `traintop demo` in a real terminal: one command gives the TUI on a running job, and however it
 // ends — q, Ctrl-C, the terminal closed under it — no process of the demo job is left behind.
 
-const socket = `traintop-demo-${randomUUID()}`;
-const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], {encoding: 'utf8'});
-const screen = () => tmux('capture-pane', '-p', '-t', 'demo');
-const keys = (...k: string[]) => tmux('send-keys', '-t', 'demo', ...k);
-const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
-
-async function until<T>(probe: () => T, ok: (value: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = probe();
-		if (ok(value)) return value;
-		if (Date.now() > deadline) throw new Error(`${what} never happened; last: ${String(value)}`);
-		await sleep(100);
-	}
-}
+let term: Terminal;
+const screen = () => term.screen();
+const keys = (...k: string[]) => term.keys(...k);
 
 const children = (pid: number): number[] => {
 	try {
@@ -43,12 +32,11 @@ const processesWith = (text: string): number[] => {
 let runDir = '';
 beforeEach(async () => {
 	requireBuild();
-	tmux('new-session', '-d', '-s', 'demo', '-x', '120', '-y', '40', 'env -i PATH="$PATH" HOME="$HOME" TERM=xterm-256color bash --norc --noprofile');
+	term = new Terminal(120, 40);
 	keys(`PS1='$ '; ${process.execPath} ${CLI} demo --nvidia-smi /nonexistent; echo "EXIT=$?"`, 'Enter');
 	await until(screen, s => /RANKS 4/.test(s) && /USR1✗/.test(s), 'the demo TUI with 4 ranks');
 	// The demo's launcher is traintop's child; its command line names the run dir.
-	const shell = Number(tmux('display-message', '-p', '-t', 'demo', '#{pane_pid}').trim());
-	const traintop = children(shell)[0]!;
+	const traintop = children(term.panePid())[0]!;
 	const launcher = children(traintop).find(pid => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('launcher.py'));
 	expect(launcher).toBeDefined();
 	runDir = /--run-dir\0([^\0]+)/.exec(readFileSync(`/proc/${launcher}/cmdline`, 'utf8'))?.[1] ?? '';
@@ -57,11 +45,7 @@ beforeEach(async () => {
 	expect(processesWith(runDir).length).toBeGreaterThanOrEqual(5);
 });
 afterEach(async () => {
-	try {
-		tmux('kill-server');
-	} catch {
-		// gone
-	}
+	term.close();
 	for (const pid of processesWith(runDir)) process.kill(pid, 'SIGKILL');
 	if (runDir) await rm(runDir, {recursive: true, force: true});
 });
@@ -85,7 +69,7 @@ test('Ctrl-C: the same', async () => {
 });
 
 test('the terminal closed under it (SIGHUP): no demo process is left', async () => {
-	tmux('kill-session', '-t', 'demo');
+	term.close();
 	const left = await until(() => processesWith(runDir), pids => pids.length === 0, 'the demo job stopping', 15_000);
 	expect(left).toEqual([]);
 });

@@ -1,29 +1,19 @@
 import {execFileSync} from 'node:child_process';
-import {randomUUID} from 'node:crypto';
 import {mkdtemp, rm} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, beforeEach, expect, test} from 'vitest';
 import {startDemoJob, type DemoJob} from '../../src/demo/job.js';
 import {CLI, requireBuild} from '../helpers/dist.js';
+import {Terminal} from '../helpers/tmux.js';
 
 // The built traintop in a real terminal (tmux), beside the demo job: the screen read with
 // capture-pane, keys typed with send-keys, the shell's screen checked after traintop is gone.
 
-const socket = `traintop-e2e-${randomUUID()}`;
-const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], {encoding: 'utf8'});
-const screen = () => tmux('capture-pane', '-p', '-t', 'tui');
-const keys = (...k: string[]) => tmux('send-keys', '-t', 'tui', ...k);
-
-async function until(predicate: (text: string) => boolean, timeoutMs = 15_000): Promise<string> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const text = screen();
-		if (predicate(text)) return text;
-		if (Date.now() > deadline) throw new Error(`screen never matched:\n${text}`);
-		await new Promise(resolve => setTimeout(resolve, 100));
-	}
-}
+let term: Terminal;
+const screen = () => term.screen();
+const keys = (...k: string[]) => term.keys(...k);
+const until = (predicate: (text: string) => boolean) => term.until(predicate);
 
 let dir: string;
 let job: DemoJob | null = null;
@@ -33,16 +23,12 @@ beforeEach(async () => {
 	job = await startDemoJob({runDir: dir, ranks: 2, workers: 1, stepSeconds: 0.05, saveEvery: 0, noUsr1Ranks: [1], shutdownTimeoutS: 3});
 	await job.ranksReady();
 	// A plain shell, so the test sees what the user's terminal shows before and after traintop.
-	tmux('new-session', '-d', '-s', 'tui', '-x', '120', '-y', '40', 'env -i PATH="$PATH" HOME="$HOME" TERM=xterm-256color bash --norc --noprofile');
+	term = new Terminal(120, 40);
 	keys(`PS1='$ '; echo shell-before-traintop`, 'Enter');
 	await until(text => text.includes('shell-before-traintop'));
 });
 afterEach(async () => {
-	try {
-		tmux('kill-server');
-	} catch {
-		// already gone
-	}
+	term.close();
 	await job?.stop();
 	await rm(dir, {recursive: true, force: true});
 });
@@ -93,8 +79,7 @@ test('SIGTERM to traintop also restores the screen, exit 0; --readonly shows no 
 	expect(screen()).not.toContain('Send SIG');
 
 	// traintop is the one child of the pane's shell (meow renames the process to "traintop").
-	const shell = tmux('display-message', '-p', '-t', 'tui', '#{pane_pid}').trim();
-	const pids = execFileSync('pgrep', ['-P', shell], {encoding: 'utf8'}).trim().split('\n').map(Number);
+	const pids = execFileSync('pgrep', ['-P', String(term.panePid())], {encoding: 'utf8'}).trim().split('\n').map(Number);
 	expect(pids).toHaveLength(1);
 	const pid = pids[0]!;
 	expect(execFileSync('ps', ['-o', 'args=', '-p', String(pid)], {encoding: 'utf8'}).trim()).toBe('traintop');

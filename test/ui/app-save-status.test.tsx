@@ -13,6 +13,7 @@ import {procReader} from '../../src/system/procfs.js';
 import {tuiActions} from '../../src/ui/actions.js';
 import App from '../../src/ui/app.js';
 import {startPython, type PythonChild} from '../helpers/python-child.js';
+import {flush, untilFrame as until} from '../helpers/ink.js';
 import {ScriptedSources} from '../helpers/snapshots.js';
 
 // A save that makes no checkpoint: a real process that handles SIGUSR1 but never writes one. The
@@ -24,17 +25,6 @@ let child: PythonChild;
 let dir: string;
 let watcher: CheckpointWatcher;
 let monitor: Monitor;
-
-const flush = () => new Promise<void>(resolve => setImmediate(() => setTimeout(resolve, 0)));
-async function until(frame: () => string | undefined, predicate: (text: string) => boolean, timeoutMs = 10_000): Promise<string> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const text = frame() ?? '';
-		if (predicate(text)) return text;
-		if (Date.now() > deadline) throw new Error(`timed out; last frame:\n${text}`);
-		await new Promise(resolve => setTimeout(resolve, 50));
-	}
-}
 
 beforeAll(async () => {
 	dir = await mkdtemp(path.join(tmpdir(), 'traintop-save-status-'));

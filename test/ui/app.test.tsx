@@ -13,6 +13,7 @@ import {RankSampler} from '../../src/ranks/discover.js';
 import {procReader} from '../../src/system/procfs.js';
 import {tuiActions} from '../../src/ui/actions.js';
 import App from '../../src/ui/app.js';
+import {press, untilFrame as until} from '../helpers/ink.js';
 import {hostMemory, ScriptedSources} from '../helpers/snapshots.js';
 
 // The whole App on a real job: the demo job's 3 ranks (rank 2 has no SIGUSR1 handler), a real
@@ -24,26 +25,6 @@ const ESC = '\u001B';
 const CTRL_C = '\u0003';
 const RIGHT = '\u001B[C';
 const DOWN = '\u001B[B';
-
-/** Lets Ink re-render and re-subscribe useInput before the next key (ink-notes.md §3). */
-const flush = () => new Promise<void>(resolve => setImmediate(() => setTimeout(resolve, 0)));
-
-async function press(stdin: {write(data: string): void}, ...keys: string[]): Promise<void> {
-	for (const key of keys) {
-		stdin.write(key);
-		await flush();
-	}
-}
-
-async function until(frame: () => string | undefined, predicate: (text: string) => boolean, timeoutMs = 10_000): Promise<string> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const text = frame() ?? '';
-		if (predicate(text)) return text;
-		if (Date.now() > deadline) throw new Error(`timed out; last frame:\n${text}`);
-		await new Promise(resolve => setTimeout(resolve, 50));
-	}
-}
 
 let dir = '';
 let job: DemoJob;
