@@ -47,6 +47,32 @@ const TABLE = new KeyTable(KEYS);
 /** Key ids: position in KEYS + 1 (0 = a key we do not know). */
 const ID = Object.fromEntries(KEYS.map((k, i) => [k, i + 1])) as Record<(typeof KEYS)[number], number>;
 
+/** The numeric objects of a record: which keys, which are used (converted), which are required. */
+interface ObjectSpec {
+	/** Key id → the field's position, -1 for keys the object does not have. */
+	readonly slot: Int8Array;
+	readonly convert: readonly boolean[];
+	/** Bit i set: field i must be there. */
+	readonly required: number;
+}
+
+/** Fields as [key, used by the analysis, required by the schema]; the used ones come first, in the order read out. */
+function spec(...fields: [key: (typeof KEYS)[number], convert: boolean, required: boolean][]): ObjectSpec {
+	const slot = new Int8Array(KEYS.length + 1).fill(-1);
+	fields.forEach(([key], i) => {
+		slot[ID[key]] = i;
+	});
+	return {
+		slot,
+		convert: fields.map(([, convert]) => convert),
+		required: fields.reduce((mask, [, , required], i) => (required ? mask | (1 << i) : mask), 0),
+	};
+}
+
+const MEMORY = spec(['percent', true, true], ['used_gb', true, true], ['peak_percent', true, false], ['total_gb', false, true], ['available_gb', false, false], ['peak_used_gb', false, false]);
+const SWAP = spec(['percent', true, true], ['total_gb', true, true], ['peak_percent', true, false], ['used_gb', false, true]);
+const GPU = spec(['memory_percent', true, true], ['peak_memory_percent', true, false], ['memory_allocated_gb', false, true], ['memory_total_gb', false, true]);
+
 /** Remembers the last bytes → string per slot, so a host or GPU name repeated on every line is decoded once. */
 class Interner {
 	readonly #bytes: (Uint8Array | null)[] = [];
@@ -76,6 +102,8 @@ class Interner {
 
 export class LineScanner extends JsonBytes {
 	readonly #names = new Interner();
+	/** #numbers' output, reused. */
+	readonly #values = new Float64Array(8);
 	/**
 	 * The key ids of the last line in the order met (nested objects included): a writer emits the
 	 * same keys in the same order on every line, so the next key is checked against the guess
@@ -137,19 +165,39 @@ export class LineScanner extends JsonBytes {
 				case ID.samples:
 					if (!this.number(false)) return false;
 					break;
-				case ID.memory:
+				case ID.memory: {
 					f.resetMemory();
 					hasMemory = true;
-					if (!this.nul() && !this.#memory(f)) return false;
+					if (this.nul()) break;
+					const v = this.#values;
+					if (!this.#numbers(MEMORY, v)) return false;
+					f.memory = true;
+					f.memPercent = v[0]!;
+					f.memUsed = v[1]!;
+					f.memPeak = v[2]!;
 					break;
-				case ID.swap:
+				}
+				case ID.swap: {
 					f.resetSwap();
-					if (!this.nul() && !this.#swap(f)) return false;
+					if (this.nul()) break;
+					const v = this.#values;
+					if (!this.#numbers(SWAP, v)) return false;
+					f.swap = true;
+					f.swapPercent = v[0]!;
+					f.swapTotal = v[1]!;
+					f.swapPeak = v[2]!;
 					break;
-				case ID.gpu:
+				}
+				case ID.gpu: {
 					f.resetGpu();
-					if (!this.nul() && !this.#gpu(f)) return false;
+					if (this.nul()) break;
+					const v = this.#values;
+					if (!this.#numbers(GPU, v)) return false;
+					f.gpu = true;
+					f.gpuPercent = v[0]!;
+					f.gpuPeak = v[1]!;
 					break;
+				}
 				case ID.gpus:
 					f.devices = 0;
 					if (!this.#gpus(f)) return false;
@@ -169,109 +217,33 @@ export class LineScanner extends JsonBytes {
 		return this.take(CLOSE_BRACE) && hasTimestamp && hasMemory;
 	}
 
-	#memory(f: RecordFields): boolean {
+	/**
+	 * An object of numbers described by `spec` (memory, swap, the GPU aggregate): each field's value
+	 * into `values` at its position (NaN when absent or only checked); unknown keys skipped; false
+	 * when a number is malformed or a required field is missing.
+	 */
+	#numbers(spec: ObjectSpec, values: Float64Array): boolean {
 		if (!this.take(OPEN_BRACE)) return false;
-		if (this.take(CLOSE_BRACE)) return false;
 		let seen = 0;
-		do {
-			switch (this.#keyId()) {
-				case -1:
-					return false;
-				case ID.percent:
-					if (!this.number(true)) return false;
-					f.memPercent = this.num;
-					seen |= 1;
-					break;
-				case ID.used_gb:
-					if (!this.number(true)) return false;
-					f.memUsed = this.num;
-					seen |= 2;
-					break;
-				case ID.total_gb:
-					if (!this.number(false)) return false;
-					seen |= 4;
-					break;
-				case ID.peak_percent:
-					if (!this.number(true)) return false;
-					f.memPeak = this.num;
-					break;
-				case ID.available_gb:
-				case ID.peak_used_gb:
-					if (!this.number(false)) return false;
-					break;
-				default:
+		if (!this.take(CLOSE_BRACE)) {
+			do {
+				const id = this.#keyId();
+				if (id === -1) return false;
+				const i = id === 0 ? -1 : spec.slot[id]!;
+				if (i < 0) {
 					if (!this.skip(2)) return false;
-			}
-		} while (this.take(COMMA));
-		f.memory = seen === 7;
-		return this.take(CLOSE_BRACE) && f.memory;
-	}
-
-	#swap(f: RecordFields): boolean {
-		if (!this.take(OPEN_BRACE)) return false;
-		if (this.take(CLOSE_BRACE)) return false;
-		let seen = 0;
-		do {
-			switch (this.#keyId()) {
-				case -1:
-					return false;
-				case ID.percent:
-					if (!this.number(true)) return false;
-					f.swapPercent = this.num;
-					seen |= 1;
-					break;
-				case ID.total_gb:
-					if (!this.number(true)) return false;
-					f.swapTotal = this.num;
-					seen |= 2;
-					break;
-				case ID.used_gb:
-					if (!this.number(false)) return false;
-					seen |= 4;
-					break;
-				case ID.peak_percent:
-					if (!this.number(true)) return false;
-					f.swapPeak = this.num;
-					break;
-				default:
-					if (!this.skip(2)) return false;
-			}
-		} while (this.take(COMMA));
-		f.swap = seen === 7;
-		return this.take(CLOSE_BRACE) && f.swap;
-	}
-
-	#gpu(f: RecordFields): boolean {
-		if (!this.take(OPEN_BRACE)) return false;
-		if (this.take(CLOSE_BRACE)) return false;
-		let seen = 0;
-		do {
-			switch (this.#keyId()) {
-				case -1:
-					return false;
-				case ID.memory_percent:
-					if (!this.number(true)) return false;
-					f.gpuPercent = this.num;
-					seen |= 1;
-					break;
-				case ID.memory_allocated_gb:
-					if (!this.number(false)) return false;
-					seen |= 2;
-					break;
-				case ID.memory_total_gb:
-					if (!this.number(false)) return false;
-					seen |= 4;
-					break;
-				case ID.peak_memory_percent:
-					if (!this.number(true)) return false;
-					f.gpuPeak = this.num;
-					break;
-				default:
-					if (!this.skip(2)) return false;
-			}
-		} while (this.take(COMMA));
-		f.gpu = seen === 7;
-		return this.take(CLOSE_BRACE) && f.gpu;
+					continue;
+				}
+				const convert = spec.convert[i]!;
+				if (!this.number(convert)) return false;
+				if (convert) values[i] = this.num;
+				seen |= 1 << i;
+			} while (this.take(COMMA));
+			if (!this.take(CLOSE_BRACE)) return false;
+		}
+		// Absent optional fields read as NaN.
+		for (let i = 0; i < spec.convert.length; i++) if ((seen & (1 << i)) === 0) values[i] = Number.NaN;
+		return (seen & spec.required) === spec.required;
 	}
 
 	#gpus(f: RecordFields): boolean {
