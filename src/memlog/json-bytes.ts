@@ -1,7 +1,10 @@
 // The JSON grammar over bytes, for scanners that read a few known fields out of a line without
 // building objects (see scan-line.ts). Everything is checked as strictly as JSON.parse checks it;
 // what this cannot vouch for cheaply (escapes in strings) makes a method return false, and the
-// caller hands the line to JSON.parse.
+// caller hands the line to JSON.parse. Numbers: json-number.ts; dates: iso-date.ts.
+
+import {isoDate} from './iso-date.js';
+import {NUMBER, readNumber} from './json-number.js';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -12,14 +15,10 @@ const CLOSE_BRACE = 0x7d;
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 const MINUS = 0x2d;
-const PLUS = 0x2b;
-const DOT = 0x2e;
 const ZERO = 0x30;
 const NINE = 0x39;
 const MAX_DEPTH = 32;
 
-/** 10^0 … 10^22: exact doubles, so m × 10^k and m / 10^k are single correctly rounded operations. */
-const POW10 = Array.from({length: 23}, (_, k) => Number(`1e${k}`));
 
 /** The hash #string computes over a string's bytes; keys are matched by it, then confirmed. */
 export function keyHash(bytes: Uint8Array): number {
@@ -181,126 +180,16 @@ export class JsonBytes {
 	 */
 	protected number(convert: boolean): boolean {
 		if (this.buf[this.pos]! <= 0x20) this.space();
-		return convert ? this.#convert() : this.#check();
-	}
-
-	/**
-	 * A number only checked: the grammar, and that it is finite. Most numbers of a record are
-	 * only checked, so this path does no arithmetic but for the magnitude.
-	 */
-	#check(): boolean {
-		const buf = this.buf;
-		const end = this.end;
-		const start = this.pos;
-		let p = start;
-		if (p < end && buf[p] === MINUS) p++;
-		if (p >= end) return false;
-		let c = buf[p]!;
-		/** Digits before the point, without a leading zero: the decimal magnitude. */
-		let magnitude = 0;
-		if (c === ZERO) p++;
-		else if (c > ZERO && c <= NINE) {
-			const first = p;
-			while (p < end && (c = buf[p]!) >= ZERO && c <= NINE) p++;
-			magnitude = p - first;
-		} else return false;
-		if (p < end && buf[p] === DOT) {
-			const first = ++p;
-			while (p < end && (c = buf[p]!) >= ZERO && c <= NINE) p++;
-			if (p === first) return false;
-		}
-		if (p < end && (buf[p] === 0x65 || buf[p] === 0x45)) {
-			// An exponent: rare in our logs; the full conversion checks it (and the finiteness).
-			this.pos = start;
-			return this.#convert();
-		}
-		this.pos = p;
-		// Below 10^308 the double is finite.
-		return magnitude <= 308 || this.#convertAt(start);
-	}
-
-	/** Converts the literal at `start` again, for its finiteness. */
-	#convertAt(start: number): boolean {
-		this.pos = start;
-		return this.#convert();
-	}
-
-	/** A number literal, checked against the grammar; its value goes to `num`. */
-	#convert(): boolean {
-		const buf = this.buf;
-		const end = this.end;
-		const start = this.pos;
-		let p = start;
-		let negative = false;
-		if (p < end && buf[p] === MINUS) {
-			negative = true;
-			p++;
-		}
-		if (p >= end) return false;
-		let mantissa = 0;
-		/** Significant digits taken into the mantissa (leading zeros not counted), at most 17. */
-		let digits = 0;
-		/** The power of ten the mantissa is scaled by. */
-		let scale = 0;
-		let c = buf[p]!;
-		if (c === ZERO) {
-			p++;
-		} else if (c > ZERO && c <= NINE) {
-			while (p < end && (c = buf[p]!) >= ZERO && c <= NINE) {
-				if (digits < 17) {
-					mantissa = mantissa * 10 + (c - ZERO);
-					digits++;
-				} else {
-					scale++;
-				}
-				p++;
-			}
-		} else {
-			return false;
-		}
-		if (p < end && buf[p] === DOT) {
-			p++;
-			const first = p;
-			while (p < end && (c = buf[p]!) >= ZERO && c <= NINE) {
-				if (digits < 17) {
-					mantissa = mantissa * 10 + (c - ZERO);
-					if (mantissa !== 0) digits++;
-					scale--;
-				}
-				p++;
-			}
-			if (p === first) return false;
-		}
-		let exponent = 0;
-		if (p < end && (buf[p] === 0x65 || buf[p] === 0x45)) {
-			p++;
-			let expNegative = false;
-			if (p < end && (buf[p] === PLUS || buf[p] === MINUS)) {
-				expNegative = buf[p] === MINUS;
-				p++;
-			}
-			const first = p;
-			while (p < end && (c = buf[p]!) >= ZERO && c <= NINE) {
-				// Past 10^6 the value is 0 or Infinity whatever follows; keep the integer small.
-				if (exponent < 1_000_000) exponent = exponent * 10 + (c - ZERO);
-				p++;
-			}
-			if (p === first) return false;
-			if (expNegative) exponent = -exponent;
-		}
-		this.pos = p;
-		const power = scale + exponent;
-		if (digits <= 15 && power >= -22 && power <= 22) {
-			// Clinger's fast path: an exact integer below 2^53 times or over an exact power of ten
-			// is one correctly rounded operation, the very double JSON.parse gives.
-			const value = power >= 0 ? mantissa * POW10[power]! : mantissa / POW10[-power]!;
-			this.num = negative ? -value : value;
-			return true;
-		}
-		const value = Number(buf.toString('latin1', start, p));
-		if (!Number.isFinite(value)) return false;
-		this.num = value;
+		const end = readNumber(this.buf, this.pos, this.end, convert);
+		if (end < 0) return false;
+		this.pos = end;
+		if (convert) this.num = NUMBER.value;
 		return true;
+	}
+
+	/** Epoch ms of the last string read, as Date.parse gives it; NaN when it is no date. */
+	protected date(): number {
+		return isoDate(this.buf, this.strStart, this.strEnd);
 	}
 
 	/** `null` next: steps over it, num = NaN. Anything else: false, position kept. */
@@ -358,60 +247,6 @@ export class JsonBytes {
 		return false;
 	}
 
-	/** Epoch ms of the last string read, as Date.parse gives it; NaN when it is no date. */
-	protected date(): number {
-		const buf = this.buf;
-		const s = this.strStart;
-		// toISOString()'s form, YYYY-MM-DDTHH:MM:SS.sssZ, read without making a string.
-		if (
-			this.strEnd - s === 24 &&
-			buf[s + 4] === MINUS &&
-			buf[s + 7] === MINUS &&
-			buf[s + 10] === 0x54 &&
-			buf[s + 13] === COLON &&
-			buf[s + 16] === COLON &&
-			buf[s + 19] === DOT &&
-			buf[s + 23] === 0x5a
-		) {
-			const year = this.#digits(s, 4);
-			const month = this.#digits(s + 5, 2);
-			const day = this.#digits(s + 8, 2);
-			const hour = this.#digits(s + 11, 2);
-			const minute = this.#digits(s + 14, 2);
-			const second = this.#digits(s + 17, 2);
-			const ms = this.#digits(s + 20, 3);
-			// Inside these ranges Date.UTC and Date.parse agree; outside them (day 31 of a short
-			// month, hour 24, years Date.UTC maps to 19xx) Date.parse decides.
-			if (
-				year >= 1970 &&
-				month >= 1 &&
-				month <= 12 &&
-				day >= 1 &&
-				day <= 28 &&
-				hour >= 0 &&
-				hour <= 23 &&
-				minute >= 0 &&
-				minute <= 59 &&
-				second >= 0 &&
-				second <= 59 &&
-				ms >= 0
-			) {
-				return Date.UTC(year, month - 1, day, hour, minute, second, ms);
-			}
-		}
-		return Date.parse(buf.toString('utf8', s, this.strEnd));
-	}
-
-	/** The decimal value of `count` ASCII digits at `at`; -1 if one is not a digit. */
-	#digits(at: number, count: number): number {
-		let value = 0;
-		for (let i = 0; i < count; i++) {
-			const c = this.buf[at + i]!;
-			if (c < ZERO || c > NINE) return -1;
-			value = value * 10 + (c - ZERO);
-		}
-		return value;
-	}
 }
 
 export const BYTE = {QUOTE, COMMA, COLON, OPEN_BRACE, CLOSE_BRACE, OPEN_BRACKET, CLOSE_BRACKET} as const;
