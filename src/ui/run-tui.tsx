@@ -9,6 +9,7 @@ import App, {type TuiActions, type TuiStore} from './app.js';
 
 const ENTER_ALTERNATE_SCREEN = '\u001B[?1049h\u001B[H';
 const LEAVE_ALTERNATE_SCREEN = '\u001B[?1049l';
+const CLEAR_SCREEN = '\u001B[2J\u001B[H';
 
 export interface TuiOptions {
 	readonly store: TuiStore;
@@ -38,12 +39,21 @@ export async function runTui(options: TuiOptions): Promise<void> {
 		exitOnCtrlC: false,
 		patchConsole: false,
 	});
+	// On a resize Ink first redraws the frame laid out for the old size; in a narrower terminal its
+	// lines wrap, Ink's next erase counts too few, and pieces stayed at the top. This listener comes
+	// after Ink's and before the app's own (registered in an effect, later): it clears the screen
+	// between the two, so the app's frame for the new size is drawn on a clean alternate screen.
+	const clearOnResize = (): void => {
+		stdout.write(CLEAR_SCREEN);
+	};
+	stdout.on('resize', clearOnResize);
 	const onAbort = (): void => instance.unmount();
 	options.signal.addEventListener('abort', onAbort, {once: true});
 	try {
 		await instance.waitUntilExit();
 	} finally {
 		options.signal.removeEventListener('abort', onAbort);
+		stdout.off('resize', clearOnResize);
 		instance.unmount();
 		restore();
 		process.off('exit', restore);

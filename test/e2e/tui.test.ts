@@ -100,3 +100,22 @@ test('a crash inside the TUI still gives the shell its screen back, and the erro
 	// The alternate screen was left: nothing of the TUI's frame is on the shell's screen.
 	expect(after).not.toMatch(/MEMORY|first sample/);
 });
+
+test('narrowing the terminal redraws cleanly (no pieces of the wider frame left), too small says so, and back', async () => {
+	startTraintop();
+	await until(text => /RANKS 2/.test(text) && /CHECKPOINTS/.test(text));
+	term.tmux('resize-window', '-t', 'term', '-x', '70', '-y', '18');
+	const narrow = await until(text => /RANKS 2/.test(text) && text.split('\n')[0]!.startsWith('MEMORY'));
+	const lines = narrow.trimEnd().split('\n');
+	expect(lines.filter(l => l.startsWith('RANKS')).length).toBe(1);
+	expect(lines.filter(l => l.startsWith('MEMORY')).length).toBe(1);
+	expect(lines.length).toBeLessThanOrEqual(17);
+	for (const line of lines) expect([...line].length).toBeLessThanOrEqual(70);
+	term.tmux('resize-window', '-t', 'term', '-x', '50', '-y', '12');
+	await until(text => text.startsWith('terminal 50×12 is too small'));
+	term.tmux('resize-window', '-t', 'term', '-x', '100', '-y', '30');
+	const back = await until(text => text.split('\n')[0]!.startsWith('MEMORY') && /RANKS 2/.test(text));
+	expect(back).not.toContain('too small');
+	keys('q');
+	expect(await until(text => /^EXIT=\d+/m.test(text))).toContain('EXIT=0');
+});
