@@ -87,6 +87,9 @@ export default function App({store, actions, readonly, host, historyPoints = 120
 
 	const ranks = snapshot?.ranks?.ranks ?? NO_RANKS;
 	const rankPids = useMemo(() => ranks.map(r => r.pid), [ranks]);
+	// The marks of ranks still there; the same Set while neither changes, so the memoised ranks pane
+	// is not redrawn for nothing.
+	const marked = useMemo(() => new Set(rankPids.filter(pid => ui.marked.has(pid))), [rankPids, ui.marked]);
 	const history = useMemo(() => {
 		const out: Record<string, number[]> = {};
 		for (const id of Object.keys(snapshot?.metrics ?? {})) out[id] = store.getHistory(id).slice(-historyPoints).map(p => p.value);
@@ -186,7 +189,6 @@ export default function App({store, actions, readonly, host, historyPoints = 120
 	if (!snapshot) return <Text>traintop: first sample…</Text>;
 
 	const cursor = Math.max(0, Math.min(ui.cursor, ranks.length - 1));
-	const marked = new Set(rankPids.filter(pid => ui.marked.has(pid)));
 	// Overlays may use the whole screen but the key bar, within the rows − 1 rule.
 	const overlayHeight = Math.max(4, rows - 1 - layout.keyBar.height);
 	const overlayWidth = columns;
