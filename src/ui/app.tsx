@@ -11,6 +11,7 @@ import useSnapshot, {type SnapshotStore} from './hooks/use-snapshot.js';
 import useTerminalSize from './hooks/use-terminal-size.js';
 import {barHints, helpEntries, resolveKey} from './keymap.js';
 import {computeLayout, GAP} from './layout.js';
+import {truncate} from './text.js';
 import AlertsPane from './panes/AlertsPane.js';
 import CheckpointsPane from './panes/CheckpointsPane.js';
 import MemoryPane from './panes/MemoryPane.js';
@@ -41,6 +42,8 @@ export interface TuiActions {
 	readonly timeoutS: number;
 	/** The analysis of this run's memory log as report lines `width` columns wide, or why there is none. */
 	analyze(width: number): Promise<readonly string[]>;
+	/** Why the memory log cannot be appended to right now (a full disk), or null; read at each render. */
+	readonly logTrouble?: () => string | null;
 }
 
 export interface Props {
@@ -231,6 +234,9 @@ export default function App({store, actions, readonly, host, historyPoints = 120
 		hints = [{key: 'Esc', label: 'close'}, {key: '↑↓', label: 'scroll'}];
 	}
 	if (readonly && ui.mode === 'main') hints = [{key: 'READ-ONLY', label: ''}, ...hints];
+	// A failing memory log must not go unseen: it takes the front of the key bar until it recovers.
+	const logTrouble = actions.logTrouble?.() ?? null;
+	if (logTrouble) hints = [{key: 'LOG', label: truncate(logTrouble, Math.max(10, columns - 6))}, ...hints];
 
 	const lower = [
 		<CheckpointsPane key="checkpoints" index={snapshot.checkpoints} now={snapshot.time} status={saveStatus} {...layout.checkpoints} />,

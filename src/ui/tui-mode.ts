@@ -40,7 +40,7 @@ export async function runTuiMode({settings, logPath, sources, checkpoints, signa
 	try {
 		await runTui({
 			store: monitor,
-			actions: tuiActions({settings, proc: procReader(), checkpoints, logPath}),
+			actions: {...tuiActions({settings, proc: procReader(), checkpoints, logPath}), logTrouble: () => logTrouble},
 			readonly: settings.readonly,
 			host: hostname(),
 			signal,

@@ -119,3 +119,13 @@ test('narrowing the terminal redraws cleanly (no pieces of the wider frame left)
 	keys('q');
 	expect(await until(text => /^EXIT=\d+/m.test(text))).toContain('EXIT=0');
 });
+
+test('a memory log that cannot be written (a full disk: /dev/full) shows on the key bar; monitoring goes on', async () => {
+	keys(`${process.execPath} ${CLI} ${dir} --pid ${job!.launcherPid} --nvidia-smi /nonexistent --interval 0.5 --log-interval 1 --log-file /dev/full; echo "EXIT=$?"`, 'Enter');
+	const screenWithTrouble = await until(text => /LOG cannot append to \/dev\/full: .*ENOSPC/.test(text));
+	expect(screenWithTrouble).toMatch(/RANKS 2/);
+	keys('q');
+	const after = await until(text => /^EXIT=\d+/m.test(text));
+	expect(after).toContain('EXIT=0');
+	expect(after).toMatch(/traintop: cannot append to \/dev\/full/);
+});
