@@ -21,7 +21,7 @@ const MAX_DEPTH = 32;
 
 
 /** The hash #string computes over a string's bytes; keys are matched by it, then confirmed. */
-export function keyHash(bytes: Uint8Array): number {
+function keyHash(bytes: Uint8Array): number {
 	let h = 0;
 	for (const c of bytes) h = (Math.imul(h, 31) + c) | 0;
 	return h;

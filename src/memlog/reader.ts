@@ -20,7 +20,6 @@ import {SeriesCollector, type Series} from './series.js';
 import {ObjectSplitter, type SplitSink} from './split-objects.js';
 
 export {resolveInputs} from './inputs.js';
-export {checkRecord, fastCheck} from './check-record.js';
 
 export interface SkippedLine {
 	readonly file: string;
