@@ -87,6 +87,8 @@ export default function App({store, actions, readonly, host, historyPoints = 120
 	const [saveStatus, setSaveStatus] = useState<SaveStatus | null>(null);
 	const [result, setResult] = useState<TextView | null>(null);
 	const [analysis, setAnalysis] = useState<TextView | null>(null);
+	/** A short message on the key bar (a key that had nothing to act on), and until when. */
+	const [notice, setNotice] = useState<{text: string; until: number} | null>(null);
 
 	const ranks = snapshot?.ranks?.ranks ?? NO_RANKS;
 	const rankPids = useMemo(() => ranks.map(r => r.pid), [ranks]);
@@ -172,6 +174,11 @@ export default function App({store, actions, readonly, host, historyPoints = 120
 		const {ui: now, rankPids: pids, analysis: view, layout: lay} = latest.current;
 		const action = resolveKey(input, key, now.mode, readonly);
 		if (action === null) return;
+		if ((action === 'save' || action === 'emergency') && pids.length === 0) {
+			// Said, not silently ignored: the user pressed a key that matters.
+			setNotice({text: 'no ranks found: nothing to signal (see RANKS; --pid or --match pick the job)', until: Date.now() + 5000});
+			return;
+		}
 		const page = Math.max(1, lay.tooSmall ? 5 : now.mode === 'analysis' ? lay.rows - 6 : lay.ranks.height - 2);
 		const next = step(now, action, {rankPids: pids, page});
 		let state = next.state;
@@ -234,6 +241,7 @@ export default function App({store, actions, readonly, host, historyPoints = 120
 		hints = [{key: 'Esc', label: 'close'}, {key: '↑↓', label: 'scroll'}];
 	}
 	if (readonly && ui.mode === 'main') hints = [{key: 'READ-ONLY', label: ''}, ...hints];
+	if (notice && ui.mode === 'main' && Date.now() < notice.until) hints = [{key: '!', label: truncate(notice.text, Math.max(10, columns - 4))}, ...hints];
 	// A failing memory log must not go unseen: it takes the front of the key bar until it recovers.
 	const logTrouble = actions.logTrouble?.() ?? null;
 	if (logTrouble) hints = [{key: 'LOG', label: truncate(logTrouble, Math.max(10, columns - 6))}, ...hints];
