@@ -75,7 +75,7 @@ class Store {
 	listeners = new Set();
 	subscribe = listener => (this.listeners.add(listener), () => this.listeners.delete(listener));
 	getSnapshot = () => this.current;
-	getHistory = () => Array.from({length: 120}, (_, i) => ({time: i, value: 60 + (i % 20)}));
+	getHistory = (_metric, limit) => Array.from({length: Math.min(limit, 120)}, (_, i) => ({time: i, value: 60 + (i % 20)}));
 	publish() {
 		this.current = snapshot(++this.tick);
 		for (const l of this.listeners) l(this.current);

@@ -102,9 +102,9 @@ export class Monitor {
 		return this.#snapshot;
 	}
 
-	/** Oldest first; empty for a metric never seen. */
-	getHistory(metric: MetricId): readonly HistoryPoint[] {
-		return this.#history.get(metric)?.toArray() ?? [];
+	/** Oldest first (the newest `limit` when given); empty for a metric never seen. */
+	getHistory(metric: MetricId, limit?: number): readonly HistoryPoint[] {
+		return this.#history.get(metric)?.toArray(limit) ?? [];
 	}
 
 	subscribe(listener: SnapshotListener): () => void {

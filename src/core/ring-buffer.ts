@@ -30,10 +30,10 @@ export class RingBuffer<T> {
 		}
 	}
 
-	/** Oldest first. */
-	toArray(): T[] {
+	/** Oldest first; with `limit`, only the newest `limit` of them. */
+	toArray(limit = this.#length): T[] {
 		const out: T[] = [];
-		for (let i = 0; i < this.#length; i++) {
+		for (let i = Math.max(0, this.#length - limit); i < this.#length; i++) {
 			out.push(this.#items[(this.#start + i) % this.capacity] as T);
 		}
 		return out;

@@ -26,8 +26,8 @@ import TextBox, {clampScroll} from './widgets/TextBox.js';
 // input handler, runs the effects keys ask for, and lays the panes out as layout.ts says.
 
 export interface TuiStore extends SnapshotStore {
-	/** Recent values of a metric, oldest first (Monitor.getHistory). */
-	getHistory(metric: string): readonly HistoryPoint[];
+	/** The newest `limit` values of a metric, oldest first (Monitor.getHistory). */
+	getHistory(metric: string, limit: number): readonly HistoryPoint[];
 }
 
 /** What the app may do outside the screen; cli wiring gives the real ones (ranks/send.ts, the watcher). */
@@ -97,7 +97,7 @@ export default function App({store, actions, readonly, host, historyPoints = 120
 	const marked = useMemo(() => new Set(rankPids.filter(pid => ui.marked.has(pid))), [rankPids, ui.marked]);
 	const history = useMemo(() => {
 		const out: Record<string, number[]> = {};
-		for (const id of Object.keys(snapshot?.metrics ?? {})) out[id] = store.getHistory(id).slice(-historyPoints).map(p => p.value);
+		for (const id of Object.keys(snapshot?.metrics ?? {})) out[id] = store.getHistory(id, historyPoints).map(p => p.value);
 		return out;
 	}, [snapshot, store, historyPoints]);
 

@@ -26,3 +26,11 @@ test('rejects a capacity that is not a positive integer', () => {
 	expect(() => new RingBuffer(0)).toThrow(/positive integer/);
 	expect(() => new RingBuffer(1.5)).toThrow(/positive integer/);
 });
+
+test('toArray(limit): only the newest values, oldest first, across the wrap', () => {
+	const buffer = new RingBuffer<number>(5);
+	for (let i = 1; i <= 7; i++) buffer.push(i);
+	expect(buffer.toArray(2)).toEqual([6, 7]);
+	expect(buffer.toArray(10)).toEqual([3, 4, 5, 6, 7]);
+	expect(buffer.toArray(0)).toEqual([]);
+});
