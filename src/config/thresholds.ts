@@ -1,4 +1,4 @@
-import type {MonitorThresholds} from '../core/monitor.js';
+import type {MonitorOptions, MonitorSources, MonitorThresholds} from '../core/monitor.js';
 import type {Settings} from './schema.js';
 
 /** The Monitor's threshold rules from the settings: one warn margin and hysteresis for all metrics. */
@@ -8,5 +8,16 @@ export function thresholdsFrom(settings: Settings): MonitorThresholds {
 		ram: rule(settings.ramThreshold),
 		swap: rule(settings.swapThreshold),
 		gpu: rule(settings.gpuThreshold),
+	};
+}
+
+/** The Monitor's options from the settings, as every view that samples uses them. */
+export function monitorOptions(settings: Settings, sources: MonitorSources, host: string): MonitorOptions {
+	return {
+		sources,
+		thresholds: thresholdsFrom(settings),
+		intervalMs: settings.interval * 1000,
+		ranksIntervalMs: settings.ranksInterval * 1000,
+		host,
 	};
 }

@@ -5,7 +5,7 @@ import {Monitor, type MonitorSources} from '../core/monitor.js';
 import type {CheckpointIndex, GpuState, RankSet, Snapshot} from '../core/types.js';
 import {MemoryLogRecorder} from '../memlog/recorder.js';
 import {describeCheckpointChanges, describeRankChanges, formatAlertLine, formatGpuStateLine, formatStatusLine, localTime} from './format.js';
-import {thresholdsFrom} from '../config/thresholds.js';
+import {monitorOptions} from '../config/thresholds.js';
 
 export interface HeadlessOptions {
 	readonly settings: Settings;
@@ -55,13 +55,7 @@ export async function runHeadless(options: HeadlessOptions): Promise<void> {
 			stdout.write(options.json ? `${JSON.stringify(record)}\n` : `${formatStatusLine(record, snapshot.metrics)}\n`);
 		},
 	});
-	const monitor = new Monitor({
-		sources: options.sources,
-		thresholds: thresholdsFrom(settings),
-		intervalMs: settings.interval * 1000,
-		ranksIntervalMs: settings.ranksInterval * 1000,
-		host: options.host ?? hostname(),
-	});
+	const monitor = new Monitor(monitorOptions(settings, options.sources, options.host ?? hostname()));
 
 	note(
 		`watching ${options.host ?? hostname()} every ${settings.interval} s; ` +

@@ -1,7 +1,7 @@
 import {hostname} from 'node:os';
 import type {CheckpointWatcher} from '../checkpoints/watch.js';
 import type {Settings} from '../config/schema.js';
-import {thresholdsFrom} from '../config/thresholds.js';
+import {monitorOptions} from '../config/thresholds.js';
 import {Monitor, type MonitorSources} from '../core/monitor.js';
 import {MemoryLogRecorder} from '../memlog/recorder.js';
 import {procReader} from '../system/procfs.js';
@@ -28,13 +28,7 @@ export async function runTuiMode({settings, logPath, sources, checkpoints, signa
 			logTrouble = message;
 		},
 	});
-	const monitor = new Monitor({
-		sources,
-		thresholds: thresholdsFrom(settings),
-		intervalMs: settings.interval * 1000,
-		ranksIntervalMs: settings.ranksInterval * 1000,
-		host: hostname(),
-	});
+	const monitor = new Monitor(monitorOptions(settings, sources, hostname()));
 	const unsubscribe = monitor.subscribe(snapshot => recorder.add(snapshot));
 	monitor.start();
 	try {
