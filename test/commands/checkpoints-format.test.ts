@@ -1,44 +1,13 @@
 import {describe, expect, test} from 'vitest';
 import {checkpointsJson, formatAge, formatBytes, formatCheckpoints} from '../../src/commands/checkpoints-format.js';
-import type {Checkpoint, CheckpointIndex} from '../../src/core/types.js';
+import type {CheckpointIndex} from '../../src/core/types.js';
+import {checkpointIndex, MIB, NOW} from '../helpers/checkpoint-data.js';
 
-const NOW = new Date(2026, 10, 22, 12, 0, 0).getTime();
-const MIB = 1024 ** 2;
-
-function ckpt(step: number, minutesAgo: number, extra: Partial<Checkpoint> = {}): Checkpoint {
-	return {
-		path: `/runs/exp1/checkpoints/checkpoint_step_${step}`,
-		name: `checkpoint_step_${step}`,
-		layout: 'seed',
-		step,
-		epoch: step / 1000,
-		time: NOW - minutesAgo * 60_000,
-		bytes: 512 * MIB,
-		status: 'complete',
-		kind: 'periodic',
-		loss: null,
-		warnings: [],
-		retention: 'keep',
-		...extra,
-	};
-}
-
-const index: CheckpointIndex = {
-	runDir: '/runs/exp1',
-	layouts: ['seed'],
-	checkpoints: [
-		ckpt(500, 90, {retention: 'prune-next'}),
-		ckpt(1000, 60),
-		ckpt(1200, 45, {kind: 'manual'}),
-		ckpt(1500, 30),
-		ckpt(1510, 1, {status: 'partial', bytes: 100 * MIB}),
-	],
-	retention: {keep: 3, source: 'metadata', count: 4, toPrune: ['/runs/exp1/checkpoints/checkpoint_step_500']},
+const index: CheckpointIndex = checkpointIndex({
 	disk: {freeBytes: 20 * 1024 * MIB, totalBytes: 100 * 1024 * MIB, avgCheckpointBytes: 512 * MIB, savesUntilFull: null},
 	lastSave: {time: NOW - 30 * 60_000, ageS: 1800, medianIntervalS: 900, overdue: true},
 	warnings: ['checkpoint_step_1510: no meta.json yet'],
-	scannedAt: NOW,
-};
+});
 
 describe('formatCheckpoints', () => {
 	test('newest first, with step, size, kind, status and retention marks, then the summary', () => {

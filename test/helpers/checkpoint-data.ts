@@ -1,0 +1,48 @@
+import type {Checkpoint, CheckpointIndex} from '../../src/core/types.js';
+
+// Crafted checkpoints and an index, for tests of the views that show them (the checkpoints command,
+// the TUI's pane): a fixed clock, the seed layout's names.
+
+export const NOW = new Date(2026, 10, 22, 12, 0, 0).getTime();
+export const MIB = 1024 ** 2;
+export const GIB = 1024 ** 3;
+
+export function checkpoint(step: number, minutesAgo: number, extra: Partial<Checkpoint> = {}): Checkpoint {
+	return {
+		path: `/runs/exp1/checkpoints/checkpoint_step_${step}`,
+		name: `checkpoint_step_${step}`,
+		layout: 'seed',
+		step,
+		epoch: step / 1000,
+		time: NOW - minutesAgo * 60_000,
+		bytes: 512 * MIB,
+		status: 'complete',
+		kind: 'periodic',
+		loss: null,
+		warnings: [],
+		retention: 'keep',
+		...extra,
+	};
+}
+
+/** Oldest first, as the core keeps them: step 500 is next to be pruned, step 1510 is still being written. */
+export function checkpointIndex(extra: Partial<CheckpointIndex> = {}): CheckpointIndex {
+	return {
+		runDir: '/runs/exp1',
+		layouts: ['seed'],
+		checkpoints: [
+			checkpoint(500, 90, {retention: 'prune-next'}),
+			checkpoint(1000, 60),
+			checkpoint(1200, 45, {kind: 'manual'}),
+			checkpoint(1500, 30),
+			checkpoint(1510, 1, {status: 'partial', bytes: 100 * MIB}),
+		],
+		retention: {keep: 3, source: 'metadata', count: 4, toPrune: ['/runs/exp1/checkpoints/checkpoint_step_500']},
+		disk: {freeBytes: 20 * GIB, totalBytes: 100 * GIB, avgCheckpointBytes: 512 * MIB, savesUntilFull: 40},
+		lastSave: {time: NOW - 30 * 60_000, ageS: 1800, medianIntervalS: 900, overdue: false},
+		warnings: [],
+		scannedAt: NOW,
+		...extra,
+	};
+}
+
