@@ -3,9 +3,8 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import type {Writable} from 'node:stream';
 import type {Settings} from '../config/schema.js';
-import {DEFAULT_LOG_FILE_NAME} from '../config/schema.js';
 import {startDemoJob} from '../demo/job.js';
-import {runMonitor} from './monitor.js';
+import {logPathFrom, runMonitor} from './monitor.js';
 
 // `traintop demo`: the simulated job and the monitor on it, in one command, for a first look. The
 // job is torchrun-shaped (a launcher and 4 ranks with DataLoader-like workers), saves every ~20 s,
@@ -40,7 +39,7 @@ export async function runDemoCommand(o: DemoOptions): Promise<number> {
 		const exit = await job.stop();
 		say(`stopped the demo job (launcher exit ${exit ?? job.exitSignal() ?? '?'}: its ranks saved an emergency checkpoint on the way out).`);
 	}
-	const log = settings.log ? (settings.logFile ?? path.join(runDir, DEFAULT_LOG_FILE_NAME)) : null;
+	const log = logPathFrom(settings, runDir);
 	say(`its run dir (kept): ${runDir}`);
 	say(`look again: traintop checkpoints ${runDir}${log ? ` · traintop --analyze ${log}` : ''}`);
 	return code;
