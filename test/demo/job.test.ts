@@ -5,7 +5,8 @@ import {existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync} fr
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
-import {DEMO_JOB_DIR, demoLauncherArgs, startDemoJob, type DemoJob, type DemoJobOptions} from '../../src/demo/job.js';
+import {demoLauncherArgs, type DemoJobOptions} from '../../src/demo/job-options.js';
+import {DEMO_JOB_DIR, startDemoJob, type DemoJob} from '../../src/demo/job.js';
 import {findPython, requirePython} from '../../src/demo/python.js';
 import {
 	childrenOf,
