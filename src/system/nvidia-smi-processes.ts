@@ -5,6 +5,7 @@
 // by itself), while an idle compute-apps loop prints nothing, so it would never hit SIGPIPE and would live on.
 
 import {errorMessage} from '../core/errors.js';
+import {formatDuration} from '../format/duration.js';
 import type {ChildProcess} from 'node:child_process';
 import {NO_GPU_PROCESSES, type GpuProcessTable} from '../core/types.js';
 import {computeAppsArgs, firstMeaningfulLine, isWarningLine, parseComputeAppsOutput} from './nvidia-smi-parse.js';
@@ -197,7 +198,7 @@ export class ComputeAppsPoller {
 	private async onTimeout(run: QueryRun): Promise<void> {
 		if (run.finished) return;
 		run.finished = true;
-		this.setError(`nvidia-smi --query-compute-apps did not answer within ${formatDuration(this.timeoutMs)}`);
+		this.setError(`nvidia-smi --query-compute-apps did not answer within ${formatDuration(this.timeoutMs / 1000)}`);
 		// Keep it counted as in flight until its group is gone: never two of them at once.
 		await this.groups.terminate(run.child);
 		await waitForExit(run.child);
@@ -225,11 +226,4 @@ export class ComputeAppsPoller {
 		this.table = table;
 		this.onChange();
 	}
-}
-
-// ---- shared with the device loop in nvidia-smi.ts ---------------------------------------------------------------
-
-
-export function formatDuration(ms: number): string {
-	return ms < 1000 ? `${Math.round(ms)} ms` : `${Number((ms / 1000).toFixed(1))} s`;
 }

@@ -15,7 +15,8 @@ import {
 	type GpuSample,
 } from './nvidia-smi-parse.js';
 import {errorMessage} from '../core/errors.js';
-import {ComputeAppsPoller, OUTPUT_DRAIN_MS, formatDuration} from './nvidia-smi-processes.js';
+import {ComputeAppsPoller, OUTPUT_DRAIN_MS} from './nvidia-smi-processes.js';
+import {formatDuration} from '../format/duration.js';
 import {
 	hasExited,
 	releasePipes,
@@ -259,7 +260,7 @@ export class NvidiaSmiReader {
 	private onStale(run: LoopRun, limitMs: number): void {
 		if (run.finished) return;
 		const said = firstMeaningfulLine(run.text);
-		const what = run.samples === 0 ? `no sample within ${formatDuration(limitMs)}` : `no sample for ${formatDuration(limitMs)}`;
+		const what = run.samples === 0 ? `no sample within ${formatDuration(limitMs / 1000)}` : `no sample for ${formatDuration(limitMs / 1000)}`;
 		this.finishLoop(run);
 		// Hung, maybe in the driver: end its whole group (a helper may hold its stdout) before starting another.
 		void this.terminate(run.child);

@@ -1,0 +1,47 @@
+// Lengths of time, always given in seconds (callers holding milliseconds divide by 1000), so that
+// a "300 ms" timeout, a "4 m 30 s" span of a log and a "12 min" checkpoint age read alike.
+
+/** Seconds under which a duration keeps one decimal: a 2.5 s timeout is not a 3 s one. */
+const FRACTION_BELOW_S = 10;
+
+function pad2(n: number): string {
+	return String(n).padStart(2, '0');
+}
+
+/**
+ * A duration to the precision a person needs, in at most two units: `300 ms`, `2.5 s`, `45 s`,
+ * `2 m 30 s`, `1 h 05 m`, `2 d 03 h`. Negative (a clock that went back) keeps its sign rather than
+ * reading as a real length; not finite gives `n/a`.
+ */
+export function formatDuration(seconds: number): string {
+	if (!Number.isFinite(seconds)) return 'n/a';
+	// Rounded once, at the finest unit shown, so that 59.6 s becomes `1 m 00 s` and never `60 s`.
+	const ms = Math.round(Math.abs(seconds) * 1000);
+	if (ms === 0) return '0 s';
+	return `${seconds < 0 ? '-' : ''}${positiveDuration(ms)}`;
+}
+
+function positiveDuration(ms: number): string {
+	if (ms < 1000) return `${ms} ms`;
+	if (ms < FRACTION_BELOW_S * 1000) return `${Number((ms / 1000).toFixed(1))} s`;
+	const s = Math.round(ms / 1000);
+	if (s < 60) return `${s} s`;
+	const m = Math.floor(s / 60);
+	if (m < 60) return `${m} m ${pad2(s % 60)} s`;
+	const h = Math.floor(m / 60);
+	if (h < 48) return `${h} h ${pad2(m % 60)} m`;
+	return `${Math.floor(h / 24)} d ${pad2(h % 24)} h`;
+}
+
+/**
+ * `45 s`, `12 min`, `3.5 h`, `2.1 d`: one unit, for an age or an interval read at a glance (a
+ * checkpoint's age, a retry). Coarser than formatDuration on purpose; a negative age (a clock
+ * ahead of ours) is `0 s`.
+ */
+export function formatAge(seconds: number): string {
+	if (!Number.isFinite(seconds)) return 'n/a';
+	if (seconds < 90) return `${Math.max(0, Math.round(seconds))} s`;
+	if (seconds < 90 * 60) return `${Math.round(seconds / 60)} min`;
+	if (seconds < 36 * 3600) return `${(seconds / 3600).toFixed(1)} h`;
+	return `${(seconds / 86_400).toFixed(1)} d`;
+}
