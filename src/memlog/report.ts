@@ -1,4 +1,9 @@
-import type {Analysis, AnalysisThresholds, Episode, MetricAnalysis, Restart, Trend} from './analyze.js';
+import type {Analysis, AnalysisThresholds, MetricAnalysis, Restart} from './analyze.js';
+import type {Episode} from './episodes.js';
+import type {Trend} from './trend.js';
+import {truncate} from '../format/columns.js';
+import {formatDuration} from '../format/duration.js';
+import {isoTimeText} from '../format/time.js';
 
 // The report of `traintop --analyze`: plain text for the terminal (fits 80 columns), Markdown
 // tables for an incident note, and the stable JSON shape.
@@ -27,22 +32,6 @@ const SPARK = '▁▂▃▄▅▆▇█';
 
 const fixed = (x: number, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : '–');
 
-/** "2026-11-22 14:30" (UTC) from an ISO time. */
-export function shortTime(isoTime: string, seconds = false): string {
-	return isoTime.slice(0, seconds ? 19 : 16).replace('T', ' ');
-}
-
-/** "1 h 05 m", "2 m 30 s", "45 s". */
-export function formatDuration(seconds: number): string {
-	const s = Math.round(seconds);
-	if (s < 60) return `${s} s`;
-	const m = Math.floor(s / 60);
-	if (m < 60) return `${m} m ${String(s % 60).padStart(2, '0')} s`;
-	const h = Math.floor(m / 60);
-	if (h < 48) return `${h} h ${String(m % 60).padStart(2, '0')} m`;
-	return `${Math.floor(h / 24)} d ${String(h % 24).padStart(2, '0')} h`;
-}
-
 const signed = (x: number, digits = 1) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(digits)}`;
 
 /** "+1.2 GiB/h (+0.9 %/h); crosses 85 % at 2026-11-22 14:30", or "flat" / "falling (−0.4 %/h)". */
@@ -59,7 +48,7 @@ export function describeTrend(trend: Trend, threshold: number): string {
 	if (trend.direction === 'flat') return `flat (${rate})`;
 	if (trend.direction === 'falling') return `falling (${rate})`;
 	const cross = trend.projected_breach_at
-		? `; crosses ${fixed(threshold, 0)} % at ${shortTime(trend.projected_breach_at)}`
+		? `; crosses ${fixed(threshold, 0)} % at ${isoTimeText(trend.projected_breach_at)}`
 		: '';
 	return `${rate}${cross}`;
 }
@@ -74,11 +63,6 @@ export function sparkline(buckets: readonly (number | null)[]): string {
 	return out;
 }
 
-function clip(line: string, width: number): string {
-	const chars = [...line];
-	return chars.length <= width ? line : `${chars.slice(0, Math.max(0, width - 1)).join('')}…`;
-}
-
 function skippedCount(skipped: ReportOptions['skipped']): number {
 	if (skipped === undefined) return 0;
 	return typeof skipped === 'number' ? skipped : skipped.length;
@@ -87,18 +71,18 @@ function skippedCount(skipped: ReportOptions['skipped']): number {
 function spanText(analysis: Analysis): string {
 	if (!analysis.first || !analysis.last) return 'no records';
 	const seconds = (Date.parse(analysis.last) - Date.parse(analysis.first)) / 1000;
-	return `${shortTime(analysis.first, true)} → ${shortTime(analysis.last, true)} UTC (${formatDuration(seconds)})`;
+	return `${isoTimeText(analysis.first, true)} → ${isoTimeText(analysis.last, true)} UTC (${formatDuration(seconds)})`;
 }
 
 function episodeLine(e: Episode): string {
 	const sameDay = e.start.slice(0, 10) === e.end.slice(0, 10);
-	const end = sameDay ? e.end.slice(11, 19) : shortTime(e.end, true);
-	return `${shortTime(e.start, true)} → ${end}  ${formatDuration(e.duration_s)}  peak ${fixed(e.peak)} %`;
+	const end = sameDay ? e.end.slice(11, 19) : isoTimeText(e.end, true);
+	return `${isoTimeText(e.start, true)} → ${end}  ${formatDuration(e.duration_s)}  peak ${fixed(e.peak)} %`;
 }
 
 function restartText(r: Restart): string {
 	if (r.reason === 'host') return `host ${r.previous_host ?? '?'} → ${r.host ?? '?'}`;
-	return `time went back from ${r.previous_time ? shortTime(r.previous_time, true) : '?'}`;
+	return `time went back from ${r.previous_time ? isoTimeText(r.previous_time, true) : '?'}`;
 }
 
 // ——— text ———
@@ -121,7 +105,7 @@ function metricText(m: MetricAnalysis, width: number): string[] {
 		if (count > EPISODES_SHOWN) lines.push(`    +${count - EPISODES_SHOWN} more`);
 	}
 	lines.push(`  trend: ${describeTrend(m.trend, m.threshold)}`);
-	return lines.map(l => clip(l, width));
+	return lines.map(l => truncate(l, width));
 }
 
 function text(analysis: Analysis, options: ReportOptions): string {
@@ -145,15 +129,15 @@ function text(analysis: Analysis, options: ReportOptions): string {
 	else {
 		lines.push(`Gaps: ${analysis.gaps.length}`);
 		for (const g of analysis.gaps) {
-			lines.push(`  ${shortTime(g.start, true)} → ${shortTime(g.end, true)}  ${formatDuration(g.duration_s)}`);
+			lines.push(`  ${isoTimeText(g.start, true)} → ${isoTimeText(g.end, true)}  ${formatDuration(g.duration_s)}`);
 		}
 	}
 	if (analysis.restarts.length === 0) lines.push('Restarts: none');
 	else {
 		lines.push(`Restarts: ${analysis.restarts.length}`);
-		for (const r of analysis.restarts) lines.push(`  ${shortTime(r.time, true)}  ${restartText(r)}`);
+		for (const r of analysis.restarts) lines.push(`  ${isoTimeText(r.time, true)}  ${restartText(r)}`);
 	}
-	return lines.map(l => clip(l, width)).join('\n');
+	return lines.map(l => truncate(l, width)).join('\n');
 }
 
 // ——— markdown ———
