@@ -1,9 +1,12 @@
 import type {ThresholdRule} from '../core/thresholds.js';
+import {timeAbove, type Episode} from './episodes.js';
 import {maxOf, percentile} from './percentile.js';
 import {type MetricKind, type MetricSeries, recordOf, type Series} from './series.js';
+import {trendOf, type Trend} from './trend.js';
 
 // Post-mortem statistics of a memory log: per-metric summary, time above the critical threshold,
 // episodes, a least-squares trend with its projected breach, and the log's gaps and restarts.
+// Episodes (episodes.ts) and the trend (trend.ts) are computed in their own modules.
 
 export interface AnalysisThresholds {
 	readonly ram: ThresholdRule;
@@ -14,34 +17,6 @@ export interface AnalysisThresholds {
 export interface AnalyzeOptions {
 	/** The trend is fitted over the last this many hours of data (default 6). */
 	readonly trendWindowHours?: number;
-}
-
-export interface Episode {
-	/** ISO time the episode began: the start of its first record's window. */
-	readonly start: string;
-	/** ISO time of its last record above the threshold. */
-	readonly end: string;
-	readonly duration_s: number;
-	/** Highest peak percent in the episode. */
-	readonly peak: number;
-	readonly start_ms: number;
-	readonly end_ms: number;
-}
-
-export interface Trend {
-	/** Points (percent) per hour; 0 when there are fewer than 2 points in the window. */
-	readonly slope_per_hour: number;
-	/** RAM only: GiB per hour from used_gb. */
-	readonly slope_gib_per_hour?: number;
-	/** ISO time the fitted line reaches the critical threshold, when it does so in the future. */
-	readonly projected_breach_at: string | null;
-	readonly direction: 'rising' | 'falling' | 'flat';
-	/** Points fitted. */
-	readonly points: number;
-	/** Hours of data the line was fitted to. */
-	readonly span_hours: number;
-	/** At least MIN_TREND_HOURS and MIN_TREND_POINTS: only then is a direction or a crossing reported. */
-	readonly enough_data: boolean;
 }
 
 export interface MetricAnalysis {
@@ -99,15 +74,6 @@ export interface Analysis {
 	readonly thresholds: AnalysisThresholds;
 }
 
-/** Slopes smaller than this (points/h, or GiB/h for RAM) are reported as flat. */
-export const FLAT_SLOPE = 0.05;
-
-/**
- * A trend needs this much data before it may project anything: a line fitted to a few seconds of
- * noise "crosses 85 % in three minutes", which is worse than saying nothing.
- */
-export const MIN_TREND_HOURS = 0.25;
-export const MIN_TREND_POINTS = 5;
 /** Buckets of MetricAnalysis.sparkline. */
 export const SPARK_BUCKETS = 40;
 
@@ -137,29 +103,6 @@ function labelOf(metric: MetricSeries): string {
 	return label;
 }
 
-function fit(xs: (i: number) => number, ys: Float32Array, from: number, to: number): {slope: number; intercept: number} | null {
-	const n = to - from;
-	if (n < 2) return null;
-	let mx = 0;
-	let my = 0;
-	for (let i = from; i < to; i++) {
-		mx += xs(i);
-		my += ys[i]!;
-	}
-	mx /= n;
-	my /= n;
-	let sxy = 0;
-	let sxx = 0;
-	for (let i = from; i < to; i++) {
-		const dx = xs(i) - mx;
-		sxy += dx * (ys[i]! - my);
-		sxx += dx * dx;
-	}
-	if (sxx === 0) return null;
-	const slope = sxy / sxx;
-	return {slope, intercept: my - slope * mx};
-}
-
 function analyzeMetric(
 	metric: MetricSeries,
 	series: Series,
@@ -186,76 +129,14 @@ function analyzeMetric(
 	const p50 = percentile(peaks, 0.5);
 	const p95 = percentile(peaks, 0.95);
 
-	// Time above the threshold and episodes.
+	// A point's window in seconds: its record's interval, else the log's typical spacing.
 	const durationOf = (i: number) => {
 		const interval = series.interval.at(recordOf(metric, i));
 		return Number.isNaN(interval) ? medianGap : interval;
 	};
-	let above = 0;
-	const episodes: Episode[] = [];
-	let open: {start: number; end: number; peak: number; interval: number} | null = null;
-	const close = () => {
-		if (!open) return;
-		const last = episodes[episodes.length - 1];
-		// Separated from the previous episode by less than 2 intervals: the same episode.
-		if (last && open.start - last.end_ms < 2 * open.interval * 1000) {
-			const peak = Math.max(last.peak, open.peak);
-			episodes[episodes.length - 1] = episode(last.start_ms, open.end, peak);
-		} else {
-			episodes.push(episode(open.start, open.end, open.peak));
-		}
-		open = null;
-	};
-	for (let i = 0; i < n; i++) {
-		const peak = metric.peak[i]!;
-		if (peak >= line32) {
-			const duration = durationOf(i);
-			above += duration;
-			const t = series.time[recordOf(metric, i)]!;
-			if (open) {
-				open.end = t;
-				if (peak > open.peak) open.peak = peak;
-			} else {
-				open = {start: t - duration * 1000, end: t, peak, interval: duration};
-			}
-		} else {
-			close();
-		}
-	}
-	close();
+	const {above, episodes} = timeAbove(metric, series, line32, durationOf);
 
-	// Trend over the last trendWindowHours of data.
-	// Hours since the metric's first point (small numbers keep the least squares well conditioned).
-	const origin = n > 0 ? series.time[recordOf(metric, 0)]! : 0;
-	const hours = (i: number) => (series.time[recordOf(metric, i)]! - origin) / 3_600_000;
-	const lastHour = n > 0 ? hours(n - 1) : 0;
-	let from = n;
-	while (from > 0 && hours(from - 1) >= lastHour - trendWindowHours) from--;
-	const line = fit(hours, metric.value, from, n);
-	const slope = line?.slope ?? 0;
-	const spanHours = n - from >= 2 ? lastHour - hours(from) : 0;
-	const enough = spanHours >= MIN_TREND_HOURS && n - from >= MIN_TREND_POINTS;
-	let projected: string | null = null;
-	if (line && slope > 0 && enough) {
-		const now = line.slope * lastHour + line.intercept;
-		if (now < critical) {
-			const crossHour = (critical - line.intercept) / line.slope;
-			projected = iso(origin + crossHour * 3_600_000);
-		}
-	}
-	let slopeGib: number | undefined;
-	if (metric.usedGb) slopeGib = fit(hours, metric.usedGb, from, n)?.slope ?? 0;
-	const steepness = slopeGib ?? slope;
-	const direction = Math.abs(steepness) < FLAT_SLOPE ? 'flat' : steepness > 0 ? 'rising' : 'falling';
-	const trend: Trend = {
-		slope_per_hour: slope,
-		...(slopeGib === undefined ? {} : {slope_gib_per_hour: slopeGib}),
-		projected_breach_at: projected,
-		direction,
-		points: n - from,
-		span_hours: spanHours,
-		enough_data: enough,
-	};
+	const trend = trendOf(metric, series, critical, trendWindowHours);
 
 	// Sparkline: bucketed max of the peaks over the whole log's time span.
 	const spark = new Float64Array(SPARK_BUCKETS).fill(Number.NaN);
@@ -289,17 +170,6 @@ function analyzeMetric(
 		episodes,
 		trend,
 		sparkline: span > 0 ? sparkline : sparkline.slice(0, 1),
-	};
-}
-
-function episode(startMs: number, endMs: number, peak: number): Episode {
-	return {
-		start: iso(startMs),
-		end: iso(endMs),
-		duration_s: (endMs - startMs) / 1000,
-		peak,
-		start_ms: startMs,
-		end_ms: endMs,
 	};
 }
 

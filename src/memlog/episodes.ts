@@ -1,0 +1,75 @@
+import {recordOf, type MetricSeries, type Series} from './series.js';
+
+// Where a metric stood at or above its critical threshold: the seconds spent there, and the episodes
+// (runs of such records; two runs less than 2 intervals apart are one episode).
+
+export interface Episode {
+	/** ISO time the episode began: the start of its first record's window. */
+	readonly start: string;
+	/** ISO time of its last record above the threshold. */
+	readonly end: string;
+	readonly duration_s: number;
+	/** Highest peak percent in the episode. */
+	readonly peak: number;
+	readonly start_ms: number;
+	readonly end_ms: number;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function episode(startMs: number, endMs: number, peak: number): Episode {
+	return {
+		start: iso(startMs),
+		end: iso(endMs),
+		duration_s: (endMs - startMs) / 1000,
+		peak,
+		start_ms: startMs,
+		end_ms: endMs,
+	};
+}
+
+/**
+ * Seconds with the peak at or above `line32` (the threshold rounded to float32, as the values are
+ * stored) and the episodes; `durationOf(i)` is the window of point i in seconds.
+ */
+export function timeAbove(
+	metric: MetricSeries,
+	series: Series,
+	line32: number,
+	durationOf: (i: number) => number,
+): {above: number; episodes: Episode[]} {
+	const n = metric.count;
+	let above = 0;
+	const episodes: Episode[] = [];
+	let open: {start: number; end: number; peak: number; interval: number} | null = null;
+	const close = () => {
+		if (!open) return;
+		const last = episodes[episodes.length - 1];
+		// Separated from the previous episode by less than 2 intervals: the same episode.
+		if (last && open.start - last.end_ms < 2 * open.interval * 1000) {
+			const peak = Math.max(last.peak, open.peak);
+			episodes[episodes.length - 1] = episode(last.start_ms, open.end, peak);
+		} else {
+			episodes.push(episode(open.start, open.end, open.peak));
+		}
+		open = null;
+	};
+	for (let i = 0; i < n; i++) {
+		const peak = metric.peak[i]!;
+		if (peak >= line32) {
+			const duration = durationOf(i);
+			above += duration;
+			const t = series.time[recordOf(metric, i)]!;
+			if (open) {
+				open.end = t;
+				if (peak > open.peak) open.peak = peak;
+			} else {
+				open = {start: t - duration * 1000, end: t, peak, interval: duration};
+			}
+		} else {
+			close();
+		}
+	}
+	close();
+	return {above, episodes};
+}
