@@ -1,10 +1,9 @@
-import {processIdentity, type Alert, type CheckpointIndex, type GpuReading, type GpuState, type Level, type MetricStatus, type RankSet} from '../core/types.js';
+import {processIdentity, type Alert, type CheckpointIndex, type GpuReading, type GpuState, type MetricStatus, type RankSet} from '../core/types.js';
 import type {LogRecord} from '../memlog/record.js';
+import {LEVEL_WORD} from '../format/levels.js';
 
 // Pure text for the headless mode. Lines are meant for a tmux pane, `tail -f` or a SLURM .out
 // file: one line each, greppable (`grep CRIT`), levels upper-case only when they need attention.
-
-const LEVEL_TAG: Record<Level, string> = {ok: 'ok', warn: 'WARN', critical: 'CRIT'};
 
 function two(n: number): string {
 	return String(n).padStart(2, '0');
@@ -21,7 +20,7 @@ function percent(value: number | null): string {
 }
 
 function metricPart(label: string, value: number | null, peak: number | null, status: MetricStatus | undefined): string {
-	const level = status ? ` ${LEVEL_TAG[status.level]}` : '';
+	const level = status ? ` ${LEVEL_WORD[status.level]}` : '';
 	const peakText = peak !== null && value !== null && peak > value + 0.05 ? ` (peak ${percent(peak)})` : '';
 	return `${label} ${percent(value)}${level}${peakText}`;
 }
@@ -62,7 +61,7 @@ export function formatAlertLine(alert: Alert, warnMargin: number): string {
 	} else {
 		detail = `${alert.metric} down to ${value}: back under the ${warnAt}% warn line`;
 	}
-	return `${localTime(alert.time)} ${LEVEL_TAG[alert.to].toUpperCase().padEnd(4)} ${detail} (was ${alert.from})`;
+	return `${localTime(alert.time)} ${LEVEL_WORD[alert.to].toUpperCase().padEnd(4)} ${detail} (was ${alert.from})`;
 }
 
 /** `8 × NVIDIA H100 80GB HBM3` for a homogeneous node (the usual case), each device listed otherwise. */

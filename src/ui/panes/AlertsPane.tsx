@@ -3,7 +3,7 @@ import {Box, Text} from 'ink';
 import Line from '../widgets/Line.js';
 import type {Alert} from '../../core/types.js';
 import {usePaint} from '../color.js';
-import {LEVEL_COLOR} from '../levels.js';
+import {LEVEL_COLOR} from '../../format/levels.js';
 import {alertText} from './alert-lines.js';
 
 export interface Props {

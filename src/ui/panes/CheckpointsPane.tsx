@@ -3,7 +3,7 @@ import {Box, Text} from 'ink';
 import Line from '../widgets/Line.js';
 import type {CheckpointIndex, Level} from '../../core/types.js';
 import {usePaint} from '../color.js';
-import {LEVEL_COLOR, LEVEL_TAG} from '../levels.js';
+import {LEVEL_COLOR, LEVEL_TAG} from '../../format/levels.js';
 import {headerParts, NO_RUN_DIR, olderText, rowCells, stepWidth} from './checkpoint-rows.js';
 
 /** What became of the last save request: the app writes it, the pane shows it under the header. */

@@ -1,6 +1,6 @@
 import type {GpuReading, GpuState, HostMemory, Level, MetricId, MetricStatus} from '../../core/types.js';
 import {formatAge} from '../../commands/checkpoints-format.js';
-import {LEVEL_TAG, worse} from '../levels.js';
+import {LEVEL_TAG, worse} from '../../format/levels.js';
 import {percentText} from '../text.js';
 
 // Pure data for MemoryPane: one entry per gauge, computed from the snapshot's fields.

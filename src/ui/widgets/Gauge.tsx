@@ -2,7 +2,7 @@ import React from 'react';
 import {Box, Text} from 'ink';
 import type {Level} from '../../core/types.js';
 import {formatBytes} from '../../commands/checkpoints-format.js';
-import {LEVEL_COLOR, LEVEL_TAG} from '../levels.js';
+import {LEVEL_COLOR, LEVEL_TAG} from '../../format/levels.js';
 import {usePaint} from '../color.js';
 import {padEnd, padStart, percentText, thresholdText} from '../text.js';
 import {barSegments, OPTIONAL_PARTS, planGauge, type OptionalPart, VALUE_WIDTH} from './gauge-plan.js';
