@@ -1,29 +1,11 @@
 import {table} from './table.js';
 import type {Checkpoint, CheckpointIndex} from '../core/types.js';
 import {rotationKeepsUsageFlat} from '../checkpoints/retention.js';
-import {localTime} from '../headless/format.js';
+import {formatAge} from '../format/duration.js';
+import {localTime} from '../format/time.js';
+import {formatBytes} from '../format/units.js';
 
 // Pure text and JSON for `traintop checkpoints`; the TUI's checkpoints pane shows the same marks.
-
-export function formatBytes(bytes: number | null): string {
-	if (bytes === null) return '-';
-	const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-	let value = bytes;
-	let unit = 0;
-	while (value >= 1024 && unit < units.length - 1) {
-		value /= 1024;
-		unit++;
-	}
-	return `${value >= 100 || unit === 0 ? value.toFixed(0) : value.toFixed(1)} ${units[unit]}`;
-}
-
-/** 45 s, 12 min, 3.5 h, 2.1 d: an age a person reads at a glance. */
-export function formatAge(seconds: number): string {
-	if (seconds < 90) return `${Math.max(0, Math.round(seconds))} s`;
-	if (seconds < 90 * 60) return `${Math.round(seconds / 60)} min`;
-	if (seconds < 36 * 3600) return `${(seconds / 3600).toFixed(1)} h`;
-	return `${(seconds / 86_400).toFixed(1)} d`;
-}
 
 const MARK: Record<Checkpoint['retention'], string> = {keep: '', 'prune-next': 'PRUNE NEXT', protected: 'protected'};
 

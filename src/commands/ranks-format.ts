@@ -1,6 +1,7 @@
 import {table} from './table.js';
 import type {RankProcess, RankSet, SignalState} from '../core/types.js';
 import {WATCHED_SIGNALS} from '../ranks/signals.js';
+import {formatBytesShort} from '../format/units.js';
 
 // Pure text and JSON for `traintop ranks`. The TUI's ranks pane shows the same compact signal marks.
 
@@ -11,12 +12,6 @@ export function signalMark(state: SignalState): string {
 }
 
 export const SIGNAL_LEGEND = '✓ handled · ✗ no handler: the signal kills · ign ignored · - no handler, harmless · B blocked · P pending';
-
-function bytes(value: number | null): string {
-	if (value === null) return '-';
-	if (value >= 1024 ** 3) return `${(value / 1024 ** 3).toFixed(1)}G`;
-	return `${Math.round(value / 1024 ** 2)}M`;
-}
 
 
 /** `/opt/conda/bin/python3 -u train.py` → `python3 -u train.py`, on one line: the table has no room for paths. */
@@ -38,8 +33,8 @@ export function formatRanks(set: RankSet, width = 120): string {
 		String(r.pid),
 		r.stalled ? `${r.state}!` : r.state,
 		r.cpuPercent === null ? '-' : r.cpuPercent.toFixed(0),
-		bytes(r.rssBytes),
-		bytes(r.gpuMemoryBytes),
+		formatBytesShort(r.rssBytes),
+		formatBytesShort(r.gpuMemoryBytes),
 		String(r.workers.length),
 		...WATCHED_SIGNALS.map(signal => (r.signals[signal] ? signalMark(r.signals[signal]) : '?')),
 		compactCommand(r.cmd),

@@ -1,6 +1,8 @@
 import {processIdentity, type Alert, type CheckpointIndex, type GpuReading, type GpuState, type MetricStatus, type RankSet} from '../core/types.js';
 import type {LogRecord} from '../memlog/record.js';
+import {formatAge} from '../format/duration.js';
 import {LEVEL_WORD} from '../format/levels.js';
+import {formatBytes, formatPercent, formatThreshold} from '../format/units.js';
 
 // Pure text for the headless mode. Lines are meant for a tmux pane, `tail -f` or a SLURM .out
 // file: one line each, greppable (`grep CRIT`), levels upper-case only when they need attention.
@@ -15,14 +17,10 @@ export function localTime(epochMs: number): string {
 	return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
 }
 
-function percent(value: number | null): string {
-	return value === null ? 'n/a' : `${value.toFixed(1)}%`;
-}
-
 function metricPart(label: string, value: number | null, peak: number | null, status: MetricStatus | undefined): string {
 	const level = status ? ` ${LEVEL_WORD[status.level]}` : '';
-	const peakText = peak !== null && value !== null && peak > value + 0.05 ? ` (peak ${percent(peak)})` : '';
-	return `${label} ${percent(value)}${level}${peakText}`;
+	const peakText = peak !== null && value !== null && peak > value + 0.05 ? ` (peak ${formatPercent(peak)})` : '';
+	return `${label} ${formatPercent(value)}${level}${peakText}`;
 }
 
 /**
@@ -48,18 +46,19 @@ export function formatStatusLine(record: LogRecord, metrics: Readonly<Record<str
 
 /** A WARN/CRIT/OK line for one level change; says which way it moved and against which line. */
 export function formatAlertLine(alert: Alert, warnMargin: number): string {
-	const value = percent(alert.value);
-	const warnAt = alert.threshold - warnMargin;
+	const value = formatPercent(alert.value);
+	const threshold = formatThreshold(alert.threshold);
+	const warnAt = formatThreshold(alert.threshold - warnMargin);
 	const rising = alert.to === 'critical' || (alert.to === 'warn' && alert.from === 'ok');
 	let detail: string;
 	if (alert.to === 'critical') {
-		detail = `${alert.metric} at ${value}: at or above the ${alert.threshold}% threshold`;
+		detail = `${alert.metric} at ${value}: at or above the ${threshold} threshold`;
 	} else if (alert.to === 'warn' && rising) {
-		detail = `${alert.metric} at ${value}: within ${warnMargin} points of the ${alert.threshold}% threshold`;
+		detail = `${alert.metric} at ${value}: within ${warnMargin} points of the ${threshold} threshold`;
 	} else if (alert.to === 'warn') {
-		detail = `${alert.metric} down to ${value}: back under the ${alert.threshold}% threshold`;
+		detail = `${alert.metric} down to ${value}: back under the ${threshold} threshold`;
 	} else {
-		detail = `${alert.metric} down to ${value}: back under the ${warnAt}% warn line`;
+		detail = `${alert.metric} down to ${value}: back under the ${warnAt} warn line`;
 	}
 	return `${localTime(alert.time)} ${LEVEL_WORD[alert.to].toUpperCase().padEnd(4)} ${detail} (was ${alert.from})`;
 }
@@ -84,8 +83,7 @@ export function formatGpuStateLine(state: GpuState, now: number): string | null 
 		case 'absent':
 			return `GPU: not monitored — ${state.reason}`;
 		case 'error': {
-			const retry =
-				state.retryAt === null ? '' : `; retrying in ${Math.max(0, Math.round((state.retryAt - now) / 1000))} s`;
+			const retry = state.retryAt === null ? '' : `; retrying in ${formatAge((state.retryAt - now) / 1000)}`;
 			return `GPU: nvidia-smi failed — ${state.message}${retry}`;
 		}
 	}
@@ -131,11 +129,11 @@ export function describeCheckpointChanges(previous: CheckpointIndex | null, next
 		const before = known.get(c.path);
 		if (c.status === 'complete' && before?.status !== 'complete') {
 			const step = c.step === null ? '' : ` step ${c.step},`;
-			lines.push(`checkpoint: ${c.name} saved (${c.kind},${step} ${(c.bytes / 1024 ** 2).toFixed(1)} MiB)`);
+			lines.push(`checkpoint: ${c.name} saved (${c.kind},${step} ${formatBytes(c.bytes)})`);
 		}
 	}
 	if (next.lastSave?.overdue && !previous.lastSave?.overdue) {
-		lines.push(`checkpoint: OVERDUE — last save ${Math.round(next.lastSave.ageS)} s ago, over 1.5 × the usual ${Math.round(next.lastSave.medianIntervalS ?? 0)} s`);
+		lines.push(`checkpoint: OVERDUE — last save ${formatAge(next.lastSave.ageS)} ago, over 1.5 × the usual ${formatAge(next.lastSave.medianIntervalS ?? 0)}`);
 	}
 	return lines;
 }

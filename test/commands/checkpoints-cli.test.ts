@@ -104,7 +104,7 @@ test('headless with a RUN_DIR reports a new checkpoint', async () => {
 	run = startCli(['--headless', dir, '--no-log', '--interval', '0.2', '--pid', String(job.launcherPid), '--nvidia-smi', '/nonexistent']);
 	await run.waitFor(o => o.stderr.includes('found; launcher pid'));
 	process.kill(ranks.get(0)!, 'SIGUSR1');
-	await run.waitFor(o => /checkpoint: checkpoint_step_\d+_\d+_\d+ saved \(manual, step \d+, [\d.]+ MiB\)/.test(o.stderr), 10_000);
+	await run.waitFor(o => /checkpoint: checkpoint_step_\d+_\d+_\d+ saved \(manual, step \d+, [\d.]+ (?:B|KiB|MiB|GiB)\)/.test(o.stderr), 10_000);
 	run.child.kill('SIGINT');
 	expect(await run.exited).toBe(0);
 });

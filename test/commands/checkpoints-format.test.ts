@@ -1,5 +1,5 @@
 import {describe, expect, test} from 'vitest';
-import {checkpointsJson, formatAge, formatBytes, formatCheckpoints} from '../../src/commands/checkpoints-format.js';
+import {checkpointsJson, formatCheckpoints} from '../../src/commands/checkpoints-format.js';
 import type {CheckpointIndex} from '../../src/core/types.js';
 import {checkpointIndex, MIB, NOW} from '../helpers/checkpoint-data.js';
 
@@ -43,23 +43,4 @@ test('checkpointsJson has the contract fields with ISO times', () => {
 	expect(json.retention).toEqual({keep: 3, source: 'metadata', count: 4, to_prune: ['/runs/exp1/checkpoints/checkpoint_step_500']});
 	expect(json.disk).toEqual({free_bytes: 20 * 1024 * MIB, total_bytes: 100 * 1024 * MIB, avg_checkpoint_bytes: 512 * MIB, saves_until_full: null});
 	expect(json.last_save).toEqual({time: new Date(NOW - 1_800_000).toISOString(), age_s: 1800, median_interval_s: 900, overdue: true});
-});
-
-test.each([
-	[0, '0 B'],
-	[1023, '1023 B'],
-	[1536, '1.5 KiB'],
-	[512 * MIB, '512 MiB'],
-	[3.25 * 1024 ** 3, '3.3 GiB'],
-])('formatBytes(%d) = %s', (bytes, text) => {
-	expect(formatBytes(bytes)).toBe(text);
-});
-
-test.each([
-	[45, '45 s'],
-	[600, '10 min'],
-	[5400, '1.5 h'],
-	[200_000, '2.3 d'],
-])('formatAge(%d) = %s', (seconds, text) => {
-	expect(formatAge(seconds)).toBe(text);
 });

@@ -1,7 +1,8 @@
 import {describe, expect, test} from 'vitest';
 import type {Alert, MetricStatus} from '../../src/core/types.js';
-import {describeRankChanges, formatAlertLine, formatGpuStateLine, formatStatusLine, localTime} from '../../src/headless/format.js';
+import {describeCheckpointChanges, describeRankChanges, formatAlertLine, formatGpuStateLine, formatStatusLine, localTime} from '../../src/headless/format.js';
 import type {LogRecord} from '../../src/memlog/record.js';
+import {checkpoint, checkpointIndex, MIB, NOW} from '../helpers/checkpoint-data.js';
 
 const at = new Date(2026, 10, 22, 9, 5, 7).getTime();
 
@@ -65,6 +66,36 @@ describe('formatAlertLine', () => {
 		[alert('warn', 'ok', 72.5), '2026-11-22 09:05:07 OK   ram down to 72.5%: back under the 75% warn line (was warn)'],
 	])('%o', (a, expected) => {
 		expect(formatAlertLine(a, 10)).toBe(expected);
+	});
+
+	test('thresholds are written as the TUI writes them: no float noise, at most one decimal', () => {
+		// 85.1 − 0.7 is 84.39999999999999 in floating point.
+		expect(formatAlertLine({...alert('warn', 'ok', 80), threshold: 85.1}, 0.7)).toBe(
+			'2026-11-22 09:05:07 OK   ram down to 80.0%: back under the 84.4% warn line (was warn)',
+		);
+		expect(formatAlertLine({...alert('ok', 'critical', 90), threshold: 87.56}, 10)).toBe(
+			'2026-11-22 09:05:07 CRIT ram at 90.0%: at or above the 87.6% threshold (was ok)',
+		);
+	});
+});
+
+describe('describeCheckpointChanges', () => {
+	const before = checkpointIndex();
+	test('a new complete checkpoint, its size as every view writes sizes', () => {
+		const saved = checkpoint(1600, 0, {bytes: 1536 * MIB});
+		const small = checkpoint(1700, 0, {kind: 'manual', bytes: 256 * 1024, step: null});
+		const after = checkpointIndex({checkpoints: [...before.checkpoints, saved, small]});
+		expect(describeCheckpointChanges(before, after)).toEqual([
+			'checkpoint: checkpoint_step_1600 saved (periodic, step 1600, 1.5 GiB)',
+			'checkpoint: checkpoint_step_1700 saved (manual, 256 KiB)',
+		]);
+	});
+
+	test('a save that became overdue, with ages as the checkpoints command writes them', () => {
+		const overdue = checkpointIndex({lastSave: {time: NOW - 90 * 60_000, ageS: 5400, medianIntervalS: 900, overdue: true}});
+		expect(describeCheckpointChanges(before, overdue)).toEqual(['checkpoint: OVERDUE — last save 1.5 h ago, over 1.5 × the usual 15 min']);
+		expect(describeCheckpointChanges(overdue, overdue)).toEqual([]);
+		expect(describeCheckpointChanges(null, overdue)).toEqual([]);
 	});
 });
 

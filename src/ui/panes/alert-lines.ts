@@ -1,7 +1,7 @@
 import type {Alert} from '../../core/types.js';
 import {isRising, LEVEL_TAG, LEVEL_WORD} from '../../format/levels.js';
 import {localTimeShort} from '../../format/time.js';
-import {percentText, thresholdText} from '../text.js';
+import {formatPercent, formatThreshold} from '../../format/units.js';
 
 // Pure text for AlertsPane. Shorter than the headless alert line (formatAlertLine), which spells
 // out the warn margin the pane does not know and takes ~90 columns.
@@ -16,6 +16,6 @@ export function alertText(alert: Alert, now: number, compact: boolean): {readonl
 		time: localTimeShort(alert.time, now),
 		arrow: isRising(alert.from, alert.to) ? '▲' : '▼',
 		tag: LEVEL_TAG[alert.to],
-		detail: `${alert.metric} ${percentText(alert.value)}  ${was}${compact ? '' : ` · threshold ${thresholdText(alert.threshold)}`}`,
+		detail: `${alert.metric} ${formatPercent(alert.value)}  ${was}${compact ? '' : ` · threshold ${formatThreshold(alert.threshold)}`}`,
 	};
 }

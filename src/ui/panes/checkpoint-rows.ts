@@ -1,7 +1,8 @@
 import type {Checkpoint, CheckpointIndex} from '../../core/types.js';
-import {formatAge, formatBytes} from '../../commands/checkpoints-format.js';
 import {rotationKeepsUsageFlat} from '../../checkpoints/retention.js';
-import {padEnd, padStart} from '../text.js';
+import {padEnd, padStart} from '../../format/columns.js';
+import {formatAge} from '../../format/duration.js';
+import {formatBytes} from '../../format/units.js';
 
 // Pure text for CheckpointsPane: the header's parts and each timeline row's cells.
 

@@ -1,7 +1,7 @@
 import type {GpuReading, GpuState, HostMemory, Level, MetricId, MetricStatus} from '../../core/types.js';
-import {formatAge} from '../../commands/checkpoints-format.js';
 import {LEVEL_TAG, worse} from '../../format/levels.js';
-import {percentText} from '../text.js';
+import {formatAge} from '../../format/duration.js';
+import {formatPercent} from '../../format/units.js';
 
 // Pure data for MemoryPane: one entry per gauge, computed from the snapshot's fields.
 
@@ -93,6 +93,6 @@ export function hiddenGpusText(hidden: readonly GaugeRow[], anyShown: boolean): 
 		}
 	}
 	const tag = worst === null || worst.level === 'ok' ? '' : ` ${LEVEL_TAG[worst.level]}`;
-	const highest = worst ? `; highest ${worst.label} ${percentText(worst.percent)}${tag}` : '';
+	const highest = worst ? `; highest ${worst.label} ${formatPercent(worst.percent)}${tag}` : '';
 	return `${anyShown ? '+' : ''}${hidden.length}${anyShown ? ' more' : ''} GPU${hidden.length === 1 ? '' : 's'}${highest}`;
 }

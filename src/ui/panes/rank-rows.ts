@@ -1,6 +1,6 @@
 import type {RankProcess, RankSet, SignalState} from '../../core/types.js';
 import {compactCommand, signalMark} from '../../commands/ranks-format.js';
-import {formatBytes} from '../../commands/checkpoints-format.js';
+import {formatBytes} from '../../format/units.js';
 import {WATCHED_SIGNALS} from '../../ranks/signals.js';
 import {padEnd, padStart, truncate} from '../text.js';
 

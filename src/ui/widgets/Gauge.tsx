@@ -1,10 +1,10 @@
 import React from 'react';
 import {Box, Text} from 'ink';
 import type {Level} from '../../core/types.js';
-import {formatBytes} from '../../commands/checkpoints-format.js';
+import {padEnd, padStart} from '../../format/columns.js';
 import {LEVEL_COLOR, LEVEL_TAG} from '../../format/levels.js';
+import {formatBytes, formatPercent, formatThreshold} from '../../format/units.js';
 import {usePaint} from '../color.js';
-import {padEnd, padStart, percentText, thresholdText} from '../text.js';
 import {barSegments, OPTIONAL_PARTS, planGauge, type OptionalPart, VALUE_WIDTH} from './gauge-plan.js';
 import {sparkline} from './sparkline.js';
 
@@ -37,7 +37,7 @@ export interface Props {
 
 function headroomText(bytes: number | null | undefined, threshold: number | null): string {
 	if (bytes === null || bytes === undefined || threshold === null || !Number.isFinite(bytes)) return '';
-	const line = thresholdText(threshold);
+	const line = formatThreshold(threshold);
 	return bytes >= 0 ? `${formatBytes(bytes)} to ${line}` : `${formatBytes(-bytes)} over ${line}`;
 }
 
@@ -63,7 +63,7 @@ function Gauge(props: Props) {
 	const color = paint(LEVEL_COLOR[level]);
 	const over = known(props.headroomBytes) && props.headroomBytes < 0;
 	const usage = known(props.usedBytes) && known(props.totalBytes) ? `${formatBytes(props.usedBytes)}/${formatBytes(props.totalBytes)}` : '';
-	const peak = known(props.peak) ? `peak ${padStart(percentText(props.peak), VALUE_WIDTH)}` : '';
+	const peak = known(props.peak) ? `peak ${padStart(formatPercent(props.peak), VALUE_WIDTH)}` : '';
 	const slot = (part: OptionalPart, text: string, align: 'left' | 'right' = 'left') => {
 		const partWidth = OPTIONAL_PARTS[part].width;
 		return `  ${align === 'right' ? padStart(text, partWidth) : padEnd(text, partWidth)}`;
@@ -78,7 +78,7 @@ function Gauge(props: Props) {
 					</Text>
 				))}{' '}
 				<Text color={color} bold={level !== 'ok'}>
-					{padStart(percentText(percent), VALUE_WIDTH)} {LEVEL_TAG[level]}
+					{padStart(formatPercent(percent), VALUE_WIDTH)} {LEVEL_TAG[level]}
 				</Text>
 				{plan.parts.has('usage') ? slot('usage', usage, 'right') : ''}
 				{plan.parts.has('peak') ? <Text dimColor>{slot('peak', peak)}</Text> : ''}
