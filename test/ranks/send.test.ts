@@ -10,6 +10,7 @@ import type {SignalName} from '../../src/ranks/signals.js';
 import {procReader, type ProcReader} from '../../src/system/procfs.js';
 import {requireBuild, ROOT} from '../helpers/dist.js';
 import {startPython, type PythonChild} from '../helpers/python-child.js';
+import {until} from '../helpers/until.js';
 
 const children: PythonChild[] = [];
 afterEach(() => {
@@ -31,7 +32,27 @@ async function job(...setups: string[]): Promise<{ranks: PythonChild[]; set: Ran
 }
 
 const USR1_HANDLER = 'on(signal.SIGUSR1, "USR1")';
-const settle = () => new Promise(resolve => setTimeout(resolve, 150));
+/** Every rank also handles SIGUSR2, which the tests send themselves as a ping (see ping()). */
+const PING_HANDLER = 'on(signal.SIGUSR2, "USR2")';
+const handles = (...setups: string[]) => [...setups, PING_HANDLER].join('\n');
+
+/**
+ * Sends the rank SIGUSR2 and waits for its "got USR2" (or its exit): proof that whatever SIGUSR1 was sent before has
+ * had its effect. A signal sent earlier is already pending or handled when the ping is sent; Python runs the handlers
+ * of signals that arrived together in signal-number order (SIGUSR1 = 10 before SIGUSR2 = 12), and the pipe keeps the
+ * order of lines, so "got USR1" is read before "got USR2"; a SIGUSR1 with no handler kills the rank before the ping.
+ * Returns the lines the rank printed.
+ */
+async function ping(rank: PythonChild): Promise<string[]> {
+	const gone = () => rank.child.exitCode !== null || rank.child.signalCode !== null;
+	try {
+		process.kill(rank.pid, 'SIGUSR2');
+	} catch {
+		// ESRCH: it died already; the caller's assertions say so
+	}
+	await until(() => rank.lines, lines => lines.includes('got USR2') || gone(), `"got USR2" from pid ${rank.pid}`);
+	return [...rank.lines];
+}
 
 function spyKill(): {calls: [number, SignalName][]; kill: (pid: number, signal: SignalName) => void} {
 	const calls: [number, SignalName][] = [];
@@ -43,21 +64,21 @@ function spyKill(): {calls: [number, SignalName][]; kill: (pid: number, signal: 
 
 describe('sendSignal on real processes', () => {
 	test('the save signal reaches a rank that handles it, and the rank keeps running', async () => {
-		const {ranks, set} = await job(USR1_HANDLER, USR1_HANDLER);
+		const {ranks, set} = await job(handles(USR1_HANDLER), handles(USR1_HANDLER));
 		const {results} = await sendSignal({rankSet: set, signal: 'SIGUSR1', force: false, proc: procReader()});
 		expect(results).toEqual([
 			{rank: 0, pid: ranks[0]!.pid, outcome: 'sent', reason: null},
 			{rank: 1, pid: ranks[1]!.pid, outcome: 'sent', reason: null},
 		]);
-		await settle();
 		for (const r of ranks) {
-			expect(r.lines).toContain('got USR1');
+			// Handled once, and the rank still answers the ping after it.
+			expect(await ping(r)).toEqual(['got USR1', 'got USR2']);
 			expect(r.child.exitCode).toBeNull();
 		}
 	});
 
 	test('a signal that would kill a rank without a handler is refused for that rank only, with the reason', async () => {
-		const {ranks, set} = await job(USR1_HANDLER, '');
+		const {ranks, set} = await job(handles(USR1_HANDLER), handles());
 		const spy = spyKill();
 		const {results} = await sendSignal({rankSet: set, signal: 'SIGUSR1', force: false, proc: procReader(), kill: spy.kill});
 		expect(results[0]?.outcome).toBe('sent');
@@ -68,7 +89,8 @@ describe('sendSignal on real processes', () => {
 			reason: 'rank 1 has no handler for SIGUSR1: the signal would terminate it (--force sends it anyway)',
 		});
 		expect(spy.calls).toEqual([[ranks[0]!.pid, 'SIGUSR1']]);
-		await settle();
+		// Alive after the send: a SIGUSR1 would have killed it before the ping.
+		expect(await ping(ranks[1]!)).toEqual(['got USR2']);
 		expect(ranks[1]!.child.exitCode).toBeNull();
 		expect(ranks[1]!.child.signalCode).toBeNull();
 	});
@@ -81,13 +103,13 @@ describe('sendSignal on real processes', () => {
 	});
 
 	test('only the ranks asked for; unknown rank numbers are reported', async () => {
-		const {ranks, set} = await job(USR1_HANDLER, USR1_HANDLER, USR1_HANDLER);
+		const {ranks, set} = await job(handles(USR1_HANDLER), handles(USR1_HANDLER), handles(USR1_HANDLER));
 		const {results, unknown} = await sendSignal({rankSet: set, ranks: [2, 7], signal: 'SIGUSR1', force: false, proc: procReader()});
 		expect(results.map(r => [r.rank, r.outcome])).toEqual([[2, 'sent']]);
 		expect(unknown).toEqual([7]);
-		await settle();
-		expect(ranks[0]!.lines).not.toContain('got USR1');
-		expect(ranks[2]!.lines).toContain('got USR1');
+		expect(await ping(ranks[0]!)).toEqual(['got USR2']);
+		expect(await ping(ranks[1]!)).toEqual(['got USR2']);
+		expect(await ping(ranks[2]!)).toEqual(['got USR1', 'got USR2']);
 	});
 
 	test('an ignored signal is sent with a note that it will do nothing', async () => {
@@ -97,7 +119,7 @@ describe('sendSignal on real processes', () => {
 	});
 
 	test('PID reuse: a target whose start time changed gets nothing (outcome gone)', async () => {
-		const {ranks, set} = await job(USR1_HANDLER);
+		const {ranks, set} = await job(handles(USR1_HANDLER));
 		const real = procReader();
 		// /proc now says this pid started at another time: the rank exited and the pid was reused.
 		const reused: ProcReader = {
@@ -116,8 +138,7 @@ describe('sendSignal on real processes', () => {
 			reason: `pid ${ranks[0]!.pid} is no longer rank 0: that process exited and the pid was reused`,
 		});
 		expect(spy.calls).toEqual([]);
-		await settle();
-		expect(ranks[0]!.lines).not.toContain('got USR1');
+		expect(await ping(ranks[0]!)).toEqual(['got USR2']);
 	});
 
 	test('a rank that exited: gone, whether /proc already says so or kill(2) does (ESRCH)', async () => {
@@ -160,7 +181,7 @@ describe('sendSignal on real processes', () => {
 
 	test.skipIf(process.getuid?.() !== 0)('EPERM from the kernel is reported as denied (sender run as nobody)', async () => {
 		requireBuild();
-		const {ranks, set} = await job(USR1_HANDLER);
+		const {ranks, set} = await job(handles(USR1_HANDLER));
 		const target = set.ranks[0]!;
 		const run = spawnSync(process.execPath, [path.join(ROOT, 'test/helpers/send-as-other-user.mjs'), String(target.pid), String(target.startTime)], {
 			uid: 65534,
@@ -171,7 +192,6 @@ describe('sendSignal on real processes', () => {
 		expect(JSON.parse(run.stdout)).toEqual([
 			{rank: 0, pid: target.pid, outcome: 'denied', reason: `not permitted to signal pid ${target.pid} (EPERM)`},
 		]);
-		await settle();
-		expect(ranks[0]!.lines).not.toContain('got USR1');
+		expect(await ping(ranks[0]!)).toEqual(['got USR2']);
 	});
 });
