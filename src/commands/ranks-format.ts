@@ -1,32 +1,17 @@
 import {table} from './table.js';
-import type {RankProcess, RankSet, SignalState} from '../core/types.js';
+import type {RankProcess, RankSet} from '../core/types.js';
 import {WATCHED_SIGNALS} from '../ranks/signals.js';
+import {truncate} from '../format/columns.js';
+import {compactCommand} from '../format/command-line.js';
+import {SIGNAL_LEGEND, signalMark, signalName} from '../format/signals.js';
 import {formatBytesShort} from '../format/units.js';
 
-// Pure text and JSON for `traintop ranks`. The TUI's ranks pane shows the same compact signal marks.
-
-/** ✓ handled · ign ignored · ✗ default that kills · - default that does not kill; +B blocked, +P pending. */
-export function signalMark(state: SignalState): string {
-	const base = state.disposition === 'handled' ? '✓' : state.disposition === 'ignored' ? 'ign' : state.terminatesByDefault ? '✗' : '-';
-	return `${base}${state.blocked ? 'B' : ''}${state.pending ? 'P' : ''}`;
-}
-
-export const SIGNAL_LEGEND = '✓ handled · ✗ no handler: the signal kills · ign ignored · - no handler, harmless · B blocked · P pending';
-
-
-/** `/opt/conda/bin/python3 -u train.py` → `python3 -u train.py`, on one line: the table has no room for paths. */
-export function compactCommand(cmd: string): string {
-	return cmd.replace(/^\S*\/(\S+)/, '$1').replace(/\s+/g, ' ').trim();
-}
-
-function short(signal: string): string {
-	return signal.replace(/^SIG/, '');
-}
+// Pure text and JSON for `traintop ranks`. The TUI's ranks pane shows the same signal marks (format/signals.ts).
 
 /** The readable table: one row per rank with its signal marks, then the launcher and SLURM lines. */
 export function formatRanks(set: RankSet, width = 120): string {
 	if (set.ranks.length === 0) return 'no ranks found';
-	const header = ['RANK', 'LOCAL', 'PID', 'ST', 'CPU%', 'RSS', 'GPU', 'WRK', ...WATCHED_SIGNALS.map(short), 'CMD'];
+	const header = ['RANK', 'LOCAL', 'PID', 'ST', 'CPU%', 'RSS', 'GPU', 'WRK', ...WATCHED_SIGNALS.map(signalName), 'CMD'];
 	const rows = set.ranks.map((r: RankProcess) => [
 		r.rank === null ? '?' : String(r.rank),
 		r.localRank === null ? '-' : String(r.localRank),
@@ -39,7 +24,7 @@ export function formatRanks(set: RankSet, width = 120): string {
 		...WATCHED_SIGNALS.map(signal => (r.signals[signal] ? signalMark(r.signals[signal]) : '?')),
 		compactCommand(r.cmd),
 	]);
-	const lines = table([header, ...rows]).map(line => ([...line].length > width ? `${[...line].slice(0, width - 1).join('')}…` : line));
+	const lines = table([header, ...rows]).map(line => truncate(line, width));
 	const world = set.ranks.find(r => r.worldSize !== null)?.worldSize;
 	const summary = [`${set.ranks.length} rank${set.ranks.length === 1 ? '' : 's'}${world ? ` of world size ${world}` : ''} on ${set.ranks[0]!.host}`];
 	summary.push(set.launcher ? `launcher: pid ${set.launcher.pid} ${set.launcher.cmd}` : 'launcher: none found');

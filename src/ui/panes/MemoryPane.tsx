@@ -4,7 +4,7 @@ import Line from '../widgets/Line.js';
 import type {GpuState, HostMemory, MetricId, MetricStatus} from '../../core/types.js';
 import Gauge from '../widgets/Gauge.js';
 import {GAP} from '../layout.js';
-import {padEnd} from '../text.js';
+import {padEnd} from '../../format/columns.js';
 import {gpuRow, gpuStatusText, hiddenGpusText, ramRow, swapRow, type GaugeRow} from './memory-rows.js';
 
 export interface Props {

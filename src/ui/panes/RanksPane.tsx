@@ -2,9 +2,9 @@ import React from 'react';
 import {Box, Text} from 'ink';
 import Line from '../widgets/Line.js';
 import type {RankProcess, RankSet} from '../../core/types.js';
-import {compactCommand} from '../../commands/ranks-format.js';
+import {columns} from '../../format/columns.js';
+import {compactCommand} from '../../format/command-line.js';
 import {usePaint, type Paint} from '../color.js';
-import {columns} from '../text.js';
 import {scrollWindow} from './scroll.js';
 import {DEFAULT_SEARCH_HINT, fixedColumns, headerText, moreText, signalCells, signalsText, titleParts, type SignalCell} from './rank-rows.js';
 

@@ -1,8 +1,9 @@
 import type {RankProcess, RankSet, SignalState} from '../../core/types.js';
-import {compactCommand, signalMark} from '../../commands/ranks-format.js';
+import {padEnd, padStart, truncate} from '../../format/columns.js';
+import {compactCommand} from '../../format/command-line.js';
+import {signalMark, signalName} from '../../format/signals.js';
 import {formatBytes} from '../../format/units.js';
 import {WATCHED_SIGNALS} from '../../ranks/signals.js';
-import {padEnd, padStart, truncate} from '../text.js';
 
 // Pure text for RanksPane: the title, the column header and the fixed columns of each row.
 
@@ -55,7 +56,7 @@ export interface SignalCell {
 export function signalCells(rank: RankProcess, compact: boolean): SignalCell[] {
 	return shownSignals(compact).map(signal => {
 		const state = rank.signals[signal] ?? null;
-		return {name: signal.replace(/^SIG/, ''), mark: state ? signalMark(state) : '?', state};
+		return {name: signalName(signal), mark: state ? signalMark(state) : '?', state};
 	});
 }
 

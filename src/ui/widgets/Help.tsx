@@ -1,6 +1,6 @@
 import React from 'react';
 import {Box, Text} from 'ink';
-import {padEnd} from '../text.js';
+import {padEnd} from '../../format/columns.js';
 import {fitLines} from './body-lines.js';
 
 export interface KeyHelp {
