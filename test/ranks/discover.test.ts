@@ -4,6 +4,7 @@ import {afterEach, describe, expect, test} from 'vitest';
 import {gpuMemoryOf, RankSampler} from '../../src/ranks/discover.js';
 import {procReader} from '../../src/system/procfs.js';
 import {startPython, type PythonChild} from '../helpers/python-child.js';
+import {until} from '../helpers/until.js';
 
 // Real python3 ranks; each test finds exactly its own through a unique tag on the command line.
 
@@ -65,7 +66,15 @@ describe('RankSampler on real processes', () => {
 		const s = sampler(tag, {stallAfterMs: 400});
 		const first = await s.sample();
 		expect(first.ranks.every(r => r.cpuPercent === null && !r.stalled)).toBe(true);
-		await new Promise(resolve => setTimeout(resolve, 700));
+		// Wait for work, not for time: once the busy rank (one spinning thread, at most one CPU) has used 0.5 s of CPU
+		// since the first sample, at least 0.5 s have passed, more than the 0.4 s stall window.
+		const proc = procReader();
+		const cpuTicks = () => {
+			const stat = proc.stat(busy.pid);
+			return stat ? stat.utime + stat.stime : -1;
+		};
+		const start = cpuTicks();
+		await until(cpuTicks, ticks => ticks >= start + 50, 'the busy rank to use 0.5 s of CPU (50 ticks)');
 		const second = await s.sample();
 		const byPid = new Map(second.ranks.map(r => [r.pid, r]));
 		expect(byPid.get(busy.pid)?.cpuPercent).toBeGreaterThan(40);
