@@ -2,20 +2,14 @@ import {processIdentity, type Alert, type CheckpointIndex, type GpuReading, type
 import type {LogRecord} from '../memlog/record.js';
 import {formatAge} from '../format/duration.js';
 import {LEVEL_WORD} from '../format/levels.js';
+import {localTime} from '../format/time.js';
 import {formatBytes, formatPercent, formatThreshold} from '../format/units.js';
 
 // Pure text for the headless mode. Lines are meant for a tmux pane, `tail -f` or a SLURM .out
 // file: one line each, greppable (`grep CRIT`), levels upper-case only when they need attention.
 
-function two(n: number): string {
-	return String(n).padStart(2, '0');
-}
-
-/** Local wall-clock time, `2026-11-22 10:00:30`: what a person beside the job reads. */
-export function localTime(epochMs: number): string {
-	const d = new Date(epochMs);
-	return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
-}
+// headless/run.ts still takes localTime from here; it lives in format/time.ts. Drop this once run.ts imports it there.
+export {localTime};
 
 function metricPart(label: string, value: number | null, peak: number | null, status: MetricStatus | undefined): string {
 	const level = status ? ` ${LEVEL_WORD[status.level]}` : '';

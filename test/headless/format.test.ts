@@ -1,6 +1,6 @@
 import {describe, expect, test} from 'vitest';
 import type {Alert, MetricStatus} from '../../src/core/types.js';
-import {describeCheckpointChanges, describeRankChanges, formatAlertLine, formatGpuStateLine, formatStatusLine, localTime} from '../../src/headless/format.js';
+import {describeCheckpointChanges, describeRankChanges, formatAlertLine, formatGpuStateLine, formatStatusLine} from '../../src/headless/format.js';
 import type {LogRecord} from '../../src/memlog/record.js';
 import {checkpoint, checkpointIndex, MIB, NOW} from '../helpers/checkpoint-data.js';
 
@@ -136,10 +136,6 @@ describe('formatGpuStateLine', () => {
 			'GPU: 2 devices: 0: GeForce GTX 1080 Ti, 1: unknown device',
 		);
 	});
-});
-
-test('localTime pads every field', () => {
-	expect(localTime(new Date(2026, 0, 2, 3, 4, 5).getTime())).toBe('2026-01-02 03:04:05');
 });
 
 describe('describeRankChanges', () => {

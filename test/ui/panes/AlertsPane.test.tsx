@@ -1,7 +1,7 @@
 import {afterEach, describe, expect, test} from 'vitest';
 import {cleanup, render} from 'ink-testing-library';
 import AlertsPane from '../../../src/ui/panes/AlertsPane.js';
-import {localTime} from '../../../src/headless/format.js';
+import {localTime} from '../../../src/format/time.js';
 import {alert, expectFits, frameLines, NOW} from '../fixtures.js';
 
 afterEach(cleanup);
