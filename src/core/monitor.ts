@@ -1,6 +1,7 @@
 import {errorMessage} from './errors.js';
 import {LevelTracker, type ThresholdRule} from './thresholds.js';
 import {RingBuffer} from './ring-buffer.js';
+import {gpuMetricId} from './metric-id.js';
 import {NO_GPU_PROCESSES} from './types.js';
 import type {
 	Alert,
@@ -64,11 +65,6 @@ export interface HistoryPoint {
 }
 
 export type SnapshotListener = (snapshot: Snapshot) => void;
-
-
-export function gpuMetricId(index: number): MetricId {
-	return `gpu${index}`;
-}
 
 /**
  * The one clock of traintop: on every tick it reads each source, judges every metric against its

@@ -1,4 +1,5 @@
 import {processIdentity, type Alert, type CheckpointIndex, type GpuReading, type GpuState, type MetricStatus, type RankSet} from '../core/types.js';
+import {gpuMetricId} from '../core/metric-id.js';
 import type {LogRecord} from '../memlog/record.js';
 import {formatAge} from '../format/duration.js';
 import {LEVEL_WORD} from '../format/levels.js';
@@ -33,7 +34,7 @@ export function formatStatusLine(record: LogRecord, metrics: Readonly<Record<str
 		parts.push(`gpu ${record.gpu_status}`);
 	}
 	for (const g of record.gpus) {
-		parts.push(metricPart(`gpu${g.index}`, g.memory_percent, g.peak_memory_percent ?? null, metrics[`gpu${g.index}`]));
+		parts.push(metricPart(gpuMetricId(g.index), g.memory_percent, g.peak_memory_percent ?? null, metrics[gpuMetricId(g.index)]));
 	}
 	return parts.join('  ');
 }

@@ -1,5 +1,6 @@
 import type {ReadLogRecord} from './record.js';
 import {ColumnBuilder, type Column} from './column.js';
+import {gpuMetricId} from '../core/metric-id.js';
 import {fillFromRecord, RecordFields} from './record-fields.js';
 
 // Per-metric numeric series extracted from memory-log records, for `traintop --analyze`.
@@ -258,7 +259,7 @@ export class SeriesCollector {
 			const index = f.devIndex[d]!;
 			const percent = f.devPercent[d]!;
 			if (!isNum(percent) || !Number.isInteger(index) || index < 0) continue;
-			const metric = (this.#devices[index] ??= this.#metric(`gpu${index}`, 'gpu'));
+			const metric = (this.#devices[index] ??= this.#metric(gpuMetricId(index), 'gpu'));
 			// Two entries for the same index in one record: keep the first.
 			if (metric.lastRecord() === r) continue;
 			const uuid = f.devUuid[d];

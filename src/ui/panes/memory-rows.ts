@@ -1,3 +1,4 @@
+import {gpuMetricId} from '../../core/metric-id.js';
 import type {GpuReading, GpuState, HostMemory, Level, MetricId, MetricStatus} from '../../core/types.js';
 import {LEVEL_TAG, worse} from '../../format/levels.js';
 import {formatAge} from '../../format/duration.js';
@@ -58,7 +59,7 @@ export function swapRow(memory: HostMemory, metrics: Readonly<Record<MetricId, M
 }
 
 export function gpuRow(reading: GpuReading, metrics: Readonly<Record<MetricId, MetricStatus>>): GaugeRow {
-	return row(`gpu${reading.index}`, `GPU${reading.index}`, reading.memoryPercent, reading.memoryUsedBytes, reading.memoryTotalBytes, metrics);
+	return row(gpuMetricId(reading.index), `GPU${reading.index}`, reading.memoryPercent, reading.memoryUsedBytes, reading.memoryTotalBytes, metrics);
 }
 
 /** What stands in for the GPU gauges when the reader has none to give; null when it has. */
