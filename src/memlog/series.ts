@@ -1,7 +1,9 @@
 import type {ReadLogRecord} from './record.js';
 import {ColumnBuilder, type Column} from './column.js';
 import {gpuMetricId} from '../core/metric-id.js';
+import {MetricBuilder} from './metric-builder.js';
 import {fillFromRecord, RecordFields} from './record-fields.js';
+import {grow, resize} from './typed-arrays.js';
 
 // Per-metric numeric series extracted from memory-log records, for `traintop --analyze`.
 // Numbers live in growable typed arrays (doubling), never in an object per point, so a log of a
@@ -67,110 +69,6 @@ export interface Series {
 }
 
 const INITIAL = 1024;
-
-/** A copy of `array` with room for exactly `capacity` items (never smaller than it is). */
-function resize<T extends Float64Array | Float32Array | Uint32Array | Int32Array>(array: T, capacity: number): T {
-	if (capacity <= array.length) return array;
-	const next = new (array.constructor as new (n: number) => T)(capacity);
-	next.set(array);
-	return next;
-}
-
-function grow<T extends Float64Array | Float32Array | Uint32Array | Int32Array>(array: T, size: number): T {
-	if (size <= array.length) return array;
-	let capacity = array.length;
-	while (capacity < size) capacity *= 2;
-	const next = new (array.constructor as new (n: number) => T)(capacity);
-	next.set(array);
-	return next;
-}
-
-/** A growable column of numbers for one metric. */
-class MetricBuilder {
-	readonly id: string;
-	readonly kind: MetricKind;
-	uuid: string | null = null;
-	name: string | null = null;
-	count = 0;
-	/** null while dense (point i is record i). */
-	record: Uint32Array | null = null;
-	value: Float32Array;
-	/** null while every peak equals its value. */
-	peak: Float32Array | null = null;
-	usedGb: Float32Array | null;
-
-	constructor(id: string, kind: MetricKind, withGb: boolean, capacity: number) {
-		this.id = id;
-		this.kind = kind;
-		this.value = new Float32Array(capacity);
-		this.usedGb = withGb ? new Float32Array(capacity) : null;
-	}
-
-	/** Room for `capacity` points without growing. */
-	reserve(capacity: number): void {
-		this.value = resize(this.value, capacity);
-		if (this.record) this.record = resize(this.record, capacity);
-		if (this.peak) this.peak = resize(this.peak, capacity);
-		if (this.usedGb) this.usedGb = resize(this.usedGb, capacity);
-	}
-
-	lastRecord(): number {
-		return this.count === 0 ? -1 : this.record ? this.record[this.count - 1]! : this.count - 1;
-	}
-
-	push(record: number, value: number, peak: number, usedGb = 0): void {
-		const i = this.count;
-		if (i >= this.value.length) {
-			const size = i + 1;
-			this.value = grow(this.value, size);
-			if (this.record) this.record = grow(this.record, size);
-			if (this.peak) this.peak = grow(this.peak, size);
-			if (this.usedGb) this.usedGb = grow(this.usedGb, size);
-		}
-		if (!this.record && record !== i) {
-			this.record = new Uint32Array(this.value.length);
-			for (let k = 0; k < i; k++) this.record[k] = k;
-		}
-		if (this.record) this.record[i] = record;
-		this.value[i] = value;
-		if (!this.peak && Math.fround(peak) !== this.value[i]) {
-			this.peak = new Float32Array(this.value.length);
-			this.peak.set(this.value.subarray(0, i));
-		}
-		if (this.peak) this.peak[i] = peak;
-		if (this.usedGb) this.usedGb[i] = usedGb;
-		this.count = i + 1;
-	}
-
-	/** The final series; `inverse` maps an old record index to its new (sorted) one. */
-	build(inverse: Uint32Array | null): MetricSeries {
-		const n = this.count;
-		let record = this.record?.subarray(0, n) ?? null;
-		let value = this.value.subarray(0, n);
-		let peak = this.peak?.subarray(0, n) ?? value;
-		let usedGb = this.usedGb?.subarray(0, n) ?? null;
-		if (inverse) {
-			const keys = new Uint32Array(n);
-			for (let i = 0; i < n; i++) keys[i] = inverse[record ? record[i]! : i]!;
-			const order = new Uint32Array(n);
-			for (let i = 0; i < n; i++) order[i] = i;
-			order.sort((a, b) => keys[a]! - keys[b]!);
-			const permute = (source: Float32Array) => {
-				const out = new Float32Array(n);
-				for (let i = 0; i < n; i++) out[i] = source[order[i]!]!;
-				return out;
-			};
-			const newRecord = new Uint32Array(n);
-			for (let i = 0; i < n; i++) newRecord[i] = keys[order[i]!]!;
-			record = newRecord;
-			const samePeak = peak === value;
-			value = permute(value);
-			peak = samePeak ? value : permute(peak);
-			usedGb = usedGb && permute(usedGb);
-		}
-		return {id: this.id, kind: this.kind, uuid: this.uuid, name: this.name, count: n, record, value, peak, usedGb};
-	}
-}
 
 const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
 
