@@ -1,4 +1,6 @@
-import {BYTE, JsonBytes, KeyTable} from './json-bytes.js';
+import {Interner} from './interner.js';
+import {BYTE, JsonBytes} from './json-bytes.js';
+import {GPU_FIELDS, KEY_ID, KEY_TABLE, MEMORY_FIELDS, SWAP_FIELDS, type ObjectSpec} from './record-keys.js';
 import type {RecordFields} from './record-fields.js';
 
 // A byte-level scanner for one line of traintop's own JSON Lines memory log, for `--analyze` on
@@ -15,90 +17,12 @@ import type {RecordFields} from './record-fields.js';
 
 const {COMMA, OPEN_BRACE, CLOSE_BRACE, OPEN_BRACKET, CLOSE_BRACKET} = BYTE;
 
-const KEYS = [
-	'timestamp',
-	'host',
-	'interval_s',
-	'samples',
-	'memory',
-	'swap',
-	'gpu',
-	'gpus',
-	'gpu_status',
-	'gpu_message',
-	'alerts',
-	'total_gb',
-	'used_gb',
-	'percent',
-	'available_gb',
-	'peak_percent',
-	'peak_used_gb',
-	'memory_allocated_gb',
-	'memory_total_gb',
-	'memory_percent',
-	'peak_memory_percent',
-	'index',
-	'uuid',
-	'name',
-	'memory_used_gb',
-	'utilization_percent',
-] as const;
-const TABLE = new KeyTable(KEYS);
-/** Key ids: position in KEYS + 1 (0 = a key we do not know). */
-const ID = Object.fromEntries(KEYS.map((k, i) => [k, i + 1])) as Record<(typeof KEYS)[number], number>;
-
-/** The numeric objects of a record: which keys, which are used (converted), which are required. */
-interface ObjectSpec {
-	/** Key id → the field's position, -1 for keys the object does not have. */
-	readonly slot: Int8Array;
-	readonly convert: readonly boolean[];
-	/** Bit i set: field i must be there. */
-	readonly required: number;
-}
-
-/** Fields as [key, used by the analysis, required by the schema]; the used ones come first, in the order read out. */
-function spec(...fields: [key: (typeof KEYS)[number], convert: boolean, required: boolean][]): ObjectSpec {
-	const slot = new Int8Array(KEYS.length + 1).fill(-1);
-	fields.forEach(([key], i) => {
-		slot[ID[key]] = i;
-	});
-	return {
-		slot,
-		convert: fields.map(([, convert]) => convert),
-		required: fields.reduce((mask, [, , required], i) => (required ? mask | (1 << i) : mask), 0),
-	};
-}
-
-const MEMORY = spec(['percent', true, true], ['used_gb', true, true], ['peak_percent', true, false], ['total_gb', false, true], ['available_gb', false, false], ['peak_used_gb', false, false]);
-const SWAP = spec(['percent', true, true], ['total_gb', true, true], ['peak_percent', true, false], ['used_gb', false, true]);
-const GPU = spec(['memory_percent', true, true], ['peak_memory_percent', true, false], ['memory_allocated_gb', false, true], ['memory_total_gb', false, true]);
-
-/** Remembers the last bytes → string per slot, so a host or GPU name repeated on every line is decoded once. */
-class Interner {
-	readonly #bytes: (Uint8Array | null)[] = [];
-	readonly #strings: string[] = [];
-
-	get(buf: Uint8Array, start: number, end: number, slot: number): string {
-		const last = this.#bytes[slot];
-		const length = end - start;
-		if (last?.length === length) {
-			let same = true;
-			for (let i = 0; i < length; i++) {
-				if (last[i] !== buf[start + i]) {
-					same = false;
-					break;
-				}
-			}
-			if (same) return this.#strings[slot]!;
-		}
-		// A copy: Buffer#slice would be a view that keeps the whole read chunk alive.
-		const bytes = Uint8Array.prototype.slice.call(buf, start, end);
-		const text = Buffer.from(bytes.buffer, bytes.byteOffset, length).toString('utf8');
-		this.#bytes[slot] = bytes;
-		this.#strings[slot] = text;
-		return text;
-	}
-}
+// Read for every key of every line: constants of this module, like the bytes above, not imported bindings.
+const ID = KEY_ID;
+const TABLE = KEY_TABLE;
+const MEMORY = MEMORY_FIELDS;
+const SWAP = SWAP_FIELDS;
+const GPU = GPU_FIELDS;
 
 export class LineScanner extends JsonBytes {
 	readonly #names = new Interner();
