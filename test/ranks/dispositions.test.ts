@@ -5,6 +5,7 @@ import {signalStates, wouldTerminate} from '../../src/ranks/dispositions.js';
 import {parseSignalName, terminatesByDefault} from '../../src/ranks/signals.js';
 import {parseStatus, procReader} from '../../src/system/procfs.js';
 import {startPython, type PythonChild} from '../helpers/python-child.js';
+import {echoOn, ping} from '../helpers/python-signals.js';
 
 const fixtureStatus = (name: string) =>
 	parseStatus(readFileSync(path.join(import.meta.dirname, '../fixtures/proc', name, 'status'), 'utf8'))!;
@@ -43,7 +44,7 @@ describe('signal states of live processes match what they installed', () => {
 	test('handled, ignored, default and blocked', async () => {
 		child = await startPython(
 			[
-				'on(signal.SIGUSR1, "USR1")',
+				echoOn('SIGUSR1', 'USR1'),
 				'on(signal.SIGTERM, "TERM")',
 				'signal.signal(signal.SIGHUP, signal.SIG_IGN)',
 				'signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR2})',
@@ -57,9 +58,11 @@ describe('signal states of live processes match what they installed', () => {
 		expect(s.SIGQUIT.disposition).toBe('default');
 		// Python installs its own SIGINT handler (KeyboardInterrupt) when SIGINT was not ignored at start.
 		expect(s.SIGINT.disposition).toBe('handled');
-		// Sent while blocked: pending, and the process lives on.
+		// Sent while blocked: pending as soon as kill(2) returns, and the process lives on: a SIGUSR1 sent after it is
+		// handled ("got USR1"), and SIGUSR2 is still pending then.
 		child.child.kill('SIGUSR2');
-		await new Promise(resolve => setTimeout(resolve, 100));
+		expect(signalStates((await procReader().status(child.pid))!).SIGUSR2.pending).toBe(true);
+		expect(await ping(child, 'SIGUSR1', 'USR1')).toEqual(['got USR1']);
 		const after = signalStates((await procReader().status(child.pid))!);
 		expect(after.SIGUSR2.pending).toBe(true);
 		expect(child.child.exitCode).toBeNull();

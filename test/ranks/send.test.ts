@@ -10,7 +10,7 @@ import type {SignalName} from '../../src/ranks/signals.js';
 import {procReader, type ProcReader} from '../../src/system/procfs.js';
 import {requireBuild, ROOT} from '../helpers/dist.js';
 import {startPython, type PythonChild} from '../helpers/python-child.js';
-import {until} from '../helpers/until.js';
+import {echoOn, ping as pingWith} from '../helpers/python-signals.js';
 
 const children: PythonChild[] = [];
 afterEach(() => {
@@ -31,28 +31,15 @@ async function job(...setups: string[]): Promise<{ranks: PythonChild[]; set: Ran
 	return {ranks, set};
 }
 
-const USR1_HANDLER = 'on(signal.SIGUSR1, "USR1")';
-/** Every rank also handles SIGUSR2, which the tests send themselves as a ping (see ping()). */
-const PING_HANDLER = 'on(signal.SIGUSR2, "USR2")';
-const handles = (...setups: string[]) => [...setups, PING_HANDLER].join('\n');
+const USR1_HANDLER = echoOn('SIGUSR1', 'USR1');
+/** Every rank also handles SIGUSR2, which the tests send themselves as a ping. */
+const handles = (...setups: string[]) => [...setups, echoOn('SIGUSR2', 'USR2')].join('\n');
 
 /**
- * Sends the rank SIGUSR2 and waits for its "got USR2" (or its exit): proof that whatever SIGUSR1 was sent before has
- * had its effect. A signal sent earlier is already pending or handled when the ping is sent; Python runs the handlers
- * of signals that arrived together in signal-number order (SIGUSR1 = 10 before SIGUSR2 = 12), and the pipe keeps the
- * order of lines, so "got USR1" is read before "got USR2"; a SIGUSR1 with no handler kills the rank before the ping.
- * Returns the lines the rank printed.
+ * SIGUSR2 to the rank, then its "got USR2" (or its exit): whatever SIGUSR1 was sent before has had its effect by then
+ * (SIGUSR1 = 10 is handled before SIGUSR2 = 12, and with no handler it kills the rank first). The rank's lines.
  */
-async function ping(rank: PythonChild): Promise<string[]> {
-	const gone = () => rank.child.exitCode !== null || rank.child.signalCode !== null;
-	try {
-		process.kill(rank.pid, 'SIGUSR2');
-	} catch {
-		// ESRCH: it died already; the caller's assertions say so
-	}
-	await until(() => rank.lines, lines => lines.includes('got USR2') || gone(), `"got USR2" from pid ${rank.pid}`);
-	return [...rank.lines];
-}
+const ping = (rank: PythonChild) => pingWith(rank, 'SIGUSR2', 'USR2');
 
 function spyKill(): {calls: [number, SignalName][]; kill: (pid: number, signal: SignalName) => void} {
 	const calls: [number, SignalName][] = [];
