@@ -8,6 +8,7 @@ import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
 import {demoLauncherArgs, type DemoJobOptions} from '../../src/demo/job-options.js';
 import {DEMO_JOB_DIR, startDemoJob, type DemoJob} from '../../src/demo/job.js';
 import {findPython, requirePython} from '../../src/demo/python.js';
+import {until} from '../helpers/until.js';
 import {
 	childrenOf,
 	isRunning,
@@ -17,9 +18,7 @@ import {
 	readEnviron,
 	readStat,
 	see,
-	sleep,
 	vmRssKiB,
-	waitUntil,
 	type Seen,
 } from './proc.js';
 
@@ -192,8 +191,7 @@ describe('demo job: checkpoints', () => {
 	it('with --slow-save-seconds, shows a partial .tmp directory mid-save, then renames it into place', async () => {
 		const job = await start({ranks: 1, workers: 0, stepSeconds: 0.05, saveEvery: 2, slowSaveSeconds: 1});
 		await job.ranksReady();
-		await waitUntil(() => entries(job, TMP).length > 0, 5000, 'a .tmp checkpoint directory');
-		const [tmp] = entries(job, TMP);
+		const [tmp] = await until(() => entries(job, TMP), (names) => names.length > 0, 'a .tmp checkpoint directory', 5000);
 		expect(tmp).toMatch(/^checkpoint_step_2_\d{8}_\d{6}\.tmp$/);
 		const finalName = tmp!.slice(0, -'.tmp'.length);
 		expect(readdirSync(path.join(job.checkpointDir, tmp!))).not.toContain('meta.json');
@@ -225,8 +223,15 @@ describe('demo job: signals', () => {
 
 		process.kill(rank2.pid, 'SIGUSR1');
 		await job.waitForLine(new RegExp(`^launcher: rank 2 pid ${rank2.pid} was killed by SIGUSR1$`), 5000);
-		await waitUntil(() => !isRunning(rank2Worker), 3000, "the dead rank's worker to exit by itself");
-		await sleep(300); // several steps
+		await until(() => isRunning(rank2Worker), (running) => !running, "the dead rank's worker to exit by itself", 3000);
+		// Later events, so the checks below cover the time since: ranks 0 and 1 each answer another SIGUSR1 with a save
+		// at a later step.
+		process.kill(rank0.pid, 'SIGUSR1');
+		process.kill(rank1.pid, 'SIGUSR1');
+		const manualSteps = (): number[] => [...job.output().matchAll(/^rank 0 step (\d+) saved \S+ \(manual\)$/gm)].map((m) => Number(m[1]));
+		const steps = await until(manualSteps, (found) => found.length === 2, "rank 0's second manual save", 5000);
+		expect(steps[1]).toBeGreaterThan(steps[0]!);
+		await job.waitForLine(/^rank 1 saved \(shard\) at step \d+ \(manual\)$/, 5000);
 		expect(isRunning(rank0)).toBe(true);
 		expect(isRunning(rank1)).toBe(true);
 		expect(isRunning(see(job.launcherPid))).toBe(true);
@@ -249,7 +254,7 @@ describe('demo job: signals', () => {
 		expect(metadata.latest_checkpoint.kind).toBe('emergency');
 		expect(entries(job, FINAL)).toEqual([path.basename(metadata.latest_checkpoint.checkpoint_path)]);
 		// Checked before any stop(): the job cleaned up by itself. Workers may take one poll to be reaped.
-		await waitUntil(() => all.every((proc) => !isRunning(proc)), 2000, 'every process of the job to exit');
+		await until(() => all.filter(isRunning).map((proc) => proc.pid), (left) => left.length === 0, 'every process of the job to exit', 2000);
 	});
 
 	it('SIGINT to rank 0: it saves and exits 0 while the others keep running', async () => {
@@ -276,7 +281,7 @@ describe('demo job: signals', () => {
 		process.kill(job.launcherPid, 'SIGKILL');
 		expect(await job.exited).toBeNull();
 		expect(job.exitSignal()).toBe('SIGKILL');
-		await waitUntil(() => orphans.every((proc) => !isRunning(proc)), 4000, 'the orphaned ranks and workers to exit');
+		await until(() => orphans.filter(isRunning).map((proc) => proc.pid), (left) => left.length === 0, 'the orphaned ranks and workers to exit', 4000);
 		for (const rank of ranks.keys()) await job.waitForLine(new RegExp(`^rank ${rank}: launcher \\d+ is gone`), 2000);
 		expect(existsSync(job.checkpointDir)).toBe(false);
 	});
@@ -285,7 +290,7 @@ describe('demo job: signals', () => {
 		const job = await start({ranks: 2, workers: 1, stepSeconds: 0.05, saveEvery: 1, slowSaveSeconds: 5, shutdownTimeoutS: 1.5});
 		const ranks = await job.ranksReady();
 		const all = everyProcess(job, ranks);
-		await waitUntil(() => entries(job, TMP).length > 0, 5000, 'rank 0 inside a save');
+		await until(() => entries(job, TMP), (names) => names.length > 0, 'rank 0 inside a save', 5000);
 
 		expect(await job.stop()).toBe(1); // rank 0 died of SIGKILL, so no exit code of its own
 		const out = job.output();
@@ -294,7 +299,7 @@ describe('demo job: signals', () => {
 		expect(out).toMatch(new RegExp(`^launcher: rank 1 pid ${ranks.get(1)} exited with code 99$`, 'm'));
 		expect(entries(job, FINAL)).toEqual([]);
 		expect(entries(job, TMP)).toHaveLength(1);
-		await waitUntil(() => all.every((proc) => !isRunning(proc)), 2000, 'every process of the job to exit');
+		await until(() => all.filter(isRunning).map((proc) => proc.pid), (left) => left.length === 0, 'every process of the job to exit', 2000);
 	});
 });
 
@@ -303,8 +308,8 @@ describe('demo job: memory', () => {
 		const job = await start({ranks: 1, workers: 0, stepSeconds: 0.05, saveEvery: 0, leakMbPerMin: 3000}); // 50 MiB/s
 		const pid = (await job.ranksReady()).get(0)!;
 		const before = vmRssKiB(pid);
-		await sleep(1500);
-		const grown = vmRssKiB(pid) - before;
+		// Polled: the first reading past 40 MiB of growth, which must have come in small steps, not as one lump.
+		const grown = await until(() => vmRssKiB(pid) - before, (kib) => kib > 40 * 1024, 'VmRSS to grow by 40 MiB', 5000);
 		expect(grown).toBeGreaterThan(40 * 1024);
 		expect(grown).toBeLessThan(200 * 1024);
 	});

@@ -1,4 +1,5 @@
 // Test-side /proc readers for the demo job's tests (Linux): environ, stat, status masks, children, liveness.
+// Waiting for a condition is test/helpers/until.ts's job.
 
 import {readdirSync, readFileSync, readlinkSync} from 'node:fs';
 
@@ -93,16 +94,4 @@ export function see(pid: number): Seen {
 export function isRunning(proc: Seen): boolean {
 	const stat = readStat(proc.pid);
 	return stat !== null && stat.startTime === proc.startTime && stat.state !== 'Z' && stat.state !== 'X';
-}
-
-export async function waitUntil(predicate: () => boolean, timeoutMs: number, what: string, intervalMs = 25): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (!predicate()) {
-		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, intervalMs));
-	}
-}
-
-export function sleep(ms: number): Promise<void> {
-	return new Promise((resolve) => setTimeout(resolve, ms));
 }
