@@ -1,14 +1,12 @@
 import {table} from './table.js';
-import type {Checkpoint, CheckpointIndex} from '../core/types.js';
+import type {CheckpointIndex} from '../core/types.js';
 import {rotationKeepsUsageFlat} from '../checkpoints/retention.js';
+import {PARTIAL_MARK, RETENTION_MARK} from '../format/checkpoints.js';
 import {formatAge} from '../format/duration.js';
 import {localTime} from '../format/time.js';
 import {formatBytes} from '../format/units.js';
 
-// Pure text and JSON for `traintop checkpoints`; the TUI's checkpoints pane shows the same marks.
-
-const MARK: Record<Checkpoint['retention'], string> = {keep: '', 'prune-next': 'PRUNE NEXT', protected: 'protected'};
-
+// Pure text and JSON for `traintop checkpoints`; the TUI's checkpoints pane shows the same marks (format/checkpoints.ts).
 
 /** The timeline (newest first, as a person scans it) and the summary of retention, disk and saves. */
 export function formatCheckpoints(index: CheckpointIndex, now: number): string {
@@ -22,8 +20,8 @@ export function formatCheckpoints(index: CheckpointIndex, now: number): string {
 		c.epoch === null ? '-' : String(Number(c.epoch.toFixed(2))),
 		formatBytes(c.bytes),
 		c.kind,
-		c.status === 'partial' ? 'PARTIAL' : 'complete',
-		MARK[c.retention],
+		c.status === 'partial' ? PARTIAL_MARK : 'complete',
+		RETENTION_MARK[c.retention],
 		c.name,
 	]);
 	const lines = table([['TIME', 'AGE', 'STEP', 'EPOCH', 'SIZE', 'KIND', 'STATUS', 'RETENTION', 'NAME'], ...rows]);

@@ -1,5 +1,6 @@
 import type {Checkpoint, CheckpointIndex} from '../../core/types.js';
 import {rotationKeepsUsageFlat} from '../../checkpoints/retention.js';
+import {PARTIAL_MARK, RETENTION_MARK} from '../../format/checkpoints.js';
 import {padEnd, padStart} from '../../format/columns.js';
 import {formatAge} from '../../format/duration.js';
 import {formatBytes} from '../../format/units.js';
@@ -56,8 +57,6 @@ export interface RowCells {
 	readonly name: string;
 }
 
-const RETENTION_MARK: Readonly<Record<Checkpoint['retention'], string>> = {keep: '', 'prune-next': 'PRUNE NEXT', protected: 'protected'};
-
 /** Digits of the widest step among `checkpoints`, so that rows line up. */
 export function stepWidth(checkpoints: readonly Checkpoint[]): number {
 	return Math.max(1, ...checkpoints.map(c => (c.step === null ? 1 : String(c.step).length)));
@@ -68,7 +67,7 @@ export function rowCells(c: Checkpoint, now: number, digits: number, compact: bo
 	const age = `${padStart(formatAge(Math.max(0, (now - c.time) / 1000)), 6)} ago`;
 	const name = compact ? '' : c.name;
 	const retention = RETENTION_MARK[c.retention];
-	const partial = c.status === 'partial' ? 'PARTIAL' : '';
+	const partial = c.status === 'partial' ? PARTIAL_MARK : '';
 	// Pad a column only when something follows it: trailing blanks would end in a misleading "…" when cut.
 	return {
 		main: `${step}  ${age}  ${padStart(formatBytes(c.bytes), 8)}  ${retention || partial || name ? padEnd(c.kind, 9) : c.kind}`,
