@@ -174,9 +174,15 @@ export class Monitor {
 
 		const {thresholds} = this.#options;
 		// Only a fresh reading is judged: a failed read must not re-raise or clear levels on stale data.
+		// The snapshot still carries the last reading, so it carries the last judgement with it, marked.
 		if (this.#lastMemory && memoryError === null) {
 			judge('ram', this.#lastMemory.ram.percent, thresholds.ram);
 			if (this.#lastMemory.swap) judge('swap', this.#lastMemory.swap.percent, thresholds.swap);
+		} else {
+			for (const metric of ['ram', 'swap'] as const) {
+				const last = this.#snapshot?.metrics[metric];
+				if (last) metrics[metric] = last.stale ? last : {...last, stale: true};
+			}
 		}
 		if (gpu.status === 'ok') {
 			for (const reading of gpu.gpus) {

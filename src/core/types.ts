@@ -100,6 +100,11 @@ export interface MetricStatus {
 	readonly peak: number | null;
 	/** Critical threshold in percent. */
 	readonly threshold: number;
+	/**
+	 * True when this tick could not read the metric (a failed /proc/meminfo read): value, level and
+	 * peak are the last judged ones, shown as such rather than dropped, since "RAM ok" is a lie at 90 %.
+	 */
+	readonly stale?: boolean;
 }
 
 /** One immutable picture of the machine and the job; a new object on every tick. */

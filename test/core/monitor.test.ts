@@ -80,18 +80,32 @@ describe('Monitor', () => {
 		expect(monitor.getHistory('gpu7')).toEqual([]);
 	});
 
-	test('a failed memory read is reported and does not clear the level', async () => {
+	test('a failed memory read is reported and keeps the last judgement, marked stale', async () => {
 		const {sources, monitor} = setup();
-		sources.memory = hostMemory(90);
+		sources.memory = hostMemory(90, 60);
 		await monitor.tick();
 		sources.memory = new Error('EIO reading /proc/meminfo');
-		const s = await monitor.tick();
+		let s = await monitor.tick();
 		expect(s.memoryError).toBe('EIO reading /proc/meminfo');
 		expect(s.memory?.ram.percent).toBe(90);
 		expect(s.newAlerts).toEqual([]);
-		expect(s.metrics['ram']).toBeUndefined();
+		// Not dropped (a view would fall back to "ok" with no threshold at 90 %): the last level, marked.
+		expect(s.metrics['ram']).toEqual({value: 90, level: 'critical', peak: 90, threshold: 85, stale: true});
+		expect(s.metrics['swap']).toMatchObject({value: 60, level: 'critical', threshold: 50, stale: true});
+		s = await monitor.tick();
+		expect(s.metrics['ram']).toMatchObject({level: 'critical', stale: true});
 		sources.memory = hostMemory(91);
-		expect((await monitor.tick()).metrics['ram']?.level).toBe('critical');
+		s = await monitor.tick();
+		expect(s.metrics['ram']).toEqual({value: 91, level: 'critical', peak: 91, threshold: 85});
+		expect(s.metrics['ram']?.stale).toBeUndefined();
+	});
+
+	test('a memory read that fails before the first reading has nothing to carry', async () => {
+		const {sources, monitor} = setup();
+		sources.memory = new Error('EACCES /proc/meminfo');
+		const s = await monitor.tick();
+		expect(s.memory).toBeNull();
+		expect(s.metrics['ram']).toBeUndefined();
 	});
 
 	test('an absent or failing GPU reader is carried in the snapshot with no GPU metrics', async () => {

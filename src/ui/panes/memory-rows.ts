@@ -16,6 +16,8 @@ export interface GaugeRow {
 	readonly usedBytes: number | null;
 	readonly totalBytes: number | null;
 	readonly headroomBytes: number | null;
+	/** The value and its judgement are from the last reading: this one failed. */
+	readonly stale: boolean;
 }
 
 /** Bytes between what is used and the threshold (negative over it); null when a size is unknown. */
@@ -45,6 +47,7 @@ function row(
 		usedBytes: used,
 		totalBytes: total,
 		headroomBytes: headroomBytes(total, used, threshold),
+		stale: status?.stale === true,
 	};
 }
 

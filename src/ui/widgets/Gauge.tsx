@@ -33,6 +33,8 @@ export interface Props {
 	readonly sparklineWidth?: number;
 	/** Columns of the whole line; the gauge never draws wider. */
 	readonly width: number;
+	/** The last reading, kept while a read fails: the value reads `≈90.0%` and the line is dimmed. */
+	readonly stale?: boolean;
 }
 
 function headroomText(bytes: number | null | undefined, threshold: number | null): string {
@@ -70,7 +72,7 @@ function Gauge(props: Props) {
 	};
 	return (
 		<Box width={width}>
-			<Text wrap="truncate-end">
+			<Text wrap="truncate-end" dimColor={props.stale === true}>
 				{padEnd(label, labelWidth)}{' '}
 				{barSegments(percent, threshold, plan.barWidth).map((segment, i) => (
 					<Text key={i} color={segment.filled ? color : undefined} dimColor={!segment.filled}>
@@ -78,7 +80,7 @@ function Gauge(props: Props) {
 					</Text>
 				))}{' '}
 				<Text color={color} bold={level !== 'ok'}>
-					{padStart(formatPercent(percent), VALUE_WIDTH)} {LEVEL_TAG[level]}
+					{padStart(`${props.stale ? '≈' : ''}${formatPercent(percent)}`, VALUE_WIDTH)} {LEVEL_TAG[level]}
 				</Text>
 				{plan.parts.has('usage') ? slot('usage', usage, 'right') : ''}
 				{plan.parts.has('peak') ? <Text dimColor>{slot('peak', peak)}</Text> : ''}

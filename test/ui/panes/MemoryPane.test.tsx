@@ -2,7 +2,10 @@ import {afterEach, describe, expect, test} from 'vitest';
 import {cleanup, render} from 'ink-testing-library';
 import MemoryPane, {type Props} from '../../../src/ui/panes/MemoryPane.js';
 import type {GpuState} from '../../../src/core/types.js';
-import {gpu, hostMemory} from '../../helpers/snapshots.js';
+import {DEFAULT_SETTINGS} from '../../../src/config/schema.js';
+import {thresholdsFrom} from '../../../src/config/thresholds.js';
+import {Monitor} from '../../../src/core/monitor.js';
+import {gpu, hostMemory, ScriptedSources} from '../../helpers/snapshots.js';
 import {expectFits, frameLines, NOW, status} from '../fixtures.js';
 
 afterEach(cleanup);
@@ -137,5 +140,27 @@ describe('MemoryPane', () => {
 		// Two GPUs in one row: the row sums them up, the critical one by name.
 		const summed = render(<MemoryPane {...base} height={2} />);
 		expect(expectFits(summed.lastFrame(), 80, 2)[1]).toBe('2 GPUs; highest GPU0 95.0% CRIT');
+	});
+});
+
+describe('a failed memory read', () => {
+	test('the RAM gauge keeps the last level and threshold, marked stale, instead of falling back to ok', async () => {
+		// The snapshot as the real Monitor makes it: a reading at 90 %, then a read that fails.
+		const sources = new ScriptedSources();
+		const monitor = new Monitor({sources, thresholds: thresholdsFrom(DEFAULT_SETTINGS), intervalMs: 1000, host: 'node1'});
+		sources.memory = hostMemory(90, null);
+		await monitor.tick();
+		sources.memory = new Error('EIO reading /proc/meminfo');
+		const snapshot = await monitor.tick();
+		const {lastFrame} = render(
+			<MemoryPane {...base} memory={snapshot.memory} memoryError={snapshot.memoryError} metrics={snapshot.metrics} width={120} height={4} />,
+		);
+		const lines = frameLines(lastFrame());
+		expect(lines[0]).toContain('memory read failed: EIO reading /proc/meminfo');
+		const ram = lines.find(l => l.startsWith('RAM'))!;
+		expect(ram).toContain('≈90.0% CRIT');
+		expect(ram).toContain('┊');
+		expect(ram).toMatch(/over 85%/);
+		expect(ram).not.toMatch(/ ok /);
 	});
 });
