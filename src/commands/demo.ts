@@ -4,7 +4,8 @@ import path from 'node:path';
 import type {Writable} from 'node:stream';
 import type {Settings} from '../config/schema.js';
 import {startDemoJob} from '../demo/job.js';
-import {logPathFrom, runMonitor} from './monitor.js';
+import {logPathFrom} from '../session/log-path.js';
+import {runMonitor} from './monitor.js';
 
 // `traintop demo`: the simulated job and the monitor on it, in one command, for a first look. The
 // job is torchrun-shaped (a launcher and 4 ranks with DataLoader-like workers), saves every ~20 s,

@@ -1,15 +1,7 @@
-import {hostname} from 'node:os';
-import path from 'node:path';
-import {CheckpointWatcher} from '../checkpoints/watch.js';
-import {DEFAULT_LOG_FILE_NAME, type Settings} from '../config/schema.js';
 import {EXIT, UsageError} from '../core/errors.js';
-import type {MonitorSources} from '../core/monitor.js';
-import {runHeadless} from '../headless/run.js';
-import {RankSampler} from '../ranks/discover.js';
+import type {Settings} from '../config/schema.js';
 import type {RankSelector} from '../ranks/tree.js';
-import {readHostMemory} from '../system/memory.js';
-import {NvidiaSmiReader} from '../system/nvidia-smi.js';
-import {procReader} from '../system/procfs.js';
+import {openSession, type Session} from '../session/session.js';
 import {existingRunDir} from './checkpoints.js';
 
 function runDirFrom(input: readonly string[]): string | null {
@@ -18,12 +10,6 @@ function runDirFrom(input: readonly string[]): string | null {
 	}
 	const runDir = input[0];
 	return runDir === undefined ? null : existingRunDir(runDir);
-}
-
-/** Where the memory log goes: --log-file, else RUN_DIR (or .)/traintop-memory.jsonl; null with --no-log. */
-export function logPathFrom(settings: Settings, runDir: string | null): string | null {
-	if (!settings.log) return null;
-	return settings.logFile ?? path.join(runDir ?? '.', DEFAULT_LOG_FILE_NAME);
 }
 
 export interface MonitorOptions {
@@ -39,21 +25,15 @@ export interface MonitorOptions {
 
 /**
  * The monitor, until q, a signal or a closed pipe stops it: the TUI on a terminal, else (or with
- * --headless / --json) the headless view. Both write the memory log.
+ * --headless / --json) the headless view. The session is built once and handed to the view; this
+ * command owns the process around it: signals, the exit hook, the last words on stderr.
  */
 export async function runMonitor({input, flags, settings, json, selector, exitNow}: MonitorOptions): Promise<number> {
 	const runDir = runDirFrom(input);
-	const logPath = logPathFrom(settings, runDir);
-
 	const tui = !flags['headless'] && !json && process.stdout.isTTY === true && process.stdin.isTTY === true;
-
-	const gpu = new NvidiaSmiReader({
-		command: settings.nvidiaSmi,
-		intervalMs: settings.interval * 1000,
-		processIntervalMs: settings.gpuProcessInterval * 1000,
-	});
+	const session = await openSession({settings, runDir, selector});
 	// However traintop exits, no nvidia-smi may outlive it.
-	process.on('exit', () => gpu.killNow());
+	process.on('exit', () => session.killNow());
 
 	const stop = new AbortController();
 	let signals = 0;
@@ -64,42 +44,27 @@ export async function runMonitor({input, flags, settings, json, selector, exitNo
 	};
 	for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(name, onSignal);
 
-	const ranks = new RankSampler({
-		proc: procReader(),
-		selector,
-		host: hostname(),
-		stallAfterMs: settings.stallAfter * 1000,
-	});
-	// With a RUN_DIR the snapshot carries its checkpoints; watching starts before sampling.
-	const checkpoints = runDir
-		? new CheckpointWatcher({
-				runDir: path.resolve(runDir),
-				keep: settings.keep,
-				poll: settings.poll > 0 ? {intervalMs: settings.poll * 1000} : null,
-			})
-		: null;
-	await checkpoints?.start();
-	gpu.start();
-	const sources: MonitorSources = {
-		readMemory: readHostMemory,
-		gpu,
-		readRanks: async gpuProcesses => {
-			const set = await ranks.sample(gpuProcesses);
-			// Per-process GPU memory is wanted only for the ranks' GPU column.
-			gpu.setProcessQueries(set.ranks.length > 0);
-			return set;
-		},
-		...(checkpoints ? {checkpoints} : {}),
-	};
 	try {
-		if (tui) {
-			const {runTuiMode} = await import('../ui/tui-mode.js');
-			await runTuiMode({settings, logPath, sources, checkpoints, signal: stop.signal});
-		} else {
-			await runHeadless({settings, logPath, json, sources, stdout: process.stdout, stderr: process.stderr, signal: stop.signal});
+		if (tui) await runTuiView(session, stop.signal);
+		else {
+			const {runHeadless} = await import('../headless/run.js');
+			await runHeadless(session, {json, stdout: process.stdout, stderr: process.stderr, signal: stop.signal});
 		}
 	} finally {
-		await Promise.all([gpu.stop(), checkpoints?.stop()]);
+		await session.close();
 	}
 	return EXIT.ok;
+}
+
+/** The TUI on this terminal; what it could not say on its screen is said once the screen is given back. */
+async function runTuiView(session: Session, signal: AbortSignal): Promise<void> {
+	const {runTui} = await import('../ui/run-tui.js');
+	try {
+		await runTui(session, {stdout: process.stdout, stdin: process.stdin, signal});
+	} finally {
+		await session.close();
+		const trouble = session.recorder.trouble.get();
+		if (trouble) process.stderr.write(`traintop: ${trouble}\n`);
+		if (session.recorder.path) process.stderr.write(`traintop: memory log ${session.recorder.path}\n`);
+	}
 }

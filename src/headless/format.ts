@@ -9,8 +9,6 @@ import {formatBytes, formatPercent, formatThreshold} from '../format/units.js';
 // Pure text for the headless mode. Lines are meant for a tmux pane, `tail -f` or a SLURM .out
 // file: one line each, greppable (`grep CRIT`), levels upper-case only when they need attention.
 
-// headless/run.ts still takes localTime from here; it lives in format/time.ts. Drop this once run.ts imports it there.
-export {localTime};
 
 function metricPart(label: string, value: number | null, peak: number | null, status: MetricStatus | undefined): string {
 	const level = status ? ` ${LEVEL_WORD[status.level]}` : '';

@@ -1,24 +1,16 @@
-import {hostname} from 'node:os';
 import type {Writable} from 'node:stream';
-import type {Settings} from '../config/schema.js';
-import {Monitor, type MonitorSources} from '../core/monitor.js';
 import type {CheckpointIndex, GpuState, RankSet, Snapshot} from '../core/types.js';
-import {MemoryLogRecorder} from '../memlog/recorder.js';
-import {describeCheckpointChanges, describeRankChanges, formatAlertLine, formatGpuStateLine, formatStatusLine, localTime} from './format.js';
-import {monitorOptions} from '../config/thresholds.js';
+import type {Session} from '../session/session.js';
+import {localTime} from '../format/time.js';
+import {describeCheckpointChanges, describeRankChanges, formatAlertLine, formatGpuStateLine, formatStatusLine} from './format.js';
 
 export interface HeadlessOptions {
-	readonly settings: Settings;
-	/** Where the memory log goes; null with --no-log. */
-	readonly logPath: string | null;
 	/** --json: records on stdout instead of status lines. */
 	readonly json: boolean;
-	readonly sources: MonitorSources;
 	readonly stdout: Writable;
 	readonly stderr: Writable;
-	/** Aborted on SIGINT/SIGTERM/SIGHUP: the current window is flushed as a final record. */
+	/** Aborted on SIGINT/SIGTERM/SIGHUP: the view stops; the session's close() writes the last window. */
 	readonly signal: AbortSignal;
-	readonly host?: string;
 }
 
 /** What identifies a GPU reader state for reporting: status, the devices' names, and its message. */
@@ -36,32 +28,27 @@ function gpuStateKey(state: GpuState): string {
 }
 
 /**
- * The headless view: a status line (or a JSON record) per log interval on stdout, a line per level
- * change on stderr, and one JSON line per interval appended to the memory log. Resolves when the
- * signal aborts, after the partial window has been written.
+ * The headless view of a session: a status line (or a JSON record) per log interval on stdout, a
+ * line per level change and per event on stderr. It only prints: the session samples and writes the
+ * memory log. Resolves when the signal aborts or stdout's reader goes away.
  */
-export async function runHeadless(options: HeadlessOptions): Promise<void> {
-	const {settings, stdout, stderr} = options;
+export async function runHeadless(session: Session, options: HeadlessOptions): Promise<void> {
+	const {settings, recorder, monitor} = session;
+	const {stdout, stderr} = options;
 	const note = (text: string) => stderr.write(`traintop: ${text}\n`);
 	let stdoutOpen = true;
-	// Opens the log before sampling, so an unwritable path fails at once (exit 2), not 30 s later.
-	const recorder = new MemoryLogRecorder({
-		logPath: options.logPath,
-		logIntervalMs: settings.logInterval * 1000,
-		sampleIntervalMs: settings.interval * 1000,
-		onLogTrouble: message => note(message ?? `memory log ${recorder.path} is writable again`),
-		onRecord: (record, snapshot) => {
-			if (!stdoutOpen) return;
-			stdout.write(options.json ? `${JSON.stringify(record)}\n` : `${formatStatusLine(record, snapshot.metrics)}\n`);
-		},
-	});
-	const monitor = new Monitor(monitorOptions(settings, options.sources, options.host ?? hostname()));
 
 	note(
-		`watching ${options.host ?? hostname()} every ${settings.interval} s; ` +
+		`watching ${session.host} every ${settings.interval} s; ` +
 			`thresholds ram ${settings.ramThreshold}% gpu ${settings.gpuThreshold}% swap ${settings.swapThreshold}%; ` +
 			(recorder.path ? `memory log ${recorder.path} (a record every ${settings.logInterval} s)` : 'memory log off (--no-log)'),
 	);
+
+	const offRecord = recorder.onRecord((record, snapshot) => {
+		if (!stdoutOpen) return;
+		stdout.write(options.json ? `${JSON.stringify(record)}\n` : `${formatStatusLine(record, snapshot.metrics)}\n`);
+	});
+	const offTrouble = recorder.trouble.subscribe(trouble => note(trouble ?? `memory log ${recorder.path} is writable again`));
 
 	let lastGpuKey: string | null = null;
 	let lastRanks: RankSet | null = null;
@@ -86,7 +73,6 @@ export async function runHeadless(options: HeadlessOptions): Promise<void> {
 		for (const alert of snapshot.newAlerts) {
 			stderr.write(`${formatAlertLine(alert, settings.warnMargin)}\n`);
 		}
-		recorder.add(snapshot);
 	};
 
 	// `traintop --headless --json | head` closes our stdout: like any Unix filter, stop then
@@ -99,7 +85,7 @@ export async function runHeadless(options: HeadlessOptions): Promise<void> {
 	stdout.on('error', onStdoutError);
 
 	const unsubscribe = monitor.subscribe(onSnapshot);
-	monitor.start();
+	session.start();
 	try {
 		await new Promise<void>(resolve => {
 			stopOnClosedPipe = resolve;
@@ -107,9 +93,11 @@ export async function runHeadless(options: HeadlessOptions): Promise<void> {
 			else options.signal.addEventListener('abort', () => resolve(), {once: true});
 		});
 	} finally {
-		monitor.stop();
+		// The session's close() flushes the last window: the final record still reaches stdout.
+		await session.close();
 		unsubscribe();
-		recorder.close();
+		offRecord();
+		offTrouble();
 		stdout.off('error', onStdoutError);
 	}
 }

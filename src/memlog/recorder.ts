@@ -1,33 +1,32 @@
+import {ValueStore} from '../core/value-store.js';
 import type {Snapshot} from '../core/types.js';
 import type {LogRecord} from './record.js';
 import {LogWindow} from './window.js';
 import {MemoryLogWriter} from './writer.js';
 
 // Snapshots in, one memory-log record per log interval out: the part of the memory log that the
-// headless view and the TUI share. A failing append (a full disk) is reported once, not fatal:
-// the monitor of a job that is filling the disk must keep running.
+// headless view and the TUI share. A failing append (a full disk) is observable state, not fatal:
+// the monitor of a job that is filling the disk must keep running, and say so.
 
 export interface RecorderOptions {
 	/** Where records go; null with --no-log (records are still made, for the headless --json view). */
 	readonly logPath: string | null;
 	readonly logIntervalMs: number;
 	readonly sampleIntervalMs: number;
-	/** Each record, after it was appended (or not). */
-	readonly onRecord?: (record: LogRecord, snapshot: Snapshot) => void;
-	/** The log cannot be appended to (message), or can again (null). */
-	readonly onLogTrouble?: (message: string | null) => void;
 }
 
+export type RecordListener = (record: LogRecord, snapshot: Snapshot) => void;
+
 export class MemoryLogRecorder {
-	readonly #options: RecorderOptions;
 	readonly #window: LogWindow;
 	readonly #writer: MemoryLogWriter | null;
-	#failing = false;
+	readonly #recordListeners = new Set<RecordListener>();
 	#last: Snapshot | null = null;
+	/** Why the log cannot be appended to right now (a full disk), or null while it can. */
+	readonly trouble = new ValueStore<string | null>(null);
 
 	/** Opens the log at once, so an unwritable path fails before sampling starts (a UsageError). */
 	constructor(options: RecorderOptions) {
-		this.#options = options;
 		this.#window = new LogWindow(options.logIntervalMs, options.sampleIntervalMs);
 		this.#writer = options.logPath ? MemoryLogWriter.open(options.logPath) : null;
 	}
@@ -35,6 +34,12 @@ export class MemoryLogRecorder {
 	/** The log file, or null when there is none. */
 	get path(): string | null {
 		return this.#writer?.path ?? null;
+	}
+
+	/** Each record, after it was appended (or not). */
+	onRecord(listener: RecordListener): () => void {
+		this.#recordListeners.add(listener);
+		return () => this.#recordListeners.delete(listener);
 	}
 
 	add(snapshot: Snapshot): void {
@@ -54,15 +59,14 @@ export class MemoryLogRecorder {
 		if (this.#writer) {
 			try {
 				this.#writer.append(record);
-				if (this.#failing) this.#options.onLogTrouble?.(null);
-				this.#failing = false;
+				this.trouble.set(null);
 			} catch (error) {
-				if (!this.#failing) {
-					this.#options.onLogTrouble?.(`cannot append to ${this.#writer.path}: ${(error as Error).message}; still monitoring`);
+				// Said once per failing spell, not once per record: the store tells only of changes.
+				if (this.trouble.get() === null) {
+					this.trouble.set(`cannot append to ${this.#writer.path}: ${(error as Error).message}; still monitoring`);
 				}
-				this.#failing = true;
 			}
 		}
-		this.#options.onRecord?.(record, snapshot);
+		for (const listener of this.#recordListeners) listener(record, snapshot);
 	}
 }

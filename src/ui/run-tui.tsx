@@ -1,29 +1,25 @@
 import React from 'react';
 import {render} from 'ink';
-import App, {type TuiActions, type TuiStore} from './app.js';
+import App from './app.js';
+import type {TuiSession} from './tui-session.js';
 
 // Opens the TUI on the terminal and gives the terminal back as it was: the alternate screen is
 // entered before the first frame and left on every way out — q, Ctrl-C, SIGTERM/SIGHUP (the
 // caller aborts `signal`), a crash of the app (the error propagates after the screen is restored)
-// and process exit.
+// and process exit. It writes only to the terminal it is given.
 
 const ENTER_ALTERNATE_SCREEN = '\u001B[?1049h\u001B[H';
 const LEAVE_ALTERNATE_SCREEN = '\u001B[?1049l';
 const CLEAR_SCREEN = '\u001B[2J\u001B[H';
 
-export interface TuiOptions {
-	readonly store: TuiStore;
-	readonly actions: TuiActions;
-	readonly readonly: boolean;
-	readonly host: string;
+export interface TerminalOptions {
+	readonly stdout: NodeJS.WriteStream;
+	readonly stdin: NodeJS.ReadStream;
 	/** Aborted by SIGTERM/SIGHUP/SIGINT: the app closes as if q was pressed. */
 	readonly signal: AbortSignal;
-	readonly stdout?: NodeJS.WriteStream;
-	readonly stdin?: NodeJS.ReadStream;
 }
 
-export async function runTui(options: TuiOptions): Promise<void> {
-	const stdout = options.stdout ?? process.stdout;
+export async function runTui(session: TuiSession, {stdout, stdin, signal}: TerminalOptions): Promise<void> {
 	let restored = false;
 	const restore = (): void => {
 		if (restored) return;
@@ -32,9 +28,9 @@ export async function runTui(options: TuiOptions): Promise<void> {
 	};
 	stdout.write(ENTER_ALTERNATE_SCREEN);
 	process.on('exit', restore);
-	const instance = render(<App store={options.store} actions={options.actions} readonly={options.readonly} host={options.host} />, {
+	const instance = render(<App session={session} />, {
 		stdout,
-		stdin: options.stdin ?? process.stdin,
+		stdin,
 		// Ctrl-C reaches the app's keymap: quit, or cancel an open confirm box.
 		exitOnCtrlC: false,
 		patchConsole: false,
@@ -48,11 +44,12 @@ export async function runTui(options: TuiOptions): Promise<void> {
 	};
 	stdout.on('resize', clearOnResize);
 	const onAbort = (): void => instance.unmount();
-	options.signal.addEventListener('abort', onAbort, {once: true});
+	signal.addEventListener('abort', onAbort, {once: true});
+	session.start();
 	try {
 		await instance.waitUntilExit();
 	} finally {
-		options.signal.removeEventListener('abort', onAbort);
+		signal.removeEventListener('abort', onAbort);
 		stdout.off('resize', clearOnResize);
 		instance.unmount();
 		restore();

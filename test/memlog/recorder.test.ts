@@ -37,7 +37,8 @@ function monitor() {
 test('a record per log interval in the file, and the window flushed at close', async () => {
 	const file = path.join(dir, 'traintop-memory.jsonl');
 	const records: LogRecord[] = [];
-	const recorder = new MemoryLogRecorder({logPath: file, logIntervalMs: 5000, sampleIntervalMs: 1000, onRecord: r => records.push(r)});
+	const recorder = new MemoryLogRecorder({logPath: file, logIntervalMs: 5000, sampleIntervalMs: 1000});
+	recorder.onRecord(r => records.push(r));
 	const m = monitor();
 	for (let i = 0; i < 12; i++) recorder.add(await m.tick(40 + i));
 	recorder.close();
@@ -55,17 +56,15 @@ test('a record per log interval in the file, and the window flushed at close', a
 test('a full disk (/dev/full): reported once with the path and the error, and records still flow', async () => {
 	const troubles: (string | null)[] = [];
 	const records: LogRecord[] = [];
-	const recorder = new MemoryLogRecorder({
-		logPath: '/dev/full',
-		logIntervalMs: 2000,
-		sampleIntervalMs: 1000,
-		onRecord: r => records.push(r),
-		onLogTrouble: message => troubles.push(message),
-	});
+	const recorder = new MemoryLogRecorder({logPath: '/dev/full', logIntervalMs: 2000, sampleIntervalMs: 1000});
+	recorder.onRecord(r => records.push(r));
+	recorder.trouble.subscribe(message => troubles.push(message));
 	const m = monitor();
 	for (let i = 0; i < 8; i++) recorder.add(await m.tick(50));
 	recorder.close();
 	expect(records.length).toBeGreaterThanOrEqual(4);
 	expect(troubles).toHaveLength(1);
 	expect(troubles[0]).toMatch(/^cannot append to \/dev\/full: .*ENOSPC.*; still monitoring$/);
+	// The trouble is state a view reads at any time, not only an event it must have caught.
+	expect(recorder.trouble.get()).toBe(troubles[0]);
 });

@@ -2,15 +2,31 @@ import type {CheckpointWatcher} from '../checkpoints/watch.js';
 import type {Settings} from '../config/schema.js';
 import {thresholdsFrom} from '../config/thresholds.js';
 import {UsageError} from '../core/errors.js';
+import type {Checkpoint, RankSet} from '../core/types.js';
 import {analyze} from '../memlog/analyze.js';
 import {readSeries, type SkippedLine} from '../memlog/reader.js';
 import {formatReport} from '../memlog/report.js';
-import {sendSignal} from '../ranks/send.js';
+import {type SendResult, sendSignal} from '../ranks/send.js';
+import type {SignalName} from '../ranks/signals.js';
 import type {ProcReader} from '../system/procfs.js';
-import type {TuiActions} from './app.js';
 
-// The TUI's real actions: signals through ranks/send.ts (the only code that sends), saves
-// confirmed by the checkpoint watcher, and the same analysis `--analyze` prints.
+// What a view may do outside the screen: signals through ranks/send.ts (the only code that sends),
+// saves confirmed by the checkpoint watcher, and the same analysis `--analyze` prints.
+
+export type SignalAction = 'save' | 'emergency';
+
+export interface SessionActions {
+	/** The signal an action sends (settings: save → SIGUSR1, emergency → SIGTERM by default). */
+	signalOf(action: SignalAction): SignalName;
+	/** Sends through ranks/send.ts to the ranks of `targets` (a subset of the discovered set); never forced. */
+	send(signal: SignalName, targets: RankSet): readonly SendResult[];
+	/** Resolves with the first checkpoint completed after `sinceMs`, or null at the timeout; null = no run dir to watch. */
+	readonly awaitCheckpoint: ((sinceMs: number) => Promise<Checkpoint | null>) | null;
+	/** Seconds awaitCheckpoint waits. */
+	readonly timeoutS: number;
+	/** The analysis of this run's memory log as report lines `width` columns wide, or why there is none. */
+	analyze(width: number): Promise<readonly string[]>;
+}
 
 export interface ActionSources {
 	readonly settings: Settings;
@@ -21,10 +37,10 @@ export interface ActionSources {
 	readonly logPath: string | null;
 }
 
-export function tuiActions({settings, proc, checkpoints, logPath}: ActionSources): TuiActions {
+export function sessionActions({settings, proc, checkpoints, logPath}: ActionSources): SessionActions {
 	return {
 		signalOf: action => (action === 'save' ? settings.saveSignal : settings.emergencySignal),
-		// Never forced from the TUI: a rank without a handler is refused, and the confirm box says so.
+		// Never forced from a view: a rank without a handler is refused, and the confirm box says so.
 		send: (signal, targets) => sendSignal({rankSet: targets, signal, force: false, proc}).results,
 		awaitCheckpoint: checkpoints ? sinceMs => checkpoints.awaitNewCheckpoint(sinceMs, settings.timeout * 1000) : null,
 		timeoutS: settings.timeout,
