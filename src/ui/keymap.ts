@@ -41,8 +41,12 @@ export interface Binding {
 	/** As shown in help and the key bar. */
 	readonly keys: string;
 	readonly description: string;
-	/** Short label for the key bar; absent = not on the bar. */
-	readonly bar?: string;
+	/**
+	 * Its label on the key bar, in every mode it has, or per mode where the same key reads differently
+	 * (Esc cancels a confirm box but closes the others); absent = not on the bar. The bar lists a
+	 * mode's labelled bindings in table order, most important first: it drops from the end when narrow.
+	 */
+	readonly bar?: string | Readonly<Partial<Record<Mode, string>>>;
 	/** The key as the bar shows it, when not the first of `keys`. */
 	readonly barKey?: string;
 	/** A signal action: hidden and disabled by --readonly. */
@@ -51,6 +55,9 @@ export interface Binding {
 }
 
 const is = (...chars: string[]) => (input: string) => chars.includes(input);
+/** Esc, or n ("no") in a box: both close it without acting. */
+const isEscape = (input: string, key: KeyInfo): boolean => key.escape === true || (input === 'n' && !key.ctrl);
+const CLOSE_DESCRIPTION = 'close the box (in a confirm: cancel, nothing is sent)';
 
 export const KEYMAP: readonly Binding[] = [
 	{
@@ -58,7 +65,7 @@ export const KEYMAP: readonly Binding[] = [
 		modes: ['main', 'help', 'analysis', 'result'],
 		keys: 'q  Ctrl-C',
 		description: 'quit (the job is not touched)',
-		bar: 'quit',
+		bar: {main: 'quit'},
 		matches: (input, key) => input === 'q' || (key.ctrl === true && input === 'c'),
 	},
 	{
@@ -87,13 +94,21 @@ export const KEYMAP: readonly Binding[] = [
 		bar: 'mark',
 		matches: is(' '),
 	},
+	{
+		action: 'close',
+		modes: ['help', 'analysis', 'result'],
+		keys: 'Esc',
+		description: CLOSE_DESCRIPTION,
+		bar: 'close',
+		matches: isEscape,
+	},
 	{action: 'up', modes: ['main', 'analysis'], keys: '↑  k', description: 'move up', matches: (input, key) => key.upArrow === true || input === 'k'},
 	{
 		action: 'down',
 		modes: ['main', 'analysis'],
 		keys: '↓  j',
 		description: 'move down',
-		bar: 'move',
+		bar: {main: 'move', analysis: 'scroll'},
 		barKey: '↑↓',
 		matches: (input, key) => key.downArrow === true || input === 'j',
 	},
@@ -101,23 +116,27 @@ export const KEYMAP: readonly Binding[] = [
 	{action: 'page-down', modes: ['main', 'analysis'], keys: 'PgDn', description: 'page down', matches: (_, key) => key.pageDown === true},
 	{action: 'analyze', modes: ['main'], keys: 'a', description: "analysis of this run's memory log", bar: 'analyze', matches: is('a')},
 	{action: 'help', modes: ['main'], keys: '?', description: 'this help', bar: 'help', matches: is('?', 'h')},
+	{action: 'close', modes: ['result', 'help'], keys: 'Enter', description: 'close the box', matches: (_, key) => key.return === true},
 	{
-		action: 'close',
-		modes: ['help', 'analysis', 'confirm', 'result'],
-		keys: 'Esc',
-		description: 'close the box (in a confirm: cancel, nothing is sent)',
-		matches: (input, key) => key.escape === true || (input === 'n' && !key.ctrl),
+		action: 'activate',
+		modes: ['confirm'],
+		keys: 'Enter',
+		description: 'in a confirm: press the highlighted button (Cancel first)',
+		bar: 'press highlighted',
+		matches: (_, key) => key.return === true,
 	},
 	{
 		action: 'choose-next',
 		modes: ['confirm'],
 		keys: '←  →  Tab',
 		description: 'in a confirm: move between Cancel and Send',
+		bar: 'choose',
+		barKey: '←→',
 		matches: (_, key) => key.leftArrow === true || key.rightArrow === true || key.tab === true,
 	},
-	{action: 'close', modes: ['result', 'help'], keys: 'Enter', description: 'close the box', matches: (_, key) => key.return === true},
-	{action: 'activate', modes: ['confirm'], keys: 'Enter', description: 'in a confirm: press the highlighted button (Cancel first)', matches: (_, key) => key.return === true},
-	{action: 'confirm', modes: ['confirm'], keys: 'y', description: 'in a confirm: send', matches: is('y')},
+	{action: 'confirm', modes: ['confirm'], keys: 'y', description: 'in a confirm: send', bar: 'send', matches: is('y')},
+	// The same key and words as Esc in the other boxes (help lists it once); last on a confirm's bar.
+	{action: 'close', modes: ['confirm'], keys: 'Esc', description: CLOSE_DESCRIPTION, bar: 'cancel', matches: isEscape},
 	// Ctrl-C in a confirm cancels it rather than quitting: a user mashing Ctrl-C must not lose the app mid-decision.
 	{action: 'close', modes: ['confirm'], keys: 'Ctrl-C', description: 'in a confirm: cancel', matches: (input, key) => key.ctrl === true && input === 'c'},
 ];
@@ -146,7 +165,18 @@ export function helpEntries(readonly: boolean): {keys: string; description: stri
 	return rows;
 }
 
-/** The key bar's hints, most important first (the bar drops from the end when narrow). */
-export function barHints(readonly: boolean): {key: string; label: string}[] {
-	return KEYMAP.filter(b => b.bar && !(readonly && b.acts)).map(b => ({key: b.barKey ?? b.keys.split('  ')[0]!, label: b.bar!}));
+function barLabel(binding: Binding, mode: Mode): string | undefined {
+	if (!binding.modes.includes(mode)) return undefined;
+	return typeof binding.bar === 'string' ? binding.bar : binding.bar?.[mode];
+}
+
+/** A mode's key-bar hints, most important first (the bar drops from the end when narrow). */
+export function barHints(mode: Mode, readonly: boolean): {key: string; label: string}[] {
+	const hints: {key: string; label: string}[] = [];
+	for (const binding of KEYMAP) {
+		const label = barLabel(binding, mode);
+		if (label === undefined || (readonly && binding.acts)) continue;
+		hints.push({key: binding.barKey ?? binding.keys.split('  ')[0]!, label});
+	}
+	return hints;
 }

@@ -1,58 +1,39 @@
 import {mkdtemp, rm} from 'node:fs/promises';
-import {hostname, tmpdir} from 'node:os';
+import {tmpdir} from 'node:os';
 import path from 'node:path';
 import React from 'react';
 import {cleanup, render} from 'ink-testing-library';
 import {afterAll, afterEach, beforeAll, expect, test} from 'vitest';
-import {CheckpointWatcher} from '../../src/checkpoints/watch.js';
-import {DEFAULT_SETTINGS} from '../../src/config/schema.js';
-import {thresholdsFrom} from '../../src/config/thresholds.js';
-import {Monitor} from '../../src/core/monitor.js';
-import {RankSampler} from '../../src/ranks/discover.js';
-import {procReader} from '../../src/system/procfs.js';
-import {tuiActions} from '../../src/ui/actions.js';
 import App from '../../src/ui/app.js';
 import {startPython, type PythonChild} from '../helpers/python-child.js';
 import {flush, untilFrame as until} from '../helpers/ink.js';
-import {ScriptedSources} from '../helpers/snapshots.js';
+import {closeSessions, testSession} from '../helpers/session.js';
 
 // A save that makes no checkpoint: a real process that handles SIGUSR1 but never writes one. The
 // checkpoints pane must say so once the timeout is over, and without a RUN_DIR say that nothing
 // can be waited for.
 
 const tag = `traintop-save-status-${process.pid}`;
+const selector = {kind: 'match', pattern: new RegExp(tag)} as const;
 let child: PythonChild;
 let dir: string;
-let watcher: CheckpointWatcher;
-let monitor: Monitor;
 
 beforeAll(async () => {
 	dir = await mkdtemp(path.join(tmpdir(), 'traintop-save-status-'));
 	child = await startPython('on(signal.SIGUSR1, "USR1")', {RANK: '0', LOCAL_RANK: '0', WORLD_SIZE: '1'}, tag);
-	watcher = new CheckpointWatcher({runDir: dir, keep: null, poll: null});
-	await watcher.start();
-	const sources = new ScriptedSources();
-	const ranks = new RankSampler({proc: procReader(), selector: {kind: 'match', pattern: new RegExp(tag)}, host: hostname()});
-	monitor = new Monitor({
-		sources: {readMemory: () => sources.readMemory(), gpu: sources.gpu, readRanks: () => ranks.sample(), checkpoints: watcher},
-		thresholds: thresholdsFrom(DEFAULT_SETTINGS),
-		intervalMs: 200,
-		ranksIntervalMs: 200,
-		host: 'node-7',
-	});
-	monitor.start();
 });
 afterAll(async () => {
-	monitor.stop();
-	await watcher.stop();
 	child.kill('SIGKILL');
 	await rm(dir, {recursive: true, force: true});
 });
-afterEach(cleanup);
+afterEach(async () => {
+	cleanup();
+	await closeSessions();
+});
 
 test('no checkpoint within --timeout: the pane says so, after "waiting for checkpoint…"', async () => {
-	const settings = {...DEFAULT_SETTINGS, timeout: 1};
-	const {lastFrame, stdin} = render(<App store={monitor} actions={tuiActions({settings, proc: procReader(), checkpoints: watcher, logPath: null})} readonly={false} host="node-7" />);
+	const session = await testSession({settings: {timeout: 1}, runDir: dir, selector});
+	const {lastFrame, stdin} = render(<App session={session} />);
 	await until(lastFrame, f => /RANKS 1/.test(f));
 	stdin.write('s');
 	await flush();
@@ -69,7 +50,8 @@ test('no checkpoint within --timeout: the pane says so, after "waiting for check
 });
 
 test('without a RUN_DIR the save is sent and the pane says there is nothing to wait for', async () => {
-	const {lastFrame, stdin} = render(<App store={monitor} actions={tuiActions({settings: DEFAULT_SETTINGS, proc: procReader(), checkpoints: null, logPath: null})} readonly={false} host="node-7" />);
+	const session = await testSession({selector});
+	const {lastFrame, stdin} = render(<App session={session} />);
 	await until(lastFrame, f => /RANKS 1/.test(f));
 	const before = child.lines.length;
 	stdin.write('s');

@@ -1,24 +1,20 @@
 import {mkdtemp, rm, writeFile} from 'node:fs/promises';
-import {hostname, tmpdir} from 'node:os';
+import {tmpdir} from 'node:os';
 import path from 'node:path';
 import React from 'react';
 import {cleanup, render} from 'ink-testing-library';
 import {afterAll, afterEach, beforeAll, describe, expect, test} from 'vitest';
-import {CheckpointWatcher} from '../../src/checkpoints/watch.js';
-import {DEFAULT_SETTINGS, type Settings} from '../../src/config/schema.js';
-import {thresholdsFrom} from '../../src/config/thresholds.js';
-import {Monitor} from '../../src/core/monitor.js';
+import type {Settings} from '../../src/config/schema.js';
 import {startDemoJob, type DemoJob} from '../../src/demo/job.js';
-import {RankSampler} from '../../src/ranks/discover.js';
-import {procReader} from '../../src/system/procfs.js';
-import {tuiActions} from '../../src/ui/actions.js';
 import App from '../../src/ui/app.js';
 import {press, untilFrame as until} from '../helpers/ink.js';
+import {closeSessions, testSession} from '../helpers/session.js';
 import {hostMemory, ScriptedSources} from '../helpers/snapshots.js';
 
 // The whole App on a real job: the demo job's 3 ranks (rank 2 has no SIGUSR1 handler), a real
-// Monitor sampling them, the real actions (ranks/send.ts, the checkpoint watcher). Keys go in
-// through ink-testing-library's stdin; what the job does is read from its own output.
+// session sampling them (the Monitor, the rank sampler, the checkpoint watcher, the actions through
+// ranks/send.ts). Keys go in through ink-testing-library's stdin; what the job does is read from
+// its own output.
 
 const ENTER = '\r';
 const ESC = '\u001B';
@@ -28,50 +24,28 @@ const DOWN = '\u001B[B';
 
 let dir = '';
 let job: DemoJob;
-let watcher: CheckpointWatcher;
-let monitor: Monitor;
 const sources = new ScriptedSources();
 
 beforeAll(async () => {
 	dir = await mkdtemp(path.join(tmpdir(), 'traintop-app-'));
 	job = await startDemoJob({runDir: dir, ranks: 3, workers: 1, stepSeconds: 0.05, saveEvery: 0, noUsr1Ranks: [2], shutdownTimeoutS: 3});
 	await job.ranksReady();
-	watcher = new CheckpointWatcher({runDir: dir, keep: null, poll: null});
-	await watcher.start();
-	const ranks = new RankSampler({proc: procReader(), selector: {kind: 'pid', pid: job.launcherPid}, host: hostname()});
 	sources.memory = hostMemory(62, null);
-	monitor = new Monitor({
-		sources: {...sources, readMemory: () => sources.readMemory(), gpu: sources.gpu, readRanks: () => ranks.sample(), checkpoints: watcher},
-		thresholds: thresholdsFrom(DEFAULT_SETTINGS),
-		intervalMs: 200,
-		ranksIntervalMs: 200,
-		host: 'node-7',
-	});
-	monitor.start();
-	await new Promise<void>(resolve => {
-		const off = monitor.subscribe(s => {
-			if ((s.ranks?.ranks.length ?? 0) === 3) {
-				off();
-				resolve();
-			}
-		});
-	});
 }, 30_000);
 
 afterAll(async () => {
-	monitor?.stop();
-	await watcher?.stop();
 	await job?.stop();
 	await rm(dir, {recursive: true, force: true});
 });
 
-afterEach(cleanup);
+afterEach(async () => {
+	cleanup();
+	await closeSessions();
+});
 
-function app(settings: Partial<Settings> = {}, logPath: string | null = null) {
-	const s = {...DEFAULT_SETTINGS, timeout: 10, ...settings};
-	return render(
-		<App store={monitor} actions={tuiActions({settings: s, proc: procReader(), checkpoints: watcher, logPath})} readonly={s.readonly} host="node-7" />,
-	);
+async function app(settings: Partial<Settings> = {}) {
+	const session = await testSession({settings: {timeout: 10, ...settings}, runDir: dir, selector: {kind: 'pid', pid: job.launcherPid}, sources});
+	return render(<App session={session} />);
 }
 
 /** The job's lines that say a rank got a signal, all of them so far. */
@@ -83,7 +57,7 @@ const gotLines = (from: number): string[] => allGot().slice(from);
 
 describe('the main screen', () => {
 	test('memory, the three ranks with their signal marks, checkpoints and the key bar', async () => {
-		const {lastFrame} = app();
+		const {lastFrame} = await app();
 		const frame = await until(lastFrame, f => /RANKS 3/.test(f));
 		expect(frame).toContain('RAM');
 		expect(frame).toContain('62.0%');
@@ -98,7 +72,7 @@ describe('the main screen', () => {
 
 describe('signals through the confirm box', () => {
 	test('s lists every target and what it does with SIGUSR1; Cancel is the default: Enter sends nothing', async () => {
-		const {lastFrame, stdin} = app();
+		const {lastFrame, stdin} = await app();
 		await until(lastFrame, f => /RANKS 3/.test(f));
 		const from = outputLength();
 		await press(stdin, 's');
@@ -113,7 +87,7 @@ describe('signals through the confirm box', () => {
 	});
 
 	test('Esc, n and Ctrl-C cancel too (Ctrl-C does not quit from a confirm box)', async () => {
-		const {lastFrame, stdin} = app();
+		const {lastFrame, stdin} = await app();
 		await until(lastFrame, f => /RANKS 3/.test(f));
 		const from = outputLength();
 		for (const cancel of [ESC, 'n', CTRL_C]) {
@@ -127,7 +101,7 @@ describe('signals through the confirm box', () => {
 	});
 
 	test('→ then Enter sends: each rank\'s outcome, rank 2 refused, and the new checkpoint is reported', async () => {
-		const {lastFrame, stdin} = app();
+		const {lastFrame, stdin} = await app();
 		await until(lastFrame, f => /RANKS 3/.test(f));
 		const from = outputLength();
 		await press(stdin, 's', RIGHT);
@@ -144,7 +118,7 @@ describe('signals through the confirm box', () => {
 	});
 
 	test('space marks a rank: only the marked one is a target, and y sends without moving to the button', async () => {
-		const {lastFrame, stdin} = app();
+		const {lastFrame, stdin} = await app();
 		await until(lastFrame, f => /RANKS 3/.test(f));
 		const from = outputLength();
 		// Cursor on rank 0; space marks it and moves on to rank 1.
@@ -162,7 +136,7 @@ describe('signals through the confirm box', () => {
 	});
 
 	test('--readonly: s and e do nothing, are off the key bar and the help; the bar says READ-ONLY', async () => {
-		const {lastFrame, stdin} = app({readonly: true});
+		const {lastFrame, stdin} = await app({readonly: true});
 		await until(lastFrame, f => /RANKS 3/.test(f));
 		const from = outputLength();
 		await press(stdin, 's', 'e', 'y', ENTER);
@@ -180,7 +154,7 @@ describe('signals through the confirm box', () => {
 
 describe('overlays and navigation', () => {
 	test('? lists every key of the keymap; Esc closes it', async () => {
-		const {lastFrame, stdin} = app();
+		const {lastFrame, stdin} = await app();
 		await until(lastFrame, f => /RANKS 3/.test(f));
 		await press(stdin, '?');
 		const help = await until(lastFrame, f => f.includes('traintop keys'));
@@ -192,7 +166,7 @@ describe('overlays and navigation', () => {
 	});
 
 	test('↓ moves the cursor to the next rank; q quits (later keys do nothing)', async () => {
-		const {lastFrame, stdin, frames} = app();
+		const {lastFrame, stdin, frames} = await app();
 		await until(lastFrame, f => /RANKS 3/.test(f));
 		const cursorRow = (f: string) => f.split('\n').find(l => l.includes('›'));
 		expect(cursorRow(lastFrame() ?? '')).toMatch(/›\s+0\s/);
@@ -211,7 +185,7 @@ describe('overlays and navigation', () => {
 		const record = (i: number, percent: number) =>
 			JSON.stringify({timestamp: new Date(Date.UTC(2026, 10, 22, 8, 0, 30 * i)).toISOString(), host: 'node-7', interval_s: 30, memory: {total_gb: 64, used_gb: (64 * percent) / 100, percent}, gpus: [], alerts: []});
 		await writeFile(log, [record(0, 40), record(1, 91), record(2, 50)].join('\n') + '\n');
-		const {lastFrame, stdin} = app({}, log);
+		const {lastFrame, stdin} = await app({log: true, logFile: log});
 		await until(lastFrame, f => /RANKS 3/.test(f));
 		await press(stdin, 'a');
 		const report = await until(lastFrame, f => /RAM/.test(f) && f.includes('Analysis of this run'));
@@ -225,7 +199,7 @@ describe('overlays and navigation', () => {
 	});
 
 	test('a terminal below 60×15 says so instead of drawing panes; a resize back brings them', async () => {
-		const {lastFrame, stdout} = app();
+		const {lastFrame, stdout} = await app();
 		await until(lastFrame, f => /RANKS 3/.test(f));
 		Object.defineProperty(stdout, 'columns', {value: 50, configurable: true});
 		Object.defineProperty(stdout, 'rows', {value: 12, configurable: true});

@@ -1,5 +1,6 @@
 import React from 'react';
 import {Box, Text} from 'ink';
+import {clampScroll} from '../scroll.js';
 
 export interface Props {
 	readonly title: string;
@@ -17,11 +18,6 @@ export interface Props {
 
 /** Border (2), title and footer. */
 const FIXED_ROWS = 4;
-
-/** The first line to show so that `scroll` is honoured and the box is never half empty at the end. */
-export function clampScroll(scroll: number, lines: number, rows: number): number {
-	return Math.max(0, Math.min(scroll, lines - rows));
-}
 
 /** A bordered, scrollable box of text: a signal's outcomes, the analysis report. It only renders. */
 function TextBox({title, lines, scroll = 0, footer, width, height}: Props) {

@@ -16,3 +16,8 @@ export function scrollWindow(count: number, cursor: number, visible: number): Sc
 	const start = Math.min(count - size, Math.max(0, at - Math.floor(size / 2)));
 	return {start, end: start + size};
 }
+
+/** The first line of a text box to show so that `scroll` is honoured and the box is never half empty at the end. */
+export function clampScroll(scroll: number, lines: number, rows: number): number {
+	return Math.max(0, Math.min(scroll, lines - rows));
+}
