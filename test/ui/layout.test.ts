@@ -1,16 +1,27 @@
 import {describe, expect, test} from 'vitest';
 import fc from 'fast-check';
-import {computeLayout, GAP, type Layout, type LayoutCounts, MIN_COLUMNS, MIN_ROWS, type ScreenLayout} from '../../src/ui/layout.js';
+import {computeLayout as layoutOf, type Layout, MIN_COLUMNS, MIN_ROWS, type ScreenLayout} from '../../src/ui/layout.js';
+import {GAP} from '../../src/ui/panes/pane.js';
+import {type LayoutCounts, type Panes, panesOf, screenData} from './screen-data.js';
+
+// The layout of the real pane registry (each pane's own need()), for so much data on so large a screen.
+type Laid = Omit<ScreenLayout, 'bands' | 'boxes'> & Panes;
+type Computed = Laid | Extract<Layout, {tooSmall: true}>;
+
+function computeLayout(columns: number, rows: number, counts: LayoutCounts): Computed {
+	const layout = layoutOf(columns, rows, screenData(counts));
+	return layout.tooSmall ? layout : {...layout, ...panesOf(layout, counts)};
+}
 
 const typical: LayoutCounts = {gpus: 1, ranks: 8, checkpoints: 5, alerts: 3, ranksAvailable: true, checkpointsAvailable: true};
 
-function screen(layout: Layout): ScreenLayout {
+function screen(layout: Computed): Laid {
 	if (layout.tooSmall) throw new Error(`expected a screen layout, got tooSmall at ${layout.columns}×${layout.rows}`);
 	return layout;
 }
 
 /** Lines the panes take, counted independently of layout.height. */
-function linesUsed(layout: ScreenLayout): number {
+function linesUsed(layout: Laid): number {
 	const lower = layout.split ? Math.max(layout.checkpoints.height, layout.alerts.height) : layout.checkpoints.height + layout.alerts.height;
 	return layout.memory.height + layout.ranks.height + lower + layout.keyBar.height;
 }

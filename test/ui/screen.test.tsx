@@ -1,18 +1,17 @@
+import React from 'react';
 import {afterEach, describe, expect, test} from 'vitest';
-import {Box} from 'ink';
 import {cleanup} from 'ink-testing-library';
-import {computeLayout, GAP} from '../../src/ui/layout.js';
-import MemoryPane from '../../src/ui/panes/MemoryPane.js';
-import RanksPane from '../../src/ui/panes/RanksPane.js';
-import CheckpointsPane from '../../src/ui/panes/CheckpointsPane.js';
-import AlertsPane from '../../src/ui/panes/AlertsPane.js';
-import KeyBar from '../../src/ui/widgets/KeyBar.js';
+import {computeLayout} from '../../src/ui/layout.js';
+import {GAP} from '../../src/ui/panes/pane.js';
+import Screen from '../../src/ui/screen.js';
+import type {ScreenData} from '../../src/ui/screen-data.js';
 import type {Alert, CheckpointIndex, GpuState, MetricStatus, RankSet} from '../../src/core/types.js';
 import {gpu, hostMemory} from '../helpers/snapshots.js';
 import {alert, checkpoint, checkpointIndex, expectFits, frameLines, NOW, rankSet, renderOnTerminal, status} from './fixtures.js';
 
-// The contract between computeLayout and the panes: laid out as the layout says, the whole
-// screen stays within rows − 1 lines and the terminal's width, whatever there is to show.
+// The contract between computeLayout, the pane registry and the panes: the app's own <Screen>,
+// laid out as the layout says, stays within rows − 1 lines and the terminal's width, whatever
+// there is to show.
 
 afterEach(cleanup);
 
@@ -42,30 +41,37 @@ const hints = [
 	{key: '?', label: 'help'},
 ];
 
-/** A stand-in for the app's screen: the panes stacked (or checkpoints and alerts side by side) as the layout says. */
-function Screen({columns, rows, d}: {readonly columns: number; readonly rows: number; readonly d: Data}) {
-	const layout = computeLayout(columns, rows, {
-		gpus: d.gpu.status === 'ok' ? d.gpu.gpus.length : 0,
-		ranks: d.ranks?.ranks.length ?? 0,
-		checkpoints: d.index?.checkpoints.length ?? 0,
-		alerts: d.alerts.length,
-		ranksAvailable: d.ranks !== null && d.ranks.ranks.length > 0,
-		checkpointsAvailable: d.index !== null,
-		checkpointStatus: true,
-	});
+function screenData(d: Data): ScreenData {
+	return {
+		snapshot: {
+			time: NOW,
+			host: 'node1',
+			tick: 1,
+			memory: hostMemory(78, 10),
+			memoryError: null,
+			gpu: d.gpu,
+			gpuProcesses: {processes: [], sampledAt: null, error: null},
+			ranks: d.ranks,
+			ranksError: null,
+			checkpoints: d.index,
+			metrics,
+			newAlerts: [],
+			recentAlerts: d.alerts,
+		},
+		host: 'node1',
+		history: {ram: [50, 60, 78]},
+		cursor: (d.ranks?.ranks.length ?? 1) - 1,
+		marked: new Set([10_001]),
+		saveStatus: {text: 'waiting for checkpoint…', level: 'ok'},
+	};
+}
+
+/** The app's screen for this data at this size. */
+function TestScreen({columns, rows, d}: {readonly columns: number; readonly rows: number; readonly d: Data}) {
+	const screen = screenData(d);
+	const layout = computeLayout(columns, rows, screen);
 	if (layout.tooSmall) throw new Error('too small');
-	const lower = [
-		<CheckpointsPane key="c" index={d.index} now={NOW} status={{text: 'waiting for checkpoint…', level: 'ok'}} {...layout.checkpoints} />,
-		<AlertsPane key="a" alerts={d.alerts} now={NOW} {...layout.alerts} />,
-	];
-	return (
-		<Box flexDirection="column" width={columns}>
-			<MemoryPane host="node1" memory={hostMemory(78, 10)} memoryError={null} gpu={d.gpu} metrics={metrics} history={{ram: [50, 60, 78]}} now={NOW} {...layout.memory} />
-			<RanksPane ranks={d.ranks} error={null} cursor={(d.ranks?.ranks.length ?? 1) - 1} marked={new Set([10_001])} {...layout.ranks} />
-			{layout.split ? <Box columnGap={GAP}>{lower}</Box> : lower}
-			<KeyBar hints={hints} width={layout.keyBar.width} />
-		</Box>
-	);
+	return <Screen layout={layout} data={screen} hints={hints} />;
 }
 
 const sizes = [
@@ -86,7 +92,7 @@ const datasets = {
 describe('a whole screen', () => {
 	for (const [name, d] of Object.entries(datasets)) {
 		test.each(sizes)(`${name} data at %i×%i: within rows − 1 lines and the width, every pane there`, (columns, rows) => {
-			const {lastFrame} = renderOnTerminal(<Screen columns={columns} rows={rows} d={d} />, columns);
+			const {lastFrame} = renderOnTerminal(<TestScreen columns={columns} rows={rows} d={d} />, columns);
 			const lines = expectFits(lastFrame(), columns, rows - 1);
 			const frame = lastFrame()!;
 			expect(lines[0]).toMatch(/^MEMORY node1/);
@@ -98,7 +104,7 @@ describe('a whole screen', () => {
 	}
 
 	test('at 80×24 a typical job is on screen in full', () => {
-		const {lastFrame} = renderOnTerminal(<Screen columns={80} rows={24} d={data(1, 8, 3, 2)} />, 80);
+		const {lastFrame} = renderOnTerminal(<TestScreen columns={80} rows={24} d={data(1, 8, 3, 2)} />, 80);
 		const frame = lastFrame()!;
 		expect(frame.split('\n')).toHaveLength(23);
 		for (let rank = 0; rank < 8; rank++) expect(frame).toContain(` ${10_000 + rank} `);
@@ -109,12 +115,12 @@ describe('a whole screen', () => {
 	});
 
 	test('at 200 columns checkpoints and alerts sit side by side, 2 columns apart', () => {
-		const {lastFrame} = renderOnTerminal(<Screen columns={200} rows={40} d={datasets.typical} />, 200);
+		const {lastFrame} = renderOnTerminal(<TestScreen columns={200} rows={40} d={datasets.typical} />, 200);
 		const lines = frameLines(lastFrame());
 		const header = lines.find(line => line.startsWith('CHECKPOINTS'))!;
-		const layout = computeLayout(200, 40, {gpus: 1, ranks: 8, checkpoints: 5, alerts: 3, ranksAvailable: true, checkpointsAvailable: true, checkpointStatus: true});
+		const layout = computeLayout(200, 40, screenData(datasets.typical));
 		if (layout.tooSmall) throw new Error('too small');
-		expect(header.indexOf('ALERTS')).toBe(layout.checkpoints.width + GAP);
+		expect(header.indexOf('ALERTS')).toBe(layout.boxes['checkpoints']!.width + GAP);
 		const row = lines.find(line => line.startsWith('step 500'))!;
 		expect(row).toMatch(/checkpoint_step_500 +\d\d:\d\d:\d\d ▲ WARN ram/);
 	});

@@ -1,5 +1,6 @@
 import React from 'react';
 import {Box, Text} from 'ink';
+import type {Need, PaneDefinition} from './pane.js';
 import Line from '../widgets/Line.js';
 import type {Alert} from '../../core/types.js';
 import {usePaint} from '../color.js';
@@ -62,4 +63,18 @@ function AlertsPane({alerts, now, width, height, compact = false}: Props) {
 	);
 }
 
-export default React.memo(AlertsPane);
+const Memo = React.memo(AlertsPane);
+export default Memo;
+
+/** The title (with the count), then one line per level change. */
+export function alertsNeed(alerts: number): Need {
+	return {min: 1, want: 1 + alerts};
+}
+
+export const alertsPane: PaneDefinition = {
+	id: 'alerts',
+	wideFrom: 70,
+	firstRows: 3,
+	need: data => alertsNeed(data.snapshot.recentAlerts.length),
+	render: ({snapshot}, box) => <Memo alerts={snapshot.recentAlerts} now={snapshot.time} width={box.width} height={box.height} compact={box.compact} />,
+};

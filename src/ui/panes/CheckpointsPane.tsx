@@ -1,5 +1,6 @@
 import React from 'react';
 import {Box, Text} from 'ink';
+import type {Need, PaneDefinition} from './pane.js';
 import Line from '../widgets/Line.js';
 import type {CheckpointIndex, Level} from '../../core/types.js';
 import {usePaint} from '../color.js';
@@ -37,19 +38,30 @@ function CheckpointsPane({index, now, status = null, width, height, compact = fa
 	const paint = usePaint();
 	if (height <= 0) return null;
 	const title = <Text bold>CHECKPOINTS</Text>;
+	const showStatus = status !== null && height >= 2;
+	const statusLine = showStatus ? (
+		<Line width={width}>
+			<Text color={paint(LEVEL_COLOR[status.level])} bold={status.level !== 'ok'}>
+				{status.level === 'ok' ? '» ' : `${LEVEL_TAG[status.level]} `}
+				{status.text}
+			</Text>
+		</Line>
+	) : null;
 	if (index === null) {
+		// A save sent without a run dir still says what became of it, above the reason there is no list.
+		const messageLine = height >= (showStatus ? 3 : 2);
 		return (
 			<Box flexDirection="column" width={width}>
 				<Line width={width}>
 					{title}
-					{height === 1 ? ` ${NO_RUN_DIR}` : ''}
+					{messageLine ? '' : ` ${NO_RUN_DIR}`}
 				</Line>
-				{height >= 2 ? <Line width={width}>{NO_RUN_DIR}</Line> : null}
+				{statusLine}
+				{messageLine ? <Line width={width}>{NO_RUN_DIR}</Line> : null}
 			</Box>
 		);
 	}
 
-	const showStatus = status !== null && height >= 2;
 	const room = height - 1 - (showStatus ? 1 : 0);
 	const newestFirst = [...index.checkpoints].reverse();
 	const fits = newestFirst.length <= room;
@@ -68,14 +80,7 @@ function CheckpointsPane({index, now, status = null, width, height, compact = fa
 					</React.Fragment>
 				))}
 			</Line>
-			{showStatus ? (
-				<Line width={width}>
-					<Text color={paint(LEVEL_COLOR[status.level])} bold={status.level !== 'ok'}>
-						{status.level === 'ok' ? '» ' : `${LEVEL_TAG[status.level]} `}
-						{status.text}
-					</Text>
-				</Line>
-			) : null}
+			{statusLine}
 			{room > 0 && newestFirst.length === 0 ? <Line width={width}>{`no checkpoints yet in ${index.runDir}`}</Line> : null}
 			{room > 0
 				? shown.map(c => {
@@ -101,4 +106,25 @@ function CheckpointsPane({index, now, status = null, width, height, compact = fa
 	);
 }
 
-export default React.memo(CheckpointsPane);
+const Memo = React.memo(CheckpointsPane);
+export default Memo;
+
+/**
+ * The header, the save request's status when there is one, then a row per checkpoint (or "no
+ * checkpoints yet") — or the header and the no-run-dir message.
+ */
+export function checkpointsNeed(index: CheckpointIndex | null, withStatus: boolean): Need {
+	const status = withStatus ? 1 : 0;
+	if (index === null) return {min: 2 + status, want: 2 + status};
+	return {min: 2 + status, want: 1 + status + Math.max(1, index.checkpoints.length)};
+}
+
+export const checkpointsPane: PaneDefinition = {
+	id: 'checkpoints',
+	wideFrom: 90,
+	firstRows: 3,
+	need: data => checkpointsNeed(data.snapshot.checkpoints, data.saveStatus !== null),
+	render: ({snapshot, saveStatus}, box) => (
+		<Memo index={snapshot.checkpoints} now={snapshot.time} status={saveStatus} width={box.width} height={box.height} compact={box.compact} />
+	),
+};

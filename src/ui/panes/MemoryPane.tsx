@@ -1,9 +1,11 @@
 import React from 'react';
 import {Box, Text} from 'ink';
+import type {ScreenData} from '../screen-data.js';
+import {gpuColumnsFor, MEMORY_WIDE, memoryNeed, sparklineWidthFor} from './memory-layout.js';
+import {GAP, type PaneDefinition} from './pane.js';
 import Line from '../widgets/Line.js';
 import type {GpuState, HostMemory, MetricId, MetricStatus} from '../../core/types.js';
 import Gauge from '../widgets/Gauge.js';
-import {GAP} from '../layout.js';
 import {padEnd} from '../../format/columns.js';
 import {gpuRow, gpuStatusText, hiddenGpusText, ramRow, swapRow, type GaugeRow} from './memory-rows.js';
 
@@ -64,6 +66,7 @@ function MemoryPane(props: Props) {
 			history={history[row.metric]}
 			sparklineWidth={sparklineWidth}
 			width={gaugeWidth}
+			stale={row.stale}
 		/>
 	);
 
@@ -131,4 +134,32 @@ function MemoryPane(props: Props) {
 	);
 }
 
-export default React.memo(MemoryPane);
+const Memo = React.memo(MemoryPane);
+export default Memo;
+
+function gpuCount(data: ScreenData): number {
+	return data.snapshot.gpu.status === 'ok' ? data.snapshot.gpu.gpus.length : 0;
+}
+
+export const memoryPane: PaneDefinition = {
+	id: 'memory',
+	wideFrom: MEMORY_WIDE,
+	firstRows: Number.POSITIVE_INFINITY,
+	need: (data, room) => memoryNeed(gpuCount(data), gpuColumnsFor(gpuCount(data), room.width, room.budget)),
+	render: (data, box) => (
+		<Memo
+			host={data.host}
+			memory={data.snapshot.memory}
+			memoryError={data.snapshot.memoryError}
+			gpu={data.snapshot.gpu}
+			metrics={data.snapshot.metrics}
+			history={data.history}
+			now={data.snapshot.time}
+			width={box.width}
+			height={box.height}
+			compact={box.compact}
+			gpuColumns={gpuColumnsFor(gpuCount(data), box.width, box.budget)}
+			sparklineWidth={sparklineWidthFor(box.width)}
+		/>
+	),
+};

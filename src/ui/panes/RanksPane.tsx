@@ -1,11 +1,12 @@
 import React from 'react';
 import {Box, Text} from 'ink';
+import type {Need, PaneDefinition} from './pane.js';
 import Line from '../widgets/Line.js';
 import type {RankProcess, RankSet} from '../../core/types.js';
 import {columns} from '../../format/columns.js';
 import {compactCommand} from '../../format/command-line.js';
 import {usePaint, type Paint} from '../color.js';
-import {scrollWindow} from './scroll.js';
+import {scrollWindow} from '../scroll.js';
 import {DEFAULT_SEARCH_HINT, fixedColumns, headerText, moreText, signalCells, signalsText, titleParts, type SignalCell} from './rank-rows.js';
 
 export interface Props {
@@ -140,4 +141,20 @@ function RanksPane({ranks, error, cursor, marked, width, height, compact = false
 	);
 }
 
-export default React.memo(RanksPane);
+const Memo = React.memo(RanksPane);
+export default Memo;
+
+/** Title (+launcher, SLURM), column header, one row per rank — or the title and why there are none. */
+export function ranksNeed(ranks: number): Need {
+	return ranks === 0 ? {min: 2, want: 2} : {min: 3, want: 2 + ranks};
+}
+
+export const ranksPane: PaneDefinition = {
+	id: 'ranks',
+	wideFrom: 110,
+	firstRows: 8,
+	need: data => ranksNeed(data.snapshot.ranks?.ranks.length ?? 0),
+	render: ({snapshot, cursor, marked}, box) => (
+		<Memo ranks={snapshot.ranks} error={snapshot.ranksError} cursor={cursor} marked={marked} width={box.width} height={box.height} compact={box.compact} />
+	),
+};

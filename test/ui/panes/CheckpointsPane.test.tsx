@@ -70,6 +70,21 @@ describe('CheckpointsPane', () => {
 		expect(lines[4]).toBe('+47 older');
 	});
 
+	test('no run dir and a save sent: what became of it, then why there is no list', () => {
+		const status = {text: 'SIGUSR1 sent 2026-11-24 02:00:00; no RUN_DIR given, so no checkpoint to wait for', level: 'warn'} as const;
+		const {lastFrame} = render(<CheckpointsPane index={null} now={NOW} status={status} width={100} height={3} />);
+		expect(expectFits(lastFrame(), 100, 3)).toEqual([
+			'CHECKPOINTS',
+			'WARN SIGUSR1 sent 2026-11-24 02:00:00; no RUN_DIR given, so no checkpoint to wait for',
+			'no run dir: pass RUN_DIR to watch checkpoints',
+		]);
+		const two = render(<CheckpointsPane index={null} now={NOW} status={status} width={100} height={2} />);
+		expect(frameLines(two.lastFrame())).toEqual([
+			'CHECKPOINTS no run dir: pass RUN_DIR to watch checkpoints',
+			'WARN SIGUSR1 sent 2026-11-24 02:00:00; no RUN_DIR given, so no checkpoint to wait for',
+		]);
+	});
+
 	test('no run dir: how to give one', () => {
 		const {lastFrame} = render(<CheckpointsPane {...base} index={null} />);
 		expect(expectFits(lastFrame(), 80, 8)).toEqual(['CHECKPOINTS', 'no run dir: pass RUN_DIR to watch checkpoints']);

@@ -1,0 +1,16 @@
+import {alertsPane} from './AlertsPane.js';
+import {checkpointsPane} from './CheckpointsPane.js';
+import {memoryPane} from './MemoryPane.js';
+import type {Band} from './pane.js';
+import {ranksPane} from './RanksPane.js';
+
+// The screen, top to bottom: a line per band. A new pane is its own files and a line here.
+
+/** From this width checkpoints and alerts sit side by side. */
+export const SPLIT_COLUMNS = 160;
+
+export const SCREEN: readonly Band[] = [
+	{panes: [memoryPane]},
+	{panes: [ranksPane]},
+	{panes: [checkpointsPane, alertsPane], sideBySideFrom: SPLIT_COLUMNS, shares: [0.6]},
+];

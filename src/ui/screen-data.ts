@@ -1,0 +1,17 @@
+import type {MetricId, Snapshot} from '../core/types.js';
+import type {SaveStatus} from './panes/CheckpointsPane.js';
+
+/** Everything the panes show, gathered once per frame by the app: each pane picks its own props from it. */
+export interface ScreenData {
+	readonly snapshot: Snapshot;
+	/** Host name for the memory pane's title. */
+	readonly host: string;
+	/** Recent percents per metric, oldest first, for the sparklines. */
+	readonly history: Readonly<Record<MetricId, readonly number[]>>;
+	/** Index of the selected rank row. */
+	readonly cursor: number;
+	/** PIDs of the ranks marked as targets. */
+	readonly marked: ReadonlySet<number>;
+	/** The last save request's progress, under the checkpoints pane's header. */
+	readonly saveStatus: SaveStatus | null;
+}
