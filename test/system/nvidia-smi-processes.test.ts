@@ -90,13 +90,29 @@ function startPoller(knobs: Knobs, options: Partial<ComputeAppsPollerOptions> = 
 }
 
 const oneShots = (h: Harness) => fakeRuns(h.log, '--query-compute-apps');
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A poller that does call, kicked alongside the one under test: a check that the other one called nothing waits for
+ * this one's later tables, which prove that the time in which it would have called has passed.
+ */
+function startWitness(): Harness {
+	const witness = startPoller({FAKE_NVSMI_SCENARIO: H100});
+	witness.poller.kick();
+	return witness;
+}
+
+/** Waits for `count` more tables from the witness: about one per interval (100 ms). */
+async function moreTables(witness: Harness, count: number): Promise<void> {
+	const target = witness.tables.length + count;
+	await waitFor(() => witness.tables.length >= target, `${count} more tables of the witness`);
+}
 
 describe('ComputeAppsPoller', () => {
 	it('starts with an empty table and calls nothing before the first kick()', async () => {
 		const h = startPoller({FAKE_NVSMI_SCENARIO: H100});
+		const witness = startWitness();
 		expect(h.poller.getTable()).toEqual({processes: [], sampledAt: null, error: null});
-		await sleep(250);
+		await moreTables(witness, 3);
 		expect(oneShots(h)).toEqual([]);
 		expect(h.tables).toEqual([]);
 	});
@@ -128,8 +144,9 @@ describe('ComputeAppsPoller', () => {
 		// Paused the moment the first table is published, before the poller schedules the next call.
 		h.onTable = () => h.poller.pause();
 		h.poller.kick();
+		const witness = startWitness();
 		await waitFor(() => h.tables.length >= 1, 'the first table');
-		await sleep(300);
+		await moreTables(witness, 3);
 		expect(oneShots(h)).toHaveLength(1);
 		expect(h.tables).toHaveLength(1);
 		h.onTable = () => {};
@@ -142,13 +159,14 @@ describe('ComputeAppsPoller', () => {
 		const h = startPoller({FAKE_NVSMI_SCENARIO: H100});
 		h.poller.setWanted(false);
 		h.poller.kick();
-		await sleep(300);
+		const witness = startWitness();
+		await moreTables(witness, 3);
 		expect(oneShots(h)).toEqual([]);
 		h.poller.setWanted(true);
 		await waitFor(() => h.tables.length >= 2, 'tables once wanted');
 		h.poller.setWanted(false);
 		const calls = oneShots(h).length;
-		await sleep(300);
+		await moreTables(witness, 3);
 		// At most the call that was already in flight when it was turned off.
 		expect(oneShots(h).length).toBeLessThanOrEqual(calls + 1);
 	});
@@ -156,18 +174,25 @@ describe('ComputeAppsPoller', () => {
 	it('intervalMs 0 turns it off', async () => {
 		const h = startPoller({FAKE_NVSMI_SCENARIO: H100}, {intervalMs: 0});
 		h.poller.kick();
-		await sleep(250);
+		const witness = startWitness();
+		await moreTables(witness, 3);
 		expect(oneShots(h)).toEqual([]);
 		expect(h.tables).toEqual([]);
 	});
 
 	it('halt() publishes nothing more and starts nothing; a call in flight stays with the groups', async () => {
 		const h = startPoller({FAKE_NVSMI_SCENARIO: H100, FAKE_NVSMI_MODE: 'hang'}, {timeoutMs: 200});
+		// The same, kicked alongside and never halted: its timeout error and its next call are what h would have had.
+		const unhalted = startPoller({FAKE_NVSMI_SCENARIO: H100, FAKE_NVSMI_MODE: 'hang'}, {timeoutMs: 200});
 		h.poller.kick();
+		unhalted.poller.kick();
 		const [hung] = await waitFor(() => (oneShots(h).length > 0 ? oneShots(h) : undefined), 'a call in flight');
 		h.poller.halt();
 		h.poller.kick();
-		await sleep(400);
+		await waitFor(
+			() => unhalted.tables.some((table) => table.error !== null) && oneShots(unhalted).length >= 2,
+			'the timeout error and the next call of the poller that was not halted',
+		);
 		// No timeout error after halt(), no second call, and the hung child is still the owner's to end.
 		expect(h.tables).toEqual([]);
 		expect(oneShots(h)).toHaveLength(1);

@@ -104,6 +104,14 @@ function errorState(harness: Harness, timeoutMs = 5_000) {
 	);
 }
 
+/** A PATH with an nvidia-smi that is not executable: spawn fails with EACCES, which the reader retries. */
+function nonExecutableNvidiaSmi(): string {
+	const dir = tempDir();
+	writeFileSync(join(dir, 'nvidia-smi'), '#!/bin/sh\n');
+	chmodSync(join(dir, 'nvidia-smi'), 0o644);
+	return dir;
+}
+
 /** Distinct statuses in order, consecutive repeats folded: ['ok', 'error', 'ok']. */
 function statusTrail(harness: Harness): string[] {
 	return harness.states.map(({state}) => state.status).filter((status, i, all) => status !== all[i - 1]);
@@ -189,9 +197,12 @@ describe('device samples', () => {
 describe('no nvidia-smi', () => {
 	it('is absent, without retries, when nvidia-smi is not on PATH (ENOENT)', async () => {
 		const h = startReader({}, {env: {PATH: tempDir()}});
+		// Started alongside: a reader that does retry (nvidia-smi not executable), on the same backoff.
+		const retrying = startReader({}, {env: {PATH: nonExecutableNvidiaSmi()}});
 		await waitFor(() => h.reader.getState().status === 'absent', 'absent');
 		expect(h.reader.getState()).toEqual({status: 'absent', reason: 'nvidia-smi not found on PATH'});
-		await new Promise((resolve) => setTimeout(resolve, 400));
+		// Its third attempt comes after two backoffs (100 + 200 ms): time in which the absent one would have retried too.
+		await waitFor(() => retrying.states.length >= 3, 'three attempts of the retrying reader');
 		expect(h.states.map(({state}) => state.status)).toEqual(['absent']);
 	});
 
@@ -202,10 +213,7 @@ describe('no nvidia-smi', () => {
 	});
 
 	it('treats a non-executable nvidia-smi (EACCES) as an error and retries it', async () => {
-		const dir = tempDir();
-		writeFileSync(join(dir, 'nvidia-smi'), '#!/bin/sh\n');
-		chmodSync(join(dir, 'nvidia-smi'), 0o644);
-		const h = startReader({}, {env: {PATH: dir}});
+		const h = startReader({}, {env: {PATH: nonExecutableNvidiaSmi()}});
 		const error = await errorState(h);
 		expect(error.message).toMatch(/EACCES/);
 		// Retried: a second error after the first backoff, with the doubled delay.
@@ -343,7 +351,8 @@ describe('hung nvidia-smi', () => {
 		const [fake] = fakeRuns(h.log);
 		await errorState(h);
 		const errorAt = Date.now();
-		await new Promise((resolve) => setTimeout(resolve, 250));
+		// The SIGTERM went to the group with the error. The group's death is the later event: not before killGraceMs
+		// (so the SIGTERM did not end it, and no SIGKILL came early).
 		expect(isAlive(fake!.pid)).toBe(true);
 		await waitFor(() => !isAlive(fake!.pid) && !isAlive(grandchild.pid), 'SIGKILL of the group', 2_000);
 		expect(Date.now() - errorAt).toBeGreaterThanOrEqual(350);
@@ -453,6 +462,8 @@ describe('per-process GPU memory', () => {
 describe('stop', () => {
 	it('stop() ends the loop and the one-shots, leaves nothing alive, starts nothing more, and is idempotent', async () => {
 		const h = startReader({FAKE_NVSMI_SCENARIO: H100, FAKE_NVSMI_FRAME: '2'}, {processIntervalMs: 20});
+		// Started alongside and never stopped: its later samples and one-shots are the time in which h would have had its own.
+		const running = startReader({FAKE_NVSMI_SCENARIO: H100, FAKE_NVSMI_FRAME: '2'}, {processIntervalMs: 20});
 		await waitFor(() => h.reader.getProcesses().sampledAt !== null, 'a process table');
 		const stopping = h.reader.stop();
 		expect(h.reader.stop()).toBe(stopping);
@@ -461,7 +472,12 @@ describe('stop', () => {
 		for (const run of runs) expect(isAlive(run.pid)).toBe(false);
 		const count = runs.length;
 		const statesAfterStop = h.states.length;
-		await new Promise((resolve) => setTimeout(resolve, 300));
+		const runningStates = running.states.length;
+		const runningOneShots = fakeRuns(running.log, '--query-compute-apps').length;
+		await waitFor(
+			() => running.states.length >= runningStates + 3 && fakeRuns(running.log, '--query-compute-apps').length >= runningOneShots + 3,
+			'three more samples and one-shots of the running reader',
+		);
 		expect(fakeRuns(h.log)).toHaveLength(count);
 		expect(h.states).toHaveLength(statesAfterStop);
 	});
