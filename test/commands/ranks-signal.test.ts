@@ -3,6 +3,7 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, beforeEach, describe, expect, test} from 'vitest';
 import {startDemoJob, type DemoJob} from '../../src/demo/job.js';
+import {allGotSigterm, answer, endJob} from '../helpers/demo-signals.js';
 import {runCli} from '../helpers/run-cli.js';
 
 // `traintop ranks` and `traintop signal` as real child processes against the demo job: a
@@ -105,10 +106,12 @@ describe('traintop signal', () => {
 		expect(out.signal).toBe('SIGUSR1');
 		expect(out.results.map(r => [r.rank, r.outcome])).toEqual([[0, 'sent'], [1, 'sent'], [2, 'sent'], [3, 'refused']]);
 		expect(out.results[3]?.reason).toBe('rank 3 has no handler for SIGUSR1: the signal would terminate it (--force sends it anyway)');
-		await new Promise(resolve => setTimeout(resolve, 300));
-		expect(job.output()).not.toMatch(/rank 3 .*killed by SIGUSR1/);
 		const after = JSON.parse((await runCli(['ranks', '--json', '--pid', String(job.launcherPid), '--nvidia-smi', '/nonexistent'])).stdout) as RanksJson;
 		expect(after.ranks.map(r => r.pid)).toContain(ranks.get(3));
+		// Alive after the send, by a later event: rank 3 handles the SIGTERM that ends the job (a SIGUSR1 would have
+		// killed it first).
+		expect(await endJob(job, 4)).toEqual(allGotSigterm(4));
+		expect(job.output()).not.toMatch(/rank 3 .*killed by SIGUSR1/);
 	});
 
 	test('SIGUSR2 is refused for ranks without a handler and they keep running; --force sends it and the rank dies', async () => {
@@ -116,7 +119,10 @@ describe('traintop signal', () => {
 		const refused = await runCli(['signal', 'SIGUSR2', '--rank', '2', '--yes', '--pid', String(job.launcherPid), '--nvidia-smi', '/nonexistent']);
 		expect(refused.code).toBe(3);
 		expect(refused.stdout).toContain(`rank 2  pid ${ranks.get(2)}  refused: rank 2 has no handler for SIGUSR2`);
-		await new Promise(resolve => setTimeout(resolve, 300));
+		// Alive after the refusal, by a later event: rank 2 handles a SIGUSR1 sent after it (a SIGUSR2 would have killed
+		// it first).
+		process.kill(ranks.get(2)!, 'SIGUSR1');
+		expect(await answer(job, 2, 'SIGUSR1')).toBe('rank 2 got SIGUSR1');
 		expect(job.output()).not.toMatch(/rank 2 .*SIGUSR2/);
 		const forced = await runCli(['signal', 'usr2', '--rank', '2', '--yes', '--force', '--pid', String(job.launcherPid), '--nvidia-smi', '/nonexistent']);
 		expect(forced.code).toBe(0);
@@ -132,7 +138,8 @@ describe('traintop signal', () => {
 		const readonly = await runCli(['signal', 'save', '--yes', '--readonly', '--pid', String(job.launcherPid)]);
 		expect(readonly.code).toBe(3);
 		expect(readonly.stderr).toContain('--readonly: no signal is sent');
-		await new Promise(resolve => setTimeout(resolve, 300));
+		// Every rank answers a later signal, the SIGTERM that ends the job: a SIGUSR1 sent before would show first.
+		expect(await endJob(job, 4)).toEqual(allGotSigterm(4));
 		expect(job.output()).not.toMatch(/SIGUSR1/);
 	});
 
