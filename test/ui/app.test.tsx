@@ -8,6 +8,7 @@ import type {Settings} from '../../src/config/schema.js';
 import {startDemoJob, type DemoJob} from '../../src/demo/job.js';
 import App from '../../src/ui/app.js';
 import {press, untilFrame as until} from '../helpers/ink.js';
+import {until as untilValue} from '../helpers/until.js';
 import {closeSessions, testSession} from '../helpers/session.js';
 import {hostMemory, ScriptedSources} from '../helpers/snapshots.js';
 
@@ -28,7 +29,17 @@ const sources = new ScriptedSources();
 
 beforeAll(async () => {
 	dir = await mkdtemp(path.join(tmpdir(), 'traintop-app-'));
-	job = await startDemoJob({runDir: dir, ranks: 3, workers: 1, stepSeconds: 0.05, saveEvery: 0, noUsr1Ranks: [2], shutdownTimeoutS: 3});
+	job = await startDemoJob({
+		runDir: dir,
+		ranks: 3,
+		workers: 1,
+		stepSeconds: 0.05,
+		saveEvery: 0,
+		noUsr1Ranks: [2],
+		shutdownTimeoutS: 3,
+		// Each rank says each step it took, after the signals it got: the sentinel of settled().
+		env: {TRAINTOP_DEMO_HEARTBEAT: '1'},
+	});
 	await job.ranksReady();
 	sources.memory = hostMemory(62, null);
 }, 30_000);
@@ -45,7 +56,32 @@ afterEach(async () => {
 
 async function app(settings: Partial<Settings> = {}) {
 	const session = await testSession({settings: {timeout: 10, ...settings}, runDir: dir, selector: {kind: 'pid', pid: job.launcherPid}, sources});
-	return render(<App session={session} />);
+	return {...render(<App session={session} />), session};
+}
+
+/** The step each rank last said it took (the demo job's heartbeat lines). */
+function lastSteps(): Map<string, number> {
+	const steps = new Map<string, number>();
+	for (const match of job.output().matchAll(/^rank (\d+) step (\d+)$/gm)) steps.set(match[1]!, Number(match[2]));
+	return steps;
+}
+
+/**
+ * For "nothing was sent": resolves once every effect the app queued before now has run (the
+ * analysis box, whose effect queues behind any send, has its answer) and every rank has taken two
+ * more steps, so that a signal sent before now has been reported in the job's output by then.
+ */
+async function settled(stdin: {write(data: string): void}, lastFrame: () => string | undefined): Promise<void> {
+	await press(stdin, 'a');
+	await until(lastFrame, f => f.includes('No memory log'));
+	await press(stdin, ESC);
+	await until(lastFrame, f => f.includes('RANKS 3'));
+	const from = lastSteps();
+	await untilValue(
+		lastSteps,
+		now => [...from].every(([rank, step]) => (now.get(rank) ?? 0) >= step + 2),
+		'every rank two steps further',
+	);
 }
 
 /** The job's lines that say a rank got a signal, all of them so far. */
@@ -82,7 +118,7 @@ describe('signals through the confirm box', () => {
 		expect(box).toMatch(/▸ Cancel/);
 		await press(stdin, ENTER);
 		await until(lastFrame, f => f.includes('RANKS 3') && !f.includes('Send SIGUSR1'));
-		await new Promise(resolve => setTimeout(resolve, 500));
+		await settled(stdin, lastFrame);
 		expect(gotLines(from)).toEqual([]);
 	});
 
@@ -96,7 +132,7 @@ describe('signals through the confirm box', () => {
 			await press(stdin, cancel);
 			await until(lastFrame, f => f.includes('RANKS 3') && !f.includes('Send SIGTERM'));
 		}
-		await new Promise(resolve => setTimeout(resolve, 300));
+		await settled(stdin, lastFrame);
 		expect(gotLines(from)).toEqual([]);
 	});
 
@@ -131,7 +167,8 @@ describe('signals through the confirm box', () => {
 		await press(stdin, 'y');
 		await until(lastFrame, f => f.includes('SIGUSR1 (save): sent 1'));
 		await until(() => gotLines(from).join('\n'), t => t !== '');
-		await new Promise(resolve => setTimeout(resolve, 300));
+		await press(stdin, ESC);
+		await settled(stdin, lastFrame);
 		expect(gotLines(from)).toEqual(['rank 0 got SIGUSR1']);
 	});
 
@@ -166,7 +203,7 @@ describe('overlays and navigation', () => {
 	});
 
 	test('↓ moves the cursor to the next rank; q quits (later keys do nothing)', async () => {
-		const {lastFrame, stdin, frames} = await app();
+		const {lastFrame, stdin, frames, session} = await app();
 		await until(lastFrame, f => /RANKS 3/.test(f));
 		const cursorRow = (f: string) => f.split('\n').find(l => l.includes('›'));
 		expect(cursorRow(lastFrame() ?? '')).toMatch(/›\s+0\s/);
@@ -175,7 +212,11 @@ describe('overlays and navigation', () => {
 		await press(stdin, 'q');
 		const count = frames.length;
 		await press(stdin, 's');
-		await new Promise(resolve => setTimeout(resolve, 300));
+		// The session still samples: two more snapshots would each have been a frame of a live app.
+		const ticks: number[] = [];
+		const off = session.monitor.subscribe(snapshot => ticks.push(snapshot.tick));
+		await untilValue(() => ticks.length, n => n >= 2, 'two more snapshots');
+		off();
 		expect(frames.length).toBe(count);
 		expect(lastFrame()).not.toContain('Send SIG');
 	});
