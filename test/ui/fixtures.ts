@@ -8,7 +8,7 @@ import type {Alert, Level, MetricStatus, RankProcess, RankSet, SignalState} from
 
 import {GIB, NOW} from '../helpers/checkpoint-data.js';
 
-export {checkpoint, checkpointIndex, GIB, MIB, NOW} from '../helpers/checkpoint-data.js';
+export {checkpoint, checkpointIndex, GIB, NOW} from '../helpers/checkpoint-data.js';
 
 export function signal(disposition: SignalState['disposition'], extra: Partial<SignalState> = {}): SignalState {
 	return {disposition, blocked: false, pending: false, terminatesByDefault: true, ...extra};

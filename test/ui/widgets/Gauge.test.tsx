@@ -1,7 +1,6 @@
 import {afterEach, describe, expect, test} from 'vitest';
 import {cleanup, render} from 'ink-testing-library';
 import Gauge from '../../../src/ui/widgets/Gauge.js';
-import Sparkline from '../../../src/ui/widgets/Sparkline.js';
 import {gaugeBaseWidth, MARK} from '../../../src/ui/widgets/gauge-plan.js';
 import {expectFits, GIB} from '../fixtures.js';
 
@@ -73,12 +72,5 @@ describe('Gauge', () => {
 			);
 			expectFits(lastFrame(), width, 1);
 		}
-	});
-});
-
-describe('Sparkline', () => {
-	test('renders the values at a fixed width', () => {
-		const {lastFrame} = render(<Sparkline values={[0, 100, 50]} width={5} max={100} />);
-		expect(lastFrame()).toBe('  ▁█▅');
 	});
 });

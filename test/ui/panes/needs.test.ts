@@ -1,0 +1,55 @@
+import {describe, expect, test} from 'vitest';
+import {alertsNeed} from '../../../src/ui/panes/AlertsPane.js';
+import {checkpointsNeed} from '../../../src/ui/panes/CheckpointsPane.js';
+import {gpuColumnsFor, memoryNeed, sparklineWidthFor} from '../../../src/ui/panes/memory-layout.js';
+import {ranksNeed} from '../../../src/ui/panes/RanksPane.js';
+import {SCREEN} from '../../../src/ui/panes/registry.js';
+import {checkpoint, checkpointIndex} from '../fixtures.js';
+
+// Each pane says what it needs for the data at hand: the rows its own drawing takes.
+
+describe("the panes' needs", () => {
+	test('memory: title, RAM, swap and a GPU line each (packed), or one line for the GPU reader', () => {
+		expect(memoryNeed(0, 1)).toEqual({min: 4, want: 4});
+		expect(memoryNeed(8, 1)).toEqual({min: 4, want: 11});
+		expect(memoryNeed(8, 2)).toEqual({min: 4, want: 7});
+		expect(memoryNeed(7, 2)).toEqual({min: 4, want: 7});
+	});
+
+	test('memory: GPUs are packed only when one a line would take more than their share of the rows', () => {
+		expect(gpuColumnsFor(0, 120, 38)).toBe(1);
+		expect(gpuColumnsFor(8, 120, 38)).toBe(1);
+		expect(gpuColumnsFor(8, 80, 22)).toBe(2);
+		// No more gauges a line than fit at their narrowest.
+		expect(gpuColumnsFor(64, 80, 13)).toBe(2);
+		expect(sparklineWidthFor(99)).toBe(0);
+		expect(sparklineWidthFor(120)).toBe(20);
+		expect(sparklineWidthFor(400)).toBe(32);
+	});
+
+	test('ranks: title, header and a row each; title and the reason when there are none', () => {
+		expect(ranksNeed(0)).toEqual({min: 2, want: 2});
+		expect(ranksNeed(1)).toEqual({min: 3, want: 3});
+		expect(ranksNeed(64)).toEqual({min: 3, want: 66});
+	});
+
+	test('checkpoints: a row for the save status when there is one, "no checkpoints yet" takes a row too', () => {
+		expect(checkpointsNeed(null, false)).toEqual({min: 2, want: 2});
+		expect(checkpointsNeed(null, true)).toEqual({min: 3, want: 3});
+		expect(checkpointsNeed(checkpointIndex({checkpoints: []}), false)).toEqual({min: 2, want: 2});
+		const five = checkpointIndex({checkpoints: [1, 2, 3, 4, 5].map(i => checkpoint(100 * i, 10 - i))});
+		expect(checkpointsNeed(five, false)).toEqual({min: 2, want: 6});
+		expect(checkpointsNeed(five, true)).toEqual({min: 3, want: 7});
+	});
+
+	test('alerts: the title, then a line per level change', () => {
+		expect(alertsNeed(0)).toEqual({min: 1, want: 1});
+		expect(alertsNeed(3)).toEqual({min: 1, want: 4});
+	});
+
+	test('the registry: memory first and all it wants; checkpoints and alerts share the last band', () => {
+		expect(SCREEN.map(band => band.panes.map(p => p.id))).toEqual([['memory'], ['ranks'], ['checkpoints', 'alerts']]);
+		expect(SCREEN[0]!.panes[0]!.firstRows).toBe(Number.POSITIVE_INFINITY);
+		expect(new Set(SCREEN.flatMap(band => band.panes.map(p => p.id))).size).toBe(4);
+	});
+});
