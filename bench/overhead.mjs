@@ -71,7 +71,7 @@ function startTraintop(label, extraArgs, env) {
 	return {label, pid: child.pid, child};
 }
 
-// The budget's scenario (ARCHITECTURE.md): 8 ranks. The demo job's ranks are python3 processes
+// The performance budget's scenario (README "Performance"): 8 ranks. The demo job's ranks are python3 processes
 // whose own CPU is not traintop's; traintop finds them with --pid and scans them every 2 s.
 // Its run dir holds 50 checkpoints in the seed layout (the budget's "run dir of 50 checkpoints"),
 // which that traintop watches as its RUN_DIR.

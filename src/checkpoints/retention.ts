@@ -1,6 +1,7 @@
 // Retention plan, disk projection and save cadence for one scanned run dir. Pure: no I/O, no clock (`now` is given).
-// Rules: ../shared/reference/training-conventions.md §2 (Lightning, HF Trainer, torchtune, the seed: "after the save,
-// keep the newest N"; accelerate deletes before the save down to N − 1, which prunes the same checkpoints).
+// The rule the frameworks share: Lightning's save_top_k, the HF Trainer's save_total_limit, torchtune and
+// the seed tool all keep the newest N after a save; accelerate deletes down to N − 1 before the save,
+// which prunes the same checkpoints.
 
 import type {Checkpoint, CheckpointIndex, RetentionMark, ScannedCheckpoint, ScanResult} from '../core/types.js';
 

@@ -56,7 +56,7 @@ export function formatCheckpoints(index: CheckpointIndex, now: number): string {
 	return [...lines, ...summary].join('\n');
 }
 
-/** The stable `checkpoints --json` shape (ARCHITECTURE.md "JSON outputs"). */
+/** The stable `checkpoints --json` shape: scripts rely on it, so a change is a documented one. */
 export function checkpointsJson(index: CheckpointIndex) {
 	return {
 		run_dir: index.runDir,

@@ -35,7 +35,7 @@ export function formatRanks(set: RankSet, width = 120): string {
 	return [...lines, '', ...summary, SIGNAL_LEGEND].join('\n');
 }
 
-/** The stable `ranks --json` shape (ARCHITECTURE.md "JSON outputs"). */
+/** The stable `ranks --json` shape: scripts rely on it, so a change is a documented one. */
 export function ranksJson(set: RankSet) {
 	return {
 		ranks: set.ranks.map(r => ({

@@ -3,8 +3,8 @@ import type {ProcReader} from '../system/procfs.js';
 import {signalState, wouldTerminate} from './dispositions.js';
 import type {SignalName} from './signals.js';
 
-// The only code in traintop that sends a signal. Every rule of ARCHITECTURE.md "Safety rules for
-// signals" is checked here, per target, immediately before kill(2):
+// The only code in traintop that sends a signal. Every safety rule for signals (README "Sending
+// signals safely") is checked here, per target, immediately before kill(2):
 // - only discovered ranks are targets; never PID <= 1, never traintop itself, never another user's process;
 // - identity is (pid, start time): re-read just before kill, and a mismatch sends nothing (`gone`);
 // - a signal whose disposition is `default` and whose default action terminates is refused unless forced.

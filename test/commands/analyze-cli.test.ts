@@ -14,7 +14,7 @@ afterEach(async () => {
 	await rm(dir, {recursive: true, force: true});
 });
 
-/** The seed tool's records, pretty-printed one after another (seeds/002), RAM rising past 85 %. */
+/** The seed tool's records, pretty-printed one after another as it wrote them, RAM rising past 85 %. */
 function seedLog(percents: number[]): string {
 	return percents
 		.map((percent, i) =>

@@ -1,6 +1,8 @@
 import {until} from './until.js';
 
-// Driving an Ink app rendered by ink-testing-library (see shared/reference/ink-notes.md §3).
+// Driving an Ink app rendered by ink-testing-library. Ink 6.8 re-subscribes useInput after every
+// render, so a key written before React has re-rendered can reach a stale handler or none: wait a
+// macrotask after each key, as a typing user does.
 
 /** Lets Ink re-render and React re-subscribe useInput before the next key. */
 export const flush = (): Promise<void> => new Promise(resolve => setImmediate(() => setTimeout(resolve, 0)));
