@@ -1,0 +1,258 @@
+// The device half of NvidiaSmiReader: ONE long-lived `nvidia-smi --query-gpu … -lms N` loop (one process, one NVML
+// initialisation, rows streamed on stdout), assembled into samples, watched for staleness, and started again with a
+// doubling backoff. Everything the loop can do wrong becomes a GpuState; nothing here throws.
+
+import type {ChildProcess} from 'node:child_process';
+import {createInterface} from 'node:readline';
+import type {Readable} from 'node:stream';
+import {errorMessage} from '../core/errors.js';
+import type {GpuState} from '../core/types.js';
+import {formatDuration} from '../format/duration.js';
+import {
+	GpuSampleAssembler,
+	firstMeaningfulLine,
+	gpuLoopArgs,
+	isWarningLine,
+	parseGpuLine,
+	type GpuSample,
+} from './nvidia-smi-parse.js';
+import {OUTPUT_DRAIN_MS, type ChildGroups} from './nvidia-smi-processes.js';
+import {releasePipes, spawnInOwnGroup, waitForExit, waitForOutputEnd} from './process-group.js';
+
+export interface GpuLoopOptions {
+	command: string;
+	env: NodeJS.ProcessEnv | undefined;
+	/** The loop's -lms. */
+	intervalMs: number;
+	/** The first sample's limit: multi-GPU initialisation can take 5–10 s. */
+	firstSampleTimeoutMs: number;
+	/** No complete sample for this long ⇒ nvidia-smi is hung: kill it and start again. */
+	staleAfterMs: number;
+	/** Restart delays, doubling from `initial` up to `max`; a good sample resets it. */
+	backoff: {initial: number; max: number};
+	/** Clock for `sampledAt` and `retryAt` (epoch ms). */
+	now: () => number;
+	groups: ChildGroups;
+	/** Runs whenever getState() has changed. */
+	onChange: (state: GpuState) => void;
+	/** Runs after each new sample, once onChange has run for it. */
+	afterSample: () => void;
+}
+
+/** Non-row lines kept per loop run for error messages; Xid/ECC noise must not grow without bound. */
+const TEXT_LINES_KEPT = 20;
+
+/** One run of the device loop, from spawn to its end. */
+interface LoopRun {
+	readonly child: ChildProcess;
+	readonly assembler: GpuSampleAssembler;
+	/** Lines that were not rows since the last sample: what nvidia-smi said if it fails now. */
+	text: string[];
+	warning: string | null;
+	samples: number;
+	watchdog: NodeJS.Timeout | null;
+	/** Set once the run is handled (exited, abandoned or stopped): late events of its child are ignored. */
+	finished: boolean;
+}
+
+export class GpuLoop {
+	private readonly command: string;
+	private readonly env: NodeJS.ProcessEnv | undefined;
+	private readonly intervalMs: number;
+	private readonly firstSampleTimeoutMs: number;
+	private readonly staleAfterMs: number;
+	private readonly backoff: {initial: number; max: number};
+	private readonly now: () => number;
+	private readonly groups: ChildGroups;
+	private readonly onChange: (state: GpuState) => void;
+	private readonly afterSample: () => void;
+
+	private state: GpuState = {status: 'starting'};
+	private halted = false;
+	private current: LoopRun | null = null;
+	private nextBackoffMs: number;
+	private restartTimer: NodeJS.Timeout | null = null;
+
+	constructor(options: GpuLoopOptions) {
+		this.command = options.command;
+		this.env = options.env;
+		this.intervalMs = options.intervalMs;
+		this.firstSampleTimeoutMs = options.firstSampleTimeoutMs;
+		this.staleAfterMs = options.staleAfterMs;
+		this.backoff = options.backoff;
+		this.now = options.now;
+		this.groups = options.groups;
+		this.onChange = options.onChange;
+		this.afterSample = options.afterSample;
+		this.nextBackoffMs = this.backoff.initial;
+	}
+
+	start(): void {
+		this.spawnLoop();
+	}
+
+	getState(): GpuState {
+		return this.state;
+	}
+
+	/** No more spawns, timers or states, for good. A child still running stays in `groups`, for the owner to end. */
+	halt(): void {
+		this.halted = true;
+		if (this.restartTimer !== null) clearTimeout(this.restartTimer);
+		this.restartTimer = null;
+		if (this.current !== null) this.finishLoop(this.current);
+	}
+
+	private spawnLoop(): void {
+		if (this.halted) return;
+		let child: ChildProcess;
+		try {
+			child = spawnInOwnGroup(this.command, gpuLoopArgs(this.intervalMs), this.env);
+		} catch (error) {
+			this.scheduleRestart(`cannot start ${this.command}: ${errorMessage(error)}`, null);
+			return;
+		}
+		const run: LoopRun = {
+			child,
+			assembler: new GpuSampleAssembler(),
+			text: [],
+			warning: null,
+			samples: 0,
+			watchdog: null,
+			finished: false,
+		};
+		this.current = run;
+		this.groups.track(child);
+		// `on`, not `once`: a second 'error' without a listener would be thrown at traintop.
+		child.on('error', (error) => this.onLoopSpawnError(run, error));
+		readLines(child.stdout, (line) => this.onLoopLine(run, line, 'stdout'));
+		readLines(child.stderr, (line) => this.onLoopLine(run, line, 'stderr'));
+		child.once('exit', (code, signal) => void this.onLoopExit(run, code, signal));
+		this.armWatchdog(run);
+	}
+
+	private onLoopSpawnError(run: LoopRun, error: Error): void {
+		if (run.finished) return;
+		this.finishLoop(run);
+		this.groups.forget(run.child);
+		if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+			// No NVIDIA tooling on this machine: nothing to retry.
+			const where = this.command.includes('/') || this.command.includes('\\') ? '' : ' on PATH';
+			this.setState({status: 'absent', reason: `${this.command} not found${where}`});
+			return;
+		}
+		this.scheduleRestart(`cannot start ${this.command}: ${errorMessage(error)}`, null);
+	}
+
+	private onLoopLine(run: LoopRun, line: string, stream: 'stdout' | 'stderr'): void {
+		if (run.finished) return;
+		// NVML errors come on stdout, so both streams are read; only stdout carries rows.
+		const parsed = stream === 'stdout' ? parseGpuLine(line) : parseGpuLineAsText(line);
+		if (parsed.kind === 'blank') return;
+		if (parsed.kind === 'row') {
+			for (const sample of run.assembler.push(parsed.row)) this.onSample(run, sample);
+			return;
+		}
+		if (isWarningLine(parsed.text)) {
+			run.warning = parsed.text.trim();
+			if (this.state.status === 'ok' && this.state.warning !== run.warning) {
+				this.setState({...this.state, warning: run.warning});
+			}
+			return;
+		}
+		// Headers, Xid/ECC event text between samples, error text: kept for the message if no sample follows.
+		run.text.push(parsed.text);
+		if (run.text.length > TEXT_LINES_KEPT) run.text.shift();
+	}
+
+	private onSample(run: LoopRun, sample: GpuSample): void {
+		run.samples++;
+		run.text = [];
+		this.nextBackoffMs = this.backoff.initial;
+		this.armWatchdog(run);
+		this.setState({status: 'ok', gpus: sample.gpus, sampledAt: this.now(), warning: run.warning});
+		this.afterSample();
+	}
+
+	/** Restarts the staleness watchdog: the first sample gets `firstSampleTimeoutMs`, later ones `staleAfterMs`. */
+	private armWatchdog(run: LoopRun): void {
+		if (run.watchdog !== null) clearTimeout(run.watchdog);
+		const limitMs = run.samples === 0 ? this.firstSampleTimeoutMs : this.staleAfterMs;
+		run.watchdog = setTimeout(() => this.onStale(run, limitMs), limitMs);
+	}
+
+	private onStale(run: LoopRun, limitMs: number): void {
+		if (run.finished) return;
+		const said = firstMeaningfulLine(run.text);
+		const what = run.samples === 0 ? `no sample within ${formatDuration(limitMs / 1000)}` : `no sample for ${formatDuration(limitMs / 1000)}`;
+		this.finishLoop(run);
+		// Hung, maybe in the driver: end its whole group (a helper may hold its stdout) before starting another.
+		void this.groups.terminate(run.child);
+		this.scheduleRestart(`nvidia-smi stopped answering: ${what}${said === null ? '' : `; it said: ${said}`}`, run.child);
+	}
+
+	private async onLoopExit(run: LoopRun, code: number | null, signal: NodeJS.Signals | null): Promise<void> {
+		if (run.finished) return;
+		// 'exit' can come before the last lines have been read (the error text, typically).
+		const closed = await waitForOutputEnd(run.child, OUTPUT_DRAIN_MS);
+		if (run.finished) return;
+		this.finishLoop(run);
+		if (closed) {
+			this.groups.forget(run.child);
+			releasePipes(run.child);
+		} else {
+			void this.groups.terminate(run.child);
+		}
+		const said = firstMeaningfulLine(run.text);
+		const how = signal !== null ? `killed by ${signal}` : `exit ${code}`;
+		if (said === null && run.warning !== null && run.samples > 0 && this.state.status === 'ok') {
+			// Valid data, a warning and a non-zero exit (infoROM corrupted, 14): keep the data, start it again.
+			this.scheduleRestart(null, run.child);
+			return;
+		}
+		this.scheduleRestart(`${said ?? run.warning ?? 'nvidia-smi exited unexpectedly'} (${how})`, run.child);
+	}
+
+	private finishLoop(run: LoopRun): void {
+		run.finished = true;
+		run.assembler.reset();
+		if (run.watchdog !== null) clearTimeout(run.watchdog);
+		run.watchdog = null;
+		if (this.current === run) this.current = null;
+	}
+
+	/**
+	 * Restarts the loop after the current backoff, which then doubles. `message` null keeps the current state.
+	 * The new loop starts only once the `previous` one has exited: a driver-wedged nvidia-smi can be unkillable,
+	 * and piling up more of them would make things worse.
+	 */
+	private scheduleRestart(message: string | null, previous: ChildProcess | null): void {
+		if (this.halted) return;
+		const delayMs = this.nextBackoffMs;
+		this.nextBackoffMs = Math.min(this.nextBackoffMs * 2, this.backoff.max);
+		if (message !== null) this.setState({status: 'error', message, retryAt: this.now() + delayMs});
+		this.restartTimer = setTimeout(() => {
+			this.restartTimer = null;
+			if (previous === null) this.spawnLoop();
+			else void waitForExit(previous).then(() => this.spawnLoop());
+		}, delayMs);
+	}
+
+	private setState(state: GpuState): void {
+		if (this.halted) return;
+		this.state = state;
+		this.onChange(state);
+	}
+}
+
+/** Feeds `stream` line by line; readline also copes with \r\n. */
+function readLines(stream: Readable | null, onLine: (line: string) => void): void {
+	if (stream === null) return;
+	createInterface({input: stream, crlfDelay: Infinity}).on('line', onLine);
+}
+
+/** stderr never carries rows; treat every line as text. */
+function parseGpuLineAsText(line: string): {kind: 'text'; text: string} | {kind: 'blank'} {
+	const text = line.replace(/\r$/, '');
+	return text.trim() === '' ? {kind: 'blank'} : {kind: 'text', text};
+}
