@@ -25,6 +25,8 @@ export interface CheckpointWatcherOptions {
 	/** Directory levels below runDir that are watched. Default 4. */
 	readonly depth?: number;
 	readonly now?: () => number;
+	/** Default: chokidar's watch. Tests wrap it to reach the file watcher (to make it fail, say). */
+	readonly watch?: typeof watch;
 }
 
 /** A checkpoint's time may be truncated to the second (names, mtimes): awaitNewCheckpoint accepts this much before sinceMs. */
@@ -49,31 +51,31 @@ function signature(index: CheckpointIndex): string {
 
 export class CheckpointWatcher {
 	readonly runDir: string;
-	private readonly options: CheckpointWatcherOptions;
-	private readonly scan: ScanFunction;
-	private readonly now: () => number;
-	private readonly debounceMs: number;
-	private index: CheckpointIndex | null = null;
-	private lastSignature: string | null = null;
-	private readonly listeners = new Set<IndexListener>();
+	readonly #options: CheckpointWatcherOptions;
+	readonly #scan: ScanFunction;
+	readonly #now: () => number;
+	readonly #debounceMs: number;
+	#index: CheckpointIndex | null = null;
+	#lastSignature: string | null = null;
+	readonly #listeners = new Set<IndexListener>();
 	/** Told after every rescan, changed or not (awaitNewCheckpoint). */
-	private readonly scanHooks = new Set<(index: CheckpointIndex | null) => void>();
-	private watcher: FSWatcher | null = null;
-	private starting: Promise<void> | null = null;
-	private stopped = false;
-	private timer: NodeJS.Timeout | null = null;
-	private lookTimer: NodeJS.Timeout | null = null;
-	private running: Promise<CheckpointIndex> | null = null;
-	private queued: Promise<CheckpointIndex> | null = null;
+	readonly #scanHooks = new Set<(index: CheckpointIndex | null) => void>();
+	#watcher: FSWatcher | null = null;
+	#starting: Promise<void> | null = null;
+	#stopped = false;
+	#timer: NodeJS.Timeout | null = null;
+	#lookTimer: NodeJS.Timeout | null = null;
+	#running: Promise<CheckpointIndex> | null = null;
+	#queued: Promise<CheckpointIndex> | null = null;
 	/** The last error of a rescan or of the file watcher; null after a successful rescan. */
 	lastError: unknown = null;
 
 	constructor(options: CheckpointWatcherOptions) {
-		this.options = options;
+		this.#options = options;
 		this.runDir = options.runDir;
-		this.scan = options.scan ?? defaultScan;
-		this.now = options.now ?? Date.now;
-		this.debounceMs = options.debounceMs ?? 200;
+		this.#scan = options.scan ?? defaultScan;
+		this.#now = options.now ?? Date.now;
+		this.#debounceMs = options.debounceMs ?? 200;
 	}
 
 	/**
@@ -81,40 +83,45 @@ export class CheckpointWatcher {
 	 * watched once it appears). Calling it again returns the same promise.
 	 */
 	start(): Promise<void> {
-		this.starting ??= this.doStart();
-		return this.starting;
+		this.#starting ??= this.#doStart();
+		return this.#starting;
 	}
 
-	private async doStart(): Promise<void> {
-		if (await isDirectory(this.runDir)) return this.attach();
+	async #doStart(): Promise<void> {
+		if (await isDirectory(this.runDir)) return this.#attach();
 		await this.rescan().catch(() => undefined); // lastError has it
 		// chokidar does not notice a missing path appear: look for it until it does, then watch it.
-		const every = this.options.poll?.intervalMs ?? 1000;
+		const every = this.#options.poll?.intervalMs ?? 1000;
 		const look = async (): Promise<void> => {
-			this.lookTimer = null;
-			if (this.stopped) return;
-			if (await isDirectory(this.runDir)) return this.attach();
-			this.lookTimer = setTimeout(() => void look(), every);
+			this.#lookTimer = null;
+			if (this.#stopped) return;
+			if (await isDirectory(this.runDir)) return this.#attach();
+			this.#lookTimer = setTimeout(() => void look(), every);
 		};
-		this.lookTimer = setTimeout(() => void look(), every);
+		this.#lookTimer = setTimeout(() => void look(), every);
+	}
+
+	/** A file watcher is attached to the run dir (false before start, after stop, while the dir is missing). */
+	get watching(): boolean {
+		return this.#watcher !== null;
 	}
 
 	/** Watch first, then scan: nothing that changes after the scan can go unnoticed. */
-	private async attach(): Promise<void> {
-		if (this.stopped) return;
-		const poll = this.options.poll ?? null;
-		const watcher = watch(this.runDir, {
+	async #attach(): Promise<void> {
+		if (this.#stopped) return;
+		const poll = this.#options.poll ?? null;
+		const watcher = (this.#options.watch ?? watch)(this.runDir, {
 			persistent: true,
 			ignoreInitial: true,
-			depth: this.options.depth ?? 4,
+			depth: this.#options.depth ?? 4,
 			usePolling: poll !== null,
 			...(poll === null ? {} : {interval: poll.intervalMs, binaryInterval: poll.intervalMs}),
 			// awaitWriteFinish stays off: checkpoints are renamed into place, and waiting would only add latency.
 			atomic: false,
 			ignorePermissionErrors: true,
 		});
-		this.watcher = watcher;
-		watcher.on('all', () => this.schedule());
+		this.#watcher = watcher;
+		watcher.on('all', () => this.#schedule());
 		watcher.on('error', error => {
 			this.lastError = error; // an unreadable path, a vanished directory: keep watching the rest
 		});
@@ -122,15 +129,15 @@ export class CheckpointWatcher {
 		await this.rescan().catch(() => undefined); // lastError has it
 		// A poller takes its baseline stat() shortly after 'ready': a change before that shows in no event. One more
 		// rescan after the first poll catches it.
-		if (poll !== null) this.schedule(poll.intervalMs + this.debounceMs);
+		if (poll !== null) this.#schedule(poll.intervalMs + this.#debounceMs);
 	}
 
 	/** One rescan debounceMs after the first event of a burst; events during the wait join it. */
-	private schedule(delayMs = this.debounceMs): void {
-		if (this.stopped || this.timer !== null) return;
-		this.timer = setTimeout(() => {
-			this.timer = null;
-			if (!this.stopped) this.rescan().catch(() => undefined);
+	#schedule(delayMs = this.#debounceMs): void {
+		if (this.#stopped || this.#timer !== null) return;
+		this.#timer = setTimeout(() => {
+			this.#timer = null;
+			if (!this.#stopped) this.rescan().catch(() => undefined);
 		}, delayMs);
 	}
 
@@ -140,18 +147,18 @@ export class CheckpointWatcher {
 	 * seconds) or the flag changed.
 	 */
 	getIndex(): CheckpointIndex | null {
-		const index = this.index;
+		const index = this.#index;
 		if (!index?.lastSave) return index;
-		const fresh = lastSaveAt(index.lastSave, this.now());
+		const fresh = lastSaveAt(index.lastSave, this.#now());
 		if (fresh.overdue === index.lastSave.overdue && Math.floor(fresh.ageS) === Math.floor(index.lastSave.ageS)) return index;
-		this.index = {...index, lastSave: fresh};
-		return this.index;
+		this.#index = {...index, lastSave: fresh};
+		return this.#index;
 	}
 
 	/** `listener` is called after each rescan that changed the index. Returns the unsubscribe function. */
 	subscribe(listener: IndexListener): () => void {
-		this.listeners.add(listener);
-		return () => this.listeners.delete(listener);
+		this.#listeners.add(listener);
+		return () => this.#listeners.delete(listener);
 	}
 
 	/**
@@ -159,35 +166,35 @@ export class CheckpointWatcher {
 	 * its result reflects the disk after the call), however many calls arrive meanwhile.
 	 */
 	rescan(): Promise<CheckpointIndex> {
-		if (this.running === null) {
-			this.running = this.scanOnce().finally(() => {
-				this.running = null;
+		if (this.#running === null) {
+			this.#running = this.#scanOnce().finally(() => {
+				this.#running = null;
 			});
-			return this.running;
+			return this.#running;
 		}
-		this.queued ??= this.running
+		this.#queued ??= this.#running
 			.catch(() => undefined)
 			.then(() => {
-				this.queued = null;
+				this.#queued = null;
 				return this.rescan();
 			});
-		return this.queued;
+		return this.#queued;
 	}
 
-	private async scanOnce(): Promise<CheckpointIndex> {
-		const diskOf = this.options.disk ?? diskSpace;
-		const [scan, disk] = await Promise.all([this.scan(this.runDir), diskOf(this.runDir)]).catch((error: unknown) => {
+	async #scanOnce(): Promise<CheckpointIndex> {
+		const diskOf = this.#options.disk ?? diskSpace;
+		const [scan, disk] = await Promise.all([this.#scan(this.runDir), diskOf(this.runDir)]).catch((error: unknown) => {
 			this.lastError = error;
 			throw error;
 		});
-		const index = buildIndex(scan, {keep: this.options.keep, now: this.now(), disk});
+		const index = buildIndex(scan, {keep: this.#options.keep, now: this.#now(), disk});
 		this.lastError = null;
-		this.index = index;
+		this.#index = index;
 		const sig = signature(index);
-		const changed = sig !== this.lastSignature;
-		this.lastSignature = sig;
-		for (const hook of [...this.scanHooks]) hook(index);
-		for (const listener of changed ? [...this.listeners] : []) {
+		const changed = sig !== this.#lastSignature;
+		this.#lastSignature = sig;
+		for (const hook of [...this.#scanHooks]) hook(index);
+		for (const listener of changed ? [...this.#listeners] : []) {
 			try {
 				listener(index);
 			} catch {
@@ -202,11 +209,11 @@ export class CheckpointWatcher {
 	 * TIME_SLACK_MS; null after timeoutMs or on stop(). A checkpoint partial at the call that completes later counts.
 	 */
 	awaitNewCheckpoint(sinceMs: number, timeoutMs: number): Promise<Checkpoint | null> {
-		const before = new Set((this.index?.checkpoints ?? []).filter(c => c.status === 'complete').map(c => c.path));
+		const before = new Set((this.#index?.checkpoints ?? []).filter(c => c.status === 'complete').map(c => c.path));
 		return new Promise(resolve => {
 			const finish = (found: Checkpoint | null): void => {
 				clearTimeout(timer);
-				this.scanHooks.delete(hook);
+				this.#scanHooks.delete(hook);
 				resolve(found);
 			};
 			const hook = (index: CheckpointIndex | null): void => {
@@ -217,21 +224,21 @@ export class CheckpointWatcher {
 				if (found) finish(found);
 			};
 			const timer = setTimeout(() => finish(null), timeoutMs);
-			if (this.stopped) return finish(null);
-			this.scanHooks.add(hook);
+			if (this.#stopped) return finish(null);
+			this.#scanHooks.add(hook);
 		});
 	}
 
 	/** Closes the file watcher, cancels a pending rescan, resolves pending awaitNewCheckpoint calls with null. Idempotent. */
 	async stop(): Promise<void> {
-		this.stopped = true;
-		if (this.timer !== null) clearTimeout(this.timer);
-		if (this.lookTimer !== null) clearTimeout(this.lookTimer);
-		this.timer = this.lookTimer = null;
-		for (const hook of [...this.scanHooks]) hook(null);
-		await this.starting?.catch(() => undefined);
-		const watcher = this.watcher;
-		this.watcher = null;
+		this.#stopped = true;
+		if (this.#timer !== null) clearTimeout(this.#timer);
+		if (this.#lookTimer !== null) clearTimeout(this.#lookTimer);
+		this.#timer = this.#lookTimer = null;
+		for (const hook of [...this.#scanHooks]) hook(null);
+		await this.#starting?.catch(() => undefined);
+		const watcher = this.#watcher;
+		this.#watcher = null;
 		await watcher?.close();
 	}
 }

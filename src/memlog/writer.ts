@@ -18,6 +18,7 @@ export class MemoryLogWriter {
 	readonly path: string;
 	#fd: number | null;
 
+	// biome-ignore lint/style/useConsistentMemberAccessibility: a constructor has no #private form; open() is the one way in.
 	private constructor(path: string, fd: number) {
 		this.path = path;
 		this.#fd = fd;

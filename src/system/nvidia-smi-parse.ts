@@ -207,29 +207,29 @@ export interface GpuSample {
  * not hide the others).
  */
 export class GpuSampleAssembler {
-	private pending: {timestamp: string; count: number; gpus: GpuReading[]} | null = null;
+	#pending: {timestamp: string; count: number; gpus: GpuReading[]} | null = null;
 
 	push(row: GpuRow): GpuSample[] {
 		const complete: GpuSample[] = [];
-		if (this.pending !== null && this.pending.timestamp !== row.timestamp) {
-			complete.push(this.close(this.pending));
-			this.pending = null;
+		if (this.#pending !== null && this.#pending.timestamp !== row.timestamp) {
+			complete.push(this.#close(this.#pending));
+			this.#pending = null;
 		}
-		this.pending ??= {timestamp: row.timestamp, count: row.count, gpus: []};
-		this.pending.gpus.push(row.reading);
-		if (this.pending.gpus.length >= this.pending.count) {
-			complete.push(this.close(this.pending));
-			this.pending = null;
+		this.#pending ??= {timestamp: row.timestamp, count: row.count, gpus: []};
+		this.#pending.gpus.push(row.reading);
+		if (this.#pending.gpus.length >= this.#pending.count) {
+			complete.push(this.#close(this.#pending));
+			this.#pending = null;
 		}
 		return complete;
 	}
 
 	/** Drops a sample in progress (after a restart its remaining rows will never come). */
 	reset(): void {
-		this.pending = null;
+		this.#pending = null;
 	}
 
-	private close(pending: {timestamp: string; gpus: GpuReading[]}): GpuSample {
+	#close(pending: {timestamp: string; gpus: GpuReading[]}): GpuSample {
 		return {timestamp: pending.timestamp, gpus: [...pending.gpus].sort((a, b) => a.index - b.index)};
 	}
 }

@@ -49,49 +49,49 @@ interface QueryRun {
 
 
 export class ComputeAppsPoller {
-	private readonly command: string;
-	private readonly env: NodeJS.ProcessEnv | undefined;
-	private readonly intervalMs: number;
-	private readonly timeoutMs: number;
-	private readonly now: () => number;
-	private readonly groups: ChildGroups;
-	private readonly onChange: () => void;
+	readonly #command: string;
+	readonly #env: NodeJS.ProcessEnv | undefined;
+	readonly #intervalMs: number;
+	readonly #timeoutMs: number;
+	readonly #now: () => number;
+	readonly #groups: ChildGroups;
+	readonly #onChange: () => void;
 
-	private table: GpuProcessTable = NO_GPU_PROCESSES;
-	private devicesOk = false;
-	private wanted = true;
-	private halted = false;
+	#table: GpuProcessTable = NO_GPU_PROCESSES;
+	#devicesOk = false;
+	#wanted = true;
+	#halted = false;
 	/** The call in flight; it stays set after a timeout until the hung child's group is gone. */
-	private run: QueryRun | null = null;
+	#run: QueryRun | null = null;
 	/** The next call, waiting for its turn. */
-	private timer: NodeJS.Timeout | null = null;
-	private lastQueryAt: number | null = null;
+	#timer: NodeJS.Timeout | null = null;
+	#lastQueryAt: number | null = null;
 
 	constructor(options: ComputeAppsPollerOptions) {
-		this.command = options.command;
-		this.env = options.env;
-		this.intervalMs = options.intervalMs;
-		this.timeoutMs = options.timeoutMs;
-		this.now = options.now;
-		this.groups = options.groups;
-		this.onChange = options.onChange;
+		this.#command = options.command;
+		this.#env = options.env;
+		this.#intervalMs = options.intervalMs;
+		this.#timeoutMs = options.timeoutMs;
+		this.#now = options.now;
+		this.#groups = options.groups;
+		this.#onChange = options.onChange;
 	}
 
 	getTable(): GpuProcessTable {
-		return this.table;
+		return this.#table;
 	}
 
 	/** The devices answer (a new sample): schedules the next call unless one is already waiting or in flight. */
 	kick(): void {
-		this.devicesOk = true;
-		this.schedule();
+		this.#devicesOk = true;
+		this.#schedule();
 	}
 
 	/** The devices stopped answering: drops the waiting call until the next kick(); one in flight still ends normally. */
 	pause(): void {
-		this.devicesOk = false;
-		if (this.timer !== null) clearTimeout(this.timer);
-		this.timer = null;
+		this.#devicesOk = false;
+		if (this.#timer !== null) clearTimeout(this.#timer);
+		this.#timer = null;
 	}
 
 	/**
@@ -99,52 +99,52 @@ export class ComputeAppsPoller {
 	 * call forks a process, the biggest steady cost of traintop, so it is not paid for nothing.
 	 */
 	setWanted(wanted: boolean): void {
-		this.wanted = wanted;
+		this.#wanted = wanted;
 		if (wanted) {
-			this.schedule();
-		} else if (this.timer !== null) {
-			clearTimeout(this.timer);
-			this.timer = null;
+			this.#schedule();
+		} else if (this.#timer !== null) {
+			clearTimeout(this.#timer);
+			this.#timer = null;
 		}
 	}
 
 	/** No more spawns, timers or tables, for good. A child still running stays in `groups`, for the owner to end. */
 	halt(): void {
-		this.halted = true;
-		if (this.timer !== null) clearTimeout(this.timer);
-		this.timer = null;
-		if (this.run !== null) {
-			this.run.finished = true;
-			clearTimeout(this.run.timer);
-			this.run = null;
+		this.#halted = true;
+		if (this.#timer !== null) clearTimeout(this.#timer);
+		this.#timer = null;
+		if (this.#run !== null) {
+			this.#run.finished = true;
+			clearTimeout(this.#run.timer);
+			this.#run = null;
 		}
 	}
 
 	/** Schedules the next call if none is pending, and only while the devices answer. */
-	private schedule(): void {
-		if (this.halted || this.intervalMs <= 0) return;
-		if (this.run !== null || this.timer !== null || !this.devicesOk || !this.wanted) return;
-		const sinceLast = this.lastQueryAt === null ? Infinity : performance.now() - this.lastQueryAt;
-		const delayMs = Math.max(0, this.intervalMs - sinceLast);
-		this.timer = setTimeout(() => {
-			this.timer = null;
+	#schedule(): void {
+		if (this.#halted || this.#intervalMs <= 0) return;
+		if (this.#run !== null || this.#timer !== null || !this.#devicesOk || !this.#wanted) return;
+		const sinceLast = this.#lastQueryAt === null ? Infinity : performance.now() - this.#lastQueryAt;
+		const delayMs = Math.max(0, this.#intervalMs - sinceLast);
+		this.#timer = setTimeout(() => {
+			this.#timer = null;
 			// Not ok any more: the next good sample kicks it again.
-			if (this.devicesOk && this.wanted) this.runQuery();
+			if (this.#devicesOk && this.#wanted) this.#runQuery();
 		}, delayMs);
 	}
 
-	private runQuery(): void {
-		if (this.halted) return;
-		this.lastQueryAt = performance.now();
+	#runQuery(): void {
+		if (this.#halted) return;
+		this.#lastQueryAt = performance.now();
 		let child: ChildProcess;
 		try {
-			child = spawnInOwnGroup(this.command, computeAppsArgs(), this.env);
+			child = spawnInOwnGroup(this.#command, computeAppsArgs(), this.#env);
 		} catch (error) {
-			this.setError(`cannot start ${this.command}: ${errorMessage(error)}`);
-			this.schedule();
+			this.#setError(`cannot start ${this.#command}: ${errorMessage(error)}`);
+			this.#schedule();
 			return;
 		}
-		this.groups.track(child);
+		this.#groups.track(child);
 		const stdout: string[] = [];
 		const stderr: string[] = [];
 		child.stdout?.setEncoding('utf8').on('data', (chunk: string) => stdout.push(chunk));
@@ -152,14 +152,14 @@ export class ComputeAppsPoller {
 		const run: QueryRun = {
 			child,
 			finished: false,
-			timer: setTimeout(() => void this.onTimeout(run), this.timeoutMs),
+			timer: setTimeout(() => void this.#onTimeout(run), this.#timeoutMs),
 		};
-		this.run = run;
+		this.#run = run;
 		// `on`, not `once`: a second 'error' without a listener would be thrown at traintop.
 		child.on('error', (error) => {
 			if (run.finished) return;
-			this.groups.forget(child);
-			this.endRun(run, `cannot start ${this.command}: ${errorMessage(error)}`);
+			this.#groups.forget(child);
+			this.#endRun(run, `cannot start ${this.#command}: ${errorMessage(error)}`);
 		});
 		// 'exit', not 'close': a helper that inherited the pipes would hold 'close' off for as long as it lives.
 		child.once('exit', (code, signal) => {
@@ -167,19 +167,19 @@ export class ComputeAppsPoller {
 				// 'exit' can come before the last output has been read (the error text, typically).
 				const closed = await waitForOutputEnd(child, OUTPUT_DRAIN_MS);
 				if (closed) {
-					this.groups.forget(child);
+					this.#groups.forget(child);
 					releasePipes(child);
 				} else {
-					void this.groups.terminate(child);
+					void this.#groups.terminate(child);
 				}
 				if (run.finished) return;
-				this.endRun(run, this.judgeOutput(stdout.join(''), stderr.join(''), code, signal));
+				this.#endRun(run, this.#judgeOutput(stdout.join(''), stderr.join(''), code, signal));
 			})();
 		});
 	}
 
 	/** The new table, or the error message when the call failed. */
-	private judgeOutput(
+	#judgeOutput(
 		stdout: string,
 		stderr: string,
 		code: number | null,
@@ -189,41 +189,41 @@ export class ComputeAppsPoller {
 		const otherLines = [...textLines, ...stderr.split('\n')].filter((line) => line.trim() !== '');
 		// Exit 14 with nothing but a WARNING next to the rows (infoROM corrupted): the rows are valid.
 		const warningOnly = otherLines.length > 0 && otherLines.every(isWarningLine);
-		if (signal === null && (code === 0 || warningOnly)) return {processes, sampledAt: this.now(), error: null};
+		if (signal === null && (code === 0 || warningOnly)) return {processes, sampledAt: this.#now(), error: null};
 		const how = signal !== null ? `killed by ${signal}` : `exit ${code}`;
 		const said = firstMeaningfulLine(otherLines.filter((line) => !isWarningLine(line)));
 		return `${said ?? 'nvidia-smi --query-compute-apps failed'} (${how})`;
 	}
 
-	private async onTimeout(run: QueryRun): Promise<void> {
+	async #onTimeout(run: QueryRun): Promise<void> {
 		if (run.finished) return;
 		run.finished = true;
-		this.setError(`nvidia-smi --query-compute-apps did not answer within ${formatDuration(this.timeoutMs / 1000)}`);
+		this.#setError(`nvidia-smi --query-compute-apps did not answer within ${formatDuration(this.#timeoutMs / 1000)}`);
 		// Keep it counted as in flight until its group is gone: never two of them at once.
-		await this.groups.terminate(run.child);
+		await this.#groups.terminate(run.child);
 		await waitForExit(run.child);
-		if (this.run === run) this.run = null;
-		this.schedule();
+		if (this.#run === run) this.#run = null;
+		this.#schedule();
 	}
 
-	private endRun(run: QueryRun, outcome: GpuProcessTable | string): void {
+	#endRun(run: QueryRun, outcome: GpuProcessTable | string): void {
 		run.finished = true;
 		clearTimeout(run.timer);
-		if (this.run === run) this.run = null;
-		if (this.halted) return;
-		if (typeof outcome === 'string') this.setError(outcome);
-		else this.setTable(outcome);
-		this.schedule();
+		if (this.#run === run) this.#run = null;
+		if (this.#halted) return;
+		if (typeof outcome === 'string') this.#setError(outcome);
+		else this.#setTable(outcome);
+		this.#schedule();
 	}
 
 	/** A failure keeps the last good rows. */
-	private setError(message: string): void {
-		this.setTable({...this.table, error: message});
+	#setError(message: string): void {
+		this.#setTable({...this.#table, error: message});
 	}
 
-	private setTable(table: GpuProcessTable): void {
-		if (this.halted) return;
-		this.table = table;
-		this.onChange();
+	#setTable(table: GpuProcessTable): void {
+		if (this.#halted) return;
+		this.#table = table;
+		this.#onChange();
 	}
 }

@@ -8,6 +8,7 @@ import {readdir, stat} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import type {EventEmitter} from 'node:events';
+import {watch} from 'chokidar';
 import {afterEach, describe, expect, it, vi} from 'vitest';
 import {CheckpointWatcher, type CheckpointWatcherOptions} from '../../src/checkpoints/watch.js';
 import type {CheckpointIndex, ScannedCheckpoint, ScanResult} from '../../src/core/types.js';
@@ -55,8 +56,16 @@ function simpleScan(delayMs = 0) {
 	return {scan, calls};
 }
 
+/** Every file watcher the watchers under test attached, newest last. */
+const fileWatchers: EventEmitter[] = [];
+const recordingWatch: typeof watch = (paths, options) => {
+	const fileWatcher = watch(paths, options);
+	fileWatchers.push(fileWatcher);
+	return fileWatcher;
+};
+
 async function started(options: Partial<CheckpointWatcherOptions> & {runDir: string}): Promise<CheckpointWatcher> {
-	const watcher = new CheckpointWatcher({keep: null, scan: simpleScan().scan, ...options});
+	const watcher = new CheckpointWatcher({keep: null, scan: simpleScan().scan, watch: recordingWatch, ...options});
 	watchers.push(watcher);
 	await watcher.start();
 	return watcher;
@@ -232,7 +241,7 @@ describe('CheckpointWatcher', () => {
 		expect(watcher.getIndex()).toBeNull();
 		expect(String(watcher.lastError)).toMatch(/EACCES/);
 		fail = false;
-		(watcher as unknown as {watcher: EventEmitter}).watcher.emit('error', new Error('EACCES: unreadable'));
+		fileWatchers.at(-1)!.emit('error', new Error('EACCES: unreadable'));
 		const found = seen(watcher, stepName(7));
 		save(run, 7);
 		expect((await found).checkpoints.map(c => c.step)).toEqual([7]);
@@ -258,7 +267,7 @@ describe('CheckpointWatcher', () => {
 		save(run, 10);
 		await second;
 		expect(calls.count).toBe(count);
-		expect((watcher as unknown as {watcher: unknown}).watcher).toBeNull();
+		expect(watcher.watching).toBe(false);
 		await watcher.stop();
 		expect(await watcher.awaitNewCheckpoint(0, 10_000)).toBeNull();
 	});
