@@ -63,11 +63,14 @@ describe('RankSampler on real processes', () => {
 		const tag = `tt-${randomUUID()}`;
 		const idle = await rank(0, '', {}, tag);
 		const busy = await rank(1, 'import threading\ndef spin():\n    while True: pass\nthreading.Thread(target=spin, daemon=True).start()', {}, tag);
-		const s = sampler(tag, {stallAfterMs: 400});
+		// The sampler reads the test's clock: the second sample is 1 s after the first by it, so CPU % is the ranks' real
+		// CPU time over a known interval, whatever share of a CPU a loaded machine gives the busy rank, and 1 s is past
+		// the 0.4 s stall window.
+		let clock = Date.now();
+		const s = sampler(tag, {stallAfterMs: 400, now: () => clock});
 		const first = await s.sample();
 		expect(first.ranks.every(r => r.cpuPercent === null && !r.stalled)).toBe(true);
-		// Wait for work, not for time: once the busy rank (one spinning thread, at most one CPU) has used 0.5 s of CPU
-		// since the first sample, at least 0.5 s have passed, more than the 0.4 s stall window.
+		// Wait for work, not for time: the busy rank uses 0.5 s of CPU (50 ticks) after the first sample read its stat.
 		const proc = procReader();
 		const cpuTicks = () => {
 			const stat = proc.stat(busy.pid);
@@ -75,6 +78,7 @@ describe('RankSampler on real processes', () => {
 		};
 		const start = cpuTicks();
 		await until(cpuTicks, ticks => ticks >= start + 50, 'the busy rank to use 0.5 s of CPU (50 ticks)');
+		clock += 1000;
 		const second = await s.sample();
 		const byPid = new Map(second.ranks.map(r => [r.pid, r]));
 		expect(byPid.get(busy.pid)?.cpuPercent).toBeGreaterThan(40);
