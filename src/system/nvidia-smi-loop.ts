@@ -56,60 +56,60 @@ interface LoopRun {
 }
 
 export class GpuLoop {
-	private readonly command: string;
-	private readonly env: NodeJS.ProcessEnv | undefined;
-	private readonly intervalMs: number;
-	private readonly firstSampleTimeoutMs: number;
-	private readonly staleAfterMs: number;
-	private readonly backoff: {initial: number; max: number};
-	private readonly now: () => number;
-	private readonly groups: ChildGroups;
-	private readonly onChange: (state: GpuState) => void;
-	private readonly afterSample: () => void;
+	readonly #command: string;
+	readonly #env: NodeJS.ProcessEnv | undefined;
+	readonly #intervalMs: number;
+	readonly #firstSampleTimeoutMs: number;
+	readonly #staleAfterMs: number;
+	readonly #backoff: {initial: number; max: number};
+	readonly #now: () => number;
+	readonly #groups: ChildGroups;
+	readonly #onChange: (state: GpuState) => void;
+	readonly #afterSample: () => void;
 
-	private state: GpuState = {status: 'starting'};
-	private halted = false;
-	private current: LoopRun | null = null;
-	private nextBackoffMs: number;
-	private restartTimer: NodeJS.Timeout | null = null;
+	#state: GpuState = {status: 'starting'};
+	#halted = false;
+	#current: LoopRun | null = null;
+	#nextBackoffMs: number;
+	#restartTimer: NodeJS.Timeout | null = null;
 
 	constructor(options: GpuLoopOptions) {
-		this.command = options.command;
-		this.env = options.env;
-		this.intervalMs = options.intervalMs;
-		this.firstSampleTimeoutMs = options.firstSampleTimeoutMs;
-		this.staleAfterMs = options.staleAfterMs;
-		this.backoff = options.backoff;
-		this.now = options.now;
-		this.groups = options.groups;
-		this.onChange = options.onChange;
-		this.afterSample = options.afterSample;
-		this.nextBackoffMs = this.backoff.initial;
+		this.#command = options.command;
+		this.#env = options.env;
+		this.#intervalMs = options.intervalMs;
+		this.#firstSampleTimeoutMs = options.firstSampleTimeoutMs;
+		this.#staleAfterMs = options.staleAfterMs;
+		this.#backoff = options.backoff;
+		this.#now = options.now;
+		this.#groups = options.groups;
+		this.#onChange = options.onChange;
+		this.#afterSample = options.afterSample;
+		this.#nextBackoffMs = this.#backoff.initial;
 	}
 
 	start(): void {
-		this.spawnLoop();
+		this.#spawnLoop();
 	}
 
 	getState(): GpuState {
-		return this.state;
+		return this.#state;
 	}
 
 	/** No more spawns, timers or states, for good. A child still running stays in `groups`, for the owner to end. */
 	halt(): void {
-		this.halted = true;
-		if (this.restartTimer !== null) clearTimeout(this.restartTimer);
-		this.restartTimer = null;
-		if (this.current !== null) this.finishLoop(this.current);
+		this.#halted = true;
+		if (this.#restartTimer !== null) clearTimeout(this.#restartTimer);
+		this.#restartTimer = null;
+		if (this.#current !== null) this.#finishLoop(this.#current);
 	}
 
-	private spawnLoop(): void {
-		if (this.halted) return;
+	#spawnLoop(): void {
+		if (this.#halted) return;
 		let child: ChildProcess;
 		try {
-			child = spawnInOwnGroup(this.command, gpuLoopArgs(this.intervalMs), this.env);
+			child = spawnInOwnGroup(this.#command, gpuLoopArgs(this.#intervalMs), this.#env);
 		} catch (error) {
-			this.scheduleRestart(`cannot start ${this.command}: ${errorMessage(error)}`, null);
+			this.#scheduleRestart(`cannot start ${this.#command}: ${errorMessage(error)}`, null);
 			return;
 		}
 		const run: LoopRun = {
@@ -121,42 +121,42 @@ export class GpuLoop {
 			watchdog: null,
 			finished: false,
 		};
-		this.current = run;
-		this.groups.track(child);
+		this.#current = run;
+		this.#groups.track(child);
 		// `on`, not `once`: a second 'error' without a listener would be thrown at traintop.
-		child.on('error', (error) => this.onLoopSpawnError(run, error));
-		readLines(child.stdout, (line) => this.onLoopLine(run, line, 'stdout'));
-		readLines(child.stderr, (line) => this.onLoopLine(run, line, 'stderr'));
-		child.once('exit', (code, signal) => void this.onLoopExit(run, code, signal));
-		this.armWatchdog(run);
+		child.on('error', (error) => this.#onLoopSpawnError(run, error));
+		readLines(child.stdout, (line) => this.#onLoopLine(run, line, 'stdout'));
+		readLines(child.stderr, (line) => this.#onLoopLine(run, line, 'stderr'));
+		child.once('exit', (code, signal) => void this.#onLoopExit(run, code, signal));
+		this.#armWatchdog(run);
 	}
 
-	private onLoopSpawnError(run: LoopRun, error: Error): void {
+	#onLoopSpawnError(run: LoopRun, error: Error): void {
 		if (run.finished) return;
-		this.finishLoop(run);
-		this.groups.forget(run.child);
+		this.#finishLoop(run);
+		this.#groups.forget(run.child);
 		if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
 			// No NVIDIA tooling on this machine: nothing to retry.
-			const where = this.command.includes('/') || this.command.includes('\\') ? '' : ' on PATH';
-			this.setState({status: 'absent', reason: `${this.command} not found${where}`});
+			const where = this.#command.includes('/') || this.#command.includes('\\') ? '' : ' on PATH';
+			this.#setState({status: 'absent', reason: `${this.#command} not found${where}`});
 			return;
 		}
-		this.scheduleRestart(`cannot start ${this.command}: ${errorMessage(error)}`, null);
+		this.#scheduleRestart(`cannot start ${this.#command}: ${errorMessage(error)}`, null);
 	}
 
-	private onLoopLine(run: LoopRun, line: string, stream: 'stdout' | 'stderr'): void {
+	#onLoopLine(run: LoopRun, line: string, stream: 'stdout' | 'stderr'): void {
 		if (run.finished) return;
 		// NVML errors come on stdout, so both streams are read; only stdout carries rows.
 		const parsed = stream === 'stdout' ? parseGpuLine(line) : parseGpuLineAsText(line);
 		if (parsed.kind === 'blank') return;
 		if (parsed.kind === 'row') {
-			for (const sample of run.assembler.push(parsed.row)) this.onSample(run, sample);
+			for (const sample of run.assembler.push(parsed.row)) this.#onSample(run, sample);
 			return;
 		}
 		if (isWarningLine(parsed.text)) {
 			run.warning = parsed.text.trim();
-			if (this.state.status === 'ok' && this.state.warning !== run.warning) {
-				this.setState({...this.state, warning: run.warning});
+			if (this.#state.status === 'ok' && this.#state.warning !== run.warning) {
+				this.#setState({...this.#state, warning: run.warning});
 			}
 			return;
 		}
@@ -165,60 +165,60 @@ export class GpuLoop {
 		if (run.text.length > TEXT_LINES_KEPT) run.text.shift();
 	}
 
-	private onSample(run: LoopRun, sample: GpuSample): void {
+	#onSample(run: LoopRun, sample: GpuSample): void {
 		run.samples++;
 		run.text = [];
-		this.nextBackoffMs = this.backoff.initial;
-		this.armWatchdog(run);
-		this.setState({status: 'ok', gpus: sample.gpus, sampledAt: this.now(), warning: run.warning});
-		this.afterSample();
+		this.#nextBackoffMs = this.#backoff.initial;
+		this.#armWatchdog(run);
+		this.#setState({status: 'ok', gpus: sample.gpus, sampledAt: this.#now(), warning: run.warning});
+		this.#afterSample();
 	}
 
 	/** Restarts the staleness watchdog: the first sample gets `firstSampleTimeoutMs`, later ones `staleAfterMs`. */
-	private armWatchdog(run: LoopRun): void {
+	#armWatchdog(run: LoopRun): void {
 		if (run.watchdog !== null) clearTimeout(run.watchdog);
-		const limitMs = run.samples === 0 ? this.firstSampleTimeoutMs : this.staleAfterMs;
-		run.watchdog = setTimeout(() => this.onStale(run, limitMs), limitMs);
+		const limitMs = run.samples === 0 ? this.#firstSampleTimeoutMs : this.#staleAfterMs;
+		run.watchdog = setTimeout(() => this.#onStale(run, limitMs), limitMs);
 	}
 
-	private onStale(run: LoopRun, limitMs: number): void {
+	#onStale(run: LoopRun, limitMs: number): void {
 		if (run.finished) return;
 		const said = firstMeaningfulLine(run.text);
 		const what = run.samples === 0 ? `no sample within ${formatDuration(limitMs / 1000)}` : `no sample for ${formatDuration(limitMs / 1000)}`;
-		this.finishLoop(run);
+		this.#finishLoop(run);
 		// Hung, maybe in the driver: end its whole group (a helper may hold its stdout) before starting another.
-		void this.groups.terminate(run.child);
-		this.scheduleRestart(`nvidia-smi stopped answering: ${what}${said === null ? '' : `; it said: ${said}`}`, run.child);
+		void this.#groups.terminate(run.child);
+		this.#scheduleRestart(`nvidia-smi stopped answering: ${what}${said === null ? '' : `; it said: ${said}`}`, run.child);
 	}
 
-	private async onLoopExit(run: LoopRun, code: number | null, signal: NodeJS.Signals | null): Promise<void> {
+	async #onLoopExit(run: LoopRun, code: number | null, signal: NodeJS.Signals | null): Promise<void> {
 		if (run.finished) return;
 		// 'exit' can come before the last lines have been read (the error text, typically).
 		const closed = await waitForOutputEnd(run.child, OUTPUT_DRAIN_MS);
 		if (run.finished) return;
-		this.finishLoop(run);
+		this.#finishLoop(run);
 		if (closed) {
-			this.groups.forget(run.child);
+			this.#groups.forget(run.child);
 			releasePipes(run.child);
 		} else {
-			void this.groups.terminate(run.child);
+			void this.#groups.terminate(run.child);
 		}
 		const said = firstMeaningfulLine(run.text);
 		const how = signal !== null ? `killed by ${signal}` : `exit ${code}`;
-		if (said === null && run.warning !== null && run.samples > 0 && this.state.status === 'ok') {
+		if (said === null && run.warning !== null && run.samples > 0 && this.#state.status === 'ok') {
 			// Valid data, a warning and a non-zero exit (infoROM corrupted, 14): keep the data, start it again.
-			this.scheduleRestart(null, run.child);
+			this.#scheduleRestart(null, run.child);
 			return;
 		}
-		this.scheduleRestart(`${said ?? run.warning ?? 'nvidia-smi exited unexpectedly'} (${how})`, run.child);
+		this.#scheduleRestart(`${said ?? run.warning ?? 'nvidia-smi exited unexpectedly'} (${how})`, run.child);
 	}
 
-	private finishLoop(run: LoopRun): void {
+	#finishLoop(run: LoopRun): void {
 		run.finished = true;
 		run.assembler.reset();
 		if (run.watchdog !== null) clearTimeout(run.watchdog);
 		run.watchdog = null;
-		if (this.current === run) this.current = null;
+		if (this.#current === run) this.#current = null;
 	}
 
 	/**
@@ -226,22 +226,22 @@ export class GpuLoop {
 	 * The new loop starts only once the `previous` one has exited: a driver-wedged nvidia-smi can be unkillable,
 	 * and piling up more of them would make things worse.
 	 */
-	private scheduleRestart(message: string | null, previous: ChildProcess | null): void {
-		if (this.halted) return;
-		const delayMs = this.nextBackoffMs;
-		this.nextBackoffMs = Math.min(this.nextBackoffMs * 2, this.backoff.max);
-		if (message !== null) this.setState({status: 'error', message, retryAt: this.now() + delayMs});
-		this.restartTimer = setTimeout(() => {
-			this.restartTimer = null;
-			if (previous === null) this.spawnLoop();
-			else void waitForExit(previous).then(() => this.spawnLoop());
+	#scheduleRestart(message: string | null, previous: ChildProcess | null): void {
+		if (this.#halted) return;
+		const delayMs = this.#nextBackoffMs;
+		this.#nextBackoffMs = Math.min(this.#nextBackoffMs * 2, this.#backoff.max);
+		if (message !== null) this.#setState({status: 'error', message, retryAt: this.#now() + delayMs});
+		this.#restartTimer = setTimeout(() => {
+			this.#restartTimer = null;
+			if (previous === null) this.#spawnLoop();
+			else void waitForExit(previous).then(() => this.#spawnLoop());
 		}, delayMs);
 	}
 
-	private setState(state: GpuState): void {
-		if (this.halted) return;
-		this.state = state;
-		this.onChange(state);
+	#setState(state: GpuState): void {
+		if (this.#halted) return;
+		this.#state = state;
+		this.#onChange(state);
 	}
 }
 

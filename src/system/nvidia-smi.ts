@@ -38,31 +38,31 @@ const DEFAULT_KILL_GRACE_MS = 2_000;
 const MIN_PROCESS_TIMEOUT_MS = 10_000;
 
 export class NvidiaSmiReader {
-	private readonly killGraceMs: number;
+	readonly #killGraceMs: number;
 
-	private readonly listeners = new Set<() => void>();
+	readonly #listeners = new Set<() => void>();
 
-	private started = false;
-	private stopped = false;
-	private stopping: Promise<void> | null = null;
+	#started = false;
+	#stopped = false;
+	#stopping: Promise<void> | null = null;
 
-	private readonly devices: GpuLoop;
-	private readonly computeApps: ComputeAppsPoller;
+	readonly #devices: GpuLoop;
+	readonly #computeApps: ComputeAppsPoller;
 
 	/** Every child whose group may still hold a process: what stop() and killNow() must end. */
-	private readonly live = new Set<ChildProcess>();
+	readonly #live = new Set<ChildProcess>();
 
 	constructor(options: NvidiaSmiOptions) {
 		const command = options.command ?? 'nvidia-smi';
 		const now = options.now ?? Date.now;
-		this.killGraceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+		this.#killGraceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
 		// The loop's and the one-shots' children all join `live`: stop() and killNow() end them together.
 		const groups: ChildGroups = {
-			track: (child) => this.track(child),
-			forget: (child) => void this.live.delete(child),
-			terminate: (child) => this.terminate(child),
+			track: (child) => this.#track(child),
+			forget: (child) => void this.#live.delete(child),
+			terminate: (child) => this.#terminate(child),
 		};
-		this.devices = new GpuLoop({
+		this.#devices = new GpuLoop({
 			command,
 			env: options.env,
 			intervalMs: options.intervalMs,
@@ -73,54 +73,54 @@ export class NvidiaSmiReader {
 			groups,
 			onChange: (state) => {
 				// Per-process calls only while the devices answer; the next good sample kicks them again.
-				if (state.status !== 'ok') this.computeApps.pause();
-				this.notify();
+				if (state.status !== 'ok') this.#computeApps.pause();
+				this.#notify();
 			},
-			afterSample: () => this.computeApps.kick(),
+			afterSample: () => this.#computeApps.kick(),
 		});
-		this.computeApps = new ComputeAppsPoller({
+		this.#computeApps = new ComputeAppsPoller({
 			command,
 			env: options.env,
 			intervalMs: options.processIntervalMs,
 			timeoutMs: options.processTimeoutMs ?? Math.max(2 * options.processIntervalMs, MIN_PROCESS_TIMEOUT_MS),
 			now,
 			groups,
-			onChange: () => this.notify(),
+			onChange: () => this.#notify(),
 		});
 	}
 
 	start(): void {
-		if (this.started || this.stopped) return;
-		this.started = true;
-		this.devices.start();
+		if (this.#started || this.#stopped) return;
+		this.#started = true;
+		this.#devices.start();
 	}
 
 	getState(): GpuState {
-		return this.devices.getState();
+		return this.#devices.getState();
 	}
 
 	getProcesses(): GpuProcessTable {
-		return this.computeApps.getTable();
+		return this.#computeApps.getTable();
 	}
 
 	/** Turn the per-process queries on or off (default on); see ComputeAppsPoller.setWanted. */
 	setProcessQueries(wanted: boolean): void {
-		this.computeApps.setWanted(wanted);
+		this.#computeApps.setWanted(wanted);
 	}
 
 	/** `listener` runs on every state change and every new sample. Returns the unsubscribe function. */
 	subscribe(listener: () => void): () => void {
-		this.listeners.add(listener);
-		return () => this.listeners.delete(listener);
+		this.#listeners.add(listener);
+		return () => this.#listeners.delete(listener);
 	}
 
 	/** Ends every child's process group and resolves once they have exited. Idempotent. */
 	stop(): Promise<void> {
-		if (this.stopping !== null) return this.stopping;
-		this.halt();
-		const children = [...this.live];
-		this.stopping = Promise.all(children.map((child) => this.terminate(child))).then(() => undefined);
-		return this.stopping;
+		if (this.#stopping !== null) return this.#stopping;
+		this.#halt();
+		const children = [...this.#live];
+		this.#stopping = Promise.all(children.map((child) => this.#terminate(child))).then(() => undefined);
+		return this.#stopping;
 	}
 
 	/**
@@ -129,33 +129,33 @@ export class NvidiaSmiReader {
 	 * write, within one interval, and a one-shot ends on its own.)
 	 */
 	killNow(): void {
-		this.halt();
-		for (const child of this.live) signalGroup(child, 'SIGKILL');
+		this.#halt();
+		for (const child of this.#live) signalGroup(child, 'SIGKILL');
 	}
 
 	/** No more spawns, timers or notifications. */
-	private halt(): void {
-		this.stopped = true;
-		this.listeners.clear();
-		this.devices.halt();
-		this.computeApps.halt();
+	#halt(): void {
+		this.#stopped = true;
+		this.#listeners.clear();
+		this.#devices.halt();
+		this.#computeApps.halt();
 	}
 
-	private track(child: ChildProcess): void {
-		this.live.add(child);
+	#track(child: ChildProcess): void {
+		this.#live.add(child);
 	}
 
 	/** Ends a child's group; it stays in `live` (so killNow() still reaches it) until that is done. */
-	private async terminate(child: ChildProcess): Promise<void> {
+	async #terminate(child: ChildProcess): Promise<void> {
 		const ended = hasExited(child)
 			? await sweepGroup(child, OUTPUT_DRAIN_MS).then(() => true)
-			: await terminateGroup(child, this.killGraceMs);
-		if (ended) this.live.delete(child);
+			: await terminateGroup(child, this.#killGraceMs);
+		if (ended) this.#live.delete(child);
 		releasePipes(child);
 	}
 
-	private notify(): void {
-		for (const listener of this.listeners) {
+	#notify(): void {
+		for (const listener of this.#listeners) {
 			try {
 				listener();
 			} catch {
