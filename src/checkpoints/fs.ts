@@ -26,9 +26,9 @@ export type JsonRead =
 	| {readonly status: 'ok'; readonly value: unknown};
 
 /** Bigger files are not parsed (a trainer_state.json of a very long run is a few MB). */
-export const MAX_JSON_BYTES = 32 * 1024 * 1024;
+const MAX_JSON_BYTES = 32 * 1024 * 1024;
 /** Directory levels treeBytes descends below the checkpoint itself. */
-export const MAX_TREE_DEPTH = 32;
+const MAX_TREE_DEPTH = 32;
 
 function typeOf(stats: {isFile(): boolean; isDirectory(): boolean}): Entry['type'] {
 	if (stats.isFile()) return 'file';

@@ -15,12 +15,12 @@ export interface BuildIndexOptions {
 }
 
 /** The last save is overdue when its age exceeds this multiple of the median interval between saves. */
-export const OVERDUE_FACTOR = 1.5;
+const OVERDUE_FACTOR = 1.5;
 
 /**
  * Oldest first: by step where both have one, else by time (then by name, for a stable order).
  */
-export function compareAge(a: ScannedCheckpoint, b: ScannedCheckpoint): number {
+function compareAge(a: ScannedCheckpoint, b: ScannedCheckpoint): number {
 	if (a.step !== null && b.step !== null && a.step !== b.step) return a.step - b.step;
 	if (a.time !== b.time) return a.time - b.time;
 	return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;

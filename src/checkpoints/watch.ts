@@ -30,7 +30,7 @@ export interface CheckpointWatcherOptions {
 }
 
 /** A checkpoint's time may be truncated to the second (names, mtimes): awaitNewCheckpoint accepts this much before sinceMs. */
-export const TIME_SLACK_MS = 1000;
+const TIME_SLACK_MS = 1000;
 
 const isDirectory = (dir: string): Promise<boolean> => stat(dir).then(s => s.isDirectory(), () => false);
 

@@ -23,7 +23,7 @@ export interface DemoOptions {
 }
 
 /** The demo job's shape; the README and the tests describe the same. */
-export const DEMO_JOB = {ranks: 4, workers: 2, stepSeconds: 0.2, saveEvery: 100, maxCheckpoints: 3, noUsr1Ranks: [3], leakMbPerMin: 20, leakRanks: [1]} as const;
+const DEMO_JOB = {ranks: 4, workers: 2, stepSeconds: 0.2, saveEvery: 100, maxCheckpoints: 3, noUsr1Ranks: [3], leakMbPerMin: 20, leakRanks: [1]} as const;
 
 export async function runDemoCommand(o: DemoOptions): Promise<number> {
 	const runDir = await mkdtemp(path.join(tmpdir(), 'traintop-demo-'));

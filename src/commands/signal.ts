@@ -14,7 +14,7 @@ import {procReader} from '../system/procfs.js';
 import {scanRanks} from './ranks.js';
 
 /** `save` and `emergency` name the configured signals; anything else must be a signal name. */
-export function resolveAction(action: string | undefined, settings: Settings): {signal: SignalName; label: string} {
+function resolveAction(action: string | undefined, settings: Settings): {signal: SignalName; label: string} {
 	if (action === undefined) throw new UsageError('signal needs what to send: save, emergency or a signal name (e.g. SIGUSR2)');
 	if (action === 'save') return {signal: settings.saveSignal, label: `${settings.saveSignal} (save)`};
 	if (action === 'emergency') return {signal: settings.emergencySignal, label: `${settings.emergencySignal} (emergency checkpoint)`};

@@ -13,7 +13,7 @@ export interface ThresholdRule {
 const RANK: Record<Level, number> = {ok: 0, warn: 1, critical: 2};
 const BELOW: Record<Level, Level> = {ok: 'ok', warn: 'ok', critical: 'warn'};
 
-export function warnBoundary(rule: ThresholdRule): number {
+function warnBoundary(rule: ThresholdRule): number {
 	return rule.critical - rule.warnMargin;
 }
 

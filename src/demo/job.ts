@@ -13,10 +13,7 @@ import {requirePython} from './python.js';
 
 /** Absolute path of demo/job: two levels above this module both in src/demo (tests) and dist/demo (built). */
 export const DEMO_JOB_DIR: string = fileURLToPath(new URL('../../demo/job', import.meta.url));
-export const DEMO_LAUNCHER: string = path.join(DEMO_JOB_DIR, 'launcher.py');
-
-/** Exit code of a rank that saved an emergency checkpoint on SIGTERM (the seed's "exit for requeue"). */
-export const PREEMPTED_EXIT_CODE = 99;
+const DEMO_LAUNCHER: string = path.join(DEMO_JOB_DIR, 'launcher.py');
 
 export interface DemoJob {
 	readonly launcherPid: number;

@@ -3,7 +3,7 @@
 import {accessSync, constants, statSync} from 'node:fs';
 import path from 'node:path';
 
-export const DEFAULT_PYTHON = 'python3';
+const DEFAULT_PYTHON = 'python3';
 
 function isExecutableFile(file: string): boolean {
 	try {

@@ -75,7 +75,7 @@ export interface Analysis {
 }
 
 /** Buckets of MetricAnalysis.sparkline. */
-export const SPARK_BUCKETS = 40;
+const SPARK_BUCKETS = 40;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

@@ -71,7 +71,7 @@ function alertsOk(v: unknown): boolean {
  * A fast structural check, never laxer than logRecordReadSchema (the rule): what it accepts the
  * schema accepts too. Whatever it rejects goes to the schema, which gives the reason.
  */
-export function fastCheck(r: Obj): boolean {
+function fastCheck(r: Obj): boolean {
 	const m = r['memory'];
 	if (m !== null) {
 		if (!isObj(m)) return false;

@@ -25,7 +25,7 @@ export interface ReportOptions {
 }
 
 /** Episodes listed per metric before "+N more". */
-export const EPISODES_SHOWN = 5;
+const EPISODES_SHOWN = 5;
 const SPARK = '▁▂▃▄▅▆▇█';
 
 // ——— formatting helpers ———
@@ -35,7 +35,7 @@ const fixed = (x: number, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits)
 const signed = (x: number, digits = 1) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(digits)}`;
 
 /** "+1.2 GiB/h (+0.9 %/h); crosses 85 % at 2026-11-22 14:30", or "flat" / "falling (−0.4 %/h)". */
-export function describeTrend(trend: Trend, threshold: number): string {
+function describeTrend(trend: Trend, threshold: number): string {
 	const parts: string[] = [];
 	if (trend.slope_gib_per_hour !== undefined) parts.push(`${signed(trend.slope_gib_per_hour)} GiB/h`);
 	parts.push(`${signed(trend.slope_per_hour)} %/h`);
@@ -54,7 +54,7 @@ export function describeTrend(trend: Trend, threshold: number): string {
 }
 
 /** Unicode blocks for per-bucket maxima (0–100 %); null (no data) is a space. */
-export function sparkline(buckets: readonly (number | null)[]): string {
+function sparkline(buckets: readonly (number | null)[]): string {
 	let out = '';
 	for (const v of buckets) {
 		if (v === null || !Number.isFinite(v)) out += ' ';

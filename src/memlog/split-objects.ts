@@ -41,7 +41,7 @@ function isSpace(c: number): boolean {
 }
 
 /** The reason a piece of top-level text is no record. */
-export function garbageReason(text: string): string {
+function garbageReason(text: string): string {
 	const t = text.trim();
 	try {
 		const v: unknown = JSON.parse(t);

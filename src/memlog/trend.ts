@@ -20,14 +20,14 @@ export interface Trend {
 }
 
 /** Slopes smaller than this (points/h, or GiB/h for RAM) are reported as flat. */
-export const FLAT_SLOPE = 0.05;
+const FLAT_SLOPE = 0.05;
 
 /**
  * A trend needs this much data before it may project anything: a line fitted to a few seconds of
  * noise "crosses 85 % in three minutes", which is worse than saying nothing.
  */
-export const MIN_TREND_HOURS = 0.25;
-export const MIN_TREND_POINTS = 5;
+const MIN_TREND_HOURS = 0.25;
+const MIN_TREND_POINTS = 5;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

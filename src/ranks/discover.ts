@@ -6,7 +6,7 @@ import {slurmInfo} from './slurm.js';
 import {buildRankTree, carriesRank, type ProcessFacts, type RankSelector, type RankTree} from './tree.js';
 
 /** Linux reports CPU times and start times in USER_HZ, which is 100 on every architecture it runs on. */
-export const CLOCK_TICKS_PER_SECOND = 100;
+const CLOCK_TICKS_PER_SECOND = 100;
 
 export interface RankSamplerOptions {
 	readonly proc: ProcReader;
@@ -31,7 +31,7 @@ interface CpuMark {
 
 
 /** Boot time from /proc/stat's btime line; 0 if unreadable (start times are then relative). */
-export function readBootTimeMs(procRoot = '/proc'): number {
+function readBootTimeMs(procRoot = '/proc'): number {
 	try {
 		const match = /^btime (\d+)$/m.exec(readFileSync(`${procRoot}/stat`, 'utf8'));
 		return match ? Number(match[1]) * 1000 : 0;

@@ -6,7 +6,7 @@ import type {SignalName} from './signals.js';
 // What a rank will do with a signal, said before it is sent: the `signal` command's target list
 // and the TUI's confirm box use the same words.
 
-export function who(rank: RankProcess): string {
+function who(rank: RankProcess): string {
 	return `${rank.rank === null ? 'rank ?' : `rank ${rank.rank}`}  pid ${rank.pid}`;
 }
 

@@ -1,5 +1,5 @@
-// Pure parsing of `nvidia-smi --query-… --format=csv,noheader,nounits` output. No I/O: the supervisor in
-// nvidia-smi.ts feeds lines in and gets rows (or the text that was not a row) back.
+// Pure parsing of `nvidia-smi --query-… --format=csv,noheader,nounits` output. No I/O: the query loop in
+// nvidia-smi-loop.ts feeds lines in and gets rows (or the text that was not a row) back.
 
 import type {GpuProcess, GpuReading} from '../core/types.js';
 
@@ -58,7 +58,7 @@ export function isUnavailable(cell: string): boolean {
 }
 
 /** A text value, or null for a marker or an empty cell. */
-export function parseText(cell: string): string | null {
+function parseText(cell: string): string | null {
 	const value = cell.trim();
 	return value === '' || isUnavailable(value) ? null : value;
 }

@@ -83,7 +83,7 @@ function slotsFor(bands: readonly Band[], columns: number, budget: number, data:
  * gauges all they want: they are the point of the tool), then the rest one row at a time in turn,
  * so that 500 ranks cannot crowd out the checkpoints.
  */
-export function share(budget: number, slots: readonly {readonly need: Need; readonly firstRows: number}[]): number[] {
+function share(budget: number, slots: readonly {readonly need: Need; readonly firstRows: number}[]): number[] {
 	const rows = slots.map(slot => slot.need.min);
 	let left = budget - rows.reduce((a, b) => a + b, 0);
 	slots.forEach((slot, i) => {

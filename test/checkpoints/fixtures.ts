@@ -81,7 +81,7 @@ export function zipArchive(payloadBytes: number, comment = Buffer.alloc(0)): Buf
 }
 
 /** `YYYYmmdd_HHMMSS` and `YYYY-mm-ddTHH:MM:SS` in local time, as the demo job's time.strftime writes them. */
-export function seedStamps(ms: number): {name: string; iso: string} {
+function seedStamps(ms: number): {name: string; iso: string} {
 	const d = new Date(ms);
 	const p = (value: number): string => String(value).padStart(2, '0');
 	const date = `${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}`;

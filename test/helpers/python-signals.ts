@@ -14,7 +14,7 @@ export function echoOn(signal: string, name: string): string {
 const gone = (child: PythonChild) => child.child.exitCode !== null || child.child.signalCode !== null;
 
 /** Resolves with the child's lines once `line` is among them or the child has exited (the caller's assertions say which). */
-export async function lineOrExit(child: PythonChild, line: string): Promise<string[]> {
+async function lineOrExit(child: PythonChild, line: string): Promise<string[]> {
 	await until(() => child.lines, lines => lines.includes(line) || gone(child), `"${line}" from pid ${child.pid}`);
 	return [...child.lines];
 }

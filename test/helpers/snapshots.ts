@@ -1,7 +1,7 @@
 import type {GpuProcessTable, GpuReading, GpuState, HostMemory} from '../../src/core/types.js';
 import type {MonitorSources} from '../../src/core/monitor.js';
 
-export const GIB = 1024 ** 3;
+const GIB = 1024 ** 3;
 
 /** Host memory at a given RAM percent of 64 GiB (and swap percent of 8 GiB, or no swap). */
 export function hostMemory(ramPercent: number, swapPercent: number | null = null): HostMemory {

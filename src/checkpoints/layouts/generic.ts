@@ -21,7 +21,7 @@ export interface GenericName {
 }
 
 /** Step and epoch from a name that looks like a checkpoint's, or null when it does not. */
-export function parseGenericName(name: string, isDir: boolean): GenericName | null {
+function parseGenericName(name: string, isDir: boolean): GenericName | null {
 	const unfinished = UNFINISHED.test(name);
 	let stem = name.replace(UNFINISHED, '');
 	if (!isDir) {

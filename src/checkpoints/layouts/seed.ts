@@ -25,7 +25,7 @@ import {
 	type ScanDir,
 } from './layout.js';
 
-export const METADATA_FILE = 'checkpoint_metadata.json';
+const METADATA_FILE = 'checkpoint_metadata.json';
 const STEP_DIR = /^checkpoint_step_(\d+)(?:_\d{8}_\d{6})?(\.tmp)?$/;
 const STATE_FILE = /^(emergency_)?state\.pt(\.tmp)?$/;
 const KINDS: readonly CheckpointKind[] = ['periodic', 'manual', 'emergency'];

@@ -10,7 +10,7 @@ import {formatBytes} from '../../format/units.js';
 export const NO_RUN_DIR = 'no run dir: pass RUN_DIR to watch checkpoints';
 
 /** Saves left before the disk is full at which the header calls it out. */
-export const DISK_LOW_SAVES = 3;
+const DISK_LOW_SAVES = 3;
 
 export interface HeaderPart {
 	readonly text: string;

@@ -4,7 +4,7 @@ import {GAP, type Need} from './pane.js';
 // and the rows it asks for. Pure, so the layout tests check it without rendering.
 
 /** Narrowest gauge worth drawing when several GPUs share a line: label, a bar, value and level. */
-export const PACKED_GAUGE_MIN = 36;
+const PACKED_GAUGE_MIN = 36;
 /** From this width the gauges carry sparklines. */
 export const MEMORY_WIDE = 100;
 /** Share of the rows the GPU gauges may take before they are packed several to a line. */

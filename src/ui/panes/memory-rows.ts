@@ -21,7 +21,7 @@ export interface GaugeRow {
 }
 
 /** Bytes between what is used and the threshold (negative over it); null when a size is unknown. */
-export function headroomBytes(totalBytes: number | null, usedBytes: number | null, thresholdPercent: number | null): number | null {
+function headroomBytes(totalBytes: number | null, usedBytes: number | null, thresholdPercent: number | null): number | null {
 	if (totalBytes === null || usedBytes === null || thresholdPercent === null) return null;
 	return (totalBytes * thresholdPercent) / 100 - usedBytes;
 }

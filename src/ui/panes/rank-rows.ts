@@ -8,9 +8,9 @@ import {WATCHED_SIGNALS} from '../../ranks/signals.js';
 // Pure text for RanksPane: the title, the column header and the fixed columns of each row.
 
 /** The signals a compact row shows: those a save or preemption uses. */
-export const COMPACT_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGUSR1', 'SIGUSR2'] as const;
+const COMPACT_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGUSR1', 'SIGUSR2'] as const;
 
-export function shownSignals(compact: boolean): readonly string[] {
+function shownSignals(compact: boolean): readonly string[] {
 	return compact ? COMPACT_SIGNALS : WATCHED_SIGNALS;
 }
 

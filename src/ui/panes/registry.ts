@@ -7,7 +7,7 @@ import {ranksPane} from './RanksPane.js';
 // The screen, top to bottom: a line per band. A new pane is its own files and a line here.
 
 /** From this width checkpoints and alerts sit side by side. */
-export const SPLIT_COLUMNS = 160;
+const SPLIT_COLUMNS = 160;
 
 export const SCREEN: readonly Band[] = [
 	{panes: [memoryPane]},

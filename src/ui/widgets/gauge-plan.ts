@@ -1,8 +1,8 @@
 // Pure geometry of a gauge line: which cells of the bar are filled, where the threshold mark
 // sits, and which optional parts fit in the width. Gauge.tsx only paints what this decides.
 
-export const FILLED = '█';
-export const EMPTY = '░';
+const FILLED = '█';
+const EMPTY = '░';
 export const MARK = '┊';
 
 export interface BarSegment {
@@ -55,9 +55,9 @@ export const MAX_BAR = 60;
 /** `100.0%` */
 export const VALUE_WIDTH = 6;
 /** `WARN` */
-export const TAG_WIDTH = 4;
+const TAG_WIDTH = 4;
 /** Columns before each optional part. */
-export const GAP = 2;
+const GAP = 2;
 
 /**
  * The optional parts of a gauge line, most important first, with the columns each always takes

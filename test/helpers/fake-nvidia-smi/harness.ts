@@ -5,7 +5,7 @@ import {tmpdir} from 'node:os';
 import {delimiter, join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 
-export const FAKE_DIR = fileURLToPath(new URL('.', import.meta.url));
+const FAKE_DIR = fileURLToPath(new URL('.', import.meta.url));
 export const FAKE_BIN = join(FAKE_DIR, 'nvidia-smi');
 
 // A checkout (or an archive) may lose the executable bit; spawn through PATH needs it.
