@@ -23,8 +23,10 @@ export async function startPython(
 ): Promise<PythonChild> {
 	const prelude = [
 		'import os, signal, sys, time',
+		// os.write, not print: a handler that prints while the main thread is inside print("ready")
+		// raises "reentrant call inside BufferedWriter" and kills the child.
 		'def on(sig, name):',
-		'    signal.signal(sig, lambda *a: print("got " + name, flush=True))',
+		'    signal.signal(sig, lambda *a: os.write(1, ("got " + name + "\\n").encode()))',
 	].join('\n');
 	const script = `${prelude}\n${setup}\nprint("ready", flush=True)\nwhile True: signal.pause()\n`;
 	const child = spawn('python3', ['-c', script, tag], {
