@@ -62,7 +62,14 @@ function record(i) {
 		host: 'gpu-node-7',
 		interval_s: 30,
 		samples: 30,
-		memory: {total_gb: 503.7, used_gb: gb((503.7 * ram) / 100), percent: pct(ram), available_gb: gb(503.7 * (1 - ram / 100)), peak_percent: pct(peak), peak_used_gb: gb((503.7 * peak) / 100)},
+		memory: {
+			total_gb: 503.7,
+			used_gb: gb((503.7 * ram) / 100),
+			percent: pct(ram),
+			available_gb: gb(503.7 * (1 - ram / 100)),
+			peak_percent: pct(peak),
+			peak_used_gb: gb((503.7 * peak) / 100),
+		},
 		swap: null,
 		gpu: {memory_allocated_gb: 120, memory_total_gb: 159.2, memory_percent: 75.4, peak_memory_percent: 76.1},
 		gpus: [gpu(0, 76.9), gpu(1, 73.9)],
@@ -90,9 +97,13 @@ const sizeMb = statSync(log).size / 1024 ** 2;
 
 /** Runs a command under GNU time; returns wall seconds, peak RSS in MB and its stdout. */
 function timed(command, args) {
-	const result = spawnSync('/usr/bin/time', ['-f', '%e %M', command, ...args], {encoding: 'utf8', maxBuffer: 64 * 1024 ** 2});
+	const result = spawnSync('/usr/bin/time', ['-f', '%e %M', command, ...args], {
+		encoding: 'utf8',
+		maxBuffer: 64 * 1024 ** 2,
+	});
 	const [seconds, kb] = result.stderr.trim().split('\n').at(-1).split(' ').map(Number);
-	if (result.status !== 0 && result.status !== 4) throw new Error(`${command} failed (${result.status}): ${result.stderr}`);
+	if (result.status !== 0 && result.status !== 4)
+		throw new Error(`${command} failed (${result.status}): ${result.stderr}`);
 	return {seconds, rssMb: kb / 1024, stdout: result.stdout};
 }
 
@@ -106,7 +117,15 @@ const analysis = JSON.parse(traintop.stdout);
 const jqMax = Number(jq.stdout.trim());
 console.log(`\n${count.toLocaleString('en')} records, ${sizeMb.toFixed(0)} MB of JSON Lines\n`);
 console.log(`${'tool'.padEnd(52)}${'wall s'.padStart(8)}${'peak RSS MB'.padStart(13)}`);
-console.log(`${'traintop --analyze --json (full post-mortem)'.padEnd(52)}${traintop.seconds.toFixed(2).padStart(8)}${traintop.rssMb.toFixed(0).padStart(13)}`);
-console.log(`${"jq -n '[inputs.memory.percent] | max'".padEnd(52)}${jq.seconds.toFixed(2).padStart(8)}${jq.rssMb.toFixed(0).padStart(13)}`);
-console.log(`\ntraintop is ${(jq.seconds / traintop.seconds).toFixed(1)}× faster than jq (target ≥ 3×, peak RSS < 150 MB)`);
-console.log(`both agree on the records: traintop read ${analysis.records} of ${count}; max RAM ${analysis.metrics?.ram?.max} (from peaks) vs jq's max of the instants ${jqMax}`);
+console.log(
+	`${'traintop --analyze --json (full post-mortem)'.padEnd(52)}${traintop.seconds.toFixed(2).padStart(8)}${traintop.rssMb.toFixed(0).padStart(13)}`,
+);
+console.log(
+	`${"jq -n '[inputs.memory.percent] | max'".padEnd(52)}${jq.seconds.toFixed(2).padStart(8)}${jq.rssMb.toFixed(0).padStart(13)}`,
+);
+console.log(
+	`\ntraintop is ${(jq.seconds / traintop.seconds).toFixed(1)}× faster than jq (target ≥ 3×, peak RSS < 150 MB)`,
+);
+console.log(
+	`both agree on the records: traintop read ${analysis.records} of ${count}; max RAM ${analysis.metrics?.ram?.max} (from peaks) vs jq's max of the instants ${jqMax}`,
+);

@@ -153,9 +153,13 @@ await sleep(500);
 rmSync(work, {recursive: true, force: true});
 
 console.log('');
-console.log(`${'process'.padEnd(40)}${'CPU % of one core'.padStart(18)}${'max RSS MB'.padStart(12)}${'VmHWM MB'.padStart(10)}`);
+console.log(
+	`${'process'.padEnd(40)}${'CPU % of one core'.padStart(18)}${'max RSS MB'.padStart(12)}${'VmHWM MB'.padStart(10)}`,
+);
 for (const r of rows) {
-	console.log(`${r.label.padEnd(40)}${r.cpu.toFixed(2).padStart(18)}${r.rss.toFixed(1).padStart(12)}${r.hwm.toFixed(1).padStart(10)}`);
+	console.log(
+		`${r.label.padEnd(40)}${r.cpu.toFixed(2).padStart(18)}${r.rss.toFixed(1).padStart(12)}${r.hwm.toFixed(1).padStart(10)}`,
+	);
 }
 console.log('');
 console.log(`over ${wall.toFixed(1)} s; target for traintop: < 0.5 % CPU and < 100 MB RSS`);

@@ -28,44 +28,124 @@ const arg = (name, fallback) => {
 const rounds = arg('--rounds', 300);
 
 const GIB = 1024 ** 3;
-const MIB = 1024 ** 2;
+const _MIB = 1024 ** 2;
 const T0 = Date.UTC(2026, 10, 22, 12);
-const sig = (disposition, terminatesByDefault = true) => ({disposition, blocked: false, pending: false, terminatesByDefault});
+const sig = (disposition, terminatesByDefault = true) => ({
+	disposition,
+	blocked: false,
+	pending: false,
+	terminatesByDefault,
+});
 
 function rank(n) {
 	return {
-		rank: n, localRank: n % 8, worldSize: 64, pid: 10_000 + n, ppid: 9_999 - Math.floor(n / 8), startTime: 1000 + n, startedAt: T0 - 3_600_000,
-		host: `node${Math.floor(n / 8)}`, cmd: '/opt/conda/bin/python3 -u train.py --config configs/llama-70b.yaml', state: 'R', cpuPercent: 97 + (n % 3),
-		rssBytes: (30 + (n % 5)) * GIB, gpuMemoryBytes: 71 * GIB,
-		signals: {SIGTERM: sig('handled'), SIGINT: sig('handled'), SIGUSR1: n === 13 ? sig('default') : sig('handled'), SIGUSR2: sig('default'), SIGCONT: sig('default', false), SIGHUP: sig('default'), SIGQUIT: sig('default')},
-		workers: [20_000 + n * 4, 20_001 + n * 4, 20_002 + n * 4, 20_003 + n * 4], slurm: {jobId: '4242', stepId: '0', restartCount: 1, procId: n, localId: n % 8, nodeList: 'node[0-7]'}, stalled: n === 41,
+		rank: n,
+		localRank: n % 8,
+		worldSize: 64,
+		pid: 10_000 + n,
+		ppid: 9_999 - Math.floor(n / 8),
+		startTime: 1000 + n,
+		startedAt: T0 - 3_600_000,
+		host: `node${Math.floor(n / 8)}`,
+		cmd: '/opt/conda/bin/python3 -u train.py --config configs/llama-70b.yaml',
+		state: 'R',
+		cpuPercent: 97 + (n % 3),
+		rssBytes: (30 + (n % 5)) * GIB,
+		gpuMemoryBytes: 71 * GIB,
+		signals: {
+			SIGTERM: sig('handled'),
+			SIGINT: sig('handled'),
+			SIGUSR1: n === 13 ? sig('default') : sig('handled'),
+			SIGUSR2: sig('default'),
+			SIGCONT: sig('default', false),
+			SIGHUP: sig('default'),
+			SIGQUIT: sig('default'),
+		},
+		workers: [20_000 + n * 4, 20_001 + n * 4, 20_002 + n * 4, 20_003 + n * 4],
+		slurm: {jobId: '4242', stepId: '0', restartCount: 1, procId: n, localId: n % 8, nodeList: 'node[0-7]'},
+		stalled: n === 41,
 	};
 }
 
 const checkpoints = Array.from({length: 200}, (_, i) => ({
-	path: `/scratch/runs/llama/checkpoints/checkpoint-${(i + 1) * 500}`, name: `checkpoint-${(i + 1) * 500}`, layout: 'huggingface', step: (i + 1) * 500, epoch: i / 20,
-	time: T0 - (200 - i) * 1_800_000, bytes: 140 * GIB, status: i === 199 ? 'partial' : 'complete', kind: i % 50 === 0 ? 'manual' : 'periodic', loss: 2.1 - i / 200, warnings: [],
+	path: `/scratch/runs/llama/checkpoints/checkpoint-${(i + 1) * 500}`,
+	name: `checkpoint-${(i + 1) * 500}`,
+	layout: 'huggingface',
+	step: (i + 1) * 500,
+	epoch: i / 20,
+	time: T0 - (200 - i) * 1_800_000,
+	bytes: 140 * GIB,
+	status: i === 199 ? 'partial' : 'complete',
+	kind: i % 50 === 0 ? 'manual' : 'periodic',
+	loss: 2.1 - i / 200,
+	warnings: [],
 	retention: i < 2 ? 'prune-next' : 'keep',
 }));
 const index = {
-	runDir: '/scratch/runs/llama', layouts: ['huggingface'], checkpoints,
+	runDir: '/scratch/runs/llama',
+	layouts: ['huggingface'],
+	checkpoints,
 	retention: {keep: 198, source: 'flag', count: 199, toPrune: checkpoints.slice(0, 2).map(c => c.path)},
 	disk: {freeBytes: 9.1e12, totalBytes: 4e13, avgCheckpointBytes: 140 * GIB, savesUntilFull: 62},
-	lastSave: {time: T0 - 1_800_000, ageS: 1800, medianIntervalS: 1800, overdue: false}, warnings: [], scannedAt: T0,
+	lastSave: {time: T0 - 1_800_000, ageS: 1800, medianIntervalS: 1800, overdue: false},
+	warnings: [],
+	scannedAt: T0,
 };
-const ranks = {ranks: Array.from({length: 64}, (_, n) => rank(n)), launcher: {pid: 9_990, startTime: 990, cmd: 'srun --ntasks-per-node 8 python3 train.py'}, sampledAt: T0};
-const alerts = Array.from({length: 50}, (_, i) => ({time: T0 - (50 - i) * 60_000, metric: `gpu${i % 8}`, value: 88 + (i % 5), threshold: 90, from: i % 2 ? 'warn' : 'ok', to: i % 2 ? 'critical' : 'warn'}));
+const ranks = {
+	ranks: Array.from({length: 64}, (_, n) => rank(n)),
+	launcher: {pid: 9_990, startTime: 990, cmd: 'srun --ntasks-per-node 8 python3 train.py'},
+	sampledAt: T0,
+};
+const alerts = Array.from({length: 50}, (_, i) => ({
+	time: T0 - (50 - i) * 60_000,
+	metric: `gpu${i % 8}`,
+	value: 88 + (i % 5),
+	threshold: 90,
+	from: i % 2 ? 'warn' : 'ok',
+	to: i % 2 ? 'critical' : 'warn',
+}));
 
 function snapshot(tick) {
 	const ram = 60 + (tick % 20);
-	const gpus = Array.from({length: 8}, (_, i) => ({index: i, uuid: `GPU-${i}`, name: 'NVIDIA H100 80GB HBM3', memoryTotalBytes: 80 * GIB, memoryUsedBytes: (71 + (i + tick) % 8) * GIB, memoryPercent: ((71 + ((i + tick) % 8)) / 80) * 100, utilizationPercent: 99}));
+	const gpus = Array.from({length: 8}, (_, i) => ({
+		index: i,
+		uuid: `GPU-${i}`,
+		name: 'NVIDIA H100 80GB HBM3',
+		memoryTotalBytes: 80 * GIB,
+		memoryUsedBytes: (71 + ((i + tick) % 8)) * GIB,
+		memoryPercent: ((71 + ((i + tick) % 8)) / 80) * 100,
+		utilizationPercent: 99,
+	}));
 	const metrics = {ram: {value: ram, level: ram >= 75 ? 'warn' : 'ok', peak: 79, threshold: 85}};
-	for (const g of gpus) metrics[`gpu${g.index}`] = {value: g.memoryPercent, level: g.memoryPercent >= 90 ? 'critical' : g.memoryPercent >= 80 ? 'warn' : 'ok', peak: 98, threshold: 90};
+	for (const g of gpus)
+		metrics[`gpu${g.index}`] = {
+			value: g.memoryPercent,
+			level: g.memoryPercent >= 90 ? 'critical' : g.memoryPercent >= 80 ? 'warn' : 'ok',
+			peak: 98,
+			threshold: 90,
+		};
 	return {
-		time: T0 + tick * 1000, host: 'node0', tick,
-		memory: {ram: {totalBytes: 2048 * GIB, usedBytes: (2048 * GIB * ram) / 100, availableBytes: 2048 * GIB * (1 - ram / 100), percent: ram}, swap: null}, memoryError: null,
-		gpu: {status: 'ok', gpus, sampledAt: T0 + tick * 1000, warning: null}, gpuProcesses: {processes: [], sampledAt: null, error: null},
-		ranks, ranksError: null, checkpoints: index, metrics, newAlerts: [], recentAlerts: alerts,
+		time: T0 + tick * 1000,
+		host: 'node0',
+		tick,
+		memory: {
+			ram: {
+				totalBytes: 2048 * GIB,
+				usedBytes: (2048 * GIB * ram) / 100,
+				availableBytes: 2048 * GIB * (1 - ram / 100),
+				percent: ram,
+			},
+			swap: null,
+		},
+		memoryError: null,
+		gpu: {status: 'ok', gpus, sampledAt: T0 + tick * 1000, warning: null},
+		gpuProcesses: {processes: [], sampledAt: null, error: null},
+		ranks,
+		ranksError: null,
+		checkpoints: index,
+		metrics,
+		newAlerts: [],
+		recentAlerts: alerts,
 	};
 }
 
@@ -73,9 +153,13 @@ class Store {
 	tick = 0;
 	current = snapshot(0);
 	listeners = new Set();
-	subscribe = listener => (this.listeners.add(listener), () => this.listeners.delete(listener));
+	subscribe = listener => {
+		this.listeners.add(listener);
+		return () => this.listeners.delete(listener);
+	};
 	getSnapshot = () => this.current;
-	getHistory = (_metric, limit) => Array.from({length: Math.min(limit, 120)}, (_, i) => ({time: i, value: 60 + (i % 20)}));
+	getHistory = (_metric, limit) =>
+		Array.from({length: Math.min(limit, 120)}, (_, i) => ({time: i, value: 60 + (i % 20)}));
 	publish() {
 		this.current = snapshot(++this.tick);
 		for (const l of this.listeners) l(this.current);
@@ -118,19 +202,37 @@ class FakeKeyboard extends EventEmitter {
 	unref() {}
 }
 
-const actions = {signalOf: () => 'SIGUSR1', send: () => [], awaitCheckpoint: null, timeoutS: 60, analyze: async () => []};
+const actions = {
+	signalOf: () => 'SIGUSR1',
+	send: () => [],
+	awaitCheckpoint: null,
+	timeoutS: 60,
+	analyze: async () => [],
+};
 const median = xs => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const p95 = xs => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)];
 
-console.log(`App render with 64 ranks, 200 checkpoints, 8 GPUs, 50 alerts; ${rounds} snapshots per size; NODE_ENV=${process.env.NODE_ENV}\n`);
-console.log(`${'terminal'.padEnd(10)}${'median ms'.padStart(11)}${'p95 ms'.padStart(9)}${'Ink output ms (median)'.padStart(24)}`);
-for (const [columns, rows] of [[80, 24], [120, 40], [200, 60]]) {
+console.log(
+	`App render with 64 ranks, 200 checkpoints, 8 GPUs, 50 alerts; ${rounds} snapshots per size; NODE_ENV=${process.env.NODE_ENV}\n`,
+);
+console.log(
+	`${'terminal'.padEnd(10)}${'median ms'.padStart(11)}${'p95 ms'.padStart(9)}${'Ink output ms (median)'.padStart(24)}`,
+);
+for (const [columns, rows] of [
+	[80, 24],
+	[120, 40],
+	[200, 60],
+]) {
 	const store = new Store();
 	const stdout = new FakeTerminal(columns, rows);
 	const inkTimes = [];
 	// debug: every update renders at once (no 30 fps throttle), so each round is one full frame.
 	const instance = render(React.createElement(App, {store, actions, readonly: false, host: 'node0'}), {
-		stdout, stdin: new FakeKeyboard(), debug: true, exitOnCtrlC: false, patchConsole: false,
+		stdout,
+		stdin: new FakeKeyboard(),
+		debug: true,
+		exitOnCtrlC: false,
+		patchConsole: false,
 		onRender: ({renderTime}) => inkTimes.push(renderTime),
 	});
 	const round = async () => {
@@ -146,5 +248,7 @@ for (const [columns, rows] of [[80, 24], [120, 40], [200, 60]]) {
 	// from publish to the write is the whole update.
 	for (let i = 0; i < rounds; i++) times.push(await round());
 	instance.unmount();
-	console.log(`${`${columns}×${rows}`.padEnd(10)}${median(times).toFixed(2).padStart(11)}${p95(times).toFixed(2).padStart(9)}${median(inkTimes).toFixed(2).padStart(24)}`);
+	console.log(
+		`${`${columns}×${rows}`.padEnd(10)}${median(times).toFixed(2).padStart(11)}${p95(times).toFixed(2).padStart(9)}${median(inkTimes).toFixed(2).padStart(24)}`,
+	);
 }

@@ -55,10 +55,17 @@ async function measure(label, poll, through = 'index') {
 			? new Monitor({
 					sources: {
 						readMemory: async () => ({ram: {totalBytes: 1, usedBytes: 0, availableBytes: 1, percent: 0}, swap: null}),
-						gpu: {getState: () => ({status: 'absent', reason: 'bench'}), getProcesses: () => ({processes: [], sampledAt: null, error: null})},
+						gpu: {
+							getState: () => ({status: 'absent', reason: 'bench'}),
+							getProcesses: () => ({processes: [], sampledAt: null, error: null}),
+						},
 						checkpoints: watcher,
 					},
-					thresholds: {ram: {critical: 85, warnMargin: 10, hysteresis: 2}, swap: {critical: 50, warnMargin: 10, hysteresis: 2}, gpu: {critical: 90, warnMargin: 10, hysteresis: 2}},
+					thresholds: {
+						ram: {critical: 85, warnMargin: 10, hysteresis: 2},
+						swap: {critical: 50, warnMargin: 10, hysteresis: 2},
+						gpu: {critical: 90, warnMargin: 10, hysteresis: 2},
+					},
 					intervalMs: 1000,
 					host: 'bench',
 				})
@@ -101,7 +108,14 @@ async function measure(label, poll, through = 'index') {
 		rmSync(base, {recursive: true, force: true});
 	}
 	const sorted = [...samples].sort((a, b) => a - b);
-	return {label, n: sorted.length, min: sorted[0], median: percentile(sorted, 50), p95: percentile(sorted, 95), max: sorted.at(-1)};
+	return {
+		label,
+		n: sorted.length,
+		min: sorted[0],
+		median: percentile(sorted, 50),
+		p95: percentile(sorted, 95),
+		max: sorted.at(-1),
+	};
 }
 
 const rows = [

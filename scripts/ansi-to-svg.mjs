@@ -42,7 +42,10 @@ function applySgr(style, params) {
 			style[n === 38 ? 'fg' : 'bg'] = color256(p[i + 2] ?? 0);
 			i += 2;
 		} else if ((n === 38 || n === 48) && p[i + 1] === 2) {
-			const hex = v => Number(v ?? 0).toString(16).padStart(2, '0');
+			const hex = v =>
+				Number(v ?? 0)
+					.toString(16)
+					.padStart(2, '0');
 			style[n === 38 ? 'fg' : 'bg'] = `#${hex(p[i + 2])}${hex(p[i + 3])}${hex(p[i + 4])}`;
 			i += 4;
 		}
@@ -63,6 +66,7 @@ export function parseAnsi(text) {
 			current = '';
 		};
 		// eslint-disable-next-line no-control-regex
+		// biome-ignore lint/suspicious/noControlCharactersInRegex: ESC is what an ANSI sequence starts with.
 		const re = /\u001B\[([\d;]*)([A-Za-z])|\u001B[()][A-Za-z0-9]|\u001B./g;
 		let last = 0;
 		for (const m of line.matchAll(re)) {
@@ -101,9 +105,18 @@ export function ansiToSvg(text, {columns, rows, title = 'traintop'}) {
 				const chars = [...run.text];
 				const x = (pad + col * cw).toFixed(1);
 				const y = pad + row * ch;
-				if (run.bg) out.push(`<rect x="${x}" y="${y}" width="${(chars.length * cw).toFixed(1)}" height="${ch}" fill="${run.bg}"/>`);
+				if (run.bg)
+					out.push(
+						`<rect x="${x}" y="${y}" width="${(chars.length * cw).toFixed(1)}" height="${ch}" fill="${run.bg}"/>`,
+					);
 				if (run.text.trim() !== '') {
-					const attrs = [`x="${x}"`, `y="${y + 13}"`, `fill="${run.fg}"`, `textLength="${(chars.length * cw).toFixed(1)}"`, 'lengthAdjust="spacingAndGlyphs"'];
+					const attrs = [
+						`x="${x}"`,
+						`y="${y + 13}"`,
+						`fill="${run.fg}"`,
+						`textLength="${(chars.length * cw).toFixed(1)}"`,
+						'lengthAdjust="spacingAndGlyphs"',
+					];
 					if (run.bold) attrs.push('font-weight="bold"');
 					if (run.dim) attrs.push('opacity="0.6"');
 					out.push(`<text ${attrs.join(' ')}>${escapeXml(run.text)}</text>`);

@@ -41,27 +41,66 @@ async function until(session, predicate, timeoutMs = 30_000) {
 }
 
 const dir = mkdtempSync(path.join(tmpdir(), 'traintop-demo-'));
-const job = await startDemoJob({runDir: dir, ranks: 4, stepSeconds: 0.1, saveEvery: 40, maxCheckpoints: 3, noUsr1Ranks: [3], leakMbPerMin: 120, leakRanks: [1]});
+const job = await startDemoJob({
+	runDir: dir,
+	ranks: 4,
+	stepSeconds: 0.1,
+	saveEvery: 40,
+	maxCheckpoints: 3,
+	noUsr1Ranks: [3],
+	leakMbPerMin: 120,
+	leakRanks: [1],
+});
 try {
 	await job.ranksReady();
 	const shots = [
-		{name: 'tui-120x40', columns: 120, rows: 40, scenario: 'issue-titanx-8gpu-noheader-nounits', confirm: true, gpus: '8 × GeForce GTX TITAN X (recorded output of a real node, replayed)'},
-		{name: 'tui-80x24', columns: 80, rows: 24, scenario: 'cap-linux-h100-80gb-hbm3-590.48.01', confirm: false, gpus: 'an H100 80GB HBM3 (recorded output, replayed)'},
+		{
+			name: 'tui-120x40',
+			columns: 120,
+			rows: 40,
+			scenario: 'issue-titanx-8gpu-noheader-nounits',
+			confirm: true,
+			gpus: '8 × GeForce GTX TITAN X (recorded output of a real node, replayed)',
+		},
+		{
+			name: 'tui-80x24',
+			columns: 80,
+			rows: 24,
+			scenario: 'cap-linux-h100-80gb-hbm3-590.48.01',
+			confirm: false,
+			gpus: 'an H100 80GB HBM3 (recorded output, replayed)',
+		},
 	];
 	for (const shot of shots) {
 		const session = shot.name;
 		const env = `PATH=${fakeDir}:${process.env.PATH} FAKE_NVSMI_SCENARIO=${shot.scenario} FAKE_NVSMI_FILL_MISSING=na TERM=xterm-256color`;
-		tmux('new-session', '-d', '-s', session, '-x', String(shot.columns), '-y', String(shot.rows), `env ${env} ${process.execPath} ${cli} ${dir} --pid ${job.launcherPid} --interval 0.5 --no-log; sleep 30`);
+		tmux(
+			'new-session',
+			'-d',
+			'-s',
+			session,
+			'-x',
+			String(shot.columns),
+			'-y',
+			String(shot.rows),
+			`env ${env} ${process.execPath} ${cli} ${dir} --pid ${job.launcherPid} --interval 0.5 --no-log; sleep 30`,
+		);
 		await until(session, text => /RANKS 4/.test(text) && /step +\d+/.test(text));
 		// Some history for the sparklines, and a save or two on the timeline.
 		await sleep(12_000);
 		const capture = () => tmux('capture-pane', '-p', '-e', '-t', session);
-		writeFileSync(path.join(out, `${shot.name}.svg`), ansiToSvg(capture(), {columns: shot.columns, rows: shot.rows, title: `traintop at ${shot.columns}×${shot.rows}`}));
+		writeFileSync(
+			path.join(out, `${shot.name}.svg`),
+			ansiToSvg(capture(), {columns: shot.columns, rows: shot.rows, title: `traintop at ${shot.columns}×${shot.rows}`}),
+		);
 		console.log(`wrote screenshots/${shot.name}.svg (GPU pane: ${shot.gpus})`);
 		if (shot.confirm) {
 			tmux('send-keys', '-t', session, 's');
 			await until(session, text => text.includes('Send SIGUSR1'));
-			writeFileSync(path.join(out, `confirm-${shot.columns}x${shot.rows}.svg`), ansiToSvg(capture(), {columns: shot.columns, rows: shot.rows, title: 'traintop: the save confirm box'}));
+			writeFileSync(
+				path.join(out, `confirm-${shot.columns}x${shot.rows}.svg`),
+				ansiToSvg(capture(), {columns: shot.columns, rows: shot.rows, title: 'traintop: the save confirm box'}),
+			);
 			console.log(`wrote screenshots/confirm-${shot.columns}x${shot.rows}.svg`);
 			tmux('send-keys', '-t', session, 'Escape');
 		}

@@ -7,7 +7,7 @@ import {EXIT, UsageError} from './core/errors.js';
 
 // React's development build checks and warns on every render (several times slower); the TUI is
 // imported only after this line, so it gets the production build unless the user asked otherwise.
-process.env['NODE_ENV'] ??= 'production';
+process.env.NODE_ENV ??= 'production';
 
 // argv → validated settings → one mode. The only file that calls process.exit.
 // Each mode is imported when chosen: `--analyze` of a big log should not pay for (or hold in
@@ -39,17 +39,17 @@ async function main(): Promise<number> {
 	const [command, ...args] = cli.input;
 	const {settings} = await loadSettings(cli.flags);
 	const selector = selectorFromFlags(cli.flags);
-	const json = Boolean(cli.flags['json']);
+	const json = Boolean(cli.flags.json);
 
-	if (cli.flags['analyze']) {
-		if (cli.flags['markdown'] && json) throw new UsageError('--json and --markdown cannot be used together');
+	if (cli.flags.analyze) {
+		if (cli.flags.markdown && json) throw new UsageError('--json and --markdown cannot be used together');
 		const {runAnalyzeCommand} = await import('./commands/analyze.js');
 		return runAnalyzeCommand({
 			inputs: cli.input,
 			settings,
-			format: json ? 'json' : cli.flags['markdown'] ? 'markdown' : 'text',
-			plot: typeof cli.flags['plot'] === 'string' && cli.flags['plot'] !== '' ? cli.flags['plot'] : null,
-			failOnBreach: Boolean(cli.flags['failOnBreach']),
+			format: json ? 'json' : cli.flags.markdown ? 'markdown' : 'text',
+			plot: typeof cli.flags.plot === 'string' && cli.flags.plot !== '' ? cli.flags.plot : null,
+			failOnBreach: Boolean(cli.flags.failOnBreach),
 			stdout: process.stdout,
 			stderr: process.stderr,
 			columns: process.stdout.columns,
@@ -58,7 +58,13 @@ async function main(): Promise<number> {
 	if (command === 'demo') {
 		if (args.length > 0) throw new UsageError(`demo takes no arguments (got ${args.join(' ')})`);
 		const {runDemoCommand} = await import('./commands/demo.js');
-		return runDemoCommand({settings, flags: cli.flags, json, stderr: process.stderr, exitNow: () => process.exit(EXIT.ok)});
+		return runDemoCommand({
+			settings,
+			flags: cli.flags,
+			json,
+			stderr: process.stderr,
+			exitNow: () => process.exit(EXIT.ok),
+		});
 	}
 	if (command === 'ranks') {
 		if (args.length > 0) throw new UsageError(`ranks takes no arguments (got ${args.join(' ')})`);
@@ -77,12 +83,12 @@ async function main(): Promise<number> {
 			settings,
 			selector,
 			action: args[0],
-			ranks: ranksFromFlag(cli.flags['rank']),
-			yes: Boolean(cli.flags['yes']),
-			force: Boolean(cli.flags['force']),
+			ranks: ranksFromFlag(cli.flags.rank),
+			yes: Boolean(cli.flags.yes),
+			force: Boolean(cli.flags.force),
 			json,
 			interactive: Boolean(process.stdin.isTTY && process.stderr.isTTY),
-			wait: Boolean(cli.flags['wait']),
+			wait: Boolean(cli.flags.wait),
 			runDir: args[1] ?? null,
 			stdin: process.stdin,
 			stdout: process.stdout,
@@ -90,7 +96,14 @@ async function main(): Promise<number> {
 		});
 	}
 	const {runMonitor} = await import('./commands/monitor.js');
-	return runMonitor({input: cli.input, flags: cli.flags, settings, json, selector, exitNow: () => process.exit(EXIT.ok)});
+	return runMonitor({
+		input: cli.input,
+		flags: cli.flags,
+		settings,
+		json,
+		selector,
+		exitNow: () => process.exit(EXIT.ok),
+	});
 }
 
 try {

@@ -3,7 +3,8 @@
 // these through LayoutIO (layouts/layout.ts), so they stay free of node:fs.
 
 import {errorMessage} from '../core/errors.js';
-import {open, lstat, readdir, readFile, readlink, stat} from 'node:fs/promises';
+import {type FileHandle, open, lstat, readdir, readFile, readlink, stat} from 'node:fs/promises';
+import type {Stats} from 'node:fs';
 import path from 'node:path';
 
 /** One directory entry. For a symlink, type, size and mtime are its target's (type `missing` when it dangles). */
@@ -35,10 +36,9 @@ function typeOf(stats: {isFile(): boolean; isDirectory(): boolean}): Entry['type
 	return stats.isDirectory() ? 'dir' : 'other';
 }
 
-
 /** The entry for one path, or null when it is gone (removed between readdir and lstat). */
 export async function entryAt(file: string): Promise<Entry | null> {
-	let own;
+	let own: Stats;
 	try {
 		own = await lstat(file);
 	} catch {
@@ -46,7 +46,15 @@ export async function entryAt(file: string): Promise<Entry | null> {
 	}
 	const name = path.basename(file);
 	if (!own.isSymbolicLink()) {
-		return {name, path: file, type: typeOf(own), symlink: false, linkTarget: null, size: own.size, mtimeMs: own.mtimeMs};
+		return {
+			name,
+			path: file,
+			type: typeOf(own),
+			symlink: false,
+			linkTarget: null,
+			size: own.size,
+			mtimeMs: own.mtimeMs,
+		};
 	}
 	const linkTarget = await readlink(file).catch(() => null);
 	try {
@@ -61,7 +69,7 @@ export async function entryAt(file: string): Promise<Entry | null> {
 /** The entries of `dir`, sorted by name. Throws what readdir throws (ENOENT, ENOTDIR, EACCES). */
 export async function listDir(dir: string): Promise<Entry[]> {
 	const names = (await readdir(dir)).sort();
-	const entries = await Promise.all(names.map((name) => entryAt(path.join(dir, name))));
+	const entries = await Promise.all(names.map(name => entryAt(path.join(dir, name))));
 	return entries.filter((entry): entry is Entry => entry !== null);
 }
 
@@ -93,7 +101,7 @@ export async function treeBytes(root: string): Promise<{bytes: number; error: st
 			return 0;
 		}
 		const sizes = await Promise.all(
-			names.map(async (name) => {
+			names.map(async name => {
 				const file = path.join(dir, name);
 				try {
 					const stats = await lstat(file);
@@ -136,7 +144,7 @@ export async function readText(file: string, maxBytes = 4096): Promise<string | 
 
 /** Up to `count` bytes from the start (`head`) or the end (`tail`) of a file; null when it cannot be read. */
 export async function readRange(file: string, count: number, from: 'head' | 'tail'): Promise<Buffer | null> {
-	let handle;
+	let handle: FileHandle | undefined;
 	try {
 		handle = await open(file, 'r');
 		const size = (await handle.stat()).size;

@@ -54,7 +54,12 @@ function median(values: readonly number[]): number | null {
  * limited by disk); else s. Null as well when free or avg is unknown — callers tell the two nulls apart by
  * `rotationKeepsUsageFlat`.
  */
-export function savesUntilFull(free: number | null, avg: number | null, keep: number | null, count: number): number | null {
+export function savesUntilFull(
+	free: number | null,
+	avg: number | null,
+	keep: number | null,
+	count: number,
+): number | null {
 	if (free === null || avg === null || !(avg > 0)) return null;
 	const saves = Math.max(0, Math.floor(free / avg));
 	if (keep === null) return saves;
@@ -121,7 +126,8 @@ export function buildIndex(scan: ScanResult, options: BuildIndexOptions): Checkp
 		return {...c, retention};
 	});
 
-	const avgCheckpointBytes = complete.length === 0 ? null : complete.reduce((sum, c) => sum + c.bytes, 0) / complete.length;
+	const avgCheckpointBytes =
+		complete.length === 0 ? null : complete.reduce((sum, c) => sum + c.bytes, 0) / complete.length;
 	const freeBytes = options.disk?.freeBytes ?? null;
 	const totalBytes = options.disk?.totalBytes ?? null;
 

@@ -7,16 +7,7 @@ import {realpath, stat} from 'node:fs/promises';
 import path from 'node:path';
 import {UsageError, errorMessage} from '../core/errors.js';
 import type {ScannedCheckpoint, ScanResult} from '../core/types.js';
-import {
-	entryAt,
-	listDir,
-	listDirOrNull,
-	readJson,
-	readRange,
-	readText,
-	treeBytes,
-	type Entry,
-} from './fs.js';
+import {entryAt, listDir, listDirOrNull, readJson, readRange, readText, treeBytes, type Entry} from './fs.js';
 import {dcpLayout} from './layouts/dcp.js';
 import {deepspeedLayout} from './layouts/deepspeed.js';
 import {genericLayout} from './layouts/generic.js';
@@ -83,9 +74,10 @@ async function openScanDir(ctx: Context, rel: string, seen: Set<string>): Promis
 	if (seen.has(real)) return null;
 	seen.add(real);
 	let entries: Entry[];
-	if (rel === '') entries = await listDir(dir).catch((caught: unknown) => {
-		throw new UsageError(`run dir ${ctx.root} cannot be listed: ${errorMessage(caught)}`);
-	});
+	if (rel === '')
+		entries = await listDir(dir).catch((caught: unknown) => {
+			throw new UsageError(`run dir ${ctx.root} cannot be listed: ${errorMessage(caught)}`);
+		});
 	else {
 		const listed = await listDirOrNull(dir);
 		if (listed === null) return null; // not a directory, or vanished: nothing to say
@@ -161,9 +153,9 @@ function byTimeThenPath(a: ScannedCheckpoint, b: ScannedCheckpoint): number {
  */
 export function oldestFirst(list: readonly ScannedCheckpoint[]): ScannedCheckpoint[] {
 	const stepped = list
-		.filter((item) => item.step !== null)
+		.filter(item => item.step !== null)
 		.sort((a, b) => (a.step ?? 0) - (b.step ?? 0) || byTimeThenPath(a, b));
-	const unstepped = list.filter((item) => item.step === null).sort(byTimeThenPath);
+	const unstepped = list.filter(item => item.step === null).sort(byTimeThenPath);
 	const merged: ScannedCheckpoint[] = [];
 	let i = 0;
 	let j = 0;
@@ -203,15 +195,15 @@ export async function scanRunDir(
 			ctx.warnings.push(...result.warnings);
 			declaredKeep ??= result.declaredKeep;
 			if (result.found.length > 0 || result.declaredKeep !== null) seenLayouts.add(layout.name);
-			const claimed = new Set(result.found.map((item) => item.entry.path));
-			entries = entries.filter((entry) => !claimed.has(entry.path));
-			pending.push(...result.found.map((item) => complete(layout.name, item)));
+			const claimed = new Set(result.found.map(item => item.entry.path));
+			entries = entries.filter(entry => !claimed.has(entry.path));
+			pending.push(...result.found.map(item => complete(layout.name, item)));
 		}
 	}
 	const checkpoints = oldestFirst(await Promise.all(pending));
 	return {
 		runDir: root,
-		layouts: layouts.map((layout) => layout.name).filter((name) => seenLayouts.has(name)),
+		layouts: layouts.map(layout => layout.name).filter(name => seenLayouts.has(name)),
 		checkpoints,
 		declaredKeep,
 		warnings: ctx.warnings,

@@ -32,7 +32,11 @@ export interface CheckpointWatcherOptions {
 /** A checkpoint's time may be truncated to the second (names, mtimes): awaitNewCheckpoint accepts this much before sinceMs. */
 const TIME_SLACK_MS = 1000;
 
-const isDirectory = (dir: string): Promise<boolean> => stat(dir).then(s => s.isDirectory(), () => false);
+const isDirectory = (dir: string): Promise<boolean> =>
+	stat(dir).then(
+		s => s.isDirectory(),
+		() => false,
+	);
 
 const defaultScan: ScanFunction = async runDir => {
 	const {scanRunDir} = await import('./scan.js');
@@ -150,7 +154,8 @@ export class CheckpointWatcher {
 		const index = this.#index;
 		if (!index?.lastSave) return index;
 		const fresh = lastSaveAt(index.lastSave, this.#now());
-		if (fresh.overdue === index.lastSave.overdue && Math.floor(fresh.ageS) === Math.floor(index.lastSave.ageS)) return index;
+		if (fresh.overdue === index.lastSave.overdue && Math.floor(fresh.ageS) === Math.floor(index.lastSave.ageS))
+			return index;
 		this.#index = {...index, lastSave: fresh};
 		return this.#index;
 	}
@@ -217,7 +222,10 @@ export class CheckpointWatcher {
 				resolve(found);
 			};
 			const hook = (index: CheckpointIndex | null): void => {
-				if (index === null) return finish(null);
+				if (index === null) {
+					finish(null);
+					return;
+				}
 				const found = index.checkpoints.find(
 					c => c.status === 'complete' && !before.has(c.path) && c.time >= sinceMs - TIME_SLACK_MS,
 				);

@@ -47,11 +47,15 @@ export async function runAnalyzeCommand(o: AnalyzeOptions): Promise<number> {
 	if (o.format === 'json') {
 		o.stdout.write(`${JSON.stringify({files, ...json}, null, 2)}\n`);
 	} else {
-		o.stdout.write(`${formatReport(analysis, {format: o.format, width: Math.min(o.columns ?? 80, 120), files, skipped})}\n`);
+		o.stdout.write(
+			`${formatReport(analysis, {format: o.format, width: Math.min(o.columns ?? 80, 120), files, skipped})}\n`,
+		);
 		if (skipped.length > 0) {
 			const lines = skipped.slice(0, SKIPPED_SHOWN).map(s => `  ${s.file}:${s.line}: ${s.reason}`);
 			const more = skipped.length > SKIPPED_SHOWN ? [`  … and ${skipped.length - SKIPPED_SHOWN} more`] : [];
-			o.stderr.write(`traintop: skipped ${skipped.length} line(s) that are not memory records:\n${[...lines, ...more].join('\n')}\n`);
+			o.stderr.write(
+				`traintop: skipped ${skipped.length} line(s) that are not memory records:\n${[...lines, ...more].join('\n')}\n`,
+			);
 		}
 		if (o.plot) o.stderr.write(`traintop: wrote ${o.plot}\n`);
 	}

@@ -13,24 +13,30 @@ export function formatCheckpoints(index: CheckpointIndex, now: number): string {
 	if (index.checkpoints.length === 0) {
 		return [`no checkpoints yet in ${index.runDir}`, ...index.warnings.map(w => `warning: ${w}`)].join('\n');
 	}
-	const rows = [...index.checkpoints].reverse().map(c => [
-		localTime(c.time),
-		formatAge((now - c.time) / 1000),
-		c.step === null ? '-' : String(c.step),
-		c.epoch === null ? '-' : String(Number(c.epoch.toFixed(2))),
-		formatBytes(c.bytes),
-		c.kind,
-		c.status === 'partial' ? PARTIAL_MARK : 'complete',
-		RETENTION_MARK[c.retention],
-		c.name,
-	]);
+	const rows = [...index.checkpoints]
+		.reverse()
+		.map(c => [
+			localTime(c.time),
+			formatAge((now - c.time) / 1000),
+			c.step === null ? '-' : String(c.step),
+			c.epoch === null ? '-' : String(Number(c.epoch.toFixed(2))),
+			formatBytes(c.bytes),
+			c.kind,
+			c.status === 'partial' ? PARTIAL_MARK : 'complete',
+			RETENTION_MARK[c.retention],
+			c.name,
+		]);
 	const lines = table([['TIME', 'AGE', 'STEP', 'EPOCH', 'SIZE', 'KIND', 'STATUS', 'RETENTION', 'NAME'], ...rows]);
 	const summary: string[] = [''];
-	summary.push(`${index.checkpoints.length} checkpoint${index.checkpoints.length === 1 ? '' : 's'} in ${index.runDir} (${index.layouts.join(', ')})`);
+	summary.push(
+		`${index.checkpoints.length} checkpoint${index.checkpoints.length === 1 ? '' : 's'} in ${index.runDir} (${index.layouts.join(', ')})`,
+	);
 	const last = index.lastSave;
 	if (last) {
 		const every = last.medianIntervalS === null ? '' : `; saves every ${formatAge(last.medianIntervalS)} (median)`;
-		summary.push(`last save ${formatAge(last.ageS)} ago${every}${last.overdue ? ' — OVERDUE: over 1.5 × the usual interval' : ''}`);
+		summary.push(
+			`last save ${formatAge(last.ageS)} ago${every}${last.overdue ? ' — OVERDUE: over 1.5 × the usual interval' : ''}`,
+		);
 	} else {
 		summary.push('no complete checkpoint yet');
 	}
@@ -38,8 +44,11 @@ export function formatCheckpoints(index: CheckpointIndex, now: number): string {
 	if (retention.keep === null) {
 		summary.push('retention: no keep-N known (use --keep N): nothing is planned for deletion');
 	} else {
-		const from = retention.source === 'flag' ? '--keep' : 'the job\'s metadata';
-		const prune = retention.toPrune.length === 0 ? 'the next save prunes nothing' : `the next save prunes ${retention.toPrune.map(p => p.split('/').at(-1)).join(', ')}`;
+		const from = retention.source === 'flag' ? '--keep' : "the job's metadata";
+		const prune =
+			retention.toPrune.length === 0
+				? 'the next save prunes nothing'
+				: `the next save prunes ${retention.toPrune.map(p => p.split('/').at(-1)).join(', ')}`;
 		summary.push(`retention: keep ${retention.keep} (from ${from}), ${retention.count} counted; ${prune}`);
 	}
 	const {disk} = index;
@@ -50,7 +59,9 @@ export function formatCheckpoints(index: CheckpointIndex, now: number): string {
 				: rotationKeepsUsageFlat(index)
 					? '; rotation keeps usage flat'
 					: '';
-		summary.push(`disk: ${formatBytes(disk.freeBytes)} free of ${formatBytes(disk.totalBytes)}; checkpoints ${formatBytes(disk.avgCheckpointBytes)} on average${fits}`);
+		summary.push(
+			`disk: ${formatBytes(disk.freeBytes)} free of ${formatBytes(disk.totalBytes)}; checkpoints ${formatBytes(disk.avgCheckpointBytes)} on average${fits}`,
+		);
 	}
 	for (const warning of index.warnings) summary.push(`warning: ${warning}`);
 	return [...lines, ...summary].join('\n');
@@ -75,7 +86,12 @@ export function checkpointsJson(index: CheckpointIndex) {
 			loss: c.loss,
 			warnings: c.warnings,
 		})),
-		retention: {keep: index.retention.keep, source: index.retention.source, count: index.retention.count, to_prune: index.retention.toPrune},
+		retention: {
+			keep: index.retention.keep,
+			source: index.retention.source,
+			count: index.retention.count,
+			to_prune: index.retention.toPrune,
+		},
 		disk: {
 			free_bytes: index.disk.freeBytes,
 			total_bytes: index.disk.totalBytes,

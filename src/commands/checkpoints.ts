@@ -36,6 +36,8 @@ export async function runCheckpointsCommand(o: {
 	const runDir = existingRunDir(o.runDir);
 	const now = Date.now();
 	const index = await loadCheckpointIndex(runDir, o.settings.keep, now);
-	o.stdout.write(o.json ? `${JSON.stringify(checkpointsJson(index), null, 2)}\n` : `${formatCheckpoints(index, now)}\n`);
+	o.stdout.write(
+		o.json ? `${JSON.stringify(checkpointsJson(index), null, 2)}\n` : `${formatCheckpoints(index, now)}\n`,
+	);
 	return 0;
 }

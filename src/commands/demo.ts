@@ -23,22 +23,47 @@ export interface DemoOptions {
 }
 
 /** The demo job's shape; the README and the tests describe the same. */
-const DEMO_JOB = {ranks: 4, workers: 2, stepSeconds: 0.2, saveEvery: 100, maxCheckpoints: 3, noUsr1Ranks: [3], leakMbPerMin: 20, leakRanks: [1]} as const;
+const DEMO_JOB = {
+	ranks: 4,
+	workers: 2,
+	stepSeconds: 0.2,
+	saveEvery: 100,
+	maxCheckpoints: 3,
+	noUsr1Ranks: [3],
+	leakMbPerMin: 20,
+	leakRanks: [1],
+} as const;
 
 export async function runDemoCommand(o: DemoOptions): Promise<number> {
 	const runDir = await mkdtemp(path.join(tmpdir(), 'traintop-demo-'));
 	const say = (text: string) => o.stderr.write(`traintop demo: ${text}\n`);
 	say(`starting a demo job (${DEMO_JOB.ranks} ranks) in ${runDir}…`);
-	const job = await startDemoJob({...DEMO_JOB, noUsr1Ranks: [...DEMO_JOB.noUsr1Ranks], leakRanks: [...DEMO_JOB.leakRanks], runDir, shutdownTimeoutS: 5, exitWithParent: true});
+	const job = await startDemoJob({
+		...DEMO_JOB,
+		noUsr1Ranks: [...DEMO_JOB.noUsr1Ranks],
+		leakRanks: [...DEMO_JOB.leakRanks],
+		runDir,
+		shutdownTimeoutS: 5,
+		exitWithParent: true,
+	});
 	// A first memory-log record after 5 s rather than 30, so `a` has something to show soon.
-	const settings: Settings = o.flags['logInterval'] === undefined ? {...o.settings, logInterval: 5} : o.settings;
+	const settings: Settings = o.flags.logInterval === undefined ? {...o.settings, logInterval: 5} : o.settings;
 	let code: number;
 	try {
 		await job.ranksReady();
-		code = await runMonitor({input: [runDir], flags: o.flags, settings, json: o.json, selector: {kind: 'pid', pid: job.launcherPid}, exitNow: o.exitNow});
+		code = await runMonitor({
+			input: [runDir],
+			flags: o.flags,
+			settings,
+			json: o.json,
+			selector: {kind: 'pid', pid: job.launcherPid},
+			exitNow: o.exitNow,
+		});
 	} finally {
 		const exit = await job.stop();
-		say(`stopped the demo job (launcher exit ${exit ?? job.exitSignal() ?? '?'}: its ranks saved an emergency checkpoint on the way out).`);
+		say(
+			`stopped the demo job (launcher exit ${exit ?? job.exitSignal() ?? '?'}: its ranks saved an emergency checkpoint on the way out).`,
+		);
 	}
 	const log = logPathFrom(settings, runDir);
 	say(`its run dir (kept): ${runDir}`);

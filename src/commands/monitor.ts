@@ -30,7 +30,7 @@ export interface MonitorOptions {
  */
 export async function runMonitor({input, flags, settings, json, selector, exitNow}: MonitorOptions): Promise<number> {
 	const runDir = runDirFrom(input);
-	const tui = !flags['headless'] && !json && process.stdout.isTTY === true && process.stdin.isTTY === true;
+	const tui = !flags.headless && !json && process.stdout.isTTY === true && process.stdin.isTTY === true;
 	const session = await openSession({settings, runDir, selector});
 	// However traintop exits, no nvidia-smi may outlive it.
 	process.on('exit', () => session.killNow());

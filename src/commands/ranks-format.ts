@@ -26,12 +26,20 @@ export function formatRanks(set: RankSet, width = 120): string {
 	]);
 	const lines = table([header, ...rows]).map(line => truncate(line, width));
 	const world = set.ranks.find(r => r.worldSize !== null)?.worldSize;
-	const summary = [`${set.ranks.length} rank${set.ranks.length === 1 ? '' : 's'}${world ? ` of world size ${world}` : ''} on ${set.ranks[0]!.host}`];
+	const summary = [
+		`${set.ranks.length} rank${set.ranks.length === 1 ? '' : 's'}${world ? ` of world size ${world}` : ''} on ${set.ranks[0]!.host}`,
+	];
 	summary.push(set.launcher ? `launcher: pid ${set.launcher.pid} ${set.launcher.cmd}` : 'launcher: none found');
 	const slurm = set.ranks.find(r => r.slurm)?.slurm;
-	if (slurm) summary.push(`SLURM job ${slurm.jobId}${slurm.stepId === null ? '' : ` step ${slurm.stepId}`}, restarts ${slurm.restartCount}`);
+	if (slurm)
+		summary.push(
+			`SLURM job ${slurm.jobId}${slurm.stepId === null ? '' : ` step ${slurm.stepId}`}, restarts ${slurm.restartCount}`,
+		);
 	const stalled = set.ranks.filter(r => r.stalled);
-	if (stalled.length > 0) summary.push(`stalled (no CPU time for the stall window): ${stalled.map(r => `rank ${r.rank ?? '?'} (pid ${r.pid})`).join(', ')}`);
+	if (stalled.length > 0)
+		summary.push(
+			`stalled (no CPU time for the stall window): ${stalled.map(r => `rank ${r.rank ?? '?'} (pid ${r.pid})`).join(', ')}`,
+		);
 	return [...lines, '', ...summary, SIGNAL_LEGEND].join('\n');
 }
 
@@ -56,11 +64,21 @@ export function ranksJson(set: RankSet) {
 			signals: Object.fromEntries(
 				Object.entries(r.signals).map(([name, s]) => [
 					name,
-					{disposition: s.disposition, blocked: s.blocked, pending: s.pending, terminates_by_default: s.terminatesByDefault},
+					{
+						disposition: s.disposition,
+						blocked: s.blocked,
+						pending: s.pending,
+						terminates_by_default: s.terminatesByDefault,
+					},
 				]),
 			),
 			workers: r.workers,
-			slurm: r.slurm && {job_id: r.slurm.jobId, step_id: r.slurm.stepId, restart_count: r.slurm.restartCount, procid: r.slurm.procId},
+			slurm: r.slurm && {
+				job_id: r.slurm.jobId,
+				step_id: r.slurm.stepId,
+				restart_count: r.slurm.restartCount,
+				procid: r.slurm.procId,
+			},
 		})),
 		launcher: set.launcher && {pid: set.launcher.pid, cmd: set.launcher.cmd},
 	};

@@ -13,7 +13,11 @@ import {formatRanks, ranksJson} from './ranks-format.js';
 const CPU_WINDOW_MS = 500;
 
 /** One scan with CPU % measured over a short window and GPU memory when nvidia-smi answers. */
-export async function scanRanks(settings: Settings, selector: RankSelector, proc: ProcReader = procReader()): Promise<RankSet> {
+export async function scanRanks(
+	settings: Settings,
+	selector: RankSelector,
+	proc: ProcReader = procReader(),
+): Promise<RankSet> {
 	const sampler = new RankSampler({proc, selector, host: hostname(), stallAfterMs: settings.stallAfter * 1000});
 	const [gpu] = await Promise.all([readGpuProcessesOnce(settings.nvidiaSmi), sampler.sample()]);
 	await new Promise(resolve => setTimeout(resolve, CPU_WINDOW_MS));

@@ -15,11 +15,16 @@ import {scanRanks} from './ranks.js';
 
 /** `save` and `emergency` name the configured signals; anything else must be a signal name. */
 function resolveAction(action: string | undefined, settings: Settings): {signal: SignalName; label: string} {
-	if (action === undefined) throw new UsageError('signal needs what to send: save, emergency or a signal name (e.g. SIGUSR2)');
+	if (action === undefined)
+		throw new UsageError('signal needs what to send: save, emergency or a signal name (e.g. SIGUSR2)');
 	if (action === 'save') return {signal: settings.saveSignal, label: `${settings.saveSignal} (save)`};
-	if (action === 'emergency') return {signal: settings.emergencySignal, label: `${settings.emergencySignal} (emergency checkpoint)`};
+	if (action === 'emergency')
+		return {signal: settings.emergencySignal, label: `${settings.emergencySignal} (emergency checkpoint)`};
 	const signal = parseSignalName(action);
-	if (!signal) throw new UsageError(`unknown signal '${action}': use save, emergency or a signal name such as SIGUSR2, USR2 or 12`);
+	if (!signal)
+		throw new UsageError(
+			`unknown signal '${action}': use save, emergency or a signal name such as SIGUSR2, USR2 or 12`,
+		);
 	return {signal, label: signal};
 }
 
@@ -63,7 +68,11 @@ export async function runSignalCommand(o: SignalCommandOptions): Promise<number>
 	const set = await scanRanks(o.settings, o.selector);
 	const {targets, unknown} = selectTargets(set, o.ranks);
 	if (unknown.length > 0) {
-		const known = set.ranks.map(r => r.rank).filter(n => n !== null).join(', ') || 'none';
+		const known =
+			set.ranks
+				.map(r => r.rank)
+				.filter(n => n !== null)
+				.join(', ') || 'none';
 		throw new UsageError(`--rank ${unknown.join(',')}: no such rank ${describeSelector(o.selector)} (found: ${known})`);
 	}
 	if (targets.length === 0) {
@@ -76,7 +85,9 @@ export async function runSignalCommand(o: SignalCommandOptions): Promise<number>
 	for (const target of targets) say(`  ${previewLine(target, signal, o.force)}`);
 	if (!o.yes) {
 		if (!o.interactive) {
-			throw new UsageError(`signal: no terminal to confirm on; add --yes to send ${signal} to ${targets.length} rank(s)`);
+			throw new UsageError(
+				`signal: no terminal to confirm on; add --yes to send ${signal} to ${targets.length} rank(s)`,
+			);
 		}
 		if (!(await confirm(`Send ${signal}? [y/N] `, o.stdin, o.stderr))) {
 			say('cancelled: nothing sent');
@@ -122,9 +133,15 @@ function waitLine(checkpoint: Checkpoint | null, seconds: number, runDir: string
 }
 
 /** The run dir to watch: the one given, else where rank 0 runs (relative checkpoint paths start there). */
-async function startWatcher(o: SignalCommandOptions, rank0: RankProcess): Promise<{watcher: CheckpointWatcher; runDir: string}> {
+async function startWatcher(
+	o: SignalCommandOptions,
+	rank0: RankProcess,
+): Promise<{watcher: CheckpointWatcher; runDir: string}> {
 	const runDir = o.runDir ? existingRunDir(o.runDir) : procReader().cwd(rank0.pid);
-	if (!runDir) throw new UsageError(`--wait: cannot read the working directory of rank ${rank0.rank ?? '?'} (pid ${rank0.pid}); give RUN_DIR`);
+	if (!runDir)
+		throw new UsageError(
+			`--wait: cannot read the working directory of rank ${rank0.rank ?? '?'} (pid ${rank0.pid}); give RUN_DIR`,
+		);
 	const watcher = new CheckpointWatcher({
 		runDir,
 		keep: o.settings.keep,

@@ -39,9 +39,7 @@ function distance(a: string, b: string): number {
 
 function unknownKeyMessage(path: string, key: string): string {
 	const known = Object.keys(settingsShape);
-	const nearest = known
-		.map(k => ({k, d: distance(key.toLowerCase(), k.toLowerCase())}))
-		.sort((x, y) => x.d - y.d)[0];
+	const nearest = known.map(k => ({k, d: distance(key.toLowerCase(), k.toLowerCase())})).sort((x, y) => x.d - y.d)[0];
 	const hint = nearest && nearest.d <= 3 ? ` (did you mean "${nearest.k}"?)` : '';
 	return `config file ${path}: unknown key "${key}"${hint}; known keys: ${known.join(', ')}`;
 }
@@ -134,9 +132,9 @@ export async function loadSettings(
 	flags: Readonly<Record<string, unknown>>,
 	env: NodeJS.ProcessEnv = process.env,
 ): Promise<{settings: Settings; configPath: string | null}> {
-	const configFlag = flags['config'];
+	const configFlag = flags.config;
 	if (configFlag === '') throw new UsageError('--config needs a file path');
-	const configPath = typeof configFlag === 'string' ? configFlag : env['TRAINTOP_CONFIG'] || null;
+	const configPath = typeof configFlag === 'string' ? configFlag : env.TRAINTOP_CONFIG || null;
 	const fromFlags = settingsFromFlags(flags);
 	const fromFile = configPath ? await loadConfigFile(configPath) : {};
 	return {settings: resolveSettings(fromFile, fromFlags, configPath), configPath};

@@ -3,8 +3,8 @@ import type {RankSelector} from '../ranks/tree.js';
 
 /** --pid / --match → how ranks are found; neither = the user's processes carrying rank variables. */
 export function selectorFromFlags(flags: Readonly<Record<string, unknown>>): RankSelector {
-	const pid = flags['pid'];
-	const match = flags['match'];
+	const pid = flags.pid;
+	const match = flags.match;
 	if (pid !== undefined && match !== undefined) throw new UsageError('--pid and --match cannot be used together');
 	if (pid !== undefined) {
 		const text = String(pid).trim();
@@ -27,7 +27,9 @@ export function selectorFromFlags(flags: Readonly<Record<string, unknown>>): Ran
 /** `--rank 0,2,5` → [0, 2, 5]; undefined when absent (every rank). */
 export function ranksFromFlag(value: unknown): number[] | undefined {
 	if (value === undefined) return undefined;
-	const parts = String(value).split(',').map(part => part.trim());
+	const parts = String(value)
+		.split(',')
+		.map(part => part.trim());
 	if (parts.some(part => !/^\d+$/.test(part))) {
 		throw new UsageError(`--rank needs rank numbers separated by commas, e.g. --rank 0,2 (got '${String(value)}')`);
 	}

@@ -113,7 +113,8 @@ export class Monitor {
 		if (this.#timer) return;
 		void this.#tickSafely();
 		this.#timer = setInterval(() => void this.#tickSafely(), this.#options.intervalMs);
-		this.#unsubscribeCheckpoints = this.#options.sources.checkpoints?.subscribe?.(() => void this.#tickSafely()) ?? null;
+		this.#unsubscribeCheckpoints =
+			this.#options.sources.checkpoints?.subscribe?.(() => void this.#tickSafely()) ?? null;
 	}
 
 	stop(): void {

@@ -43,7 +43,8 @@ function numberArg(name: string, value: number | undefined, min: number, integer
 function rankListArg(name: string, ranks: readonly number[] | undefined): string[] {
 	if (ranks === undefined || ranks.length === 0) return [];
 	for (const rank of ranks) {
-		if (!Number.isInteger(rank) || rank < 0) throw new RangeError(`demo job: ${name} must list ranks >= 0, got ${rank}`);
+		if (!Number.isInteger(rank) || rank < 0)
+			throw new RangeError(`demo job: ${name} must list ranks >= 0, got ${rank}`);
 	}
 	return [`--${name}`, ranks.join(',')];
 }
@@ -51,7 +52,8 @@ function rankListArg(name: string, ranks: readonly number[] | undefined): string
 /** The launcher's argv after the script path. */
 export function demoLauncherArgs(options: DemoJobOptions, runDir: string): string[] {
 	return [
-		'--run-dir', runDir,
+		'--run-dir',
+		runDir,
 		...numberArg('ranks', options.ranks, 1, true),
 		...numberArg('workers', options.workers, 0, true),
 		...numberArg('step-seconds', options.stepSeconds, 0, false),

@@ -105,7 +105,7 @@ export async function startDemoJob(options: DemoJobOptions): Promise<DemoJob> {
 	let exitCode: number | null = null;
 	let exitSignal: NodeJS.Signals | null = null;
 	let hasExited = false;
-	const launcherExit = new Promise<number | null>((resolve) => {
+	const launcherExit = new Promise<number | null>(resolve => {
 		child.once('exit', (code, signal) => {
 			hasExited = true;
 			exitCode = code;
@@ -168,7 +168,10 @@ export async function startDemoJob(options: DemoJobOptions): Promise<DemoJob> {
 		const earlier = lines.find(matches);
 		if (earlier !== undefined) return Promise.resolve(earlier);
 		return new Promise((resolve, reject) => {
-			const timer = setTimeout(() => finish(new Error(`no line matching ${pattern} within ${timeoutMs} ms`)), timeoutMs);
+			const timer = setTimeout(
+				() => finish(new Error(`no line matching ${pattern} within ${timeoutMs} ms`)),
+				timeoutMs,
+			);
 			const listener = (line: string): void => {
 				if (matches(line)) finish(line);
 			};
@@ -220,7 +223,7 @@ export async function startDemoJob(options: DemoJobOptions): Promise<DemoJob> {
 
 	function waitForStreams(timeoutMs: number): Promise<void> {
 		if (openStreams === 0) return Promise.resolve();
-		return new Promise((resolve) => {
+		return new Promise(resolve => {
 			const timer = setTimeout(done, timeoutMs);
 			function done(): void {
 				clearTimeout(timer);
@@ -231,7 +234,7 @@ export async function startDemoJob(options: DemoJobOptions): Promise<DemoJob> {
 		});
 	}
 
-	const exited = launcherExit.then(async (code) => {
+	const exited = launcherExit.then(async code => {
 		await waitForStreams(500);
 		return code;
 	});
@@ -244,7 +247,7 @@ export async function startDemoJob(options: DemoJobOptions): Promise<DemoJob> {
 			let timer: NodeJS.Timeout | undefined;
 			const timedOut = await Promise.race([
 				exited.then(() => false),
-				new Promise<boolean>((resolve) => {
+				new Promise<boolean>(resolve => {
 					timer = setTimeout(() => resolve(true), graceMs);
 				}),
 			]);

@@ -19,7 +19,10 @@ function isExecutableFile(file: string): boolean {
  * The absolute path of `command` (default `python3`): itself when it contains a slash and is an executable file,
  * else the first executable match on `pathEnv`. Null when there is none.
  */
-export function findPython(command: string = DEFAULT_PYTHON, pathEnv: string | undefined = process.env.PATH): string | null {
+export function findPython(
+	command: string = DEFAULT_PYTHON,
+	pathEnv: string | undefined = process.env.PATH,
+): string | null {
 	if (command.includes('/')) return isExecutableFile(command) ? path.resolve(command) : null;
 	for (const dir of (pathEnv ?? '').split(path.delimiter)) {
 		if (dir === '') continue;
@@ -30,7 +33,10 @@ export function findPython(command: string = DEFAULT_PYTHON, pathEnv: string | u
 }
 
 /** Like findPython, but throws an Error that names the interpreter when there is none. */
-export function requirePython(command: string = DEFAULT_PYTHON, pathEnv: string | undefined = process.env.PATH): string {
+export function requirePython(
+	command: string = DEFAULT_PYTHON,
+	pathEnv: string | undefined = process.env.PATH,
+): string {
 	const found = findPython(command, pathEnv);
 	if (found !== null) return found;
 	const where = command.includes('/') ? `${command} is not an executable file` : `${command} was not found on PATH`;

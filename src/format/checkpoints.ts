@@ -4,7 +4,11 @@ import type {Checkpoint} from '../core/types.js';
 // pane: a person who learnt PRUNE NEXT in one must not meet another word for it in the other.
 
 /** Blank for a checkpoint kept; PRUNE NEXT in capitals because keep-N deletes it at the next save. */
-export const RETENTION_MARK: Readonly<Record<Checkpoint['retention'], string>> = {keep: '', 'prune-next': 'PRUNE NEXT', protected: 'protected'};
+export const RETENTION_MARK: Readonly<Record<Checkpoint['retention'], string>> = {
+	keep: '',
+	'prune-next': 'PRUNE NEXT',
+	protected: 'protected',
+};
 
 /** PARTIAL: still being written, or abandoned mid-save. */
 export const PARTIAL_MARK = 'PARTIAL';

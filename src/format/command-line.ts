@@ -3,5 +3,8 @@
 
 /** `/opt/conda/bin/python3 -u train.py` → `python3 -u train.py`, on one line (any run of blanks or newlines becomes one space). */
 export function compactCommand(cmd: string): string {
-	return cmd.replace(/^\S*\/(\S+)/, '$1').replace(/\s+/g, ' ').trim();
+	return cmd
+		.replace(/^\S*\/(\S+)/, '$1')
+		.replace(/\s+/g, ' ')
+		.trim();
 }

@@ -5,11 +5,19 @@ import type {SignalState} from '../core/types.js';
 
 /** ✓ handled · ign ignored · ✗ default that kills · - default that does not kill; +B blocked, +P pending. */
 export function signalMark(state: SignalState): string {
-	const base = state.disposition === 'handled' ? '✓' : state.disposition === 'ignored' ? 'ign' : state.terminatesByDefault ? '✗' : '-';
+	const base =
+		state.disposition === 'handled'
+			? '✓'
+			: state.disposition === 'ignored'
+				? 'ign'
+				: state.terminatesByDefault
+					? '✗'
+					: '-';
 	return `${base}${state.blocked ? 'B' : ''}${state.pending ? 'P' : ''}`;
 }
 
-export const SIGNAL_LEGEND = '✓ handled · ✗ no handler: the signal kills · ign ignored · - no handler, harmless · B blocked · P pending';
+export const SIGNAL_LEGEND =
+	'✓ handled · ✗ no handler: the signal kills · ign ignored · - no handler, harmless · B blocked · P pending';
 
 /** `SIGTERM` → `TERM`: the column headers and cells have no room for the prefix every signal shares. */
 export function signalName(signal: string): string {

@@ -1,4 +1,12 @@
-import {processIdentity, type Alert, type CheckpointIndex, type GpuReading, type GpuState, type MetricStatus, type RankSet} from '../core/types.js';
+import {
+	processIdentity,
+	type Alert,
+	type CheckpointIndex,
+	type GpuReading,
+	type GpuState,
+	type MetricStatus,
+	type RankSet,
+} from '../core/types.js';
 import {gpuMetricId} from '../core/metric-id.js';
 import type {LogRecord} from '../memlog/record.js';
 import {formatAge} from '../format/duration.js';
@@ -9,8 +17,12 @@ import {formatBytes, formatPercent, formatThreshold} from '../format/units.js';
 // Pure text for the headless mode. Lines are meant for a tmux pane, `tail -f` or a SLURM .out
 // file: one line each, greppable (`grep CRIT`), levels upper-case only when they need attention.
 
-
-function metricPart(label: string, value: number | null, peak: number | null, status: MetricStatus | undefined): string {
+function metricPart(
+	label: string,
+	value: number | null,
+	peak: number | null,
+	status: MetricStatus | undefined,
+): string {
 	const level = status ? ` ${LEVEL_WORD[status.level]}` : '';
 	const peakText = peak !== null && value !== null && peak > value + 0.05 ? ` (peak ${formatPercent(peak)})` : '';
 	return `${label} ${formatPercent(value)}${level}${peakText}`;
@@ -23,16 +35,18 @@ function metricPart(label: string, value: number | null, peak: number | null, st
 export function formatStatusLine(record: LogRecord, metrics: Readonly<Record<string, MetricStatus>>): string {
 	const parts = [localTime(Date.parse(record.timestamp))];
 	parts.push(
-		record.memory
-			? metricPart('ram', record.memory.percent, record.memory.peak_percent, metrics['ram'])
-			: 'ram n/a',
+		record.memory ? metricPart('ram', record.memory.percent, record.memory.peak_percent, metrics.ram) : 'ram n/a',
 	);
-	parts.push(record.swap ? metricPart('swap', record.swap.percent, record.swap.peak_percent, metrics['swap']) : 'swap none');
+	parts.push(
+		record.swap ? metricPart('swap', record.swap.percent, record.swap.peak_percent, metrics.swap) : 'swap none',
+	);
 	if (record.gpus.length === 0) {
 		parts.push(`gpu ${record.gpu_status}`);
 	}
 	for (const g of record.gpus) {
-		parts.push(metricPart(gpuMetricId(g.index), g.memory_percent, g.peak_memory_percent ?? null, metrics[gpuMetricId(g.index)]));
+		parts.push(
+			metricPart(gpuMetricId(g.index), g.memory_percent, g.peak_memory_percent ?? null, metrics[gpuMetricId(g.index)]),
+		);
 	}
 	return parts.join('  ');
 }
@@ -104,7 +118,8 @@ export function describeRankChanges(previous: RankSet | null, next: RankSet): st
 	}
 	for (const [id, r] of after) {
 		const was = before.get(id);
-		if (r.stalled && !was?.stalled) lines.push(`ranks: ${rankName(r)} looks stalled: state ${r.state} but no CPU time lately`);
+		if (r.stalled && !was?.stalled)
+			lines.push(`ranks: ${rankName(r)} looks stalled: state ${r.state} but no CPU time lately`);
 		if (!r.stalled && was?.stalled) lines.push(`ranks: ${rankName(r)} is using CPU again`);
 	}
 	return lines;
@@ -126,7 +141,9 @@ export function describeCheckpointChanges(previous: CheckpointIndex | null, next
 		}
 	}
 	if (next.lastSave?.overdue && !previous.lastSave?.overdue) {
-		lines.push(`checkpoint: OVERDUE — last save ${formatAge(next.lastSave.ageS)} ago, over 1.5 × the usual ${formatAge(next.lastSave.medianIntervalS ?? 0)}`);
+		lines.push(
+			`checkpoint: OVERDUE — last save ${formatAge(next.lastSave.ageS)} ago, over 1.5 × the usual ${formatAge(next.lastSave.medianIntervalS ?? 0)}`,
+		);
 	}
 	return lines;
 }

@@ -2,7 +2,13 @@ import type {Writable} from 'node:stream';
 import type {CheckpointIndex, GpuState, RankSet, Snapshot} from '../core/types.js';
 import type {Session} from '../session/session.js';
 import {localTime} from '../format/time.js';
-import {describeCheckpointChanges, describeRankChanges, formatAlertLine, formatGpuStateLine, formatStatusLine} from './format.js';
+import {
+	describeCheckpointChanges,
+	describeRankChanges,
+	formatAlertLine,
+	formatGpuStateLine,
+	formatStatusLine,
+} from './format.js';
 
 export interface HeadlessOptions {
 	/** --json: records on stdout instead of status lines. */
@@ -41,21 +47,26 @@ export async function runHeadless(session: Session, options: HeadlessOptions): P
 	note(
 		`watching ${session.host} every ${settings.interval} s; ` +
 			`thresholds ram ${settings.ramThreshold}% gpu ${settings.gpuThreshold}% swap ${settings.swapThreshold}%; ` +
-			(recorder.path ? `memory log ${recorder.path} (a record every ${settings.logInterval} s)` : 'memory log off (--no-log)'),
+			(recorder.path
+				? `memory log ${recorder.path} (a record every ${settings.logInterval} s)`
+				: 'memory log off (--no-log)'),
 	);
 
 	const offRecord = recorder.onRecord((record, snapshot) => {
 		if (!stdoutOpen) return;
 		stdout.write(options.json ? `${JSON.stringify(record)}\n` : `${formatStatusLine(record, snapshot.metrics)}\n`);
 	});
-	const offTrouble = recorder.trouble.subscribe(trouble => note(trouble ?? `memory log ${recorder.path} is writable again`));
+	const offTrouble = recorder.trouble.subscribe(trouble =>
+		note(trouble ?? `memory log ${recorder.path} is writable again`),
+	);
 
 	let lastGpuKey: string | null = null;
 	let lastRanks: RankSet | null = null;
 	let lastCheckpoints: CheckpointIndex | null = null;
 	const onSnapshot = (snapshot: Snapshot) => {
 		if (snapshot.checkpoints && snapshot.checkpoints !== lastCheckpoints) {
-			for (const line of describeCheckpointChanges(lastCheckpoints, snapshot.checkpoints)) note(`${localTime(snapshot.time)} ${line}`);
+			for (const line of describeCheckpointChanges(lastCheckpoints, snapshot.checkpoints))
+				note(`${localTime(snapshot.time)} ${line}`);
 			lastCheckpoints = snapshot.checkpoints;
 		}
 		if (snapshot.ranks && snapshot.ranks !== lastRanks) {

@@ -200,11 +200,23 @@ export function analyze(series: Series, thresholds: AnalysisThresholds, options:
 		const h0 = series.host.at(i - 1);
 		const h1 = series.host.at(i);
 		if (h1 >= 0 && h0 >= 0 && h1 !== h0) {
-			restarts.push({time: iso(t1), reason: 'host', host: hostName(h1), previous_host: hostName(h0), previous_time: null});
+			restarts.push({
+				time: iso(t1),
+				reason: 'host',
+				host: hostName(h1),
+				previous_host: hostName(h0),
+				previous_time: null,
+			});
 		}
 	}
 	for (const jump of series.timeJumps) {
-		restarts.push({time: iso(jump.time), reason: 'time', host: null, previous_host: null, previous_time: iso(jump.previous)});
+		restarts.push({
+			time: iso(jump.time),
+			reason: 'time',
+			host: null,
+			previous_host: null,
+			previous_time: iso(jump.previous),
+		});
 	}
 	restarts.sort((a, b) => Date.parse(a.time) - Date.parse(b.time));
 

@@ -35,14 +35,14 @@ function gpusOk(v: unknown): boolean {
 	for (const g of v) {
 		if (!isObj(g)) return false;
 		if (
-			!num(g['index']) ||
-			!nullNum(g['memory_used_gb']) ||
-			!nullNum(g['memory_total_gb']) ||
-			!nullNum(g['memory_percent']) ||
-			!optNullNum(g['peak_memory_percent']) ||
-			!optNullNum(g['utilization_percent']) ||
-			!optNullStr(g['uuid']) ||
-			!optNullStr(g['name'])
+			!num(g.index) ||
+			!nullNum(g.memory_used_gb) ||
+			!nullNum(g.memory_total_gb) ||
+			!nullNum(g.memory_percent) ||
+			!optNullNum(g.peak_memory_percent) ||
+			!optNullNum(g.utilization_percent) ||
+			!optNullStr(g.uuid) ||
+			!optNullStr(g.name)
 		)
 			return false;
 	}
@@ -55,12 +55,12 @@ function alertsOk(v: unknown): boolean {
 	for (const a of v) {
 		if (!isObj(a)) return false;
 		if (
-			typeof a['time'] !== 'string' ||
-			typeof a['metric'] !== 'string' ||
-			!num(a['value']) ||
-			!num(a['threshold']) ||
-			typeof a['from'] !== 'string' ||
-			typeof a['to'] !== 'string'
+			typeof a.time !== 'string' ||
+			typeof a.metric !== 'string' ||
+			!num(a.value) ||
+			!num(a.threshold) ||
+			typeof a.from !== 'string' ||
+			typeof a.to !== 'string'
 		)
 			return false;
 	}
@@ -72,49 +72,43 @@ function alertsOk(v: unknown): boolean {
  * schema accepts too. Whatever it rejects goes to the schema, which gives the reason.
  */
 function fastCheck(r: Obj): boolean {
-	const m = r['memory'];
+	const m = r.memory;
 	if (m !== null) {
 		if (!isObj(m)) return false;
 		if (
-			!num(m['total_gb']) ||
-			!num(m['used_gb']) ||
-			!num(m['percent']) ||
-			!optNum(m['available_gb']) ||
-			!optNum(m['peak_percent']) ||
-			!optNum(m['peak_used_gb'])
+			!num(m.total_gb) ||
+			!num(m.used_gb) ||
+			!num(m.percent) ||
+			!optNum(m.available_gb) ||
+			!optNum(m.peak_percent) ||
+			!optNum(m.peak_used_gb)
 		)
 			return false;
 	}
-	const s = r['swap'];
+	const s = r.swap;
 	if (s !== undefined && s !== null) {
 		if (!isObj(s)) return false;
-		if (
-			!num(s['total_gb']) ||
-			!num(s['used_gb']) ||
-			!num(s['percent']) ||
-			!optNum(s['peak_percent'])
-		)
-			return false;
+		if (!num(s.total_gb) || !num(s.used_gb) || !num(s.percent) || !optNum(s.peak_percent)) return false;
 	}
-	const g = r['gpu'];
+	const g = r.gpu;
 	if (g !== undefined && g !== null) {
 		if (!isObj(g)) return false;
 		if (
-			!num(g['memory_allocated_gb']) ||
-			!num(g['memory_total_gb']) ||
-			!num(g['memory_percent']) ||
-			!optNum(g['peak_memory_percent'])
+			!num(g.memory_allocated_gb) ||
+			!num(g.memory_total_gb) ||
+			!num(g.memory_percent) ||
+			!optNum(g.peak_memory_percent)
 		)
 			return false;
 	}
 	return (
-		optStr(r['host']) &&
-		optNum(r['interval_s']) &&
-		optNum(r['samples']) &&
-		optStr(r['gpu_status']) &&
-		optStr(r['gpu_message']) &&
-		gpusOk(r['gpus']) &&
-		alertsOk(r['alerts'])
+		optStr(r.host) &&
+		optNum(r.interval_s) &&
+		optNum(r.samples) &&
+		optStr(r.gpu_status) &&
+		optStr(r.gpu_message) &&
+		gpusOk(r.gpus) &&
+		alertsOk(r.alerts)
 	);
 }
 
@@ -130,7 +124,7 @@ function valueAt(root: unknown, keys: readonly PropertyKey[]): unknown {
 /** The record, or the reason it is none. */
 export function checkRecord(value: unknown): {record: ReadLogRecord; time: number} | {reason: string} {
 	if (!isObj(value)) return {reason: `not an object: ${describe(value)}`};
-	const ts = value['timestamp'];
+	const ts = value.timestamp;
 	if (typeof ts === 'string') {
 		const time = Date.parse(ts);
 		// Extra fields stay on the object: the type does not name them and nothing reads them.

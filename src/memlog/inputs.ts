@@ -13,7 +13,7 @@ function globToRegExp(pattern: string): RegExp {
 		else if (ch === '?') re += '[^/]';
 		else re += ch.replace(/[\\^$.|+(){}[\]]/g, '\\$&');
 	}
-	return new RegExp(re + '$');
+	return new RegExp(`${re}$`);
 }
 
 async function statOrNull(p: string): Promise<import('node:fs').Stats | null> {

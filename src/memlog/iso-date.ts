@@ -40,7 +40,20 @@ export function isoDate(buf: Buffer, start: number, end: number): number {
 		const ms = digits(buf, s + 20, 3);
 		// Inside these ranges Date.UTC and Date.parse agree; outside them (day 31 of a short
 		// month, hour 24, years Date.UTC maps to 19xx) Date.parse decides.
-		if (year >= 1970 && month >= 1 && month <= 12 && day >= 1 && day <= 28 && hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0 && second <= 59 && ms >= 0) {
+		if (
+			year >= 1970 &&
+			month >= 1 &&
+			month <= 12 &&
+			day >= 1 &&
+			day <= 28 &&
+			hour >= 0 &&
+			hour <= 23 &&
+			minute >= 0 &&
+			minute <= 59 &&
+			second >= 0 &&
+			second <= 59 &&
+			ms >= 0
+		) {
 			return Date.UTC(year, month - 1, day, hour, minute, second, ms);
 		}
 	}

@@ -19,7 +19,6 @@ const ZERO = 0x30;
 const NINE = 0x39;
 const MAX_DEPTH = 32;
 
-
 /** The hash #string computes over a string's bytes; keys are matched by it, then confirmed. */
 function keyHash(bytes: Uint8Array): number {
 	let h = 0;
@@ -246,7 +245,6 @@ export class JsonBytes {
 		}
 		return false;
 	}
-
 }
 
 export const BYTE = {QUOTE, COMMA, COLON, OPEN_BRACE, CLOSE_BRACE, OPEN_BRACKET, CLOSE_BRACKET} as const;

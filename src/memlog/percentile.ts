@@ -11,7 +11,7 @@ function select(a: Float32Array, k: number, from: number, to: number): void {
 		const x = a[lo]!;
 		const y = a[mid]!;
 		const z = a[hi]!;
-		const pivot = x < y ? (y < z ? y : x < z ? z : x) : x < z ? x : y < z ? z : y;
+		const pivot = x < y ? (y < z ? y : Math.max(x, z)) : x < z ? x : Math.max(y, z);
 		let i = lo;
 		let j = hi;
 		while (i <= j) {

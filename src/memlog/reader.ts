@@ -242,22 +242,18 @@ export async function readSeries(files: readonly string[], skipped: SkippedLine[
 	let sampled = 0;
 	let sampledBytes = 0;
 	for (const file of files) {
-		await readFile(
-			file,
-			skipped,
-			{
-				record: (record, time) => collector.add(record, time),
-				scan: (buf, start, end) => {
-					if (!scanner.scan(buf, start, end, fields)) return false;
-					collector.addFields(fields);
-					if (sampled < ESTIMATE_AFTER) {
-						sampledBytes += end - start + 1;
-						if (++sampled === ESTIMATE_AFTER) collector.reserve((bytesLeft / sampledBytes) * ESTIMATE_AFTER * 1.02);
-					}
-					return true;
-				},
+		await readFile(file, skipped, {
+			record: (record, time) => collector.add(record, time),
+			scan: (buf, start, end) => {
+				if (!scanner.scan(buf, start, end, fields)) return false;
+				collector.addFields(fields);
+				if (sampled < ESTIMATE_AFTER) {
+					sampledBytes += end - start + 1;
+					if (++sampled === ESTIMATE_AFTER) collector.reserve((bytesLeft / sampledBytes) * ESTIMATE_AFTER * 1.02);
+				}
+				return true;
 			},
-		);
+		});
 	}
 	return collector.finish();
 }

@@ -58,6 +58,23 @@ function spec(...fields: [key: (typeof KEYS)[number], convert: boolean, required
 	};
 }
 
-export const MEMORY_FIELDS = spec(['percent', true, true], ['used_gb', true, true], ['peak_percent', true, false], ['total_gb', false, true], ['available_gb', false, false], ['peak_used_gb', false, false]);
-export const SWAP_FIELDS = spec(['percent', true, true], ['total_gb', true, true], ['peak_percent', true, false], ['used_gb', false, true]);
-export const GPU_FIELDS = spec(['memory_percent', true, true], ['peak_memory_percent', true, false], ['memory_allocated_gb', false, true], ['memory_total_gb', false, true]);
+export const MEMORY_FIELDS = spec(
+	['percent', true, true],
+	['used_gb', true, true],
+	['peak_percent', true, false],
+	['total_gb', false, true],
+	['available_gb', false, false],
+	['peak_used_gb', false, false],
+);
+export const SWAP_FIELDS = spec(
+	['percent', true, true],
+	['total_gb', true, true],
+	['peak_percent', true, false],
+	['used_gb', false, true],
+);
+export const GPU_FIELDS = spec(
+	['memory_percent', true, true],
+	['peak_memory_percent', true, false],
+	['memory_allocated_gb', false, true],
+	['memory_total_gb', false, true],
+);

@@ -87,10 +87,7 @@ export const logRecordReadSchema = z.object({
 			peak_used_gb: num.optional(),
 		})
 		.nullable(),
-	swap: z
-		.object({total_gb: num, used_gb: num, percent: num, peak_percent: num.optional()})
-		.nullable()
-		.optional(),
+	swap: z.object({total_gb: num, used_gb: num, percent: num, peak_percent: num.optional()}).nullable().optional(),
 	gpu: z
 		.object({
 			memory_allocated_gb: num,

@@ -193,10 +193,23 @@ function markdown(analysis: Analysis, options: ReportOptions): string {
 	else out.push(...table(['Metric', 'Start', 'End', 'Duration', 'Peak %'], episodes), '');
 	out.push('### Gaps', '');
 	if (analysis.gaps.length === 0) out.push('None.', '');
-	else out.push(...table(['Start', 'End', 'Duration'], analysis.gaps.map(g => [g.start, g.end, formatDuration(g.duration_s)])), '');
+	else
+		out.push(
+			...table(
+				['Start', 'End', 'Duration'],
+				analysis.gaps.map(g => [g.start, g.end, formatDuration(g.duration_s)]),
+			),
+			'',
+		);
 	out.push('### Restarts', '');
 	if (analysis.restarts.length === 0) out.push('None.');
-	else out.push(...table(['Time', 'Reason', 'Detail'], analysis.restarts.map(r => [r.time, r.reason, restartText(r)])));
+	else
+		out.push(
+			...table(
+				['Time', 'Reason', 'Detail'],
+				analysis.restarts.map(r => [r.time, r.reason, restartText(r)]),
+			),
+		);
 	return out.join('\n');
 }
 
@@ -244,7 +257,12 @@ export function analysisJson(analysis: Analysis, extra: {skipped: readonly Skipp
 			p95: r4(m.p95) as number,
 			max: r4(m.max) as number,
 			time_above_threshold_s: r4(m.time_above_threshold_s) as number,
-			episodes: m.episodes.map(e => ({start: e.start, end: e.end, duration_s: r4(e.duration_s) as number, peak: e.peak})),
+			episodes: m.episodes.map(e => ({
+				start: e.start,
+				end: e.end,
+				duration_s: r4(e.duration_s) as number,
+				peak: e.peak,
+			})),
 			trend: {
 				slope_per_hour: r4(m.trend.slope_per_hour) as number,
 				...(m.trend.slope_gib_per_hour === undefined

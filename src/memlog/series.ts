@@ -123,7 +123,6 @@ export class SeriesCollector {
 		const time = f.time;
 		if (r >= this.#time.length) {
 			this.#time = grow(this.#time, r + 1);
-
 		}
 		this.#time[r] = time;
 		this.#interval.push(f.interval > 0 ? f.interval : Number.NaN);
@@ -191,8 +190,7 @@ export class SeriesCollector {
 		}
 		const interval = this.#interval.build(order);
 		const host = this.#host.build(order);
-		const rank = (id: string) =>
-			id === 'ram' ? -3 : id === 'swap' ? -2 : id === 'gpu' ? -1 : Number(id.slice(3));
+		const rank = (id: string) => (id === 'ram' ? -3 : id === 'swap' ? -2 : id === 'gpu' ? -1 : Number(id.slice(3)));
 		const metrics = [...this.#metrics.values()]
 			.filter(m => m.count > 0)
 			.sort((a, b) => rank(a.id) - rank(b.id))

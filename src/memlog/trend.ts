@@ -31,7 +31,12 @@ const MIN_TREND_POINTS = 5;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-function fit(xs: (i: number) => number, ys: Float32Array, from: number, to: number): {slope: number; intercept: number} | null {
+function leastSquares(
+	xs: (i: number) => number,
+	ys: Float32Array,
+	from: number,
+	to: number,
+): {slope: number; intercept: number} | null {
 	const n = to - from;
 	if (n < 2) return null;
 	let mx = 0;
@@ -63,7 +68,7 @@ export function trendOf(metric: MetricSeries, series: Series, critical: number, 
 	const lastHour = n > 0 ? hours(n - 1) : 0;
 	let from = n;
 	while (from > 0 && hours(from - 1) >= lastHour - trendWindowHours) from--;
-	const line = fit(hours, metric.value, from, n);
+	const line = leastSquares(hours, metric.value, from, n);
 	const slope = line?.slope ?? 0;
 	const spanHours = n - from >= 2 ? lastHour - hours(from) : 0;
 	const enough = spanHours >= MIN_TREND_HOURS && n - from >= MIN_TREND_POINTS;
@@ -76,7 +81,7 @@ export function trendOf(metric: MetricSeries, series: Series, critical: number, 
 		}
 	}
 	let slopeGib: number | undefined;
-	if (metric.usedGb) slopeGib = fit(hours, metric.usedGb, from, n)?.slope ?? 0;
+	if (metric.usedGb) slopeGib = leastSquares(hours, metric.usedGb, from, n)?.slope ?? 0;
 	const steepness = slopeGib ?? slope;
 	const direction = Math.abs(steepness) < FLAT_SLOPE ? 'flat' : steepness > 0 ? 'rising' : 'falling';
 	return {

@@ -2,7 +2,10 @@
 // or an object per point. A copy happens only when the capacity changes.
 
 /** A copy of `array` with room for exactly `capacity` items (never smaller than it is). */
-export function resize<T extends Float64Array | Float32Array | Uint32Array | Int32Array>(array: T, capacity: number): T {
+export function resize<T extends Float64Array | Float32Array | Uint32Array | Int32Array>(
+	array: T,
+	capacity: number,
+): T {
 	if (capacity <= array.length) return array;
 	const next = new (array.constructor as new (n: number) => T)(capacity);
 	next.set(array);

@@ -155,15 +155,14 @@ export class LogWindow {
 							peak_used_gb: gb(this.#peakRamUsed ?? mem.ram.usedBytes),
 						}
 					: null,
-			swap:
-				mem?.swap
-					? {
-							total_gb: gb(mem.swap.totalBytes),
-							used_gb: gb(mem.swap.usedBytes),
-							percent: pct(mem.swap.percent),
-							peak_percent: pct(this.#peakSwap ?? mem.swap.percent),
-						}
-					: null,
+			swap: mem?.swap
+				? {
+						total_gb: gb(mem.swap.totalBytes),
+						used_gb: gb(mem.swap.usedBytes),
+						percent: pct(mem.swap.percent),
+						peak_percent: pct(this.#peakSwap ?? mem.swap.percent),
+					}
+				: null,
 			gpu: aggregate
 				? {
 						memory_allocated_gb: gb(aggregate.usedBytes),

@@ -29,7 +29,6 @@ interface CpuMark {
 	readonly advancedAt: number;
 }
 
-
 /** Boot time from /proc/stat's btime line; 0 if unreadable (start times are then relative). */
 function readBootTimeMs(procRoot = '/proc'): number {
 	try {
@@ -53,7 +52,10 @@ export class RankSampler {
 	readonly #bootTimeMs: number;
 	readonly #cpu = new Map<string, CpuMark>();
 	/** argv and environ per process identity (see #facts): both only change with exec. */
-	readonly #cache = new Map<string, {readonly argv: readonly string[]; readonly env: ReadonlyMap<string, string> | null}>();
+	readonly #cache = new Map<
+		string,
+		{readonly argv: readonly string[]; readonly env: ReadonlyMap<string, string> | null}
+	>();
 	#tree: RankTree = {ranks: [], launcher: null};
 	#lastScanAt = -Infinity;
 
@@ -73,7 +75,8 @@ export class RankSampler {
 			this.#scan();
 			this.#lastScanAt = now;
 		}
-		const read = () => this.#tree.ranks.map(r => ({r, stat: proc.stat(r.process.pid), status: proc.status(r.process.pid)}));
+		const read = () =>
+			this.#tree.ranks.map(r => ({r, stat: proc.stat(r.process.pid), status: proc.status(r.process.pid)}));
 		let reads = read();
 		// A rank that exited or was replaced (same pid, new start time): the tree is stale, scan again.
 		if (reads.some(({r, stat}) => stat === null || stat.startTime !== r.process.startTime)) {
@@ -127,7 +130,8 @@ export class RankSampler {
 			previous && now > previous.at
 				? ((ticks - previous.ticks) / CLOCK_TICKS_PER_SECOND / ((now - previous.at) / 1000)) * 100
 				: null;
-		const stalled = (stat.state === 'R' || stat.state === 'S') && now - advancedAt >= (this.#options.stallAfterMs ?? 60_000);
+		const stalled =
+			(stat.state === 'R' || stat.state === 'S') && now - advancedAt >= (this.#options.stallAfterMs ?? 60_000);
 		return {cpuPercent, stalled};
 	}
 

@@ -14,7 +14,12 @@ function who(rank: RankProcess): string {
  * What each target will do with the signal, from its state at the last scan (it is re-read before
  * sending). `forceHint` says how a refused signal could be sent anyway, where the caller can.
  */
-export function previewLine(rank: RankProcess, signal: SignalName, force: boolean, forceHint = '--force sends it'): string {
+export function previewLine(
+	rank: RankProcess,
+	signal: SignalName,
+	force: boolean,
+	forceHint = '--force sends it',
+): string {
 	const state = rank.signals[signal];
 	if (!state) return `${who(rank)}  (state of ${signal} not shown by traintop; checked before sending)`;
 	if (wouldTerminate(state)) {

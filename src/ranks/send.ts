@@ -38,7 +38,10 @@ function label(rank: RankProcess): string {
 }
 
 /** Which discovered ranks a request names; unknown rank numbers are reported, not ignored. */
-export function selectTargets(rankSet: RankSet, ranks: readonly number[] | undefined): {targets: RankProcess[]; unknown: number[]} {
+export function selectTargets(
+	rankSet: RankSet,
+	ranks: readonly number[] | undefined,
+): {targets: RankProcess[]; unknown: number[]} {
 	if (ranks === undefined) return {targets: [...rankSet.ranks], unknown: []};
 	const targets = rankSet.ranks.filter(r => r.rank !== null && ranks.includes(r.rank));
 	const unknown = ranks.filter(n => !rankSet.ranks.some(r => r.rank === n));
@@ -52,7 +55,12 @@ export function selectTargets(rankSet: RankSet, ranks: readonly number[] | undef
  */
 function sendOne(target: RankProcess, request: SendRequest): SendResult {
 	const self = request.self ?? {pid: process.pid, uid: process.getuid?.() ?? -1};
-	const result = (outcome: Outcome, reason: string | null): SendResult => ({rank: target.rank, pid: target.pid, outcome, reason});
+	const result = (outcome: Outcome, reason: string | null): SendResult => ({
+		rank: target.rank,
+		pid: target.pid,
+		outcome,
+		reason,
+	});
 	const who = label(target);
 
 	if (target.pid <= 1) return result('refused', `PID ${target.pid} is never a target`);
@@ -83,7 +91,8 @@ function sendOne(target: RankProcess, request: SendRequest): SendResult {
 		if (code === 'EPERM') return result('denied', `not permitted to signal pid ${target.pid} (EPERM)`);
 		return result('denied', `kill(${target.pid}, ${request.signal}) failed: ${(error as Error).message}`);
 	}
-	if (state.disposition === 'ignored') return result('sent', `${who} ignores ${request.signal}: it will have no effect`);
+	if (state.disposition === 'ignored')
+		return result('sent', `${who} ignores ${request.signal}: it will have no effect`);
 	if (wouldTerminate(state)) return result('sent', `forced: ${who} had no handler, the signal terminates it`);
 	if (state.blocked) return result('sent', `${who} blocks ${request.signal}: it is delivered when unblocked`);
 	return result('sent', null);

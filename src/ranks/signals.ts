@@ -10,7 +10,16 @@ export const WATCHED_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGUSR1', 'SIGUSR2', 'SIGC
 export type WatchedSignal = (typeof WATCHED_SIGNALS)[number];
 
 /** Default action "ignore", "continue" or "stop" (signal(7)); every other signal's default ends the process. */
-const NON_TERMINATING = new Set<string>(['SIGCHLD', 'SIGCONT', 'SIGURG', 'SIGWINCH', 'SIGSTOP', 'SIGTSTP', 'SIGTTIN', 'SIGTTOU']);
+const NON_TERMINATING = new Set<string>([
+	'SIGCHLD',
+	'SIGCONT',
+	'SIGURG',
+	'SIGWINCH',
+	'SIGSTOP',
+	'SIGTSTP',
+	'SIGTTIN',
+	'SIGTTOU',
+]);
 
 export function signalNumber(name: SignalName): number {
 	return constants.signals[name];

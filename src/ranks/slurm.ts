@@ -1,7 +1,6 @@
 import type {SlurmInfo} from '../core/types.js';
 import {envInteger} from './tree.js';
 
-
 /** SLURM's ids from a task's environment; null outside SLURM (no SLURM_JOB_ID). */
 export function slurmInfo(env: ReadonlyMap<string, string>): SlurmInfo | null {
 	const jobId = env.get('SLURM_JOB_ID') ?? env.get('SLURM_JOBID');

@@ -25,7 +25,11 @@ export interface RankIds {
 }
 
 export interface RankTree {
-	readonly ranks: readonly {readonly process: ProcessFacts; readonly ids: RankIds; readonly workers: readonly number[]}[];
+	readonly ranks: readonly {
+		readonly process: ProcessFacts;
+		readonly ids: RankIds;
+		readonly workers: readonly number[];
+	}[];
 	readonly launcher: ProcessFacts | null;
 }
 
@@ -36,8 +40,30 @@ const RANK_VARS = ['RANK', 'LOCAL_RANK', 'SLURM_PROCID'] as const;
  * the user starts, and signalling one would take down far more than the job.
  */
 const NOT_A_LAUNCHER = new Set([
-	'bash', 'sh', 'dash', 'zsh', 'fish', 'ksh', 'tcsh', 'csh', 'tmux', 'tmux: server', 'screen', 'SCREEN', 'sshd',
-	'login', 'su', 'sudo', 'systemd', 'init', 'slurmstepd', 'sbatch', 'salloc', 'nohup', 'setsid', 'traintop',
+	'bash',
+	'sh',
+	'dash',
+	'zsh',
+	'fish',
+	'ksh',
+	'tcsh',
+	'csh',
+	'tmux',
+	'tmux: server',
+	'screen',
+	'SCREEN',
+	'sshd',
+	'login',
+	'su',
+	'sudo',
+	'systemd',
+	'init',
+	'slurmstepd',
+	'sbatch',
+	'salloc',
+	'nohup',
+	'setsid',
+	'traintop',
 ]);
 
 /** A non-negative integer environment value ("3", " 3 "); null when absent or anything else. */
@@ -125,7 +151,11 @@ export function buildRankTree(
 	// grouped under its topmost same-rank ancestor.
 	const topOf = (p: ProcessFacts): ProcessFacts => {
 		let top = p;
-		for (let parent = byPid.get(top.ppid); parent && isCandidate.has(parent.pid) && rankKey(parent) === rankKey(top); parent = byPid.get(top.ppid)) {
+		for (
+			let parent = byPid.get(top.ppid);
+			parent && isCandidate.has(parent.pid) && rankKey(parent) === rankKey(top);
+			parent = byPid.get(top.ppid)
+		) {
 			top = parent;
 		}
 		return top;
@@ -138,12 +168,22 @@ export function buildRankTree(
 	}
 	const ranks = [...workersOf.entries()].map(([pid, workers]) => {
 		const process = byPid.get(pid)!;
-		const ids = process.env && carriesRank(process.env) ? rankIds(process.env) : {rank: null, localRank: null, worldSize: null};
+		const ids =
+			process.env && carriesRank(process.env) ? rankIds(process.env) : {rank: null, localRank: null, worldSize: null};
 		return {process, ids, workers: workers.sort((a, b) => a - b)};
 	});
 	ranks.sort((a, b) => (a.ids.rank ?? Infinity) - (b.ids.rank ?? Infinity) || a.process.pid - b.process.pid);
 
-	return {ranks, launcher: findLauncher(ranks.map(r => r.process), byPid, ancestors, isCandidate, self)};
+	return {
+		ranks,
+		launcher: findLauncher(
+			ranks.map(r => r.process),
+			byPid,
+			ancestors,
+			isCandidate,
+			self,
+		),
+	};
 }
 
 /**

@@ -45,7 +45,8 @@ export function sessionActions({settings, proc, checkpoints, logPath}: ActionSou
 		awaitCheckpoint: checkpoints ? sinceMs => checkpoints.awaitNewCheckpoint(sinceMs, settings.timeout * 1000) : null,
 		timeoutS: settings.timeout,
 		analyze: async width => {
-			if (!logPath) return ['No memory log: traintop runs with --no-log (or "log": false), so there is nothing to analyse.'];
+			if (!logPath)
+				return ['No memory log: traintop runs with --no-log (or "log": false), so there is nothing to analyse.'];
 			const skipped: SkippedLine[] = [];
 			try {
 				const series = await readSeries([logPath], skipped);

@@ -67,7 +67,12 @@ export async function openSession(options: SessionOptions): Promise<Session> {
 				processIntervalMs: settings.gpuProcessInterval * 1000,
 			});
 	const gpu = options.sources?.gpu ?? nvidiaSmi!;
-	const ranks = new RankSampler({proc: procReader(), selector: options.selector, host, stallAfterMs: settings.stallAfter * 1000});
+	const ranks = new RankSampler({
+		proc: procReader(),
+		selector: options.selector,
+		host,
+		stallAfterMs: settings.stallAfter * 1000,
+	});
 	// With a RUN_DIR the snapshot carries its checkpoints; watching starts before sampling.
 	const checkpoints = runDir
 		? new CheckpointWatcher({

@@ -124,9 +124,9 @@ export class GpuLoop {
 		this.#current = run;
 		this.#groups.track(child);
 		// `on`, not `once`: a second 'error' without a listener would be thrown at traintop.
-		child.on('error', (error) => this.#onLoopSpawnError(run, error));
-		readLines(child.stdout, (line) => this.#onLoopLine(run, line, 'stdout'));
-		readLines(child.stderr, (line) => this.#onLoopLine(run, line, 'stderr'));
+		child.on('error', error => this.#onLoopSpawnError(run, error));
+		readLines(child.stdout, line => this.#onLoopLine(run, line, 'stdout'));
+		readLines(child.stderr, line => this.#onLoopLine(run, line, 'stderr'));
 		child.once('exit', (code, signal) => void this.#onLoopExit(run, code, signal));
 		this.#armWatchdog(run);
 	}
@@ -184,11 +184,17 @@ export class GpuLoop {
 	#onStale(run: LoopRun, limitMs: number): void {
 		if (run.finished) return;
 		const said = firstMeaningfulLine(run.text);
-		const what = run.samples === 0 ? `no sample within ${formatDuration(limitMs / 1000)}` : `no sample for ${formatDuration(limitMs / 1000)}`;
+		const what =
+			run.samples === 0
+				? `no sample within ${formatDuration(limitMs / 1000)}`
+				: `no sample for ${formatDuration(limitMs / 1000)}`;
 		this.#finishLoop(run);
 		// Hung, maybe in the driver: end its whole group (a helper may hold its stdout) before starting another.
 		void this.#groups.terminate(run.child);
-		this.#scheduleRestart(`nvidia-smi stopped answering: ${what}${said === null ? '' : `; it said: ${said}`}`, run.child);
+		this.#scheduleRestart(
+			`nvidia-smi stopped answering: ${what}${said === null ? '' : `; it said: ${said}`}`,
+			run.child,
+		);
 	}
 
 	async #onLoopExit(run: LoopRun, code: number | null, signal: NodeJS.Signals | null): Promise<void> {

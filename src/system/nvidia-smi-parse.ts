@@ -44,7 +44,10 @@ export function computeAppsArgs(): string[] {
 
 /** Values are ", "-separated and never quoted; a trailing \r (Windows, or a CRLF pipe) is not part of the last value. */
 export function splitCsvLine(line: string): string[] {
-	return line.replace(/\r$/, '').split(', ').map((cell) => cell.trim());
+	return line
+		.replace(/\r$/, '')
+		.split(', ')
+		.map(cell => cell.trim());
 }
 
 /**

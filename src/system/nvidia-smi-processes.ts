@@ -47,7 +47,6 @@ interface QueryRun {
 	finished: boolean;
 }
 
-
 export class ComputeAppsPoller {
 	readonly #command: string;
 	readonly #env: NodeJS.ProcessEnv | undefined;
@@ -156,7 +155,7 @@ export class ComputeAppsPoller {
 		};
 		this.#run = run;
 		// `on`, not `once`: a second 'error' without a listener would be thrown at traintop.
-		child.on('error', (error) => {
+		child.on('error', error => {
 			if (run.finished) return;
 			this.#groups.forget(child);
 			this.#endRun(run, `cannot start ${this.#command}: ${errorMessage(error)}`);
@@ -186,12 +185,12 @@ export class ComputeAppsPoller {
 		signal: NodeJS.Signals | null,
 	): GpuProcessTable | string {
 		const {processes, textLines} = parseComputeAppsOutput(stdout);
-		const otherLines = [...textLines, ...stderr.split('\n')].filter((line) => line.trim() !== '');
+		const otherLines = [...textLines, ...stderr.split('\n')].filter(line => line.trim() !== '');
 		// Exit 14 with nothing but a WARNING next to the rows (infoROM corrupted): the rows are valid.
 		const warningOnly = otherLines.length > 0 && otherLines.every(isWarningLine);
 		if (signal === null && (code === 0 || warningOnly)) return {processes, sampledAt: this.#now(), error: null};
 		const how = signal !== null ? `killed by ${signal}` : `exit ${code}`;
-		const said = firstMeaningfulLine(otherLines.filter((line) => !isWarningLine(line)));
+		const said = firstMeaningfulLine(otherLines.filter(line => !isWarningLine(line)));
 		return `${said ?? 'nvidia-smi --query-compute-apps failed'} (${how})`;
 	}
 

@@ -58,9 +58,9 @@ export class NvidiaSmiReader {
 		this.#killGraceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
 		// The loop's and the one-shots' children all join `live`: stop() and killNow() end them together.
 		const groups: ChildGroups = {
-			track: (child) => this.#track(child),
-			forget: (child) => void this.#live.delete(child),
-			terminate: (child) => this.#terminate(child),
+			track: child => this.#track(child),
+			forget: child => void this.#live.delete(child),
+			terminate: child => this.#terminate(child),
 		};
 		this.#devices = new GpuLoop({
 			command,
@@ -71,7 +71,7 @@ export class NvidiaSmiReader {
 			backoff: options.backoffMs ?? DEFAULT_BACKOFF_MS,
 			now,
 			groups,
-			onChange: (state) => {
+			onChange: state => {
 				// Per-process calls only while the devices answer; the next good sample kicks them again.
 				if (state.status !== 'ok') this.#computeApps.pause();
 				this.#notify();
@@ -119,7 +119,7 @@ export class NvidiaSmiReader {
 		if (this.#stopping !== null) return this.#stopping;
 		this.#halt();
 		const children = [...this.#live];
-		this.#stopping = Promise.all(children.map((child) => this.#terminate(child))).then(() => undefined);
+		this.#stopping = Promise.all(children.map(child => this.#terminate(child))).then(() => undefined);
 		return this.#stopping;
 	}
 

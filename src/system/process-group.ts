@@ -9,7 +9,12 @@ const IS_WINDOWS = process.platform === 'win32';
 /** Starts `command` (argv array, no shell) as the leader of a new process group, stdout and stderr piped. */
 export function spawnInOwnGroup(command: string, args: readonly string[], env?: NodeJS.ProcessEnv): ChildProcess {
 	// On Windows `detached` means a new console window, and there are no process groups to signal.
-	const child = spawn(command, args, {detached: !IS_WINDOWS, stdio: ['ignore', 'pipe', 'pipe'], env, windowsHide: true});
+	const child = spawn(command, args, {
+		detached: !IS_WINDOWS,
+		stdio: ['ignore', 'pipe', 'pipe'],
+		env,
+		windowsHide: true,
+	});
 	// A pipe error must not become an uncaught exception in traintop; the child's 'exit' tells what happened.
 	child.stdout?.on('error', () => {});
 	child.stderr?.on('error', () => {});
@@ -35,7 +40,7 @@ export function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 /** Resolves true once the child has exited, false after `timeoutMs` (never, when no timeout is given). */
 export function waitForExit(child: ChildProcess, timeoutMs?: number): Promise<boolean> {
 	if (hasExited(child) || child.pid === undefined) return Promise.resolve(true);
-	return new Promise((resolve) => {
+	return new Promise(resolve => {
 		const timer = timeoutMs === undefined ? null : setTimeout(() => finish(false), timeoutMs);
 		const onExit = (): void => finish(true);
 		function finish(exited: boolean): void {
@@ -52,9 +57,9 @@ export function waitForExit(child: ChildProcess, timeoutMs?: number): Promise<bo
  * holding them keeps 'close' from firing, so callers must never wait for 'close' alone.
  */
 export function waitForOutputEnd(child: ChildProcess, graceMs: number): Promise<boolean> {
-	const streams = [child.stdout, child.stderr].filter((stream) => stream !== null);
-	if (streams.every((stream) => stream.readableEnded || stream.destroyed)) return Promise.resolve(true);
-	return new Promise((resolve) => {
+	const streams = [child.stdout, child.stderr].filter(stream => stream !== null);
+	if (streams.every(stream => stream.readableEnded || stream.destroyed)) return Promise.resolve(true);
+	return new Promise(resolve => {
 		const timer = setTimeout(() => finish(false), graceMs);
 		const onClose = (): void => finish(true);
 		function finish(closed: boolean): void {

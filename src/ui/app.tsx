@@ -1,4 +1,4 @@
-import React, {useMemo, useReducer} from 'react';
+import {useMemo, useReducer} from 'react';
 import {Text, useApp, useInput} from 'ink';
 import type {RankProcess} from '../core/types.js';
 import {keyBarHints} from './hints.js';
@@ -40,11 +40,19 @@ export default function App({session, historyPoints = 120}: Props) {
 	const marked = useMemo(() => new Set(rankPids.filter(pid => ui.marked.has(pid))), [rankPids, ui.marked]);
 	const history = useMemo(() => {
 		const out: Record<string, number[]> = {};
-		for (const id of Object.keys(snapshot?.metrics ?? {})) out[id] = session.monitor.getHistory(id, historyPoints).map(p => p.value);
+		for (const id of Object.keys(snapshot?.metrics ?? {}))
+			out[id] = session.monitor.getHistory(id, historyPoints).map(p => p.value);
 		return out;
 	}, [snapshot, session.monitor, historyPoints]);
 	const cursor = Math.max(0, Math.min(ui.cursor, ranks.length - 1));
-	const data: ScreenData | null = snapshot && {snapshot, host: session.host, history, cursor, marked, saveStatus: ui.saveStatus};
+	const data: ScreenData | null = snapshot && {
+		snapshot,
+		host: session.host,
+		history,
+		cursor,
+		marked,
+		saveStatus: ui.saveStatus,
+	};
 	const layout = tooSmallFor(columns, rows) ?? (data ? computeLayout(columns, rows, data) : null);
 	// Overlays may use the whole screen but the key bar, within the rows − 1 rule.
 	const overlayRows = Math.max(4, rows - 2);
@@ -54,7 +62,7 @@ export default function App({session, historyPoints = 120}: Props) {
 	useInput((input, key) => {
 		const context: KeyContext = {
 			rankPids,
-			page: Math.max(1, layout && !layout.tooSmall ? (layout.boxes['ranks']?.height ?? 7) - 2 : 5),
+			page: Math.max(1, layout && !layout.tooSmall ? (layout.boxes.ranks?.height ?? 7) - 2 : 5),
 			analysisRows: Math.max(1, overlayRows - 4),
 			width: Math.max(20, columns - 4),
 			readonly: session.readonly,
@@ -65,7 +73,9 @@ export default function App({session, historyPoints = 120}: Props) {
 	});
 
 	if (layout?.tooSmall) {
-		return <Text wrap="truncate-end">{`terminal ${columns}×${rows} is too small: traintop needs ${layout.minColumns}×${layout.minRows} (q quits)`}</Text>;
+		return (
+			<Text wrap="truncate-end">{`terminal ${columns}×${rows} is too small: traintop needs ${layout.minColumns}×${layout.minRows} (q quits)`}</Text>
+		);
 	}
 	if (!layout || !data) return <Text>traintop: first sample…</Text>;
 	const notice = ui.notice && Date.now() < ui.notice.until ? ui.notice.text : null;

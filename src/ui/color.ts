@@ -6,7 +6,7 @@ import {createContext, useContext} from 'react';
 
 /** no-color.org: NO_COLOR present and not empty turns colour off. */
 export function colorAllowed(env: Readonly<Record<string, string | undefined>>): boolean {
-	const noColor = env['NO_COLOR'];
+	const noColor = env.NO_COLOR;
 	return noColor === undefined || noColor === '';
 }
 

@@ -54,7 +54,10 @@ export interface Binding {
 	readonly matches: (input: string, key: KeyInfo) => boolean;
 }
 
-const is = (...chars: string[]) => (input: string) => chars.includes(input);
+const is =
+	(...chars: string[]) =>
+	(input: string) =>
+		chars.includes(input);
 /** Esc, or n ("no") in a box: both close it without acting. */
 const isEscape = (input: string, key: KeyInfo): boolean => key.escape === true || (input === 'n' && !key.ctrl);
 const CLOSE_DESCRIPTION = 'close the box (in a confirm: cancel, nothing is sent)';
@@ -102,7 +105,13 @@ export const KEYMAP: readonly Binding[] = [
 		bar: 'close',
 		matches: isEscape,
 	},
-	{action: 'up', modes: ['main', 'analysis'], keys: '↑  k', description: 'move up', matches: (input, key) => key.upArrow === true || input === 'k'},
+	{
+		action: 'up',
+		modes: ['main', 'analysis'],
+		keys: '↑  k',
+		description: 'move up',
+		matches: (input, key) => key.upArrow === true || input === 'k',
+	},
 	{
 		action: 'down',
 		modes: ['main', 'analysis'],
@@ -112,11 +121,36 @@ export const KEYMAP: readonly Binding[] = [
 		barKey: '↑↓',
 		matches: (input, key) => key.downArrow === true || input === 'j',
 	},
-	{action: 'page-up', modes: ['main', 'analysis'], keys: 'PgUp', description: 'page up', matches: (_, key) => key.pageUp === true},
-	{action: 'page-down', modes: ['main', 'analysis'], keys: 'PgDn', description: 'page down', matches: (_, key) => key.pageDown === true},
-	{action: 'analyze', modes: ['main'], keys: 'a', description: "analysis of this run's memory log", bar: 'analyze', matches: is('a')},
+	{
+		action: 'page-up',
+		modes: ['main', 'analysis'],
+		keys: 'PgUp',
+		description: 'page up',
+		matches: (_, key) => key.pageUp === true,
+	},
+	{
+		action: 'page-down',
+		modes: ['main', 'analysis'],
+		keys: 'PgDn',
+		description: 'page down',
+		matches: (_, key) => key.pageDown === true,
+	},
+	{
+		action: 'analyze',
+		modes: ['main'],
+		keys: 'a',
+		description: "analysis of this run's memory log",
+		bar: 'analyze',
+		matches: is('a'),
+	},
 	{action: 'help', modes: ['main'], keys: '?', description: 'this help', bar: 'help', matches: is('?', 'h')},
-	{action: 'close', modes: ['result', 'help'], keys: 'Enter', description: 'close the box', matches: (_, key) => key.return === true},
+	{
+		action: 'close',
+		modes: ['result', 'help'],
+		keys: 'Enter',
+		description: 'close the box',
+		matches: (_, key) => key.return === true,
+	},
 	{
 		action: 'activate',
 		modes: ['confirm'],
@@ -138,7 +172,13 @@ export const KEYMAP: readonly Binding[] = [
 	// The same key and words as Esc in the other boxes (help lists it once); last on a confirm's bar.
 	{action: 'close', modes: ['confirm'], keys: 'Esc', description: CLOSE_DESCRIPTION, bar: 'cancel', matches: isEscape},
 	// Ctrl-C in a confirm cancels it rather than quitting: a user mashing Ctrl-C must not lose the app mid-decision.
-	{action: 'close', modes: ['confirm'], keys: 'Ctrl-C', description: 'in a confirm: cancel', matches: (input, key) => key.ctrl === true && input === 'c'},
+	{
+		action: 'close',
+		modes: ['confirm'],
+		keys: 'Ctrl-C',
+		description: 'in a confirm: cancel',
+		matches: (input, key) => key.ctrl === true && input === 'c',
+	},
 ];
 
 /** The action for a key press in a mode, or null. Signal actions do nothing with --readonly. */

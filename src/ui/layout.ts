@@ -62,7 +62,12 @@ function slotsFor(bands: readonly Band[], columns: number, budget: number, data:
 		const sideBySide = band.panes.length > 1 && band.sideBySideFrom !== undefined && columns >= band.sideBySideFrom;
 		if (!sideBySide) {
 			for (const pane of band.panes) {
-				slots.push({panes: [pane], widths: [columns], need: pane.need(data, {width: columns, budget}), firstRows: pane.firstRows});
+				slots.push({
+					panes: [pane],
+					widths: [columns],
+					need: pane.need(data, {width: columns, budget}),
+					firstRows: pane.firstRows,
+				});
 			}
 			continue;
 		}
@@ -118,7 +123,12 @@ export function tooSmallFor(columns: number, rows: number): TooSmallLayout | nul
  * answer is `tooSmall`. Otherwise every pane gets at least its minimum, and the screen including
  * the key bar is at most rows − 1 lines.
  */
-export function computeLayout(columns: number, rows: number, data: ScreenData, bands: readonly Band[] = SCREEN): Layout {
+export function computeLayout(
+	columns: number,
+	rows: number,
+	data: ScreenData,
+	bands: readonly Band[] = SCREEN,
+): Layout {
 	const tooSmall = tooSmallFor(columns, rows);
 	if (tooSmall) return tooSmall;
 	const cols = Math.floor(columns);

@@ -1,4 +1,3 @@
-import React from 'react';
 import type {RankProcess} from '../core/types.js';
 import {SIGNAL_LEGEND} from '../format/signals.js';
 import {previewLine} from '../ranks/preview.js';
@@ -25,7 +24,12 @@ export interface OverlayProps {
 
 function ConfirmOverlay({ui, ranks, signal, width, height}: OverlayProps) {
 	if (!ui.confirm || !signal) return null;
-	const chosen = new Set(targetPids(ui, ranks.map(r => r.pid)));
+	const chosen = new Set(
+		targetPids(
+			ui,
+			ranks.map(r => r.pid),
+		),
+	);
 	const targets = ranks.filter(r => chosen.has(r.pid));
 	const marked = ranks.some(r => ui.marked.has(r.pid));
 	const plural = targets.length === 1 ? '' : 's';
@@ -53,15 +57,30 @@ export default function Overlay(props: OverlayProps) {
 			return <ConfirmOverlay {...props} />;
 		case 'result':
 			return ui.result ? (
-				<TextBox title={ui.result.title} lines={ui.result.lines} footer="Enter or Esc: close · the checkpoints pane follows the save" width={width} height={height} />
+				<TextBox
+					title={ui.result.title}
+					lines={ui.result.lines}
+					footer="Enter or Esc: close · the checkpoints pane follows the save"
+					width={width}
+					height={height}
+				/>
 			) : null;
 		case 'help': {
 			const notes = [SIGNAL_LEGEND, ...(props.readonly ? ['--readonly: s and e are off; no signal can be sent'] : [])];
-			return <Help entries={helpEntries(props.readonly)} notes={notes} title="traintop keys" width={width} height={height} />;
+			return (
+				<Help entries={helpEntries(props.readonly)} notes={notes} title="traintop keys" width={width} height={height} />
+			);
 		}
 		case 'analysis':
 			return ui.analysis ? (
-				<TextBox title={ui.analysis.title} lines={ui.analysis.lines} scroll={ui.scroll} footer="↑↓ PgUp PgDn: scroll · Esc: close" width={width} height={height} />
+				<TextBox
+					title={ui.analysis.title}
+					lines={ui.analysis.lines}
+					scroll={ui.scroll}
+					footer="↑↓ PgUp PgDn: scroll · Esc: close"
+					width={width}
+					height={height}
+				/>
 			) : null;
 	}
 }

@@ -1,4 +1,3 @@
-import React from 'react';
 import {render} from 'ink';
 import App from './app.js';
 import type {TuiSession} from './tui-session.js';

@@ -17,7 +17,9 @@ export interface Props {
 /** The whole screen as the layout says: the bands of panes (or an overlay), then the key bar. Pure. */
 export default function Screen({layout, data, overlay = null, hints}: Props) {
 	const bands = layout.bands.map((band, i) => {
-		const panes = band.panes.map(({pane, box}) => <React.Fragment key={pane.id}>{pane.render(data, box)}</React.Fragment>);
+		const panes = band.panes.map(({pane, box}) => (
+			<React.Fragment key={pane.id}>{pane.render(data, box)}</React.Fragment>
+		));
 		return band.sideBySide ? (
 			<Box key={i} columnGap={GAP}>
 				{panes}

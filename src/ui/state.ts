@@ -91,7 +91,13 @@ export type UiEvent =
 			readonly watching: boolean;
 	  }
 	/** The save's checkpoint appeared (its name), or did not within the timeout (null). */
-	| {readonly type: 'save-finished'; readonly signal: SignalName; readonly checkpoint: string | null; readonly seconds: number; readonly timeoutS: number}
+	| {
+			readonly type: 'save-finished';
+			readonly signal: SignalName;
+			readonly checkpoint: string | null;
+			readonly seconds: number;
+			readonly timeoutS: number;
+	  }
 	| {readonly type: 'analysis-loaded'; readonly lines: readonly string[]}
 	| {readonly type: 'analysis-failed'; readonly message: string};
 
@@ -135,7 +141,10 @@ function send(state: UiState, context: KeyContext): UiState {
 	if (!state.confirm) return state;
 	const {action} = state.confirm;
 	const sending = {title: `sending ${signalWord(action, context.signals[action])}…`, lines: []};
-	return withEffect({...state, mode: 'result', confirm: null, result: sending}, {kind: 'send', action, pids: targetPids(state, context.rankPids)});
+	return withEffect(
+		{...state, mode: 'result', confirm: null, result: sending},
+		{kind: 'send', action, pids: targetPids(state, context.rankPids)},
+	);
 }
 
 function onKey(state: UiState, action: Action, context: KeyContext): UiState {
@@ -163,7 +172,13 @@ function onKey(state: UiState, action: Action, context: KeyContext): UiState {
 		case 'emergency':
 			// Said, not silently ignored: the user pressed a key that matters, and a confirm box would list no target.
 			if (context.rankPids.length === 0) {
-				return {...state, notice: {text: 'no ranks found: nothing to signal (see RANKS; --pid or --match pick the job)', until: context.now + NOTICE_MS}};
+				return {
+					...state,
+					notice: {
+						text: 'no ranks found: nothing to signal (see RANKS; --pid or --match pick the job)',
+						until: context.now + NOTICE_MS,
+					},
+				};
 			}
 			return {...state, mode: 'confirm', confirm: {action, choice: 'cancel'}};
 		case 'choose-next':
@@ -180,7 +195,10 @@ function onKey(state: UiState, action: Action, context: KeyContext): UiState {
 		case 'help':
 			return {...state, mode: 'help'};
 		case 'analyze':
-			return withEffect({...state, mode: 'analysis', scroll: 0, analysis: {title: ANALYSIS_TITLE, lines: ['reading the log…']}}, {kind: 'analyze', width: context.width});
+			return withEffect(
+				{...state, mode: 'analysis', scroll: 0, analysis: {title: ANALYSIS_TITLE, lines: ['reading the log…']}},
+				{kind: 'analyze', width: context.width},
+			);
 	}
 }
 
@@ -209,7 +227,10 @@ export function reduce(state: UiState, event: UiEvent): UiState {
 				...state,
 				saveStatus: event.checkpoint
 					? {text: `saved ${event.checkpoint} in ${event.seconds} s`, level: 'ok'}
-					: {text: `no new checkpoint ${event.timeoutS} s after ${event.signal}: check the job's log`, level: 'critical'},
+					: {
+							text: `no new checkpoint ${event.timeoutS} s after ${event.signal}: check the job's log`,
+							level: 'critical',
+						},
 			};
 		case 'analysis-loaded':
 			return {...state, analysis: {title: ANALYSIS_TITLE, lines: event.lines}};

@@ -123,7 +123,7 @@ export function seedCheckpoint(runDir: string, save: SeedSave, suffix = ''): See
 
 /** checkpoints/checkpoint_metadata.json naming `saves` (the last one is latest_checkpoint). */
 export function seedMetadata(runDir: string, saves: readonly SeedWritten[], maxCheckpoints: number): string {
-	const entries = saves.map((save) => save.entry);
+	const entries = saves.map(save => save.entry);
 	const data = {checkpoints: entries, latest_checkpoint: entries.at(-1) ?? null, max_checkpoints: maxCheckpoints};
 	return put(runDir, 'checkpoints/checkpoint_metadata.json', `${JSON.stringify(data, null, 2)}\n`);
 }

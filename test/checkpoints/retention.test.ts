@@ -1,13 +1,21 @@
 // Retention plan, disk projection and save cadence (src/checkpoints/retention.ts): pure, on hand-made scans.
 
 import {describe, expect, it} from 'vitest';
-import {buildIndex, rotationKeepsUsageFlat, savesUntilFull, type BuildIndexOptions} from '../../src/checkpoints/retention.js';
+import {
+	buildIndex,
+	rotationKeepsUsageFlat,
+	savesUntilFull,
+	type BuildIndexOptions,
+} from '../../src/checkpoints/retention.js';
 import type {CheckpointKind, CheckpointStatus, ScannedCheckpoint, ScanResult} from '../../src/core/types.js';
 
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
 const MB = 1024 * 1024;
 
-function ckpt(step: number | null, fields: Partial<ScannedCheckpoint> & {kind?: CheckpointKind; status?: CheckpointStatus} = {}): ScannedCheckpoint {
+function ckpt(
+	step: number | null,
+	fields: Partial<ScannedCheckpoint> & {kind?: CheckpointKind; status?: CheckpointStatus} = {},
+): ScannedCheckpoint {
 	const name = fields.name ?? (step === null ? `ckpt_${fields.kind ?? 'x'}` : `checkpoint_step_${step}`);
 	return {
 		path: `/run/checkpoints/${name}`,
@@ -66,7 +74,9 @@ describe('prune-next', () => {
 	])('$count counted, keep $keep → $pruned pruned', ({count, keep, pruned}) => {
 		const index = build(scan(periodic(count)), {keep});
 		expect(index.retention.count).toBe(count);
-		const expected = periodic(count).slice(0, pruned).map(c => c.path);
+		const expected = periodic(count)
+			.slice(0, pruned)
+			.map(c => c.path);
 		expect(index.retention.toPrune).toEqual(expected);
 		expect(index.checkpoints.filter(c => c.retention === 'prune-next').map(c => c.path)).toEqual(expected);
 	});
@@ -113,12 +123,22 @@ describe('disk projection', () => {
 		{name: 'keep 5, 2 counted, room to reach N and rotate', keep: 5, count: 2, free: 40, want: null},
 	])('$name → $want', ({keep, count, free, want}) => {
 		const index = build(scan(periodic(count)), {keep, disk: {freeBytes: free * MB, totalBytes: 1000 * MB}});
-		expect(index.disk).toEqual({freeBytes: free * MB, totalBytes: 1000 * MB, avgCheckpointBytes: 10 * MB, savesUntilFull: want});
+		expect(index.disk).toEqual({
+			freeBytes: free * MB,
+			totalBytes: 1000 * MB,
+			avgCheckpointBytes: 10 * MB,
+			savesUntilFull: want,
+		});
 		expect(rotationKeepsUsageFlat(index)).toBe(want === null);
 	});
 
 	it('averages complete checkpoints only, protected ones included', () => {
-		const s = scan([ckpt(100, {bytes: 10}), ckpt(200, {bytes: 30}), ckpt(null, {kind: 'last', bytes: 20}), ckpt(300, {status: 'partial', bytes: 1})]);
+		const s = scan([
+			ckpt(100, {bytes: 10}),
+			ckpt(200, {bytes: 30}),
+			ckpt(null, {kind: 'last', bytes: 20}),
+			ckpt(300, {status: 'partial', bytes: 1}),
+		]);
 		expect(build(s).disk.avgCheckpointBytes).toBe(20);
 	});
 
@@ -139,13 +159,48 @@ describe('last save', () => {
 
 	it.each([
 		{name: 'no complete checkpoint', times: [], now: 10, want: null},
-		{name: 'one save: no median, never overdue', times: [0], now: 1000, want: {time: T0, ageS: 1000, medianIntervalS: null, overdue: false}},
-		{name: 'two saves 60 s apart, 89 s old', times: [0, 60], now: 149, want: {time: T0 + 60_000, ageS: 89, medianIntervalS: 60, overdue: false}},
-		{name: 'two saves 60 s apart, 91 s old', times: [0, 60], now: 151, want: {time: T0 + 60_000, ageS: 91, medianIntervalS: 60, overdue: true}},
-		{name: 'median of an even count of gaps', times: [0, 10, 40, 100], now: 100, want: {time: T0 + 100_000, ageS: 0, medianIntervalS: 30, overdue: false}},
-		{name: 'median resists one long gap', times: [0, 10, 20, 30, 1000], now: 1014, want: {time: T0 + 1_000_000, ageS: 14, medianIntervalS: 10, overdue: false}},
-		{name: 'exactly 1.5 × is not overdue', times: [0, 10], now: 25, want: {time: T0 + 10_000, ageS: 15, medianIntervalS: 10, overdue: false}},
-		{name: 'saves within the same second give no interval to be late against', times: [0, 0, 0.5], now: 600, want: {time: T0 + 500, ageS: 599.5, medianIntervalS: 0.25, overdue: false}},
+		{
+			name: 'one save: no median, never overdue',
+			times: [0],
+			now: 1000,
+			want: {time: T0, ageS: 1000, medianIntervalS: null, overdue: false},
+		},
+		{
+			name: 'two saves 60 s apart, 89 s old',
+			times: [0, 60],
+			now: 149,
+			want: {time: T0 + 60_000, ageS: 89, medianIntervalS: 60, overdue: false},
+		},
+		{
+			name: 'two saves 60 s apart, 91 s old',
+			times: [0, 60],
+			now: 151,
+			want: {time: T0 + 60_000, ageS: 91, medianIntervalS: 60, overdue: true},
+		},
+		{
+			name: 'median of an even count of gaps',
+			times: [0, 10, 40, 100],
+			now: 100,
+			want: {time: T0 + 100_000, ageS: 0, medianIntervalS: 30, overdue: false},
+		},
+		{
+			name: 'median resists one long gap',
+			times: [0, 10, 20, 30, 1000],
+			now: 1014,
+			want: {time: T0 + 1_000_000, ageS: 14, medianIntervalS: 10, overdue: false},
+		},
+		{
+			name: 'exactly 1.5 × is not overdue',
+			times: [0, 10],
+			now: 25,
+			want: {time: T0 + 10_000, ageS: 15, medianIntervalS: 10, overdue: false},
+		},
+		{
+			name: 'saves within the same second give no interval to be late against',
+			times: [0, 0, 0.5],
+			now: 600,
+			want: {time: T0 + 500, ageS: 599.5, medianIntervalS: 0.25, overdue: false},
+		},
 	])('$name', ({times, now, want}) => {
 		const index = build(scan(times.map(s => at(s))), {now: T0 + now * 1000});
 		expect(index.lastSave).toEqual(want);
@@ -153,7 +208,12 @@ describe('last save', () => {
 
 	it('ignores partials, leaves `last` out of the intervals, and clamps a future time to age 0', () => {
 		const s = scan([at(0), at(30), at(30, {kind: 'last', name: 'last.ckpt'}), at(500, {status: 'partial'})]);
-		expect(build(s, {now: T0 + 40_000}).lastSave).toEqual({time: T0 + 30_000, ageS: 10, medianIntervalS: 30, overdue: false});
+		expect(build(s, {now: T0 + 40_000}).lastSave).toEqual({
+			time: T0 + 30_000,
+			ageS: 10,
+			medianIntervalS: 30,
+			overdue: false,
+		});
 		expect(build(s, {now: T0}).lastSave?.ageS).toBe(0);
 	});
 });
@@ -168,7 +228,10 @@ describe('the rest of the index', () => {
 		expect(index.runDir).toBe('/run');
 		expect(index.layouts).toEqual(['seed', 'huggingface']);
 		expect(index.scannedAt).toBe(42);
-		expect(index.warnings).toEqual(['checkpoint_metadata.json: malformed', 'checkpoint_step_100: trainer_state.json: malformed']);
+		expect(index.warnings).toEqual([
+			'checkpoint_metadata.json: malformed',
+			'checkpoint_step_100: trainer_state.json: malformed',
+		]);
 		expect(index.checkpoints[0]).toEqual({...s.checkpoints[0], retention: 'keep'});
 	});
 });

@@ -28,12 +28,12 @@ const T0 = Date.UTC(2026, 0, 10, 12, 0, 0);
 const MIN = 60_000;
 
 function byName(result: ScanResult): Map<string, ScannedCheckpoint> {
-	return new Map(result.checkpoints.map((item) => [item.name, item]));
+	return new Map(result.checkpoints.map(item => [item.name, item]));
 }
 
 function get(result: ScanResult, name: string): ScannedCheckpoint {
 	const item = byName(result).get(name);
-	if (item === undefined) throw new Error(`${name} not found; have ${result.checkpoints.map((c) => c.name).join(', ')}`);
+	if (item === undefined) throw new Error(`${name} not found; have ${result.checkpoints.map(c => c.name).join(', ')}`);
 	return item;
 }
 
@@ -58,7 +58,7 @@ describe('seed layout', () => {
 		expect(result.layouts).toEqual(['seed']);
 		expect(result.declaredKeep).toBe(3);
 		expect(result.warnings).toEqual([]);
-		expect(result.checkpoints.map((item) => item.name)).toEqual([
+		expect(result.checkpoints.map(item => item.name)).toEqual([
 			a.name,
 			b.name,
 			'emergency_state.pt', // no step: placed by its time, between b and c
@@ -100,7 +100,7 @@ describe('seed layout', () => {
 		setMtime(b.dir, T0 + 20 * MIN);
 
 		const result = await scanRunDir(run);
-		expect(result.checkpoints.map((item) => [item.step, item.kind, item.epoch, item.time])).toEqual([
+		expect(result.checkpoints.map(item => [item.step, item.kind, item.epoch, item.time])).toEqual([
 			[50, 'unknown', null, T0 + 20 * MIN],
 			[100, 'unknown', null, T0 + 10 * MIN],
 		]);
@@ -127,7 +127,7 @@ describe('Hugging Face layout', () => {
 
 		const result = await scanRunDir(run);
 		expect(result.layouts).toEqual(['huggingface']);
-		expect(result.checkpoints.map((item) => [item.name, item.step, item.status, item.kind])).toEqual([
+		expect(result.checkpoints.map(item => [item.name, item.step, item.status, item.kind])).toEqual([
 			['checkpoint-50', 50, 'complete', 'periodic'],
 			['checkpoint-100', 100, 'complete', 'best'], // named by the newest state (checkpoint-400), not checkpoint-350's
 			['checkpoint-200', 200, 'complete', 'periodic'],
@@ -167,7 +167,7 @@ describe('Lightning layout', () => {
 
 		const result = await scanRunDir(run);
 		expect(result.layouts).toEqual(['lightning']);
-		const rows = new Map(result.checkpoints.map((item) => [item.name, [item.epoch, item.step, item.kind, item.status]]));
+		const rows = new Map(result.checkpoints.map(item => [item.name, [item.epoch, item.step, item.kind, item.status]]));
 		expect(Object.fromEntries(rows)).toEqual({
 			'epoch=0-step=100.ckpt': [0, 100, 'periodic', 'complete'],
 			'epoch=1-step=200.ckpt': [1, 200, 'periodic', 'partial'],
@@ -207,7 +207,7 @@ describe('DeepSpeed, DCP and generic layouts', () => {
 		put(run, 'latest', 'global_step200');
 		const result = await scanRunDir(run);
 		expect(result.layouts).toEqual(['deepspeed']);
-		expect(result.checkpoints.map((item) => [item.step, item.status, item.bytes])).toEqual([
+		expect(result.checkpoints.map(item => [item.step, item.status, item.bytes])).toEqual([
 			[100, 'complete', 107],
 			[200, 'complete', 207],
 			[300, 'partial', 307],
@@ -223,11 +223,13 @@ describe('DeepSpeed, DCP and generic layouts', () => {
 		put(run, 'checkpoint/step_300/__0_0.distcp', 100);
 		put(run, 'sharded/.metadata', 5);
 		put(run, 'data/train.jsonl', 1000);
-		['step-100', 'step-200', 'step_300'].forEach((name, i) => setMtime(path.join(run, 'checkpoint', name), T0 + i * MIN));
+		['step-100', 'step-200', 'step_300'].forEach((name, i) => {
+			setMtime(path.join(run, 'checkpoint', name), T0 + i * MIN);
+		});
 		setMtime(path.join(run, 'sharded'), T0 + 10 * MIN); // no step: placed by time, after the others
 		const result = await scanRunDir(run);
 		expect(result.layouts).toEqual(['dcp']);
-		expect(result.checkpoints.map((item) => [item.name, item.step, item.status, item.bytes])).toEqual([
+		expect(result.checkpoints.map(item => [item.name, item.step, item.status, item.bytes])).toEqual([
 			['step-100', 100, 'complete', 250],
 			['step-200', 200, 'partial', 240],
 			['step_300', 300, 'partial', 100],
@@ -251,7 +253,7 @@ describe('DeepSpeed, DCP and generic layouts', () => {
 		setMtime(path.join(run, 'model_epoch3.safetensors'), T0 + MIN); // no step: placed by time, after the others
 		const result = await scanRunDir(run);
 		expect(result.layouts).toEqual(['generic']);
-		const rows = result.checkpoints.map((item) => [item.name, item.step, item.epoch, item.status, item.kind, item.bytes]);
+		const rows = result.checkpoints.map(item => [item.name, item.step, item.epoch, item.status, item.kind, item.bytes]);
 		expect(rows).toEqual([
 			['ckpt-200.pth', 200, null, 'complete', 'unknown', 20],
 			['iter_0000500', 500, null, 'complete', 'unknown', 30],
@@ -275,7 +277,7 @@ describe('the run dir', () => {
 		put(run, 'model_step50.pt', 1);
 		const result = await scanRunDir(run);
 		expect(result.layouts).toEqual(['seed', 'huggingface', 'lightning', 'deepspeed', 'dcp', 'generic']);
-		expect(result.checkpoints.map((item) => [item.step, item.layout])).toEqual([
+		expect(result.checkpoints.map(item => [item.step, item.layout])).toEqual([
 			[10, 'lightning'],
 			[20, 'huggingface'],
 			[30, 'seed'],
@@ -284,12 +286,18 @@ describe('the run dir', () => {
 			[60, 'dcp'],
 		]);
 		expect(result.declaredKeep).toBe(5);
-		expect(new Set(result.checkpoints.map((item) => item.path)).size).toBe(result.checkpoints.length);
+		expect(new Set(result.checkpoints.map(item => item.path)).size).toBe(result.checkpoints.length);
 	});
 
 	it('an empty run dir has no checkpoints and no warnings', async () => {
 		const run = makeTempDir();
-		expect(await scanRunDir(run)).toEqual({runDir: run, layouts: [], checkpoints: [], declaredKeep: null, warnings: []});
+		expect(await scanRunDir(run)).toEqual({
+			runDir: run,
+			layouts: [],
+			checkpoints: [],
+			declaredKeep: null,
+			warnings: [],
+		});
 	});
 
 	it('a missing run dir or a file throws UsageError', async () => {
@@ -311,7 +319,7 @@ describe('the run dir', () => {
 		link(run, 'checkpoint', 'kept');
 		const result = await scanRunDir(run);
 		const inside = [['step_5', path.join(run, 'checkpoint/step_5')]];
-		expect(result.checkpoints.map((item) => [item.name, item.path])).toEqual(inside);
+		expect(result.checkpoints.map(item => [item.name, item.path])).toEqual(inside);
 		expect(result.declaredKeep).toBeNull();
 		expect(result.warnings).toEqual([
 			expect.stringMatching(/^checkpoint-70: symlink to .*outside the run dir: not followed$/),
@@ -345,7 +353,13 @@ describe('the demo job', () => {
 		job = await startDemoJob({runDir: run, ...options});
 		await job.waitForLine(/saved checkpoint_step_20_/, 20_000);
 		await job.stop();
-		interface Entry {step: number; epoch: number; timestamp: string; checkpoint_path: string; kind: string}
+		interface Entry {
+			step: number;
+			epoch: number;
+			timestamp: string;
+			checkpoint_path: string;
+			kind: string;
+		}
 		const metaFile = path.join(run, 'checkpoints/checkpoint_metadata.json');
 		const meta = JSON.parse(readFileSync(metaFile, 'utf8')) as {checkpoints: Entry[]; max_checkpoints: number};
 		expect(meta.max_checkpoints).toBe(3);
@@ -353,8 +367,8 @@ describe('the demo job', () => {
 		expect(result.layouts).toEqual(['seed']);
 		expect(result.declaredKeep).toBe(3);
 		expect(result.warnings).toEqual([]);
-		const complete = result.checkpoints.filter((item) => item.status === 'complete');
-		const expected = meta.checkpoints.map((entry) => ({
+		const complete = result.checkpoints.filter(item => item.status === 'complete');
+		const expected = meta.checkpoints.map(entry => ({
 			name: path.basename(entry.checkpoint_path),
 			step: entry.step,
 			epoch: entry.epoch,

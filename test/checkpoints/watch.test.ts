@@ -48,7 +48,19 @@ function simpleScan(delayMs = 0) {
 			const s = m && (await stat(path.join(root, name)).catch(() => null));
 			if (!m || !s) continue;
 			const status = m[2] ? 'partial' : 'complete';
-			found.push({path: path.join(root, name), name, layout: 'seed', step: Number(m[1]), epoch: null, time: s.mtimeMs, bytes: 4, status, kind: 'periodic', loss: null, warnings: []});
+			found.push({
+				path: path.join(root, name),
+				name,
+				layout: 'seed',
+				step: Number(m[1]),
+				epoch: null,
+				time: s.mtimeMs,
+				bytes: 4,
+				status,
+				kind: 'periodic',
+				loss: null,
+				warnings: [],
+			});
 		}
 		found.sort((a, b) => (a.step ?? 0) - (b.step ?? 0));
 		return {runDir: dir, layouts: found.length ? ['seed'] : [], checkpoints: found, declaredKeep: null, warnings: []};
@@ -84,7 +96,8 @@ function save(run: string, step: number, mtime?: Date): string {
 
 /** The first index the watcher publishes after this call that holds `name` as a complete checkpoint. */
 function seen(watcher: CheckpointWatcher, name: string, timeoutMs = 10_000): Promise<CheckpointIndex> {
-	const has = (index: CheckpointIndex | null) => index?.checkpoints.some(c => c.name === name && c.status === 'complete') ?? false;
+	const has = (index: CheckpointIndex | null) =>
+		index?.checkpoints.some(c => c.name === name && c.status === 'complete') ?? false;
 	return new Promise((resolve, reject) => {
 		const timer = setTimeout(() => reject(new Error(`${name} not seen in ${timeoutMs} ms`)), timeoutMs);
 		const off = watcher.subscribe(index => {
@@ -127,7 +140,11 @@ describe('CheckpointWatcher', () => {
 		expect(calls.count).toBe(1);
 		mkdirSync(path.join(run, 'checkpoints'), {recursive: true});
 		// The watcher attaches once it sees the dir, and scans once attached: that second scan is the sign.
-		await until(() => calls.count, count => count >= 2, 'the scan after the watcher attached to the new run dir');
+		await until(
+			() => calls.count,
+			count => count >= 2,
+			'the scan after the watcher attached to the new run dir',
+		);
 		const found = seen(watcher, stepName(1));
 		save(run, 1);
 		expect((await found).checkpoints.map(c => c.step)).toEqual([1]);
@@ -196,7 +213,11 @@ describe('CheckpointWatcher', () => {
 		const watcher = await started({runDir: run, scan, debounceMs: 200});
 		expect(calls.count).toBe(1);
 		for (let i = 0; i < 30; i++) writeFileSync(path.join(run, `log_${i}.txt`), 'x');
-		await until(() => calls.count, count => count >= 2, 'the rescan after the burst');
+		await until(
+			() => calls.count,
+			count => count >= 2,
+			'the rescan after the burst',
+		);
 		// A later event: a checkpoint saved after that rescan. Once the index holds it, every event of the burst (all
 		// before the save's) has been handled: the initial scan, one for the burst (two if it straddled the debounce
 		// window) and one for the save.
@@ -278,7 +299,14 @@ const hasScanner = existsSync(new URL('../../src/checkpoints/scan.ts', import.me
 describe.runIf(hasScanner)('CheckpointWatcher with the real scanner', () => {
 	it('sees the demo job save a manual checkpoint on SIGUSR1', async () => {
 		const run = runDir(false);
-		const job = await startDemoJob({runDir: run, ranks: 2, workers: 1, stepSeconds: 0.05, saveEvery: 0, shutdownTimeoutS: 3});
+		const job = await startDemoJob({
+			runDir: run,
+			ranks: 2,
+			workers: 1,
+			stepSeconds: 0.05,
+			saveEvery: 0,
+			shutdownTimeoutS: 3,
+		});
 		jobs.push(job);
 		const pids = await job.ranksReady();
 		const watcher = new CheckpointWatcher({runDir: run, keep: null});

@@ -41,7 +41,16 @@ type AnalysisJson = {
 
 describe('traintop --analyze', () => {
 	test('a log written by the headless monitor: every record read, RAM statistics, exit 0', async () => {
-		const run = startCli(['--headless', dir, '--interval', '0.1', '--log-interval', '0.2', '--nvidia-smi', '/nonexistent']);
+		const run = startCli([
+			'--headless',
+			dir,
+			'--interval',
+			'0.1',
+			'--log-interval',
+			'0.2',
+			'--nvidia-smi',
+			'/nonexistent',
+		]);
 		await run.waitFor(o => o.stdout.split('\n').filter(Boolean).length >= 5);
 		run.child.kill('SIGINT');
 		expect(await run.exited).toBe(0);
@@ -52,7 +61,7 @@ describe('traintop --analyze', () => {
 		expect(analysis.files).toEqual([path.join(dir, 'traintop-memory.jsonl')]);
 		expect(analysis.records).toBe(lines.length);
 		expect(analysis.skipped).toEqual([]);
-		const ram = analysis.metrics['ram']!;
+		const ram = analysis.metrics.ram!;
 		const percents = lines.map(l => (JSON.parse(l) as {memory: {percent: number; peak_percent: number}}).memory);
 		expect(ram.min).toBeCloseTo(Math.min(...percents.map(p => p.percent)), 5);
 		expect(ram.max).toBeCloseTo(Math.max(...percents.map(p => p.peak_percent)), 5);
@@ -65,7 +74,7 @@ describe('traintop --analyze', () => {
 		for (const line of text.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
 	});
 
-	test('the seed tool\'s pretty-printed records; a breach → exit 4 with --fail-on-breach; skipped lines named', async () => {
+	test("the seed tool's pretty-printed records; a breach → exit 4 with --fail-on-breach; skipped lines named", async () => {
 		const file = path.join(dir, 'memory_log.json');
 		await writeFile(file, `${seedLog([70, 80, 86, 90, 88, 70])}\n{"timestamp": "broken`);
 		const {code, stdout, stderr} = await runCli(['--analyze', file, '--json', '--fail-on-breach']);
@@ -73,14 +82,18 @@ describe('traintop --analyze', () => {
 		const analysis = JSON.parse(stdout) as AnalysisJson;
 		expect(analysis.records).toBe(6);
 		expect(analysis.breached).toBe(true);
-		expect(analysis.metrics['ram']).toMatchObject({min: 70, max: 90});
-		expect(analysis.metrics['ram']!.episodes).toHaveLength(1);
+		expect(analysis.metrics.ram).toMatchObject({min: 70, max: 90});
+		expect(analysis.metrics.ram!.episodes).toHaveLength(1);
 		expect(analysis.skipped).toHaveLength(1);
 		expect(analysis.skipped[0]?.file).toBe(file);
 		expect(stderr).toBe('');
 		const text = await runCli(['--analyze', file]);
 		expect(text.code).toBe(0);
-		expect(text.stderr).toMatch(new RegExp(`skipped 1 line\\(s\\) that are not memory records:\\n {2}${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+: `));
+		expect(text.stderr).toMatch(
+			new RegExp(
+				`skipped 1 line\\(s\\) that are not memory records:\\n {2}${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+: `,
+			),
+		);
 		const quiet = await runCli(['--analyze', file, '--ram-threshold', '95', '--fail-on-breach']);
 		expect(quiet.code).toBe(0);
 	});
@@ -91,7 +104,11 @@ describe('traintop --analyze', () => {
 		const file = path.join(dir, 'hover.jsonl');
 		const lines = Array.from({length: 20_000}, (_, i) => {
 			const percent = i % 4 < 2 ? 86 : 80;
-			return JSON.stringify({timestamp: new Date(Date.UTC(2026, 0, 1) + i * 30_000).toISOString(), interval_s: 30, memory: {total_gb: 64, used_gb: 0.64 * percent, percent}});
+			return JSON.stringify({
+				timestamp: new Date(Date.UTC(2026, 0, 1) + i * 30_000).toISOString(),
+				interval_s: 30,
+				memory: {total_gb: 64, used_gb: 0.64 * percent, percent},
+			});
 		});
 		await writeFile(file, `${lines.join('\n')}\n`);
 		const {code, stdout} = await runCli(['--analyze', file, '--json']);
@@ -99,7 +116,7 @@ describe('traintop --analyze', () => {
 		expect(stdout.length).toBeGreaterThan(256 * 1024);
 		const analysis = JSON.parse(stdout) as AnalysisJson;
 		expect(analysis.records).toBe(20_000);
-		expect(analysis.metrics['ram']!.episodes.length).toBeGreaterThan(1000);
+		expect(analysis.metrics.ram!.episodes.length).toBeGreaterThan(1000);
 	});
 
 	test('--markdown and --plot', async () => {

@@ -40,8 +40,16 @@ describe('traintop checkpoints', () => {
 		expect(empty.stdout.trim()).toBe(`no checkpoints yet in ${dir}`);
 	});
 
-	test('the demo job\'s saves: the timeline, keep-N from its metadata, and what the next save prunes', async () => {
-		job = await startDemoJob({runDir: dir, ranks: 2, workers: 1, stepSeconds: 0.03, saveEvery: 4, maxCheckpoints: 2, shutdownTimeoutS: 3});
+	test("the demo job's saves: the timeline, keep-N from its metadata, and what the next save prunes", async () => {
+		job = await startDemoJob({
+			runDir: dir,
+			ranks: 2,
+			workers: 1,
+			stepSeconds: 0.03,
+			saveEvery: 4,
+			maxCheckpoints: 2,
+			shutdownTimeoutS: 3,
+		});
 		for (let i = 0; i < 3; i++) await job.waitForLine(new RegExp(`saved checkpoint_step_${(i + 1) * 4}_`), 10_000);
 		await job.stop();
 		job = null;
@@ -54,7 +62,9 @@ describe('traintop checkpoints', () => {
 		expect(complete.length).toBeLessThanOrEqual(2);
 		expect(index.retention).toMatchObject({keep: 2, source: 'metadata', count: complete.length});
 		expect(index.retention.to_prune).toHaveLength(complete.length + 1 - 2);
-		expect(index.checkpoints.filter(c => c.retention === 'prune-next').map(c => c.name)).toEqual(index.retention.to_prune.map(p => path.basename(p)));
+		expect(index.checkpoints.filter(c => c.retention === 'prune-next').map(c => c.name)).toEqual(
+			index.retention.to_prune.map(p => path.basename(p)),
+		);
 		expect(index.disk.free_bytes).toBeGreaterThan(0);
 		expect(index.last_save?.age_s).toBeLessThan(60);
 
@@ -72,7 +82,16 @@ describe('traintop signal save --wait', () => {
 	test('reports the checkpoint the save produced, with its name and the time it took', async () => {
 		job = await startDemoJob({runDir: dir, ranks: 2, workers: 1, stepSeconds: 0.05, saveEvery: 0, shutdownTimeoutS: 3});
 		await job.ranksReady();
-		const {code, stdout, stderr} = await runCli(['signal', 'save', '--wait', '--yes', '--pid', String(job.launcherPid), '--nvidia-smi', '/nonexistent']);
+		const {code, stdout, stderr} = await runCli([
+			'signal',
+			'save',
+			'--wait',
+			'--yes',
+			'--pid',
+			String(job.launcherPid),
+			'--nvidia-smi',
+			'/nonexistent',
+		]);
 		expect(stderr).toContain('waiting up to 60 s for a new checkpoint in');
 		expect(stdout).toMatch(/saved checkpoint_step_\d+_\d{8}_\d{6} \(step \d+, manual\) in \d+\.\d s/);
 		expect(code).toBe(0);
@@ -81,9 +100,23 @@ describe('traintop signal save --wait', () => {
 	test('--json carries the checkpoint; RUN_DIR may be given', async () => {
 		job = await startDemoJob({runDir: dir, ranks: 2, workers: 1, stepSeconds: 0.05, saveEvery: 0, shutdownTimeoutS: 3});
 		await job.ranksReady();
-		const {code, stdout} = await runCli(['signal', 'save', dir, '--wait', '--yes', '--json', '--pid', String(job.launcherPid), '--nvidia-smi', '/nonexistent']);
+		const {code, stdout} = await runCli([
+			'signal',
+			'save',
+			dir,
+			'--wait',
+			'--yes',
+			'--json',
+			'--pid',
+			String(job.launcherPid),
+			'--nvidia-smi',
+			'/nonexistent',
+		]);
 		expect(code).toBe(0);
-		const out = JSON.parse(stdout) as {signal: string; checkpoint: {saved: boolean; kind: string; step: number; seconds: number}};
+		const out = JSON.parse(stdout) as {
+			signal: string;
+			checkpoint: {saved: boolean; kind: string; step: number; seconds: number};
+		};
 		expect(out.signal).toBe('SIGUSR1');
 		expect(out.checkpoint).toMatchObject({saved: true, kind: 'manual'});
 		expect(out.checkpoint.seconds).toBeLessThan(10);
@@ -92,7 +125,18 @@ describe('traintop signal save --wait', () => {
 	test('a signal that makes no checkpoint: exit 3 after the timeout, saying so', async () => {
 		job = await startDemoJob({runDir: dir, ranks: 1, workers: 1, stepSeconds: 0.05, saveEvery: 0, shutdownTimeoutS: 3});
 		await job.ranksReady();
-		const {code, stdout} = await runCli(['signal', 'SIGCONT', '--wait', '--timeout', '2', '--yes', '--pid', String(job.launcherPid), '--nvidia-smi', '/nonexistent']);
+		const {code, stdout} = await runCli([
+			'signal',
+			'SIGCONT',
+			'--wait',
+			'--timeout',
+			'2',
+			'--yes',
+			'--pid',
+			String(job.launcherPid),
+			'--nvidia-smi',
+			'/nonexistent',
+		]);
 		expect(stdout).toContain(`no new checkpoint in ${dir} within 2 s`);
 		expect(code).toBe(3);
 	});
@@ -101,10 +145,23 @@ describe('traintop signal save --wait', () => {
 test('headless with a RUN_DIR reports a new checkpoint', async () => {
 	job = await startDemoJob({runDir: dir, ranks: 2, workers: 1, stepSeconds: 0.05, saveEvery: 0, shutdownTimeoutS: 3});
 	const ranks = await job.ranksReady();
-	run = startCli(['--headless', dir, '--no-log', '--interval', '0.2', '--pid', String(job.launcherPid), '--nvidia-smi', '/nonexistent']);
+	run = startCli([
+		'--headless',
+		dir,
+		'--no-log',
+		'--interval',
+		'0.2',
+		'--pid',
+		String(job.launcherPid),
+		'--nvidia-smi',
+		'/nonexistent',
+	]);
 	await run.waitFor(o => o.stderr.includes('found; launcher pid'));
 	process.kill(ranks.get(0)!, 'SIGUSR1');
-	await run.waitFor(o => /checkpoint: checkpoint_step_\d+_\d+_\d+ saved \(manual, step \d+, [\d.]+ (?:B|KiB|MiB|GiB)\)/.test(o.stderr), 10_000);
+	await run.waitFor(
+		o => /checkpoint: checkpoint_step_\d+_\d+_\d+ saved \(manual, step \d+, [\d.]+ (?:B|KiB|MiB|GiB)\)/.test(o.stderr),
+		10_000,
+	);
 	run.child.kill('SIGINT');
 	expect(await run.exited).toBe(0);
 });

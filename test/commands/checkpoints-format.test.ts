@@ -13,34 +13,77 @@ describe('formatCheckpoints', () => {
 	test('newest first, with step, size, kind, status and retention marks, then the summary', () => {
 		const lines = formatCheckpoints(index, NOW).split('\n');
 		expect(lines[0]).toMatch(/^TIME +AGE +STEP +EPOCH +SIZE +KIND +STATUS +RETENTION +NAME$/);
-		expect(lines[1]).toMatch(/^2026-11-22 11:59:00 +60 s +1510 +1\.51 +100 MiB +periodic +PARTIAL +checkpoint_step_1510$/);
+		expect(lines[1]).toMatch(
+			/^2026-11-22 11:59:00 +60 s +1510 +1\.51 +100 MiB +periodic +PARTIAL +checkpoint_step_1510$/,
+		);
 		expect(lines[3]).toMatch(/45 min +1200 +1\.2 +512 MiB +manual +complete +checkpoint_step_1200$/);
 		expect(lines[5]).toMatch(/1\.5 h +500 +0\.5 +512 MiB +periodic +complete +PRUNE NEXT +checkpoint_step_500$/);
 		const summary = lines.slice(7).join('\n');
 		expect(summary).toContain('5 checkpoints in /runs/exp1 (seed)');
-		expect(summary).toContain('last save 30 min ago; saves every 15 min (median) — OVERDUE: over 1.5 × the usual interval');
-		expect(summary).toContain("retention: keep 3 (from the job's metadata), 4 counted; the next save prunes checkpoint_step_500");
-		expect(summary).toContain('disk: 20.0 GiB free of 100 GiB; checkpoints 512 MiB on average; rotation keeps usage flat');
+		expect(summary).toContain(
+			'last save 30 min ago; saves every 15 min (median) — OVERDUE: over 1.5 × the usual interval',
+		);
+		expect(summary).toContain(
+			"retention: keep 3 (from the job's metadata), 4 counted; the next save prunes checkpoint_step_500",
+		);
+		expect(summary).toContain(
+			'disk: 20.0 GiB free of 100 GiB; checkpoints 512 MiB on average; rotation keeps usage flat',
+		);
 		expect(summary).toContain('warning: checkpoint_step_1510: no meta.json yet');
 	});
 
 	test('no keep-N known, a disk that will fill, and an empty run dir', () => {
 		const noKeep = formatCheckpoints(
-			{...index, retention: {keep: null, source: 'none', count: 4, toPrune: []}, disk: {...index.disk, savesUntilFull: 40}},
+			{
+				...index,
+				retention: {keep: null, source: 'none', count: 4, toPrune: []},
+				disk: {...index.disk, savesUntilFull: 40},
+			},
 			NOW,
 		);
 		expect(noKeep).toContain('retention: no keep-N known (use --keep N): nothing is planned for deletion');
 		expect(noKeep).toContain('about 40 more saves fit');
-		expect(formatCheckpoints({...index, checkpoints: [], warnings: [], lastSave: null}, NOW)).toBe('no checkpoints yet in /runs/exp1');
+		expect(formatCheckpoints({...index, checkpoints: [], warnings: [], lastSave: null}, NOW)).toBe(
+			'no checkpoints yet in /runs/exp1',
+		);
 	});
 });
 
 test('checkpointsJson has the contract fields with ISO times', () => {
 	const json = checkpointsJson(index);
-	expect(Object.keys(json)).toEqual(['run_dir', 'layouts', 'checkpoints', 'retention', 'disk', 'last_save', 'warnings']);
-	expect(json.checkpoints[0]).toMatchObject({step: 500, status: 'complete', kind: 'periodic', retention: 'prune-next', bytes: 512 * MIB});
+	expect(Object.keys(json)).toEqual([
+		'run_dir',
+		'layouts',
+		'checkpoints',
+		'retention',
+		'disk',
+		'last_save',
+		'warnings',
+	]);
+	expect(json.checkpoints[0]).toMatchObject({
+		step: 500,
+		status: 'complete',
+		kind: 'periodic',
+		retention: 'prune-next',
+		bytes: 512 * MIB,
+	});
 	expect(json.checkpoints[0]?.time).toBe(new Date(NOW - 90 * 60_000).toISOString());
-	expect(json.retention).toEqual({keep: 3, source: 'metadata', count: 4, to_prune: ['/runs/exp1/checkpoints/checkpoint_step_500']});
-	expect(json.disk).toEqual({free_bytes: 20 * 1024 * MIB, total_bytes: 100 * 1024 * MIB, avg_checkpoint_bytes: 512 * MIB, saves_until_full: null});
-	expect(json.last_save).toEqual({time: new Date(NOW - 1_800_000).toISOString(), age_s: 1800, median_interval_s: 900, overdue: true});
+	expect(json.retention).toEqual({
+		keep: 3,
+		source: 'metadata',
+		count: 4,
+		to_prune: ['/runs/exp1/checkpoints/checkpoint_step_500'],
+	});
+	expect(json.disk).toEqual({
+		free_bytes: 20 * 1024 * MIB,
+		total_bytes: 100 * 1024 * MIB,
+		avg_checkpoint_bytes: 512 * MIB,
+		saves_until_full: null,
+	});
+	expect(json.last_save).toEqual({
+		time: new Date(NOW - 1_800_000).toISOString(),
+		age_s: 1800,
+		median_interval_s: 900,
+		overdue: true,
+	});
 });

@@ -18,10 +18,23 @@ test('headless reports the ranks it found, and a rank that dies', async () => {
 	dir = await mkdtemp(path.join(tmpdir(), 'traintop-headless-ranks-'));
 	job = await startDemoJob({runDir: dir, ranks: 2, workers: 1, stepSeconds: 0.05, saveEvery: 0, shutdownTimeoutS: 3});
 	const ranks = await job.ranksReady();
-	run = startCli(['--headless', '--no-log', '--pid', String(job.launcherPid), '--interval', '0.2', '--ranks-interval', '0.5', '--nvidia-smi', '/nonexistent']);
+	run = startCli([
+		'--headless',
+		'--no-log',
+		'--pid',
+		String(job.launcherPid),
+		'--interval',
+		'0.2',
+		'--ranks-interval',
+		'0.5',
+		'--nvidia-smi',
+		'/nonexistent',
+	]);
 	await run.waitFor(o => o.stderr.includes('found; launcher pid'));
 	expect(run.stderr()).toMatch(
-		new RegExp(`ranks: rank 0 \\(pid ${ranks.get(0)}\\), rank 1 \\(pid ${ranks.get(1)}\\) found; launcher pid ${job.launcherPid}`),
+		new RegExp(
+			`ranks: rank 0 \\(pid ${ranks.get(0)}\\), rank 1 \\(pid ${ranks.get(1)}\\) found; launcher pid ${job.launcherPid}`,
+		),
 	);
 	process.kill(ranks.get(1)!, 'SIGKILL');
 	await run.waitFor(o => o.stderr.includes('is gone'));

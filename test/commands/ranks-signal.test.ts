@@ -21,28 +21,54 @@ afterEach(async () => {
 });
 
 async function demo(options: {noUsr1Ranks?: number[]} = {}) {
-	job = await startDemoJob({runDir: dir, ranks: 4, workers: 2, stepSeconds: 0.05, saveEvery: 0, shutdownTimeoutS: 3, ...options});
+	job = await startDemoJob({
+		runDir: dir,
+		ranks: 4,
+		workers: 2,
+		stepSeconds: 0.05,
+		saveEvery: 0,
+		shutdownTimeoutS: 3,
+		...options,
+	});
 	const ranks = await job.ranksReady();
 	return {job, ranks};
 }
 
 type RanksJson = {
-	ranks: {rank: number; pid: number; workers: number[]; local_rank: number; world_size: number; signals: Record<string, {disposition: string}>}[];
+	ranks: {
+		rank: number;
+		pid: number;
+		workers: number[];
+		local_rank: number;
+		world_size: number;
+		signals: Record<string, {disposition: string}>;
+	}[];
 	launcher: {pid: number; cmd: string} | null;
 };
 
 async function checkpoints(): Promise<{kind: string; checkpoint_path: string}[]> {
 	try {
-		return (JSON.parse(await readFile(path.join(dir, 'checkpoints', 'checkpoint_metadata.json'), 'utf8')) as {checkpoints: {kind: string; checkpoint_path: string}[]}).checkpoints;
+		return (
+			JSON.parse(await readFile(path.join(dir, 'checkpoints', 'checkpoint_metadata.json'), 'utf8')) as {
+				checkpoints: {kind: string; checkpoint_path: string}[];
+			}
+		).checkpoints;
 	} catch {
 		return [];
 	}
 }
 
 describe('traintop ranks', () => {
-	test('finds exactly the 4 ranks, groups the 8 workers, finds the launcher, reads each rank\'s handlers', async () => {
+	test("finds exactly the 4 ranks, groups the 8 workers, finds the launcher, reads each rank's handlers", async () => {
 		const {job, ranks} = await demo({noUsr1Ranks: [3]});
-		const {code, stdout} = await runCli(['ranks', '--json', '--pid', String(job.launcherPid), '--nvidia-smi', '/nonexistent']);
+		const {code, stdout} = await runCli([
+			'ranks',
+			'--json',
+			'--pid',
+			String(job.launcherPid),
+			'--nvidia-smi',
+			'/nonexistent',
+		]);
 		expect(code).toBe(0);
 		const out = JSON.parse(stdout) as RanksJson;
 		expect(out.ranks.map(r => [r.rank, r.pid])).toEqual([...ranks.entries()].sort((a, b) => a[0] - b[0]));
@@ -50,9 +76,9 @@ describe('traintop ranks', () => {
 		for (const r of out.ranks) {
 			expect(r.workers.sort()).toEqual([...(workers.get(r.rank) ?? [])].sort());
 			expect(r).toMatchObject({local_rank: r.rank, world_size: 4});
-			expect(r.signals['SIGTERM']?.disposition).toBe('handled');
-			expect(r.signals['SIGUSR1']?.disposition).toBe(r.rank === 3 ? 'default' : 'handled');
-			expect(r.signals['SIGUSR2']?.disposition).toBe('default');
+			expect(r.signals.SIGTERM?.disposition).toBe('handled');
+			expect(r.signals.SIGUSR1?.disposition).toBe(r.rank === 3 ? 'default' : 'handled');
+			expect(r.signals.SIGUSR2?.disposition).toBe('default');
 		}
 		expect(out.launcher?.pid).toBe(job.launcherPid);
 		expect(out.launcher?.cmd).toContain('launcher.py');
@@ -63,7 +89,9 @@ describe('traintop ranks', () => {
 		const {code, stdout} = await runCli(['ranks', '--pid', String(job.launcherPid), '--nvidia-smi', '/nonexistent']);
 		expect(code).toBe(0);
 		const lines = stdout.split('\n');
-		expect(lines[0]).toMatch(/^RANK +LOCAL +PID +ST +CPU% +RSS +GPU +WRK +TERM +INT +USR1 +USR2 +CONT +HUP +QUIT +CMD$/);
+		expect(lines[0]).toMatch(
+			/^RANK +LOCAL +PID +ST +CPU% +RSS +GPU +WRK +TERM +INT +USR1 +USR2 +CONT +HUP +QUIT +CMD$/,
+		);
 		const rows = lines.slice(1, 5);
 		expect(rows.map(r => r.split(/ +/)[0])).toEqual(['0', '1', '2', '3']);
 		// TERM ✓, INT ✓, USR1 ✓ (✗ on rank 3), USR2 ✗, CONT -, HUP ✗, QUIT ✗; 2 workers each. The command
@@ -76,19 +104,37 @@ describe('traintop ranks', () => {
 	});
 
 	test('no ranks: says where it looked, exit 0', async () => {
-		const {code, stdout} = await runCli(['ranks', '--match', 'no-such-training-job-[0-9a-f]{32}', '--nvidia-smi', '/nonexistent']);
+		const {code, stdout} = await runCli([
+			'ranks',
+			'--match',
+			'no-such-training-job-[0-9a-f]{32}',
+			'--nvidia-smi',
+			'/nonexistent',
+		]);
 		expect(code).toBe(0);
-		expect(stdout.trim()).toBe('no ranks found among processes whose command line matches /no-such-training-job-[0-9a-f]{32}/');
+		expect(stdout.trim()).toBe(
+			'no ranks found among processes whose command line matches /no-such-training-job-[0-9a-f]{32}/',
+		);
 	});
 });
 
 describe('traintop signal', () => {
 	test('save: every rank gets SIGUSR1, rank 0 writes a manual checkpoint, the job keeps running', async () => {
 		const {job, ranks} = await demo();
-		const {code, stdout, stderr} = await runCli(['signal', 'save', '--yes', '--pid', String(job.launcherPid), '--nvidia-smi', '/nonexistent']);
+		const {code, stdout, stderr} = await runCli([
+			'signal',
+			'save',
+			'--yes',
+			'--pid',
+			String(job.launcherPid),
+			'--nvidia-smi',
+			'/nonexistent',
+		]);
 		expect(stderr).toContain('SIGUSR1 (save) to 4 of 4 ranks:');
 		expect(code).toBe(0);
-		expect(stdout.trim().split('\n')).toEqual([...ranks.entries()].sort((a, b) => a[0] - b[0]).map(([r, pid]) => `rank ${r}  pid ${pid}  sent`));
+		expect(stdout.trim().split('\n')).toEqual(
+			[...ranks.entries()].sort((a, b) => a[0] - b[0]).map(([r, pid]) => `rank ${r}  pid ${pid}  sent`),
+		);
 		await job.waitForLine(/rank 0 step \d+ saved checkpoint_step_\d+_\d+_\d+ \(manual\)/, 10_000);
 		const saved = await checkpoints();
 		expect(saved.at(-1)?.kind).toBe('manual');
@@ -100,13 +146,34 @@ describe('traintop signal', () => {
 
 	test('save with a rank that has no SIGUSR1 handler: refused for that rank (exit 3), which keeps running', async () => {
 		const {job, ranks} = await demo({noUsr1Ranks: [3]});
-		const {code, stdout} = await runCli(['signal', 'save', '--yes', '--json', '--pid', String(job.launcherPid), '--nvidia-smi', '/nonexistent']);
+		const {code, stdout} = await runCli([
+			'signal',
+			'save',
+			'--yes',
+			'--json',
+			'--pid',
+			String(job.launcherPid),
+			'--nvidia-smi',
+			'/nonexistent',
+		]);
 		expect(code).toBe(3);
-		const out = JSON.parse(stdout) as {signal: string; results: {rank: number; outcome: string; reason: string | null}[]};
+		const out = JSON.parse(stdout) as {
+			signal: string;
+			results: {rank: number; outcome: string; reason: string | null}[];
+		};
 		expect(out.signal).toBe('SIGUSR1');
-		expect(out.results.map(r => [r.rank, r.outcome])).toEqual([[0, 'sent'], [1, 'sent'], [2, 'sent'], [3, 'refused']]);
-		expect(out.results[3]?.reason).toBe('rank 3 has no handler for SIGUSR1: the signal would terminate it (--force sends it anyway)');
-		const after = JSON.parse((await runCli(['ranks', '--json', '--pid', String(job.launcherPid), '--nvidia-smi', '/nonexistent'])).stdout) as RanksJson;
+		expect(out.results.map(r => [r.rank, r.outcome])).toEqual([
+			[0, 'sent'],
+			[1, 'sent'],
+			[2, 'sent'],
+			[3, 'refused'],
+		]);
+		expect(out.results[3]?.reason).toBe(
+			'rank 3 has no handler for SIGUSR1: the signal would terminate it (--force sends it anyway)',
+		);
+		const after = JSON.parse(
+			(await runCli(['ranks', '--json', '--pid', String(job.launcherPid), '--nvidia-smi', '/nonexistent'])).stdout,
+		) as RanksJson;
 		expect(after.ranks.map(r => r.pid)).toContain(ranks.get(3));
 		// Alive after the send, by a later event: rank 3 handles the SIGTERM that ends the job (a SIGUSR1 would have
 		// killed it first).
@@ -116,7 +183,17 @@ describe('traintop signal', () => {
 
 	test('SIGUSR2 is refused for ranks without a handler and they keep running; --force sends it and the rank dies', async () => {
 		const {job, ranks} = await demo();
-		const refused = await runCli(['signal', 'SIGUSR2', '--rank', '2', '--yes', '--pid', String(job.launcherPid), '--nvidia-smi', '/nonexistent']);
+		const refused = await runCli([
+			'signal',
+			'SIGUSR2',
+			'--rank',
+			'2',
+			'--yes',
+			'--pid',
+			String(job.launcherPid),
+			'--nvidia-smi',
+			'/nonexistent',
+		]);
 		expect(refused.code).toBe(3);
 		expect(refused.stdout).toContain(`rank 2  pid ${ranks.get(2)}  refused: rank 2 has no handler for SIGUSR2`);
 		// Alive after the refusal, by a later event: rank 2 handles a SIGUSR1 sent after it (a SIGUSR2 would have killed
@@ -124,7 +201,18 @@ describe('traintop signal', () => {
 		process.kill(ranks.get(2)!, 'SIGUSR1');
 		expect(await answer(job, 2, 'SIGUSR1')).toBe('rank 2 got SIGUSR1');
 		expect(job.output()).not.toMatch(/rank 2 .*SIGUSR2/);
-		const forced = await runCli(['signal', 'usr2', '--rank', '2', '--yes', '--force', '--pid', String(job.launcherPid), '--nvidia-smi', '/nonexistent']);
+		const forced = await runCli([
+			'signal',
+			'usr2',
+			'--rank',
+			'2',
+			'--yes',
+			'--force',
+			'--pid',
+			String(job.launcherPid),
+			'--nvidia-smi',
+			'/nonexistent',
+		]);
 		expect(forced.code).toBe(0);
 		expect(forced.stdout).toContain('sent: forced: rank 2 had no handler, the signal terminates it');
 		await job.waitForLine(/rank 2 .*killed by SIGUSR2/, 5000);
@@ -148,8 +236,20 @@ describe('traintop signal', () => {
 		const pid = String(job.launcherPid);
 		const unknownSignal = await runCli(['signal', 'SIGSAVE', '--yes', '--pid', pid]);
 		expect(unknownSignal.code).toBe(2);
-		expect(unknownSignal.stderr).toContain("unknown signal 'SIGSAVE': use save, emergency or a signal name such as SIGUSR2, USR2 or 12");
-		const unknownRank = await runCli(['signal', 'save', '--rank', '9', '--yes', '--pid', pid, '--nvidia-smi', '/nonexistent']);
+		expect(unknownSignal.stderr).toContain(
+			"unknown signal 'SIGSAVE': use save, emergency or a signal name such as SIGUSR2, USR2 or 12",
+		);
+		const unknownRank = await runCli([
+			'signal',
+			'save',
+			'--rank',
+			'9',
+			'--yes',
+			'--pid',
+			pid,
+			'--nvidia-smi',
+			'/nonexistent',
+		]);
 		expect(unknownRank.code).toBe(2);
 		expect(unknownRank.stderr).toContain('--rank 9: no such rank among process');
 		expect(unknownRank.stderr).toContain('(found: 0, 1, 2, 3)');

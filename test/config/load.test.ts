@@ -22,9 +22,15 @@ async function configFile(name: string, text: string): Promise<string> {
 }
 
 describe('defaults', () => {
-	test('are the seed tool\'s: RAM 85, GPU 90, swap 50, a record every 30 s, sampling every 1 s', async () => {
+	test("are the seed tool's: RAM 85, GPU 90, swap 50, a record every 30 s, sampling every 1 s", async () => {
 		const {settings} = await loadSettings({}, {});
-		expect(settings).toMatchObject({ramThreshold: 85, gpuThreshold: 90, swapThreshold: 50, logInterval: 30, interval: 1});
+		expect(settings).toMatchObject({
+			ramThreshold: 85,
+			gpuThreshold: 90,
+			swapThreshold: 50,
+			logInterval: 30,
+			interval: 1,
+		});
 		expect(settings).toEqual(DEFAULT_SETTINGS);
 	});
 });
@@ -82,13 +88,17 @@ describe('config file', () => {
 	test('an unknown key is refused with the nearest known key suggested', async () => {
 		const file = await configFile('typo.json', '{"ramTreshold": 80}');
 		await expect(loadConfigFile(file)).rejects.toThrow(
-			new RegExp(`config file ${file}: unknown key "ramTreshold" \\(did you mean "ramThreshold"\\?\\); known keys: interval, `),
+			new RegExp(
+				`config file ${file}: unknown key "ramTreshold" \\(did you mean "ramThreshold"\\?\\); known keys: interval, `,
+			),
 		);
 	});
 
 	test('invalid JSON is refused with the line and column', async () => {
 		const file = await configFile('broken.json', '{\n  "ramThreshold": 80\n  "gpuThreshold": 90\n}');
-		await expect(loadConfigFile(file)).rejects.toThrow(new RegExp(`config file ${file} is not valid JSON at line 3, column 3`));
+		await expect(loadConfigFile(file)).rejects.toThrow(
+			new RegExp(`config file ${file} is not valid JSON at line 3, column 3`),
+		);
 	});
 
 	test('a JSON value that is not an object is refused', async () => {
@@ -114,10 +124,17 @@ describe('config file', () => {
 
 describe('signals and rank selection', () => {
 	test('save and emergency signals accept SIGUSR2, USR2 or 12 and are stored by name', async () => {
-		expect(settingsFromFlags({saveSignal: 'usr2', emergencySignal: '15'})).toEqual({saveSignal: 'SIGUSR2', emergencySignal: 'SIGTERM'});
+		expect(settingsFromFlags({saveSignal: 'usr2', emergencySignal: '15'})).toEqual({
+			saveSignal: 'SIGUSR2',
+			emergencySignal: 'SIGTERM',
+		});
 		const file = await configFile('signals.json', '{"saveSignal": "SIGUSR2"}');
 		expect((await loadSettings({config: file}, {})).settings.saveSignal).toBe('SIGUSR2');
-		expect((await loadSettings({}, {})).settings).toMatchObject({saveSignal: 'SIGUSR1', emergencySignal: 'SIGTERM', readonly: false});
+		expect((await loadSettings({}, {})).settings).toMatchObject({
+			saveSignal: 'SIGUSR1',
+			emergencySignal: 'SIGTERM',
+			readonly: false,
+		});
 	});
 
 	test('an unknown signal name is refused naming the flag or key', async () => {
@@ -125,7 +142,9 @@ describe('signals and rank selection', () => {
 			"--save-signal must be a signal name such as SIGUSR1, USR1 or 10 (got 'SIGSAVE')",
 		);
 		const file = await configFile('badsig.json', '{"emergencySignal": 99}');
-		await expect(loadConfigFile(file)).rejects.toThrow(`config file ${file}: key "emergencySignal" must be a signal name`);
+		await expect(loadConfigFile(file)).rejects.toThrow(
+			`config file ${file}: key "emergencySignal" must be a signal name`,
+		);
 	});
 
 	test('--pid, --match and --rank', () => {
@@ -134,11 +153,15 @@ describe('signals and rank selection', () => {
 		expect(selectorFromFlags({match: 'train\\.py'})).toEqual({kind: 'match', pattern: /train\.py/});
 		expect(() => selectorFromFlags({pid: '1'})).toThrow("--pid needs a process id greater than 1 (got '1')");
 		expect(() => selectorFromFlags({pid: 'abc'})).toThrow("--pid needs a process id greater than 1 (got 'abc')");
-		expect(() => selectorFromFlags({match: '(unclosed'})).toThrow("--match '(unclosed' is not a valid regular expression");
+		expect(() => selectorFromFlags({match: '(unclosed'})).toThrow(
+			"--match '(unclosed' is not a valid regular expression",
+		);
 		expect(() => selectorFromFlags({pid: '5', match: 'x'})).toThrow('--pid and --match cannot be used together');
 		expect(ranksFromFlag('0, 2,2,5')).toEqual([0, 2, 5]);
 		expect(ranksFromFlag(undefined)).toBeUndefined();
-		expect(() => ranksFromFlag('0,x')).toThrow("--rank needs rank numbers separated by commas, e.g. --rank 0,2 (got '0,x')");
+		expect(() => ranksFromFlag('0,x')).toThrow(
+			"--rank needs rank numbers separated by commas, e.g. --rank 0,2 (got '0,x')",
+		);
 	});
 });
 

@@ -34,10 +34,10 @@ describe('Monitor', () => {
 		const snapshot = await monitor.tick();
 		expect(snapshot.host).toBe('node-a');
 		expect(snapshot.tick).toBe(1);
-		expect(snapshot.metrics['ram']).toMatchObject({value: 80, level: 'warn', threshold: 85, peak: 80});
-		expect(snapshot.metrics['swap']).toMatchObject({value: 55, level: 'critical', threshold: 50});
-		expect(snapshot.metrics['gpu0']).toMatchObject({value: 50, level: 'ok', threshold: 90});
-		expect(snapshot.metrics['gpu1']).toMatchObject({value: 95, level: 'critical'});
+		expect(snapshot.metrics.ram).toMatchObject({value: 80, level: 'warn', threshold: 85, peak: 80});
+		expect(snapshot.metrics.swap).toMatchObject({value: 55, level: 'critical', threshold: 50});
+		expect(snapshot.metrics.gpu0).toMatchObject({value: 50, level: 'ok', threshold: 90});
+		expect(snapshot.metrics.gpu1).toMatchObject({value: 95, level: 'critical'});
 		expect(snapshot.newAlerts.map(a => `${a.metric}:${a.to}`).sort()).toEqual([
 			'gpu1:critical',
 			'ram:warn',
@@ -51,7 +51,7 @@ describe('Monitor', () => {
 		sources.memory = hostMemory(10, null);
 		const snapshot = await monitor.tick();
 		expect(snapshot.memory?.swap).toBeNull();
-		expect(snapshot.metrics['swap']).toBeUndefined();
+		expect(snapshot.metrics.swap).toBeUndefined();
 	});
 
 	test('alerts appear only on the tick where the level changes, and are kept in recentAlerts', async () => {
@@ -76,7 +76,7 @@ describe('Monitor', () => {
 			advance();
 		}
 		expect(monitor.getHistory('ram').map(p => p.value)).toEqual([20, 30, 40]);
-		expect(monitor.getSnapshot()?.metrics['ram']?.peak).toBe(90);
+		expect(monitor.getSnapshot()?.metrics.ram?.peak).toBe(90);
 		expect(monitor.getHistory('gpu7')).toEqual([]);
 	});
 
@@ -90,14 +90,14 @@ describe('Monitor', () => {
 		expect(s.memory?.ram.percent).toBe(90);
 		expect(s.newAlerts).toEqual([]);
 		// Not dropped (a view would fall back to "ok" with no threshold at 90 %): the last level, marked.
-		expect(s.metrics['ram']).toEqual({value: 90, level: 'critical', peak: 90, threshold: 85, stale: true});
-		expect(s.metrics['swap']).toMatchObject({value: 60, level: 'critical', threshold: 50, stale: true});
+		expect(s.metrics.ram).toEqual({value: 90, level: 'critical', peak: 90, threshold: 85, stale: true});
+		expect(s.metrics.swap).toMatchObject({value: 60, level: 'critical', threshold: 50, stale: true});
 		s = await monitor.tick();
-		expect(s.metrics['ram']).toMatchObject({level: 'critical', stale: true});
+		expect(s.metrics.ram).toMatchObject({level: 'critical', stale: true});
 		sources.memory = hostMemory(91);
 		s = await monitor.tick();
-		expect(s.metrics['ram']).toEqual({value: 91, level: 'critical', peak: 91, threshold: 85});
-		expect(s.metrics['ram']?.stale).toBeUndefined();
+		expect(s.metrics.ram).toEqual({value: 91, level: 'critical', peak: 91, threshold: 85});
+		expect(s.metrics.ram?.stale).toBeUndefined();
 	});
 
 	test('a memory read that fails before the first reading has nothing to carry', async () => {
@@ -105,7 +105,7 @@ describe('Monitor', () => {
 		sources.memory = new Error('EACCES /proc/meminfo');
 		const s = await monitor.tick();
 		expect(s.memory).toBeNull();
-		expect(s.metrics['ram']).toBeUndefined();
+		expect(s.metrics.ram).toBeUndefined();
 	});
 
 	test('an absent or failing GPU reader is carried in the snapshot with no GPU metrics', async () => {
@@ -131,7 +131,7 @@ describe('Monitor', () => {
 		const {sources, monitor} = setup();
 		sources.setGpus(gpu(0, null));
 		const s = await monitor.tick();
-		expect(s.metrics['gpu0']).toMatchObject({value: null, level: 'ok', peak: null});
+		expect(s.metrics.gpu0).toMatchObject({value: null, level: 'ok', peak: null});
 	});
 
 	test('ranks are scanned on their own cadence, given the GPU process table, and kept when a scan fails', async () => {
@@ -187,7 +187,12 @@ describe('Monitor', () => {
 					};
 				},
 			};
-			const monitor = new Monitor({sources: Object.assign(sources, {checkpoints}), thresholds, intervalMs: 1000, host: 'h'});
+			const monitor = new Monitor({
+				sources: Object.assign(sources, {checkpoints}),
+				thresholds,
+				intervalMs: 1000,
+				host: 'h',
+			});
 			const seen: unknown[] = [];
 			monitor.subscribe(s => seen.push(s.checkpoints));
 			const settle = () => new Promise(resolve => setImmediate(resolve));

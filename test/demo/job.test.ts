@@ -46,7 +46,7 @@ async function start(options: Omit<DemoJobOptions, 'runDir'>): Promise<DemoJob> 
 }
 
 async function stopJobs(): Promise<void> {
-	await Promise.all(jobs.splice(0).map((job) => job.stop()));
+	await Promise.all(jobs.splice(0).map(job => job.stop()));
 }
 
 afterEach(stopJobs);
@@ -74,7 +74,7 @@ function readMetadata(job: DemoJob): Metadata {
 function entries(job: DemoJob, pattern: RegExp): string[] {
 	if (!existsSync(job.checkpointDir)) return [];
 	return readdirSync(job.checkpointDir)
-		.filter((name) => pattern.test(name))
+		.filter(name => pattern.test(name))
 		.sort();
 }
 
@@ -102,8 +102,9 @@ describe('demo job: a torchrun-shaped process tree', () => {
 	it('starts 4 ranks with torchrun worker env, each leading its own session, the launcher without RANK', () => {
 		expect([...ranks.keys()].sort()).toEqual([0, 1, 2, 3]);
 		const launcherEnv = readEnviron(job.launcherPid);
-		for (const name of ['RANK', 'LOCAL_RANK', 'SLURM_PROCID', 'SLURM_LOCALID']) expect(launcherEnv.has(name)).toBe(false);
-		expect(readCmdline(job.launcherPid).some((arg) => arg.endsWith('launcher.py'))).toBe(true);
+		for (const name of ['RANK', 'LOCAL_RANK', 'SLURM_PROCID', 'SLURM_LOCALID'])
+			expect(launcherEnv.has(name)).toBe(false);
+		expect(readCmdline(job.launcherPid).some(arg => arg.endsWith('launcher.py'))).toBe(true);
 
 		for (const [rank, pid] of ranks) {
 			const env = readEnviron(pid);
@@ -122,12 +123,12 @@ describe('demo job: a torchrun-shaped process tree', () => {
 			expect(stat?.ppid).toBe(job.launcherPid);
 			expect(stat?.session).toBe(pid); // session leader
 			expect(stat?.pgrp).toBe(pid); // and process-group leader
-			expect(readCmdline(pid).some((arg) => arg.endsWith('rank.py'))).toBe(true);
+			expect(readCmdline(pid).some(arg => arg.endsWith('rank.py'))).toBe(true);
 			expect(readCwd(pid)).toBe(job.runDir);
 		}
 	});
 
-	it('gives every rank 2 pt_data_worker children in its group, with the rank\'s RANK', () => {
+	it("gives every rank 2 pt_data_worker children in its group, with the rank's RANK", () => {
 		for (const [rank, pid] of ranks) {
 			const children = childrenOf(pid);
 			expect(children).toEqual([...(job.workerPids().get(rank) ?? [])].sort((a, b) => a - b));
@@ -147,7 +148,8 @@ describe('demo job: a torchrun-shaped process tree', () => {
 			expect(maskHas(pid, 'SigCgt', SIGTERM), `rank ${rank} SIGTERM`).toBe(true);
 			expect(maskHas(pid, 'SigCgt', SIGINT), `rank ${rank} SIGINT`).toBe(true);
 		}
-		for (const signal of [SIGHUP, SIGINT, SIGQUIT, SIGTERM]) expect(maskHas(job.launcherPid, 'SigCgt', signal)).toBe(true);
+		for (const signal of [SIGHUP, SIGINT, SIGQUIT, SIGTERM])
+			expect(maskHas(job.launcherPid, 'SigCgt', signal)).toBe(true);
 		expect(maskHas(job.launcherPid, 'SigCgt', SIGUSR1)).toBe(false);
 		expect(maskHas(job.launcherPid, 'SigIgn', SIGUSR1)).toBe(false);
 	});
@@ -155,22 +157,30 @@ describe('demo job: a torchrun-shaped process tree', () => {
 
 describe('demo job: checkpoints', () => {
 	it('writes periodic checkpoints in the seed layout from rank 0 only, keeps at most M, leaves no .tmp', async () => {
-		const job = await start({ranks: 2, workers: 0, stepSeconds: 0.02, saveEvery: 3, maxSteps: 16, maxCheckpoints: 2, checkpointBytes: 65536});
+		const job = await start({
+			ranks: 2,
+			workers: 0,
+			stepSeconds: 0.02,
+			saveEvery: 3,
+			maxSteps: 16,
+			maxCheckpoints: 2,
+			checkpointBytes: 65536,
+		});
 		expect(await job.exited).toBe(0); // all ranks reached max steps and exited 0
 		const saved = job.output().match(/^rank 0 step \d+ saved checkpoint_step_\d+_\d{8}_\d{6} \(periodic\)$/gm) ?? [];
 		expect(saved).toHaveLength(5); // steps 3, 6, 9, 12, 15
 		expect(job.output()).toMatch(/^rank 1 saved \(shard\) at step 15 \(periodic\)$/m);
 
 		const finals = entries(job, FINAL);
-		expect(finals.map((name) => Number(FINAL.exec(name)?.[1]))).toEqual([12, 15]); // retention: the newest 2
+		expect(finals.map(name => Number(FINAL.exec(name)?.[1]))).toEqual([12, 15]); // retention: the newest 2
 		expect(entries(job, /\.tmp$/)).toEqual([]);
 		expect(readdirSync(job.checkpointDir).sort()).toEqual([...finals, 'checkpoint_metadata.json'].sort());
 
 		const metadata = readMetadata(job);
 		expect(metadata.max_checkpoints).toBe(2);
-		expect(metadata.checkpoints.map((c) => c.checkpoint_path)).toEqual(finals.map((name) => `./checkpoints/${name}`));
-		expect(metadata.checkpoints.map((c) => c.kind)).toEqual(['periodic', 'periodic']);
-		expect(metadata.checkpoints.map((c) => c.step)).toEqual([12, 15]);
+		expect(metadata.checkpoints.map(c => c.checkpoint_path)).toEqual(finals.map(name => `./checkpoints/${name}`));
+		expect(metadata.checkpoints.map(c => c.kind)).toEqual(['periodic', 'periodic']);
+		expect(metadata.checkpoints.map(c => c.step)).toEqual([12, 15]);
 		expect(metadata.checkpoints[1]?.epoch).toBeCloseTo(0.15);
 		expect(metadata.checkpoints[1]?.timestamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
 		expect(metadata.latest_checkpoint).toEqual(metadata.checkpoints[1]);
@@ -191,7 +201,12 @@ describe('demo job: checkpoints', () => {
 	it('with --slow-save-seconds, shows a partial .tmp directory mid-save, then renames it into place', async () => {
 		const job = await start({ranks: 1, workers: 0, stepSeconds: 0.05, saveEvery: 2, slowSaveSeconds: 1});
 		await job.ranksReady();
-		const [tmp] = await until(() => entries(job, TMP), (names) => names.length > 0, 'a .tmp checkpoint directory', 5000);
+		const [tmp] = await until(
+			() => entries(job, TMP),
+			names => names.length > 0,
+			'a .tmp checkpoint directory',
+			5000,
+		);
 		expect(tmp).toMatch(/^checkpoint_step_2_\d{8}_\d{6}\.tmp$/);
 		const finalName = tmp!.slice(0, -'.tmp'.length);
 		expect(readdirSync(path.join(job.checkpointDir, tmp!))).not.toContain('meta.json');
@@ -218,18 +233,27 @@ describe('demo job: signals', () => {
 		const line = await job.waitForLine(/^rank 0 step \d+ saved \S+ \(manual\)$/, 5000);
 		const name = /saved (\S+)/.exec(line)![1]!;
 		expect(name).toMatch(FINAL);
-		expect(readMetadata(job).latest_checkpoint).toMatchObject({kind: 'manual', checkpoint_path: `./checkpoints/${name}`});
+		expect(readMetadata(job).latest_checkpoint).toMatchObject({
+			kind: 'manual',
+			checkpoint_path: `./checkpoints/${name}`,
+		});
 		expect(job.output()).toMatch(/^rank 0 got SIGUSR1$/m);
 
 		process.kill(rank2.pid, 'SIGUSR1');
 		await job.waitForLine(new RegExp(`^launcher: rank 2 pid ${rank2.pid} was killed by SIGUSR1$`), 5000);
-		await until(() => isRunning(rank2Worker), (running) => !running, "the dead rank's worker to exit by itself", 3000);
+		await until(
+			() => isRunning(rank2Worker),
+			running => !running,
+			"the dead rank's worker to exit by itself",
+			3000,
+		);
 		// Later events, so the checks below cover the time since: ranks 0 and 1 each answer another SIGUSR1 with a save
 		// at a later step.
 		process.kill(rank0.pid, 'SIGUSR1');
 		process.kill(rank1.pid, 'SIGUSR1');
-		const manualSteps = (): number[] => [...job.output().matchAll(/^rank 0 step (\d+) saved \S+ \(manual\)$/gm)].map((m) => Number(m[1]));
-		const steps = await until(manualSteps, (found) => found.length === 2, "rank 0's second manual save", 5000);
+		const manualSteps = (): number[] =>
+			[...job.output().matchAll(/^rank 0 step (\d+) saved \S+ \(manual\)$/gm)].map(m => Number(m[1]));
+		const steps = await until(manualSteps, found => found.length === 2, "rank 0's second manual save", 5000);
 		expect(steps[1]).toBeGreaterThan(steps[0]!);
 		await job.waitForLine(/^rank 1 saved \(shard\) at step \d+ \(manual\)$/, 5000);
 		expect(isRunning(rank0)).toBe(true);
@@ -248,13 +272,19 @@ describe('demo job: signals', () => {
 		expect(await job.exited).toBe(99);
 		const out = job.output();
 		expect(out).toMatch(/^launcher: got SIGTERM, forwarding to 4 ranks$/m);
-		for (const [rank, pid] of ranks) expect(out).toMatch(new RegExp(`^launcher: rank ${rank} pid ${pid} exited with code 99$`, 'm'));
+		for (const [rank, pid] of ranks)
+			expect(out).toMatch(new RegExp(`^launcher: rank ${rank} pid ${pid} exited with code 99$`, 'm'));
 		expect(out).not.toMatch(/SIGKILL/);
 		const metadata = readMetadata(job);
 		expect(metadata.latest_checkpoint.kind).toBe('emergency');
 		expect(entries(job, FINAL)).toEqual([path.basename(metadata.latest_checkpoint.checkpoint_path)]);
 		// Checked before any stop(): the job cleaned up by itself. Workers may take one poll to be reaped.
-		await until(() => all.filter(isRunning).map((proc) => proc.pid), (left) => left.length === 0, 'every process of the job to exit', 2000);
+		await until(
+			() => all.filter(isRunning).map(proc => proc.pid),
+			left => left.length === 0,
+			'every process of the job to exit',
+			2000,
+		);
 	});
 
 	it('SIGINT to rank 0: it saves and exits 0 while the others keep running', async () => {
@@ -281,16 +311,33 @@ describe('demo job: signals', () => {
 		process.kill(job.launcherPid, 'SIGKILL');
 		expect(await job.exited).toBeNull();
 		expect(job.exitSignal()).toBe('SIGKILL');
-		await until(() => orphans.filter(isRunning).map((proc) => proc.pid), (left) => left.length === 0, 'the orphaned ranks and workers to exit', 4000);
+		await until(
+			() => orphans.filter(isRunning).map(proc => proc.pid),
+			left => left.length === 0,
+			'the orphaned ranks and workers to exit',
+			4000,
+		);
 		for (const rank of ranks.keys()) await job.waitForLine(new RegExp(`^rank ${rank}: launcher \\d+ is gone`), 2000);
 		expect(existsSync(job.checkpointDir)).toBe(false);
 	});
 
 	it('the launcher escalates to SIGKILL after --shutdown-timeout; a save cut short leaves only its .tmp', async () => {
-		const job = await start({ranks: 2, workers: 1, stepSeconds: 0.05, saveEvery: 1, slowSaveSeconds: 5, shutdownTimeoutS: 1.5});
+		const job = await start({
+			ranks: 2,
+			workers: 1,
+			stepSeconds: 0.05,
+			saveEvery: 1,
+			slowSaveSeconds: 5,
+			shutdownTimeoutS: 1.5,
+		});
 		const ranks = await job.ranksReady();
 		const all = everyProcess(job, ranks);
-		await until(() => entries(job, TMP), (names) => names.length > 0, 'rank 0 inside a save', 5000);
+		await until(
+			() => entries(job, TMP),
+			names => names.length > 0,
+			'rank 0 inside a save',
+			5000,
+		);
 
 		expect(await job.stop()).toBe(1); // rank 0 died of SIGKILL, so no exit code of its own
 		const out = job.output();
@@ -299,7 +346,12 @@ describe('demo job: signals', () => {
 		expect(out).toMatch(new RegExp(`^launcher: rank 1 pid ${ranks.get(1)} exited with code 99$`, 'm'));
 		expect(entries(job, FINAL)).toEqual([]);
 		expect(entries(job, TMP)).toHaveLength(1);
-		await until(() => all.filter(isRunning).map((proc) => proc.pid), (left) => left.length === 0, 'every process of the job to exit', 2000);
+		await until(
+			() => all.filter(isRunning).map(proc => proc.pid),
+			left => left.length === 0,
+			'every process of the job to exit',
+			2000,
+		);
 	});
 });
 
@@ -309,7 +361,12 @@ describe('demo job: memory', () => {
 		const pid = (await job.ranksReady()).get(0)!;
 		const before = vmRssKiB(pid);
 		// Polled: the first reading past 40 MiB of growth, which must have come in small steps, not as one lump.
-		const grown = await until(() => vmRssKiB(pid) - before, (kib) => kib > 40 * 1024, 'VmRSS to grow by 40 MiB', 5000);
+		const grown = await until(
+			() => vmRssKiB(pid) - before,
+			kib => kib > 40 * 1024,
+			'VmRSS to grow by 40 MiB',
+			5000,
+		);
 		expect(grown).toBeGreaterThan(40 * 1024);
 		expect(grown).toBeLessThan(200 * 1024);
 	});
@@ -318,20 +375,28 @@ describe('demo job: memory', () => {
 describe('demo job: wrapper', () => {
 	it('finds demo/job from the module URL', () => {
 		expect(path.isAbsolute(DEMO_JOB_DIR)).toBe(true);
-		for (const file of ['launcher.py', 'rank.py', 'checkpointing.py']) expect(statSync(path.join(DEMO_JOB_DIR, file)).isFile()).toBe(true);
+		for (const file of ['launcher.py', 'rank.py', 'checkpointing.py'])
+			expect(statSync(path.join(DEMO_JOB_DIR, file)).isFile()).toBe(true);
 	});
 
 	it('names the missing interpreter in its error', async () => {
 		expect(findPython('python3', '')).toBeNull();
 		expect(() => requirePython('python3', '/nonexistent-dir')).toThrow(/python3 was not found on PATH/);
 		const dir = runDir();
-		await expect(startDemoJob({runDir: dir, python: '/nonexistent/python3'})).rejects.toThrow(/\/nonexistent\/python3 is not an executable file/);
+		await expect(startDemoJob({runDir: dir, python: '/nonexistent/python3'})).rejects.toThrow(
+			/\/nonexistent\/python3 is not an executable file/,
+		);
 		expect(existsSync(dir)).toBe(false);
 	});
 
 	it('passes options to the launcher and rejects nonsense', () => {
 		expect(demoLauncherArgs({runDir: 'x', ranks: 2, noUsr1Ranks: [0, 3], exitWithParent: false}, '/r')).toEqual([
-			'--run-dir', '/r', '--ranks', '2', '--no-usr1-rank', '0,3',
+			'--run-dir',
+			'/r',
+			'--ranks',
+			'2',
+			'--no-usr1-rank',
+			'0,3',
 		]);
 		expect(() => demoLauncherArgs({runDir: 'x', ranks: 0}, '/r')).toThrow(RangeError);
 		expect(() => demoLauncherArgs({runDir: 'x', stepSeconds: Number.NaN}, '/r')).toThrow(RangeError);

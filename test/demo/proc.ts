@@ -43,7 +43,9 @@ export function readStat(pid: number): Stat | null {
 }
 
 export function readCmdline(pid: number): string[] {
-	return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter((arg) => arg !== '');
+	return readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+		.split('\0')
+		.filter(arg => arg !== '');
 }
 
 export function readCwd(pid: number): string {
@@ -53,7 +55,7 @@ export function readCwd(pid: number): string {
 function statusField(pid: number, field: string): string {
 	const line = readFileSync(`/proc/${pid}/status`, 'utf8')
 		.split('\n')
-		.find((l) => l.startsWith(`${field}:`));
+		.find(l => l.startsWith(`${field}:`));
 	if (line === undefined) throw new Error(`/proc/${pid}/status has no ${field}`);
 	return line.slice(field.length + 1).trim();
 }

@@ -15,7 +15,10 @@ const keys = (...k: string[]) => term.keys(...k);
 
 const children = (pid: number): number[] => {
 	try {
-		return execFileSync('pgrep', ['-P', String(pid)], {encoding: 'utf8'}).trim().split('\n').map(Number);
+		return execFileSync('pgrep', ['-P', String(pid)], {encoding: 'utf8'})
+			.trim()
+			.split('\n')
+			.map(Number);
 	} catch {
 		return [];
 	}
@@ -70,6 +73,11 @@ test('Ctrl-C: the same', async () => {
 
 test('the terminal closed under it (SIGHUP): no demo process is left', async () => {
 	term.close();
-	const left = await until(() => processesWith(runDir), pids => pids.length === 0, 'the demo job stopping', 15_000);
+	const left = await until(
+		() => processesWith(runDir),
+		pids => pids.length === 0,
+		'the demo job stopping',
+		15_000,
+	);
 	expect(left).toEqual([]);
 });

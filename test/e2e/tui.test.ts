@@ -19,7 +19,15 @@ let job: DemoJob | null = null;
 beforeEach(async () => {
 	requireBuild();
 	dir = await mkdtemp(path.join(tmpdir(), 'traintop-e2e-'));
-	job = await startDemoJob({runDir: dir, ranks: 2, workers: 1, stepSeconds: 0.05, saveEvery: 0, noUsr1Ranks: [1], shutdownTimeoutS: 3});
+	job = await startDemoJob({
+		runDir: dir,
+		ranks: 2,
+		workers: 1,
+		stepSeconds: 0.05,
+		saveEvery: 0,
+		noUsr1Ranks: [1],
+		shutdownTimeoutS: 3,
+	});
 	await job.ranksReady();
 	// A plain shell, so the test sees what the user's terminal shows before and after traintop.
 	term = new Terminal(120, 40);
@@ -33,7 +41,10 @@ afterEach(async () => {
 });
 
 function startTraintop(): void {
-	keys(`${process.execPath} ${CLI} ${dir} --pid ${job!.launcherPid} --nvidia-smi /nonexistent --interval 0.5; echo "EXIT=$?"`, 'Enter');
+	keys(
+		`${process.execPath} ${CLI} ${dir} --pid ${job!.launcherPid} --nvidia-smi /nonexistent --interval 0.5; echo "EXIT=$?"`,
+		'Enter',
+	);
 }
 
 test('s, confirm, the new checkpoint on screen; q leaves with exit 0 and the shell screen back', async () => {
@@ -69,7 +80,10 @@ test('s, confirm, the new checkpoint on screen; q leaves with exit 0 and the she
 });
 
 test('SIGTERM to traintop also restores the screen, exit 0; --readonly shows no save key', async () => {
-	keys(`${process.execPath} ${CLI} ${dir} --pid ${job!.launcherPid} --nvidia-smi /nonexistent --readonly; echo "EXIT=$?"`, 'Enter');
+	keys(
+		`${process.execPath} ${CLI} ${dir} --pid ${job!.launcherPid} --nvidia-smi /nonexistent --readonly; echo "EXIT=$?"`,
+		'Enter',
+	);
 	const main = await until(text => /RANKS 2/.test(text));
 	expect(main).toContain('READ-ONLY');
 	expect(main).not.toMatch(/s save/);
@@ -82,7 +96,10 @@ test('SIGTERM to traintop also restores the screen, exit 0; --readonly shows no 
 	expect(later).toMatch(/^› +1 /m);
 
 	// traintop is the one child of the pane's shell (meow renames the process to "traintop").
-	const pids = execFileSync('pgrep', ['-P', String(term.panePid())], {encoding: 'utf8'}).trim().split('\n').map(Number);
+	const pids = execFileSync('pgrep', ['-P', String(term.panePid())], {encoding: 'utf8'})
+		.trim()
+		.split('\n')
+		.map(Number);
 	expect(pids).toHaveLength(1);
 	const pid = pids[0]!;
 	expect(execFileSync('ps', ['-o', 'args=', '-p', String(pid)], {encoding: 'utf8'}).trim()).toBe('traintop');
@@ -124,7 +141,10 @@ test('narrowing the terminal redraws cleanly (no pieces of the wider frame left)
 });
 
 test('a memory log that cannot be written (a full disk: /dev/full) shows on the key bar; monitoring goes on', async () => {
-	keys(`${process.execPath} ${CLI} ${dir} --pid ${job!.launcherPid} --nvidia-smi /nonexistent --interval 0.5 --log-interval 1 --log-file /dev/full; echo "EXIT=$?"`, 'Enter');
+	keys(
+		`${process.execPath} ${CLI} ${dir} --pid ${job!.launcherPid} --nvidia-smi /nonexistent --interval 0.5 --log-interval 1 --log-file /dev/full; echo "EXIT=$?"`,
+		'Enter',
+	);
 	const screenWithTrouble = await until(text => /LOG cannot append to \/dev\/full: .*ENOSPC/.test(text));
 	expect(screenWithTrouble).toMatch(/RANKS 2/);
 	keys('q');

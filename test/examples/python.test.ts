@@ -15,7 +15,17 @@ import {runCli} from '../helpers/run-cli.js';
 const TRAIN = path.join(ROOT, 'examples/python/train.py');
 const NAME = /^checkpoint_step_(\d+)_\d{8}_\d{6}$/;
 /** What a rank must not inherit from whoever runs the tests: its identity and a process group to join. */
-const SCRUB = ['RANK', 'LOCAL_RANK', 'WORLD_SIZE', 'LOCAL_WORLD_SIZE', 'MASTER_ADDR', 'MASTER_PORT', 'SLURM_PROCID', 'SLURM_LOCALID', 'SLURM_NTASKS'];
+const SCRUB = [
+	'RANK',
+	'LOCAL_RANK',
+	'WORLD_SIZE',
+	'LOCAL_WORLD_SIZE',
+	'MASTER_ADDR',
+	'MASTER_PORT',
+	'SLURM_PROCID',
+	'SLURM_LOCALID',
+	'SLURM_NTASKS',
+];
 
 interface Rank {
 	readonly rank: number;
@@ -50,10 +60,14 @@ const match = (): string => `train\\.py --run-dir ${runDir.replace(/[.*+?^${}()|
 async function startRank(rank: number, worldSize: number, args: readonly string[] = []): Promise<Rank> {
 	const env: NodeJS.ProcessEnv = {...process.env};
 	for (const name of SCRUB) delete env[name];
-	const child = spawn('python3', [TRAIN, '--run-dir', runDir, '--step-seconds', '0.05', '--save-every', '0', '--log-every', '5', ...args], {
-		env: {...env, RANK: String(rank), LOCAL_RANK: String(rank), WORLD_SIZE: String(worldSize)},
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
+	const child = spawn(
+		'python3',
+		[TRAIN, '--run-dir', runDir, '--step-seconds', '0.05', '--save-every', '0', '--log-every', '5', ...args],
+		{
+			env: {...env, RANK: String(rank), LOCAL_RANK: String(rank), WORLD_SIZE: String(worldSize)},
+			stdio: ['ignore', 'pipe', 'pipe'],
+		},
+	);
 	const lines: string[] = [];
 	const listeners = new Set<() => void>();
 	let stderr = '';
@@ -78,11 +92,16 @@ async function startRank(rank: number, worldSize: number, args: readonly string[
 				clearTimeout(timer);
 				listeners.delete(check);
 				if (found !== undefined) resolve(found);
-				else reject(new Error(`rank ${rank} exited without a line matching ${pattern}:\n${lines.join('\n')}\n${stderr}`));
+				else
+					reject(new Error(`rank ${rank} exited without a line matching ${pattern}:\n${lines.join('\n')}\n${stderr}`));
 			};
 			const timer = setTimeout(() => {
 				listeners.delete(check);
-				reject(new Error(`rank ${rank}: no line matching ${pattern} within ${timeoutMs} ms:\n${lines.join('\n')}\n${stderr}`));
+				reject(
+					new Error(
+						`rank ${rank}: no line matching ${pattern} within ${timeoutMs} ms:\n${lines.join('\n')}\n${stderr}`,
+					),
+				);
 			}, timeoutMs);
 			listeners.add(check);
 			check();
@@ -91,12 +110,20 @@ async function startRank(rank: number, worldSize: number, args: readonly string[
 	started.push(handle);
 	const ready = await waitForLine(/^rank \d+ ready pid \d+/);
 	// The toy model without PyTorch (as here), the torch one where it is installed: both must pass.
-	expect(ready).toMatch(new RegExp(`^rank ${rank} ready pid ${child.pid} \\(local rank ${rank} of ${worldSize}, (toy|torch) model\\)$`));
+	expect(ready).toMatch(
+		new RegExp(`^rank ${rank} ready pid ${child.pid} \\(local rank ${rank} of ${worldSize}, (toy|torch) model\\)$`),
+	);
 	return handle;
 }
 
 type RanksJson = {
-	ranks: {rank: number; local_rank: number; world_size: number; pid: number; signals: Record<string, {disposition: string; terminates_by_default: boolean}>}[];
+	ranks: {
+		rank: number;
+		local_rank: number;
+		world_size: number;
+		pid: number;
+		signals: Record<string, {disposition: string; terminates_by_default: boolean}>;
+	}[];
 };
 type SignalJson = {
 	signal: string;
@@ -119,7 +146,11 @@ async function checkpointEntries(): Promise<string[]> {
 	return (await readdir(path.join(runDir, 'checkpoints'))).sort();
 }
 
-async function metadata(): Promise<{checkpoints: {checkpoint_path: string; kind: string; step: number}[]; latest_checkpoint: {step: number}; max_checkpoints: number}> {
+async function metadata(): Promise<{
+	checkpoints: {checkpoint_path: string; kind: string; step: number}[];
+	latest_checkpoint: {step: number};
+	max_checkpoints: number;
+}> {
 	return JSON.parse(await readFile(path.join(runDir, 'checkpoints', 'checkpoint_metadata.json'), 'utf8')) as never;
 }
 
@@ -136,17 +167,34 @@ describe('examples/python/train.py under traintop', () => {
 			[1, 1, 2, ranks[1]!.pid],
 		]);
 		for (const r of found) {
-			for (const signal of ['SIGUSR1', 'SIGTERM', 'SIGINT']) expect(r.signals[signal]?.disposition, `rank ${r.rank} ${signal}`).toBe('handled');
+			for (const signal of ['SIGUSR1', 'SIGTERM', 'SIGINT'])
+				expect(r.signals[signal]?.disposition, `rank ${r.rank} ${signal}`).toBe('handled');
 			// Not everything is caught: SIGUSR2 still kills, so traintop would refuse to send it.
-			expect(r.signals['SIGUSR2']).toMatchObject({disposition: 'default', terminates_by_default: true});
+			expect(r.signals.SIGUSR2).toMatchObject({disposition: 'default', terminates_by_default: true});
 		}
 
 		// 2. save: SIGUSR1 to both, rank 0 writes a complete manual checkpoint, traintop reports it.
-		const save = await runCli(['signal', 'save', runDir, '--yes', '--wait', '--timeout', '10', '--json', '--match', match(), '--nvidia-smi', '/nonexistent']);
+		const save = await runCli([
+			'signal',
+			'save',
+			runDir,
+			'--yes',
+			'--wait',
+			'--timeout',
+			'10',
+			'--json',
+			'--match',
+			match(),
+			'--nvidia-smi',
+			'/nonexistent',
+		]);
 		expect(save.code, save.stderr).toBe(0);
 		const saved = JSON.parse(save.stdout) as SignalJson;
 		expect(saved.signal).toBe('SIGUSR1');
-		expect(saved.results.map(r => [r.rank, r.pid, r.outcome])).toEqual([[0, ranks[0]!.pid, 'sent'], [1, ranks[1]!.pid, 'sent']]);
+		expect(saved.results.map(r => [r.rank, r.pid, r.outcome])).toEqual([
+			[0, ranks[0]!.pid, 'sent'],
+			[1, ranks[1]!.pid, 'sent'],
+		]);
 		expect(saved.checkpoint).toMatchObject({saved: true, kind: 'manual'});
 		const manual = saved.checkpoint!.name!;
 		const manualStep = Number(NAME.exec(manual)?.[1]);
@@ -160,14 +208,30 @@ describe('examples/python/train.py under traintop', () => {
 
 		const afterSave = await index();
 		expect(afterSave.layouts).toContain('seed');
-		expect(afterSave.checkpoints).toEqual([expect.objectContaining({name: manual, layout: 'seed', step: manualStep, status: 'complete', kind: 'manual'})]);
+		expect(afterSave.checkpoints).toEqual([
+			expect.objectContaining({name: manual, layout: 'seed', step: manualStep, status: 'complete', kind: 'manual'}),
+		]);
 		expect(afterSave.retention).toMatchObject({keep: 3, source: 'metadata', count: 1});
 
 		// …and both ranks go on training after it.
-		for (const r of ranks) await r.waitForLine(line => Number(/^rank \d step (\d+) loss /.exec(line)?.[1]) > acted[r.rank]!);
+		for (const r of ranks)
+			await r.waitForLine(line => Number(/^rank \d step (\d+) loss /.exec(line)?.[1]) > acted[r.rank]!);
 
 		// 3. emergency: SIGTERM to both, rank 0 writes an emergency checkpoint, both exit 99 ("requeue me").
-		const emergency = await runCli(['signal', 'emergency', runDir, '--yes', '--wait', '--timeout', '10', '--json', '--match', match(), '--nvidia-smi', '/nonexistent']);
+		const emergency = await runCli([
+			'signal',
+			'emergency',
+			runDir,
+			'--yes',
+			'--wait',
+			'--timeout',
+			'10',
+			'--json',
+			'--match',
+			match(),
+			'--nvidia-smi',
+			'/nonexistent',
+		]);
 		expect(emergency.code, emergency.stderr).toBe(0);
 		const term = JSON.parse(emergency.stdout) as SignalJson;
 		expect(term.signal).toBe('SIGTERM');
@@ -197,12 +261,18 @@ describe('examples/python/train.py under traintop', () => {
 		const [, step, name] = /^rank 0 step (\d+) saved (checkpoint_step_\d+_\d{8}_\d{6}) \(emergency\)$/.exec(line) ?? [];
 		expect(name, ranks[0]!.lines.join('\n')).toBeDefined();
 		expect(ranks[1]!.lines.some(l => / saved /.test(l))).toBe(false); // only rank 0 writes
-		expect((await index()).checkpoints.map(c => [c.name, c.status, c.kind, c.step])).toEqual([[name, 'complete', 'emergency', Number(step)]]);
+		expect((await index()).checkpoints.map(c => [c.name, c.status, c.kind, c.step])).toEqual([
+			[name, 'complete', 'emergency', Number(step)],
+		]);
 
 		const again = await startRank(0, 1);
-		expect(await again.waitForLine(/ resumed /)).toBe(`rank 0 resumed at step ${step} from ${path.join(runDir, 'checkpoints', name!)}`);
+		expect(await again.waitForLine(/ resumed /)).toBe(
+			`rank 0 resumed at step ${step} from ${path.join(runDir, 'checkpoints', name!)}`,
+		);
 		// It counts on from there: the first loss line is of the first multiple of 5 after the saved step.
-		expect(await again.waitForLine(/ loss /)).toMatch(new RegExp(`^rank 0 step ${(Math.floor(Number(step) / 5) + 1) * 5} loss `));
+		expect(await again.waitForLine(/ loss /)).toMatch(
+			new RegExp(`^rank 0 step ${(Math.floor(Number(step) / 5) + 1) * 5} loss `),
+		);
 	});
 
 	test('a save killed before its rename leaves only the .tmp directory: partial to traintop, the metadata untouched', async () => {
@@ -236,7 +306,7 @@ describe('examples/python/train.py under traintop', () => {
 		]);
 	});
 
-	test('keep-N: only the newest complete checkpoints stay, in the metadata too; a killed save\'s .tmp is partial and left alone', async () => {
+	test("keep-N: only the newest complete checkpoints stay, in the metadata too; a killed save's .tmp is partial and left alone", async () => {
 		// What a save killed halfway leaves behind (the directory is renamed only once state.pt is complete).
 		const stale = 'checkpoint_step_1_20200101_000000.tmp';
 		await mkdir(path.join(runDir, 'checkpoints', stale), {recursive: true});
@@ -248,7 +318,12 @@ describe('examples/python/train.py under traintop', () => {
 		expect((await rank.exited).code).toBe(0);
 		const saves = rank.lines.map(l => /^rank 0 step (\d+) saved (\S+) \((\w+)\)$/.exec(l)).filter(m => m !== null);
 		expect(saves.length).toBeGreaterThanOrEqual(5);
-		expect(saves.slice(0, 4).map(m => [m[1], m[3]])).toEqual([['3', 'periodic'], ['6', 'periodic'], ['9', 'periodic'], ['12', 'periodic']]);
+		expect(saves.slice(0, 4).map(m => [m[1], m[3]])).toEqual([
+			['3', 'periodic'],
+			['6', 'periodic'],
+			['9', 'periodic'],
+			['12', 'periodic'],
+		]);
 		expect(saves.at(-1)![3]).toBe('emergency');
 		const newest = saves.slice(-2).map(m => m[2]!);
 
@@ -261,7 +336,10 @@ describe('examples/python/train.py under traintop', () => {
 		expect(found.retention).toMatchObject({keep: 2, source: 'metadata', count: 2});
 		const byName = new Map(found.checkpoints.map(c => [c.name, c]));
 		expect(byName.get(stale)).toMatchObject({status: 'partial', step: 1});
-		expect(newest.map(n => [byName.get(n)?.status, byName.get(n)?.kind])).toEqual([['complete', saves.at(-2)![3]], ['complete', 'emergency']]);
+		expect(newest.map(n => [byName.get(n)?.status, byName.get(n)?.kind])).toEqual([
+			['complete', saves.at(-2)![3]],
+			['complete', 'emergency'],
+		]);
 		expect(found.checkpoints).toHaveLength(3);
 	});
 });

@@ -76,7 +76,9 @@ describe('headless with GPUs', () => {
 	test('with a rank to attribute GPU memory to, compute-apps one-shots run; still one device loop', async () => {
 		const tag = `tt-gpu-${process.pid}-${Date.now()}`;
 		const rank = await startPython('', {RANK: '0', WORLD_SIZE: '1'}, tag);
-		const run = startCli(['--json', ...FAST, '--no-log', '--match', tag], {env: fakeEnv({FAKE_NVSMI_SCENARIO: H100, FAKE_NVSMI_LOG: calls})});
+		const run = startCli(['--json', ...FAST, '--no-log', '--match', tag], {
+			env: fakeEnv({FAKE_NVSMI_SCENARIO: H100, FAKE_NVSMI_LOG: calls}),
+		});
 		try {
 			await waitFor(() => fakeRuns(calls, '--query-compute-apps').length >= 2, 'compute-apps one-shots', 15_000);
 			expect(fakeRuns(calls, '--query-gpu')).toHaveLength(1);
@@ -97,7 +99,10 @@ describe('headless with GPUs', () => {
 		} finally {
 			killAll(allPids());
 		}
-		const line = run.stdout().split('\n').find(l => l.includes('gpu7'))!;
+		const line = run
+			.stdout()
+			.split('\n')
+			.find(l => l.includes('gpu7'))!;
 		// 10032 of 12206 MiB on GPU 1 = 82.2 %.
 		expect(line).toMatch(/gpu0 6\.6% ok {2}gpu1 82\.2% WARN {2}gpu2 52\.8% ok .* gpu7 52\.8% ok$/);
 		expect(run.stderr()).toContain('GPU: 8 devices, 8 × GeForce GTX TITAN X');
@@ -107,7 +112,7 @@ describe('headless with GPUs', () => {
 		expect(logged.at(-1)?.gpu?.memory_total_gb).toBeCloseTo((8 * 12206) / 1024, 2);
 	});
 
-	test('driver not loaded: the GPU is reported as failing with the driver\'s words, RAM monitoring goes on', async () => {
+	test("driver not loaded: the GPU is reported as failing with the driver's words, RAM monitoring goes on", async () => {
 		const run = startCli(['--json', ...FAST, '--no-log'], {
 			env: fakeEnv({FAKE_NVSMI_SCENARIO: 'err-driver-not-loaded', FAKE_NVSMI_LOG: calls}),
 		});
@@ -131,7 +136,9 @@ describe('headless with GPUs', () => {
 	});
 
 	test('kill -9 of traintop: the nvidia-smi loop dies of the broken pipe at its next write', async () => {
-		const run = startCli(['--json', ...FAST, '--no-log'], {env: fakeEnv({FAKE_NVSMI_SCENARIO: H100, FAKE_NVSMI_LOG: calls})});
+		const run = startCli(['--json', ...FAST, '--no-log'], {
+			env: fakeEnv({FAKE_NVSMI_SCENARIO: H100, FAKE_NVSMI_LOG: calls}),
+		});
 		try {
 			await run.waitFor(o => o.stdout.includes('"gpu_status":"ok"'), 15_000);
 			const loop = fakeRuns(calls, '--query-gpu')[0]!;

@@ -41,7 +41,9 @@ describe('usage', () => {
 	});
 
 	test('--version prints the package version', async () => {
-		const pkg = JSON.parse(await readFile(path.join(import.meta.dirname, '../../package.json'), 'utf8')) as {version: string};
+		const pkg = JSON.parse(await readFile(path.join(import.meta.dirname, '../../package.json'), 'utf8')) as {
+			version: string;
+		};
 		const {code, stdout} = await runCli(['--version']);
 		expect(code).toBe(0);
 		expect(stdout.trim()).toBe(pkg.version);
@@ -88,7 +90,8 @@ describe('headless monitoring', () => {
 		run.child.kill('SIGINT');
 		expect(await run.exited).toBe(0);
 		const lines = run.stdout().trim().split('\n');
-		for (const line of lines) expect(line).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}ram \d+\.\d% ok.* {2}swap .* {2}gpu absent$/);
+		for (const line of lines)
+			expect(line).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}ram \d+\.\d% ok.* {2}swap .* {2}gpu absent$/);
 		// The log went to RUN_DIR/traintop-memory.jsonl by default, one record per status line.
 		const records = jsonLines(await readFile(path.join(dir, 'traintop-memory.jsonl'), 'utf8'));
 		expect(records).toHaveLength(lines.length);
@@ -135,7 +138,7 @@ describe('headless monitoring', () => {
 		expect(existsSync(path.join(dir, 'traintop-memory.jsonl'))).toBe(false);
 	});
 
-	test('a level change prints a CRIT line on stderr and lands in the record\'s alerts', async () => {
+	test("a level change prints a CRIT line on stderr and lands in the record's alerts", async () => {
 		const run = startCli(['--json', ...NO_GPU, ...FAST, '--ram-threshold', '0.5', '--no-log']);
 		await run.waitFor(o => o.stdout.includes('"alerts"') && o.stderr.includes('CRIT'));
 		run.child.kill('SIGINT');

@@ -1,6 +1,12 @@
 import {describe, expect, test} from 'vitest';
 import type {Alert, MetricStatus} from '../../src/core/types.js';
-import {describeCheckpointChanges, describeRankChanges, formatAlertLine, formatGpuStateLine, formatStatusLine} from '../../src/headless/format.js';
+import {
+	describeCheckpointChanges,
+	describeRankChanges,
+	formatAlertLine,
+	formatGpuStateLine,
+	formatStatusLine,
+} from '../../src/headless/format.js';
 import type {LogRecord} from '../../src/memlog/record.js';
 import {checkpoint, checkpointIndex, MIB, NOW} from '../helpers/checkpoint-data.js';
 
@@ -35,8 +41,26 @@ describe('formatStatusLine', () => {
 			memory: {...base.memory!, percent: 86.2, peak_percent: 86.2},
 			swap: {total_gb: 8, used_gb: 1, percent: 12.5, peak_percent: 12.5},
 			gpus: [
-				{index: 0, uuid: 'a', name: 'H100', memory_used_gb: 70, memory_total_gb: 80, memory_percent: 87.5, peak_memory_percent: 91, utilization_percent: 99},
-				{index: 1, uuid: 'b', name: 'H100', memory_used_gb: null, memory_total_gb: null, memory_percent: null, peak_memory_percent: null, utilization_percent: null},
+				{
+					index: 0,
+					uuid: 'a',
+					name: 'H100',
+					memory_used_gb: 70,
+					memory_total_gb: 80,
+					memory_percent: 87.5,
+					peak_memory_percent: 91,
+					utilization_percent: 99,
+				},
+				{
+					index: 1,
+					uuid: 'b',
+					name: 'H100',
+					memory_used_gb: null,
+					memory_total_gb: null,
+					memory_percent: null,
+					peak_memory_percent: null,
+					utilization_percent: null,
+				},
 			],
 			gpu_status: 'ok',
 		};
@@ -62,7 +86,10 @@ describe('formatAlertLine', () => {
 	test.each([
 		[alert('ok', 'critical', 86.24), '2026-11-22 09:05:07 CRIT ram at 86.2%: at or above the 85% threshold (was ok)'],
 		[alert('ok', 'warn', 76), '2026-11-22 09:05:07 WARN ram at 76.0%: within 10 points of the 85% threshold (was ok)'],
-		[alert('critical', 'warn', 82.9), '2026-11-22 09:05:07 WARN ram down to 82.9%: back under the 85% threshold (was critical)'],
+		[
+			alert('critical', 'warn', 82.9),
+			'2026-11-22 09:05:07 WARN ram down to 82.9%: back under the 85% threshold (was critical)',
+		],
 		[alert('warn', 'ok', 72.5), '2026-11-22 09:05:07 OK   ram down to 72.5%: back under the 75% warn line (was warn)'],
 	])('%o', (a, expected) => {
 		expect(formatAlertLine(a, 10)).toBe(expected);
@@ -92,8 +119,12 @@ describe('describeCheckpointChanges', () => {
 	});
 
 	test('a save that became overdue, with ages as the checkpoints command writes them', () => {
-		const overdue = checkpointIndex({lastSave: {time: NOW - 90 * 60_000, ageS: 5400, medianIntervalS: 900, overdue: true}});
-		expect(describeCheckpointChanges(before, overdue)).toEqual(['checkpoint: OVERDUE — last save 1.5 h ago, over 1.5 × the usual 15 min']);
+		const overdue = checkpointIndex({
+			lastSave: {time: NOW - 90 * 60_000, ageS: 5400, medianIntervalS: 900, overdue: true},
+		});
+		expect(describeCheckpointChanges(before, overdue)).toEqual([
+			'checkpoint: OVERDUE — last save 1.5 h ago, over 1.5 × the usual 15 min',
+		]);
 		expect(describeCheckpointChanges(overdue, overdue)).toEqual([]);
 		expect(describeCheckpointChanges(null, overdue)).toEqual([]);
 	});
@@ -105,19 +136,34 @@ describe('formatGpuStateLine', () => {
 		expect(formatGpuStateLine({status: 'absent', reason: 'nvidia-smi not found on PATH'}, 0)).toBe(
 			'GPU: not monitored — nvidia-smi not found on PATH',
 		);
-		expect(formatGpuStateLine({status: 'error', message: 'Failed to initialize NVML: Unknown Error (exit 255)', retryAt: 4000}, 1000)).toBe(
-			'GPU: nvidia-smi failed — Failed to initialize NVML: Unknown Error (exit 255); retrying in 3 s',
-		);
+		expect(
+			formatGpuStateLine(
+				{status: 'error', message: 'Failed to initialize NVML: Unknown Error (exit 255)', retryAt: 4000},
+				1000,
+			),
+		).toBe('GPU: nvidia-smi failed — Failed to initialize NVML: Unknown Error (exit 255); retrying in 3 s');
 		const ok = formatGpuStateLine(
 			{
 				status: 'ok',
 				sampledAt: 0,
 				warning: 'WARNING: infoROM is corrupted at gpu 0000:0B:00.0',
-				gpus: [{index: 0, uuid: null, name: 'NVIDIA H100 80GB HBM3', memoryTotalBytes: 1, memoryUsedBytes: 0, memoryPercent: 0, utilizationPercent: 0}],
+				gpus: [
+					{
+						index: 0,
+						uuid: null,
+						name: 'NVIDIA H100 80GB HBM3',
+						memoryTotalBytes: 1,
+						memoryUsedBytes: 0,
+						memoryPercent: 0,
+						utilizationPercent: 0,
+					},
+				],
 			},
 			0,
 		);
-		expect(ok).toBe('GPU: 1 device, 1 × NVIDIA H100 80GB HBM3 — nvidia-smi warns: WARNING: infoROM is corrupted at gpu 0000:0B:00.0');
+		expect(ok).toBe(
+			'GPU: 1 device, 1 × NVIDIA H100 80GB HBM3 — nvidia-smi warns: WARNING: infoROM is corrupted at gpu 0000:0B:00.0',
+		);
 	});
 
 	test('identical devices are counted, mixed ones listed', () => {
@@ -130,8 +176,15 @@ describe('formatGpuStateLine', () => {
 			memoryPercent: 0,
 			utilizationPercent: 0,
 		});
-		const state = (...gpus: ReturnType<typeof device>[]) => ({status: 'ok' as const, sampledAt: 0, warning: null, gpus});
-		expect(formatGpuStateLine(state(...[0, 1, 2, 3].map(i => device(i, 'NVIDIA H200'))), 0)).toBe('GPU: 4 devices, 4 × NVIDIA H200');
+		const state = (...gpus: ReturnType<typeof device>[]) => ({
+			status: 'ok' as const,
+			sampledAt: 0,
+			warning: null,
+			gpus,
+		});
+		expect(formatGpuStateLine(state(...[0, 1, 2, 3].map(i => device(i, 'NVIDIA H200'))), 0)).toBe(
+			'GPU: 4 devices, 4 × NVIDIA H200',
+		);
 		expect(formatGpuStateLine(state(device(0, 'GeForce GTX 1080 Ti'), device(1, null)), 0)).toBe(
 			'GPU: 2 devices: 0: GeForce GTX 1080 Ti, 1: unknown device',
 		);
@@ -140,8 +193,18 @@ describe('formatGpuStateLine', () => {
 
 describe('describeRankChanges', () => {
 	const rank = (n: number, pid: number, stalled = false) =>
-		({rank: n, pid, startTime: pid * 3, stalled, state: 'S'}) as unknown as import('../../src/core/types.js').RankProcess;
-	const set = (...ranks: ReturnType<typeof rank>[]) => ({ranks, launcher: {pid: 10, startTime: 1, cmd: 'torchrun'}, sampledAt: 0});
+		({
+			rank: n,
+			pid,
+			startTime: pid * 3,
+			stalled,
+			state: 'S',
+		}) as unknown as import('../../src/core/types.js').RankProcess;
+	const set = (...ranks: ReturnType<typeof rank>[]) => ({
+		ranks,
+		launcher: {pid: 10, startTime: 1, cmd: 'torchrun'},
+		sampledAt: 0,
+	});
 
 	test('found, gone, stalled and recovered; nothing when nothing changed', () => {
 		expect(describeRankChanges(null, set(rank(0, 100), rank(1, 101)))).toEqual([
@@ -152,6 +215,8 @@ describe('describeRankChanges', () => {
 			'ranks: rank 1 (pid 101) is gone',
 			'ranks: rank 0 (pid 100) looks stalled: state S but no CPU time lately',
 		]);
-		expect(describeRankChanges(set(rank(0, 100, true)), set(rank(0, 100)))).toEqual(['ranks: rank 0 (pid 100) is using CPU again']);
+		expect(describeRankChanges(set(rank(0, 100, true)), set(rank(0, 100)))).toEqual([
+			'ranks: rank 0 (pid 100) is using CPU again',
+		]);
 	});
 });

@@ -45,4 +45,3 @@ export function checkpointIndex(extra: Partial<CheckpointIndex> = {}): Checkpoin
 		...extra,
 	};
 }
-

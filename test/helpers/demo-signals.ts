@@ -5,7 +5,10 @@ import type {DemoJob} from '../../src/demo/job.js';
  * exited (so a rank killed earlier fails the caller's assertion at once instead of timing out).
  */
 export function answer(job: DemoJob, rank: number, signal: NodeJS.Signals, timeoutMs = 10_000): Promise<string> {
-	return job.waitForLine(new RegExp(`^rank ${rank} got ${signal}$|^launcher: rank ${rank} pid \\d+ (?:was killed|exited)`), timeoutMs);
+	return job.waitForLine(
+		new RegExp(`^rank ${rank} got ${signal}$|^launcher: rank ${rank} pid \\d+ (?:was killed|exited)`),
+		timeoutMs,
+	);
 }
 
 /**
@@ -21,4 +24,5 @@ export async function endJob(job: DemoJob, ranks: number): Promise<string[]> {
 }
 
 /** What endJob resolves with when every rank handled the SIGTERM. */
-export const allGotSigterm = (ranks: number): string[] => Array.from({length: ranks}, (_, rank) => `rank ${rank} got SIGTERM`);
+export const allGotSigterm = (ranks: number): string[] =>
+	Array.from({length: ranks}, (_, rank) => `rank ${rank} got SIGTERM`);

@@ -28,7 +28,7 @@ function runFake(args: string[], knobs: Knobs): Promise<Result> {
 		child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
 		child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
 		child.once('error', reject);
-		child.once('close', (code) => resolve({code, stdout, stderr}));
+		child.once('close', code => resolve({code, stdout, stderr}));
 	});
 }
 
@@ -38,7 +38,7 @@ function loopLines(args: string[], knobs: Knobs, count: number): Promise<string[
 		const child = spawn(FAKE_BIN, args, {env: fakeEnv(knobs), stdio: ['ignore', 'pipe', 'ignore']});
 		const lines: string[] = [];
 		child.once('error', reject);
-		createInterface({input: child.stdout}).on('line', (line) => {
+		createInterface({input: child.stdout}).on('line', line => {
 			lines.push(line);
 			if (lines.length === count) {
 				child.kill('SIGKILL');
@@ -78,16 +78,28 @@ describe('fake nvidia-smi: projection of recordings', () => {
 
 	it('derives timestamp, count and index for a recording without them (8-GPU gpustat#5)', async () => {
 		const before = Date.now();
-		const result = await runFake(['--query-gpu=timestamp,count,index,uuid,memory.used', '--format=csv,noheader,nounits'], {
-			FAKE_NVSMI_SCENARIO: 'issue__gpustat-5-titanx-8gpu',
-		});
-		const rows = result.stdout.trimEnd().split('\n').map((line) => line.split(', '));
+		const result = await runFake(
+			['--query-gpu=timestamp,count,index,uuid,memory.used', '--format=csv,noheader,nounits'],
+			{
+				FAKE_NVSMI_SCENARIO: 'issue__gpustat-5-titanx-8gpu',
+			},
+		);
+		const rows = result.stdout
+			.trimEnd()
+			.split('\n')
+			.map(line => line.split(', '));
 		expect(rows).toHaveLength(8);
-		expect(rows.map((row) => row[2])).toEqual(['0', '1', '2', '3', '4', '5', '6', '7']);
-		expect(new Set(rows.map((row) => row[1]))).toEqual(new Set(['8']));
-		expect(rows[1]).toEqual([expect.stringMatching(TIMESTAMP), '8', '1', 'GPU-86fe97db-bf54-a056-4e8d-9b07e1a298e7', '10032']);
+		expect(rows.map(row => row[2])).toEqual(['0', '1', '2', '3', '4', '5', '6', '7']);
+		expect(new Set(rows.map(row => row[1]))).toEqual(new Set(['8']));
+		expect(rows[1]).toEqual([
+			expect.stringMatching(TIMESTAMP),
+			'8',
+			'1',
+			'GPU-86fe97db-bf54-a056-4e8d-9b07e1a298e7',
+			'10032',
+		]);
 		// One timestamp for the whole sample, and it is now (local time, like nvidia-smi).
-		expect(new Set(rows.map((row) => row[0])).size).toBe(1);
+		expect(new Set(rows.map(row => row[0])).size).toBe(1);
 		const [date, time] = rows[0]![0]!.split(' ');
 		const stamp = new Date(`${date!.replaceAll('/', '-')}T${time}`).getTime();
 		expect(stamp).toBeGreaterThanOrEqual(before - 1000);
@@ -102,9 +114,12 @@ describe('fake nvidia-smi: projection of recordings', () => {
 	});
 
 	it('keeps markers verbatim: [N/A] (GB10), [Not Supported], bare N/A', async () => {
-		const gb10 = await runFake(['--query-gpu=memory.total,memory.used,utilization.gpu', '--format=csv,noheader,nounits'], {
-			FAKE_NVSMI_SCENARIO: 'issue__gb10-unified-memory',
-		});
+		const gb10 = await runFake(
+			['--query-gpu=memory.total,memory.used,utilization.gpu', '--format=csv,noheader,nounits'],
+			{
+				FAKE_NVSMI_SCENARIO: 'issue__gb10-unified-memory',
+			},
+		);
 		expect(gb10.stdout).toBe('[N/A], [N/A], 0\n');
 		const old = await runFake(['--query-gpu=fan.speed', '--format=csv,noheader,nounits'], {
 			FAKE_NVSMI_SCENARIO: 'issue__i3pystatus-776-not-supported',
@@ -125,7 +140,11 @@ describe('fake nvidia-smi: projection of recordings', () => {
 	});
 
 	it('folds a process_name containing ", " back into one column', () => {
-		const columns = [{name: 'pid', unit: null}, {name: 'process_name', unit: null}, {name: 'used_gpu_memory', unit: 'MiB'}];
+		const columns = [
+			{name: 'pid', unit: null},
+			{name: 'process_name', unit: null},
+			{name: 'used_gpu_memory', unit: 'MiB'},
+		];
 		expect(splitRecordedLine('42, msedge --a=, --b, 12 MiB', columns)).toEqual(['42', 'msedge --a=, --b', '12 MiB']);
 	});
 
@@ -139,14 +158,19 @@ describe('fake nvidia-smi: projection of recordings', () => {
 	});
 
 	it('prints \\r\\n line endings with FAKE_NVSMI_CRLF=1', async () => {
-		const result = await runFake(['--query-gpu=index,memory.used', '--format=csv'], {FAKE_NVSMI_SCENARIO: H100, FAKE_NVSMI_CRLF: '1'});
+		const result = await runFake(['--query-gpu=index,memory.used', '--format=csv'], {
+			FAKE_NVSMI_SCENARIO: H100,
+			FAKE_NVSMI_CRLF: '1',
+		});
 		expect(result.stdout).toBe('index, memory.used [MiB]\r\n0, 0 MiB\r\n');
 	});
 });
 
 describe('fake nvidia-smi: refusals and errors', () => {
 	it('exits 97 for a field the recording lacks, and answers [N/A] for it with FAKE_NVSMI_FILL_MISSING=na', async () => {
-		const refused = await runFake([GPU_FIELDS, '--format=csv,noheader,nounits'], {FAKE_NVSMI_SCENARIO: 'issue__gb10-unified-memory'});
+		const refused = await runFake([GPU_FIELDS, '--format=csv,noheader,nounits'], {
+			FAKE_NVSMI_SCENARIO: 'issue__gb10-unified-memory',
+		});
 		expect(refused.code).toBe(97);
 		expect(refused.stdout).toBe('');
 		expect(refused.stderr).toContain('scenario issue__gb10-unified-memory has no field uuid');
@@ -164,20 +188,30 @@ describe('fake nvidia-smi: refusals and errors', () => {
 		expect(result.stderr).toContain('no-such-scenario');
 	});
 
-	it.each([[['-x']], [[GPU_FIELDS]], [[GPU_FIELDS, '--query-compute-apps=pid', '--format=csv']], [[GPU_FIELDS, '--format=xml']]])(
-		'rejects %j as an invalid combination, exit 2',
-		async (args) => {
-			const result = await runFake(args, {FAKE_NVSMI_SCENARIO: H100});
-			expect(result.code).toBe(2);
-			expect(result.stdout).toBe("Invalid combination of input arguments. Please run 'nvidia-smi -h' for help.\n");
-		},
-	);
+	it.each([
+		[['-x']],
+		[[GPU_FIELDS]],
+		[[GPU_FIELDS, '--query-compute-apps=pid', '--format=csv']],
+		[[GPU_FIELDS, '--format=xml']],
+	])('rejects %j as an invalid combination, exit 2', async args => {
+		const result = await runFake(args, {FAKE_NVSMI_SCENARIO: H100});
+		expect(result.code).toBe(2);
+		expect(result.stdout).toBe("Invalid combination of input arguments. Please run 'nvidia-smi -h' for help.\n");
+	});
 
 	it.each([
 		['err-driver-not-loaded', 9, "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver."],
-		['err-version-mismatch', 18, 'Failed to initialize NVML: Driver/library version mismatch\nNVML library version: 535.161\n'],
+		[
+			'err-version-mismatch',
+			18,
+			'Failed to initialize NVML: Driver/library version mismatch\nNVML library version: 535.161\n',
+		],
 		['nvml-unknown-error', 255, 'Failed to initialize NVML: Unknown Error\n'],
-		['err-no-supported-gpus', 255, 'Failed to initialize NVML: No supported GPUs were found\nUnable to determine the number of GPUs\n'],
+		[
+			'err-no-supported-gpus',
+			255,
+			'Failed to initialize NVML: No supported GPUs were found\nUnable to determine the number of GPUs\n',
+		],
 		['err-no-devices-found', 6, 'No devices were found\n'],
 	])('replays %s: recorded text on stdout, exit %i', async (scenario, exit, text) => {
 		const result = await runFake([GPU_FIELDS, '--format=csv,noheader,nounits'], {FAKE_NVSMI_SCENARIO: scenario});
@@ -199,7 +233,11 @@ describe('fake nvidia-smi: refusals and errors', () => {
 		const result = await runFake(['--query-gpu=index,memory.total', '--format=csv,noheader,nounits'], {
 			FAKE_NVSMI_SCENARIO: 'warn-inforom-corrupted',
 		});
-		expect(result).toEqual({code: 14, stdout: '0, 81559\nWARNING: infoROM is corrupted at gpu 0000:0B:00.0\n', stderr: ''});
+		expect(result).toEqual({
+			code: 14,
+			stdout: '0, 81559\nWARNING: infoROM is corrupted at gpu 0000:0B:00.0\n',
+			stderr: '',
+		});
 	});
 
 	it('fails one-shots after N calls for M calls, then works again (state file)', async () => {
@@ -211,7 +249,8 @@ describe('fake nvidia-smi: refusals and errors', () => {
 			FAKE_NVSMI_FAIL_SCENARIO: 'err-driver-not-loaded',
 		};
 		const codes = [];
-		for (let call = 0; call < 3; call++) codes.push((await runFake(['--query-gpu=index', '--format=csv,noheader'], knobs)).code);
+		for (let call = 0; call < 3; call++)
+			codes.push((await runFake(['--query-gpu=index', '--format=csv,noheader'], knobs)).code);
 		expect(codes).toEqual([0, 9, 0]);
 	});
 });
@@ -219,14 +258,18 @@ describe('fake nvidia-smi: refusals and errors', () => {
 describe('fake nvidia-smi: loop mode and the invocation log', () => {
 	it('prints one sample per interval with a live timestamp, cycling idle and load frames, header once', async () => {
 		const log = join(tempDir(), 'log.jsonl');
-		const lines = await loopLines(['--query-gpu=timestamp,memory.used', '--format=csv,nounits', '-lms', '50'], {
-			FAKE_NVSMI_SCENARIO: H100,
-			FAKE_NVSMI_LOG: log,
-		}, 5);
+		const lines = await loopLines(
+			['--query-gpu=timestamp,memory.used', '--format=csv,nounits', '-lms', '50'],
+			{
+				FAKE_NVSMI_SCENARIO: H100,
+				FAKE_NVSMI_LOG: log,
+			},
+			5,
+		);
 		expect(lines[0]).toBe('timestamp, memory.used [MiB]');
-		const samples = lines.slice(1).map((line) => line.split(', '));
-		expect(samples.map((sample) => sample[1])).toEqual(['0', '19818', '0', '19818']);
-		const stamps = samples.map((sample) => sample[0]!);
+		const samples = lines.slice(1).map(line => line.split(', '));
+		expect(samples.map(sample => sample[1])).toEqual(['0', '19818', '0', '19818']);
+		const stamps = samples.map(sample => sample[0]!);
 		for (const stamp of stamps) expect(stamp).toMatch(TIMESTAMP);
 		expect(stamps).not.toContain('2026/07/14 08:12:38.696');
 		expect([...stamps].sort()).toEqual(stamps);
@@ -238,9 +281,13 @@ describe('fake nvidia-smi: loop mode and the invocation log', () => {
 	});
 
 	it('accepts --loop-ms=, prints the infoROM warning after every sample and keeps looping', async () => {
-		const lines = await loopLines(['--query-gpu=index', '--format=csv,noheader', '--loop-ms=30'], {
-			FAKE_NVSMI_SCENARIO: 'warn-inforom-corrupted',
-		}, 6);
+		const lines = await loopLines(
+			['--query-gpu=index', '--format=csv,noheader', '--loop-ms=30'],
+			{
+				FAKE_NVSMI_SCENARIO: 'warn-inforom-corrupted',
+			},
+			6,
+		);
 		expect(lines).toEqual(Array(3).fill(['0', 'WARNING: infoROM is corrupted at gpu 0000:0B:00.0']).flat());
 	});
 
@@ -259,10 +306,14 @@ describe('fake nvidia-smi: loop mode and the invocation log', () => {
 	});
 
 	it('prints injected event text between samples', async () => {
-		const lines = await loopLines(['--query-gpu=index', '--format=csv,noheader', '-lms', '20'], {
-			FAKE_NVSMI_SCENARIO: H100,
-			FAKE_NVSMI_INJECT_LINE: 'Xid event',
-		}, 4);
+		const lines = await loopLines(
+			['--query-gpu=index', '--format=csv,noheader', '-lms', '20'],
+			{
+				FAKE_NVSMI_SCENARIO: H100,
+				FAKE_NVSMI_INJECT_LINE: 'Xid event',
+			},
+			4,
+		);
 		expect(lines).toEqual(['0', 'Xid event', '0', 'Xid event']);
 	});
 });

@@ -16,6 +16,10 @@ export async function press(stdin: {write(data: string): void}, ...keys: string[
 }
 
 /** The last frame, once `predicate` holds for it (data arrives asynchronously: poll, do not sleep). */
-export function untilFrame(lastFrame: () => string | undefined, predicate: (frame: string) => boolean, timeoutMs = 10_000): Promise<string> {
+export function untilFrame(
+	lastFrame: () => string | undefined,
+	predicate: (frame: string) => boolean,
+	timeoutMs = 10_000,
+): Promise<string> {
 	return until(() => lastFrame() ?? '', predicate, 'the frame to match', timeoutMs);
 }

@@ -15,7 +15,11 @@ const gone = (child: PythonChild) => child.child.exitCode !== null || child.chil
 
 /** Resolves with the child's lines once `line` is among them or the child has exited (the caller's assertions say which). */
 async function lineOrExit(child: PythonChild, line: string): Promise<string[]> {
-	await until(() => child.lines, lines => lines.includes(line) || gone(child), `"${line}" from pid ${child.pid}`);
+	await until(
+		() => child.lines,
+		lines => lines.includes(line) || gone(child),
+		`"${line}" from pid ${child.pid}`,
+	);
 	return [...child.lines];
 }
 

@@ -2,7 +2,13 @@
  * Polls `probe` until `ok` holds and returns that value; throws after `timeoutMs` with what was
  * awaited and the last value seen (a screen, a frame, a list of pids), so a failure shows its state.
  */
-export async function until<T>(probe: () => T, ok: (value: T) => boolean, what: string, timeoutMs = 15_000, everyMs = 50): Promise<T> {
+export async function until<T>(
+	probe: () => T,
+	ok: (value: T) => boolean,
+	what: string,
+	timeoutMs = 15_000,
+	everyMs = 50,
+): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const value = probe();

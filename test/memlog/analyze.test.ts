@@ -23,7 +23,9 @@ function rec(percent: number | null, extra: Partial<ReadLogRecord> = {}, peak?: 
 /** Series of RAM percents, one record every `step` s from T0, with interval_s = step unless told. */
 function ramSeries(percents: readonly number[], step = 30, interval: number | null = step): Series {
 	const c = new SeriesCollector();
-	percents.forEach((p, i) => c.add(rec(p, interval === null ? {} : {interval_s: interval}), T0 + i * step * 1000));
+	percents.forEach((p, i) => {
+		c.add(rec(p, interval === null ? {} : {interval_s: interval}), T0 + i * step * 1000);
+	});
 	return c.finish();
 }
 
@@ -212,11 +214,42 @@ describe('metrics present', () => {
 		const c = new SeriesCollector();
 		const gpus = (p0: number, p1: number | null) => [
 			{index: 0, uuid: 'GPU-aaa', name: 'A100', memory_used_gb: 1, memory_total_gb: 80, memory_percent: p0},
-			{index: 1, uuid: 'GPU-bbb', memory_used_gb: null, memory_total_gb: null, memory_percent: p1, peak_memory_percent: p1 === null ? null : p1 + 5},
+			{
+				index: 1,
+				uuid: 'GPU-bbb',
+				memory_used_gb: null,
+				memory_total_gb: null,
+				memory_percent: p1,
+				peak_memory_percent: p1 === null ? null : p1 + 5,
+			},
 		];
-		c.add(rec(40, {interval_s: 30, swap: {total_gb: 8, used_gb: 1, percent: 12.5}, gpu: {memory_allocated_gb: 1, memory_total_gb: 80, memory_percent: 50}, gpus: gpus(50, null)}), T0);
-		c.add(rec(40, {interval_s: 30, swap: {total_gb: 8, used_gb: 2, percent: 25}, gpu: {memory_allocated_gb: 1, memory_total_gb: 80, memory_percent: 60}, gpus: gpus(91, 70)}), T0 + 30_000);
-		c.add(rec(40, {interval_s: 30, swap: {total_gb: 8, used_gb: 2, percent: 25}, gpu: {memory_allocated_gb: 1, memory_total_gb: 80, memory_percent: 60, peak_memory_percent: 95}, gpus: gpus(60, 88)}), T0 + 60_000);
+		c.add(
+			rec(40, {
+				interval_s: 30,
+				swap: {total_gb: 8, used_gb: 1, percent: 12.5},
+				gpu: {memory_allocated_gb: 1, memory_total_gb: 80, memory_percent: 50},
+				gpus: gpus(50, null),
+			}),
+			T0,
+		);
+		c.add(
+			rec(40, {
+				interval_s: 30,
+				swap: {total_gb: 8, used_gb: 2, percent: 25},
+				gpu: {memory_allocated_gb: 1, memory_total_gb: 80, memory_percent: 60},
+				gpus: gpus(91, 70),
+			}),
+			T0 + 30_000,
+		);
+		c.add(
+			rec(40, {
+				interval_s: 30,
+				swap: {total_gb: 8, used_gb: 2, percent: 25},
+				gpu: {memory_allocated_gb: 1, memory_total_gb: 80, memory_percent: 60, peak_memory_percent: 95},
+				gpus: gpus(60, 88),
+			}),
+			T0 + 60_000,
+		);
 		const series = c.finish();
 		expect(series.metrics.map(m => m.id)).toEqual(['ram', 'swap', 'gpu', 'gpu0', 'gpu1']);
 		const a = analyze(series, thresholds);
@@ -224,7 +257,14 @@ describe('metrics present', () => {
 		expect(by('gpu0')).toMatchObject({uuid: 'GPU-aaa', name: 'A100', samples: 3, min: 50, max: 91, threshold: 90});
 		expect(by('gpu0').label).toBe('GPU 0 A100 (GPU-aaa)');
 		// gpu1 has no memory in the first record; peaks are value + 5: 75, 93 (≥ 90 for 30 s).
-		expect(by('gpu1')).toMatchObject({uuid: 'GPU-bbb', name: null, samples: 2, min: 70, max: 93, time_above_threshold_s: 30});
+		expect(by('gpu1')).toMatchObject({
+			uuid: 'GPU-bbb',
+			name: null,
+			samples: 2,
+			min: 70,
+			max: 93,
+			time_above_threshold_s: 30,
+		});
 		expect(by('gpu1').episodes[0]).toMatchObject({start: iso(T0 + 30_000), end: iso(T0 + 60_000), peak: 93});
 		// The aggregate's own peak field: 95 ≥ 90.
 		expect(by('gpu')).toMatchObject({max: 95, time_above_threshold_s: 30});
@@ -252,7 +292,15 @@ describe('metrics present', () => {
 
 	test('no records at all', () => {
 		const a = analyze(new SeriesCollector().finish(), thresholds);
-		expect(a).toMatchObject({records: 0, first: null, last: null, metrics: [], gaps: [], restarts: [], breached: false});
+		expect(a).toMatchObject({
+			records: 0,
+			first: null,
+			last: null,
+			metrics: [],
+			gaps: [],
+			restarts: [],
+			breached: false,
+		});
 	});
 
 	test('growable arrays: many records keep every point', () => {

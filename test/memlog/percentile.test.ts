@@ -11,7 +11,10 @@ function bySorting(values: Float32Array, q: number): number {
 }
 
 const values = fc
-	.array(fc.oneof(fc.float({noNaN: true, noDefaultInfinity: true, min: -1000, max: 1000}), fc.constantFrom(0, 50, 85, 90)), {minLength: 1, maxLength: 300})
+	.array(
+		fc.oneof(fc.float({noNaN: true, noDefaultInfinity: true, min: -1000, max: 1000}), fc.constantFrom(0, 50, 85, 90)),
+		{minLength: 1, maxLength: 300},
+	)
 	.map(v => Float32Array.from(v));
 
 test('quickselect percentiles equal reading a sorted copy, for any q, duplicates and runs included', () => {
@@ -28,7 +31,12 @@ test('quickselect percentiles equal reading a sorted copy, for any q, duplicates
 
 test('hand-worked: p50 of 1..4 is 2.5, p95 of 0..100 is 95; sorted and constant inputs of 100k stay fast paths', () => {
 	expect(percentile(Float32Array.from([4, 1, 3, 2]), 0.5)).toBe(2.5);
-	expect(percentile(Float32Array.from({length: 101}, (_, i) => 100 - i), 0.95)).toBe(95);
+	expect(
+		percentile(
+			Float32Array.from({length: 101}, (_, i) => 100 - i),
+			0.95,
+		),
+	).toBe(95);
 	expect(percentile(new Float32Array(0), 0.5)).toBeNaN();
 	expect(percentile(new Float32Array(100_000).fill(7), 0.5)).toBe(7);
 	const ascending = Float32Array.from({length: 100_000}, (_, i) => i);

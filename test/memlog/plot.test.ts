@@ -103,7 +103,8 @@ describe('plotSvg', () => {
 
 	test('a gap in the log breaks the line', () => {
 		const c = new SeriesCollector();
-		for (const s of [0, 30, 60, 90, 3600, 3630, 3660]) c.add({timestamp: '', interval_s: 30, memory: {total_gb: 1, used_gb: 0.5, percent: 50}}, T0 + s * 1000);
+		for (const s of [0, 30, 60, 90, 3600, 3630, 3660])
+			c.add({timestamp: '', interval_s: 30, memory: {total_gb: 1, used_gb: 0.5, percent: 50}}, T0 + s * 1000);
 		const series = c.finish();
 		const svg = plotSvg(series, analyze(series, thresholds), thresholds);
 		checkXml(svg);

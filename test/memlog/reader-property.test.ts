@@ -87,7 +87,12 @@ test('corrupted JSON Lines: never throws but UsageError, every intact line is re
 				const lines: string[] = [];
 				rows.forEach(([b, c], seq) => {
 					const {time, extra, ...rest} = b;
-					const rec = {timestamp: new Date(time).toISOString(), host: `seq-${seq}`, ...rest, ...(extra === undefined ? {} : {extra})};
+					const rec = {
+						timestamp: new Date(time).toISOString(),
+						host: `seq-${seq}`,
+						...rest,
+						...(extra === undefined ? {} : {extra}),
+					};
 					const line = JSON.stringify(rec);
 					if (c === undefined || c.kind === 'blank' || c.kind === 'duplicate') intact.push(`seq-${seq}`);
 					lines.push(...(c === undefined ? [line] : corrupt(line, c)));

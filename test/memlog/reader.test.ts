@@ -5,7 +5,13 @@ import {gzipSync} from 'node:zlib';
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
 import {UsageError} from '../../src/core/errors.js';
 import {analyze} from '../../src/memlog/analyze.js';
-import {readAllRecords, readSeries, resolveInputs, type LocatedRecord, type SkippedLine} from '../../src/memlog/reader.js';
+import {
+	readAllRecords,
+	readSeries,
+	resolveInputs,
+	type LocatedRecord,
+	type SkippedLine,
+} from '../../src/memlog/reader.js';
 import {SeriesCollector} from '../../src/memlog/series.js';
 import type {LogRecord} from '../../src/memlog/record.js';
 
@@ -54,7 +60,7 @@ function seed(minute: number): object {
 
 const pretty = (o: object): string => JSON.stringify(o, null, 2);
 const SEED_LINES = pretty(seed(0)).split('\n').length;
-const jsonl = (records: readonly object[]): string => records.map(r => JSON.stringify(r) + '\n').join('');
+const jsonl = (records: readonly object[]): string => records.map(r => `${JSON.stringify(r)}\n`).join('');
 
 async function file(name: string, content: string | Buffer): Promise<string> {
 	const p = path.join(dir, `${n++}-${name}`);
@@ -80,7 +86,7 @@ async function readError(f: string): Promise<unknown> {
 
 describe('formats', () => {
 	test('JSON Lines in our full format: every field, line numbers, time; blank lines silently skipped', async () => {
-		const f = await file('a.jsonl', jsonl([ours(0), ours(1)]) + '\n  \n' + jsonl([ours(2)]));
+		const f = await file('a.jsonl', `${jsonl([ours(0), ours(1)])}\n  \n${jsonl([ours(2)])}`);
 		const {records, skipped} = await read(f);
 		expect(skipped).toEqual([]);
 		expect(records.map(r => r.line)).toEqual([1, 2, 5]);
@@ -101,7 +107,11 @@ describe('formats', () => {
 		const f = await file('seed.txt', text);
 		const {records, skipped} = await read(f);
 		expect(skipped).toEqual([]);
-		expect(records.map(r => r.record.timestamp)).toEqual(['2024-01-15T10:00:00', '2024-01-15T10:01:00', '2024-01-15T10:02:00']);
+		expect(records.map(r => r.record.timestamp)).toEqual([
+			'2024-01-15T10:00:00',
+			'2024-01-15T10:01:00',
+			'2024-01-15T10:02:00',
+		]);
 		// Each pretty record is 13 lines; with no separator the next starts on the closing line.
 		expect(SEED_LINES).toBe(13);
 		expect(records.map(r => r.line)).toEqual([1, 13, 25]);
@@ -110,7 +120,7 @@ describe('formats', () => {
 	});
 
 	test('seed records pretty-printed with newlines and blank lines between', async () => {
-		const text = pretty(seed(0)) + '\n' + pretty(seed(1)) + '\n\n\n' + pretty(seed(2)) + '\n';
+		const text = `${pretty(seed(0))}\n${pretty(seed(1))}\n\n\n${pretty(seed(2))}\n`;
 		const f = await file('seed2.txt', text);
 		const {records, skipped} = await read(f);
 		expect(skipped).toEqual([]);
@@ -150,7 +160,7 @@ describe('formats', () => {
 	});
 
 	test('seed pretty records and our JSON lines mixed in one file', async () => {
-		const text = pretty(seed(0)) + '\n' + jsonl([ours(1), ours(2)]) + pretty(seed(3)) + '\n' + jsonl([ours(4)]);
+		const text = `${pretty(seed(0))}\n${jsonl([ours(1), ours(2)])}${pretty(seed(3))}\n${jsonl([ours(4)])}`;
 		const {records, skipped} = await read(await file('mixed.txt', text));
 		expect(skipped).toEqual([]);
 		expect(records.map(r => r.line)).toEqual([1, 14, 15, 16, 29]);
@@ -159,15 +169,21 @@ describe('formats', () => {
 	});
 
 	test('unknown extra fields are ignored', async () => {
-		const {records, skipped} = await read(await file('extra.jsonl', JSON.stringify({...ours(0), future: {x: 1}}) + '\n'));
+		const {records, skipped} = await read(
+			await file('extra.jsonl', `${JSON.stringify({...ours(0), future: {x: 1}})}\n`),
+		);
 		expect(skipped).toEqual([]);
 		expect(records[0]?.record.host).toBe('h-0');
 	});
 
 	test('records the fast check rejects but the schema accepts are read', async () => {
 		// gpus entries missing optional fields, and memory: null.
-		const rec = {timestamp: '2024-01-01T00:00:00Z', memory: null, gpus: [{index: 0, memory_used_gb: null, memory_total_gb: null, memory_percent: null}]};
-		const {records, skipped} = await read(await file('min.jsonl', JSON.stringify(rec) + '\n'));
+		const rec = {
+			timestamp: '2024-01-01T00:00:00Z',
+			memory: null,
+			gpus: [{index: 0, memory_used_gb: null, memory_total_gb: null, memory_percent: null}],
+		};
+		const {records, skipped} = await read(await file('min.jsonl', `${JSON.stringify(rec)}\n`));
 		expect(skipped).toEqual([]);
 		expect(records[0]?.record.memory).toBeNull();
 	});
@@ -175,7 +191,7 @@ describe('formats', () => {
 
 describe('bad input', () => {
 	test('a malformed line in the middle is skipped with its line number; later lines still read', async () => {
-		const text = jsonl([ours(0)]) + '{"timestamp": oops}\n' + jsonl([ours(2), ours(3)]);
+		const text = `${jsonl([ours(0)])}{"timestamp": oops}\n${jsonl([ours(2), ours(3)])}`;
 		const {records, skipped} = await read(await file('mid.jsonl', text));
 		expect(records.map(r => r.line)).toEqual([1, 3, 4]);
 		expect(skipped).toHaveLength(1);
@@ -185,7 +201,14 @@ describe('bad input', () => {
 
 	test('a line cut in the middle (mid-string, mid-object) does not swallow the next ones', async () => {
 		const full = JSON.stringify(ours(1));
-		const text = jsonl([ours(0)]) + full.slice(0, 40) + '\n' + jsonl([ours(2)]) + full.slice(0, full.indexOf('"gpus"') + 9) + '\n' + jsonl([ours(4)]);
+		const text =
+			jsonl([ours(0)]) +
+			full.slice(0, 40) +
+			'\n' +
+			jsonl([ours(2)]) +
+			full.slice(0, full.indexOf('"gpus"') + 9) +
+			'\n' +
+			jsonl([ours(4)]);
 		const {records, skipped} = await read(await file('cut.jsonl', text));
 		expect(records.map(r => r.record.host)).toEqual(['h-0', 'h-2', 'h-4']);
 		expect(skipped.map(s => s.line)).toEqual([2, 4]);
@@ -199,7 +222,7 @@ describe('bad input', () => {
 	});
 
 	test('a truncated last pretty object', async () => {
-		const text = pretty(seed(0)) + '\n' + pretty(seed(1)).slice(0, 60);
+		const text = `${pretty(seed(0))}\n${pretty(seed(1)).slice(0, 60)}`;
 		const {records, skipped} = await read(await file('trunc.txt', text));
 		expect(records).toHaveLength(1);
 		expect(skipped).toEqual([{file: expect.any(String), line: 14, reason: 'truncated at end of file'}]);
@@ -208,8 +231,16 @@ describe('bad input', () => {
 	test('a record failing the schema: "percent": "abc", no timestamp, a bad date; non-object JSON', async () => {
 		const bad = {...seed(0), memory: {total_gb: 32, used_gb: 1, percent: 'abc'}};
 		const {timestamp: _t, ...noTs} = seed(1) as {timestamp: string};
-		const lines = [JSON.stringify(bad), JSON.stringify(noTs), JSON.stringify({...seed(2), timestamp: 'yesterday'}), '42', '[1,2]', 'garbage here', JSON.stringify(seed(3))];
-		const {records, skipped} = await read(await file('schema.jsonl', lines.join('\n') + '\n'));
+		const lines = [
+			JSON.stringify(bad),
+			JSON.stringify(noTs),
+			JSON.stringify({...seed(2), timestamp: 'yesterday'}),
+			'42',
+			'[1,2]',
+			'garbage here',
+			JSON.stringify(seed(3)),
+		];
+		const {records, skipped} = await read(await file('schema.jsonl', `${lines.join('\n')}\n`));
 		expect(records.map(r => r.line)).toEqual([7]);
 		expect(skipped.map(s => [s.line, s.reason])).toEqual([
 			[1, 'memory.percent: expected number'],
@@ -224,10 +255,13 @@ describe('bad input', () => {
 	test('a number that overflows to Infinity (1.5e323 with its minus sign lost) fails the record, as zod says', async () => {
 		const good = JSON.stringify(ours(0));
 		const overflow = good.replace('"percent":50', '"percent":1.5e323');
-		const inGpus = good.replace('"memory_percent":12.5,"peak_memory_percent":14,"utilization_percent":90', '"memory_percent":-1e999,"peak_memory_percent":14,"utilization_percent":90');
+		const inGpus = good.replace(
+			'"memory_percent":12.5,"peak_memory_percent":14,"utilization_percent":90',
+			'"memory_percent":-1e999,"peak_memory_percent":14,"utilization_percent":90',
+		);
 		expect(overflow).not.toBe(good);
 		expect(inGpus).not.toBe(good);
-		const {records, skipped} = await read(await file('inf.jsonl', [overflow, inGpus, good].join('\n') + '\n'));
+		const {records, skipped} = await read(await file('inf.jsonl', `${[overflow, inGpus, good].join('\n')}\n`));
 		expect(records.map(r => r.line)).toEqual([3]);
 		expect(skipped.map(s => s.line)).toEqual([1, 2]);
 		expect(skipped[0]?.reason).toMatch(/^memory\.percent: /);
@@ -280,7 +314,7 @@ describe('readSeries (the --analyze path) against the object path', () => {
 			if (i % 900 === 5) lines.push('{"timestamp": "2026-01-01T00:00:00.000Z", "memory": {"percent": "abc"}}');
 		}
 		lines.push(JSON.stringify(ours(5))); // time goes back: a restart, and sorting
-		const f = await file('mixed-big.jsonl', lines.join('\n') + '\n');
+		const f = await file('mixed-big.jsonl', `${lines.join('\n')}\n`);
 
 		const viaScanner: SkippedLine[] = [];
 		const series = await readSeries([f], viaScanner);
@@ -293,7 +327,11 @@ describe('readSeries (the --analyze path) against the object path', () => {
 		expect(viaScanner).toHaveLength(4);
 		expect(series.records).toBe(reference.records);
 		expect(series.sorted).toBe(true);
-		const thresholds = {ram: {critical: 85, warnMargin: 10, hysteresis: 2}, swap: {critical: 50, warnMargin: 10, hysteresis: 2}, gpu: {critical: 90, warnMargin: 10, hysteresis: 2}};
+		const thresholds = {
+			ram: {critical: 85, warnMargin: 10, hysteresis: 2},
+			swap: {critical: 50, warnMargin: 10, hysteresis: 2},
+			gpu: {critical: 90, warnMargin: 10, hysteresis: 2},
+		};
 		expect(analyze(series, thresholds)).toEqual(analyze(reference, thresholds));
 		expect(series.metrics.map(m => m.id)).toEqual(['ram', 'swap', 'gpu', 'gpu0', 'gpu1']);
 	});
@@ -303,11 +341,18 @@ describe('resolveInputs', () => {
 	test('a run dir resolves to its traintop-memory*.jsonl* files, sorted', async () => {
 		const run = path.join(dir, 'run1');
 		await mkdir(run);
-		for (const name of ['traintop-memory.jsonl.1.gz', 'traintop-memory.jsonl', 'other.jsonl', 'traintop-memory-rank1.jsonl']) {
+		for (const name of [
+			'traintop-memory.jsonl.1.gz',
+			'traintop-memory.jsonl',
+			'other.jsonl',
+			'traintop-memory-rank1.jsonl',
+		]) {
 			await writeFile(path.join(run, name), jsonl([ours(0)]));
 		}
 		expect(await resolveInputs([run])).toEqual(
-			['traintop-memory-rank1.jsonl', 'traintop-memory.jsonl', 'traintop-memory.jsonl.1.gz'].map(x => path.join(run, x)),
+			['traintop-memory-rank1.jsonl', 'traintop-memory.jsonl', 'traintop-memory.jsonl.1.gz'].map(x =>
+				path.join(run, x),
+			),
 		);
 		const emptyRun = path.join(dir, 'run-empty');
 		await mkdir(emptyRun);
@@ -318,7 +363,10 @@ describe('resolveInputs', () => {
 		const g = path.join(dir, 'glob');
 		await mkdir(g);
 		for (const name of ['a1.jsonl', 'a2.jsonl', 'b1.jsonl', 'a10.txt']) await writeFile(path.join(g, name), '');
-		expect(await resolveInputs([path.join(g, 'a?.jsonl')])).toEqual([path.join(g, 'a1.jsonl'), path.join(g, 'a2.jsonl')]);
+		expect(await resolveInputs([path.join(g, 'a?.jsonl')])).toEqual([
+			path.join(g, 'a1.jsonl'),
+			path.join(g, 'a2.jsonl'),
+		]);
 		expect(await resolveInputs([path.join(g, 'b1.jsonl'), path.join(g, '*.jsonl')])).toEqual(
 			['b1.jsonl', 'a1.jsonl', 'a2.jsonl'].map(x => path.join(g, x)),
 		);

@@ -23,7 +23,13 @@ afterAll(async () => {
 function monitor() {
 	const sources = new ScriptedSources();
 	let now = Date.parse('2026-11-22T10:00:00Z');
-	const m = new Monitor({sources, thresholds: {ram: rules, swap: rules, gpu: rules}, intervalMs: 1000, host: 'n', now: () => now});
+	const m = new Monitor({
+		sources,
+		thresholds: {ram: rules, swap: rules, gpu: rules},
+		intervalMs: 1000,
+		host: 'n',
+		now: () => now,
+	});
 	return {
 		tick: async (ram: number) => {
 			sources.memory = hostMemory(ram);

@@ -19,7 +19,9 @@ const ram = (percent: number, extra: Partial<ReadLogRecord> = {}): ReadLogRecord
 /** 10 records 30 s apart: 10…90, 95 (see analyze.test.ts for the hand-worked figures). */
 function small() {
 	const c = new SeriesCollector();
-	[10, 20, 30, 40, 50, 60, 70, 80, 90, 95].forEach((p, i) => c.add(ram(p), T0 + i * 30_000));
+	[10, 20, 30, 40, 50, 60, 70, 80, 90, 95].forEach((p, i) => {
+		c.add(ram(p), T0 + i * 30_000);
+	});
 	return analyze(c.finish(), thresholds);
 }
 
@@ -79,7 +81,8 @@ describe('text', () => {
 	test('up to 5 episodes, then "+N more"; gaps and restarts listed', () => {
 		// 7 episodes: one record at 90 % every 5 minutes (long gaps below between them).
 		const c = new SeriesCollector();
-		for (let i = 0; i < 70; i++) c.add(ram(i % 10 === 0 ? 90 : 40, {host: i < 60 ? 'node-1' : 'node-2'}), T0 + i * 30_000);
+		for (let i = 0; i < 70; i++)
+			c.add(ram(i % 10 === 0 ? 90 : 40, {host: i < 60 ? 'node-1' : 'node-2'}), T0 + i * 30_000);
 		c.add(ram(40, {host: 'node-2'}), T0 + 3_600_000);
 		const text = formatReport(analyze(c.finish(), thresholds), {format: 'text', width: 60});
 		for (const line of text.split('\n')) expect(width(line)).toBeLessThanOrEqual(60);
@@ -104,7 +107,9 @@ describe('markdown', () => {
 		expect(lines).toContain(
 			'| Metric | Threshold % | Min | Mean | p50 | p95 | Max | Above threshold | Episodes | Trend |',
 		);
-		expect(lines.some(l => /^\| RAM \| 85 \| 10\.0 \| 54\.5 \| 55\.0 \| 92\.[78] \| 95\.0 \| 1 m 00 s \| 1 \| /.test(l))).toBe(true);
+		expect(
+			lines.some(l => /^\| RAM \| 85 \| 10\.0 \| 54\.5 \| 55\.0 \| 92\.[78] \| 95\.0 \| 1 m 00 s \| 1 \| /.test(l)),
+		).toBe(true);
 		expect(lines).toContain('| Metric | Start | End | Duration | Peak % |');
 		expect(lines).toContain('| RAM | 2026-11-22T10:03:30.000Z | 2026-11-22T10:04:30.000Z | 1 m 00 s | 95.0 |');
 		expect(md).toContain('### Gaps\n\nNone.');
@@ -115,7 +120,14 @@ describe('markdown', () => {
 
 	test('pipes in labels are escaped', () => {
 		const c = new SeriesCollector();
-		c.add({timestamp: '', memory: null, gpus: [{index: 0, name: 'a|b', memory_used_gb: 1, memory_total_gb: 2, memory_percent: 50}]}, T0);
+		c.add(
+			{
+				timestamp: '',
+				memory: null,
+				gpus: [{index: 0, name: 'a|b', memory_used_gb: 1, memory_total_gb: 2, memory_percent: 50}],
+			},
+			T0,
+		);
 		expect(formatReport(analyze(c.finish(), thresholds), {format: 'markdown'})).toContain('| GPU 0 a\\|b |');
 	});
 });

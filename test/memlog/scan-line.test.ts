@@ -51,7 +51,14 @@ function ours(seq: number, over: Partial<LogRecord> = {}): LogRecord {
 		host: 'gpu-node-7',
 		interval_s: 30,
 		samples: 30,
-		memory: {total_gb: 503.7, used_gb: 201.48000000000002, percent: 40.01, available_gb: 302.22, peak_percent: 48.5, peak_used_gb: 241.776},
+		memory: {
+			total_gb: 503.7,
+			used_gb: 201.48000000000002,
+			percent: 40.01,
+			available_gb: 302.22,
+			peak_percent: 48.5,
+			peak_used_gb: 241.776,
+		},
 		swap: {total_gb: 8, used_gb: 0.5, percent: 6.25, peak_percent: 7},
 		gpu: {memory_allocated_gb: 120, memory_total_gb: 159.2, memory_percent: 75.4, peak_memory_percent: 76.1},
 		gpus: [0, 1].map(index => ({
@@ -73,8 +80,27 @@ function ours(seq: number, over: Partial<LogRecord> = {}): LogRecord {
 describe('what the writer writes', () => {
 	test.each([
 		['a full record', ours(1)],
-		['no swap, no GPU', ours(2, {swap: null, gpu: null, gpus: [], gpu_status: 'absent', gpu_message: 'nvidia-smi not found'})],
-		['a GPU whose memory is unknown', ours(3, {gpus: [{index: 0, uuid: null, name: null, memory_used_gb: null, memory_total_gb: null, memory_percent: null, peak_memory_percent: null, utilization_percent: null}]})],
+		[
+			'no swap, no GPU',
+			ours(2, {swap: null, gpu: null, gpus: [], gpu_status: 'absent', gpu_message: 'nvidia-smi not found'}),
+		],
+		[
+			'a GPU whose memory is unknown',
+			ours(3, {
+				gpus: [
+					{
+						index: 0,
+						uuid: null,
+						name: null,
+						memory_used_gb: null,
+						memory_total_gb: null,
+						memory_percent: null,
+						peak_memory_percent: null,
+						utilization_percent: null,
+					},
+				],
+			}),
+		],
 		['a non-ASCII host', ours(4, {host: 'nœud-7'})],
 	])('%s: scanned, with the very values JSON.parse gives', (_name, record) => {
 		const line = JSON.stringify(record);
@@ -84,22 +110,31 @@ describe('what the writer writes', () => {
 	});
 
 	test('a record with alerts is left to JSON.parse (and read by it)', () => {
-		const line = JSON.stringify(ours(5, {alerts: [{time: 'x', metric: 'ram', value: 91, threshold: 90, from: 'ok', to: 'warn'}]}));
+		const line = JSON.stringify(
+			ours(5, {alerts: [{time: 'x', metric: 'ram', value: 91, threshold: 90, from: 'ok', to: 'warn'}]}),
+		);
 		expect(fast(line)).toBeNull();
 		expect(slow(line)).not.toBeNull();
 	});
 });
 
 /** Blanks around every colon and comma between tokens (none inside strings). */
-const blanks = (line: string) => line.replaceAll('":', '" :\t').replaceAll(',"', ' ,\r "').replaceAll('{', '{ ').replaceAll('}', ' }');
+const blanks = (line: string) =>
+	line.replaceAll('":', '" :\t').replaceAll(',"', ' ,\r "').replaceAll('{', '{ ').replaceAll('}', ' }');
 
 describe('edge cases: declined or read exactly like JSON.parse', () => {
 	const base = JSON.stringify(ours(6));
 	test.each([
 		['overflow to Infinity', base.replace('"percent":40.01', '"percent":1.5e323')],
 		['overflow in a number only checked', base.replace('"available_gb":302.22', '"available_gb":-1e999')],
-		['just past the largest double, in a number only checked', base.replace('"available_gb":302.22', '"available_gb":1.8e308')],
-		['the largest double, in a number only checked', base.replace('"available_gb":302.22', '"available_gb":1.7976931348623157e308')],
+		[
+			'just past the largest double, in a number only checked',
+			base.replace('"available_gb":302.22', '"available_gb":1.8e308'),
+		],
+		[
+			'the largest double, in a number only checked',
+			base.replace('"available_gb":302.22', '"available_gb":1.7976931348623157e308'),
+		],
 		['underflow to 0', base.replace('"percent":40.01', '"percent":1e-999')],
 		['a 17-digit mantissa', base.replace('"percent":40.01', '"percent":40.010000000000005')],
 		['many digits', base.replace('"percent":40.01', '"percent":40.01000000000000000000000000000001')],
@@ -150,21 +185,30 @@ describe('edge cases: declined or read exactly like JSON.parse', () => {
 
 // --- random JSON texts, built key by key ---------------------------------------------------------
 
-const digits = (min: number, max: number) => fc.string({unit: fc.constantFrom(...'0123456789'), minLength: min, maxLength: max});
+const digits = (min: number, max: number) =>
+	fc.string({unit: fc.constantFrom(...'0123456789'), minLength: min, maxLength: max});
 /** A number literal of any shape JSON allows, and some it does not. */
 const numberLiteral = fc.oneof(
 	{arbitrary: fc.double({noNaN: true, noDefaultInfinity: true}).map(v => JSON.stringify(v)), weight: 20},
 	{arbitrary: fc.integer({min: 0, max: 100}).map(String), weight: 10},
-	{arbitrary: fc
-		.tuple(
-			fc.constantFrom('', '-'),
-			fc.oneof(fc.constant('0'), fc.tuple(fc.constantFrom(...'123456789'), digits(0, 25)).map(([a, b]) => a + b)),
-			fc.option(digits(1, 25), {nil: undefined}),
-			fc.option(fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), digits(1, 4)), {nil: undefined}),
-		)
-		.map(([s, i, f, e]) => `${s}${i}${f === undefined ? '' : `.${f}`}${e === undefined ? '' : e.join('')}`),
-		weight: 4},
-	{arbitrary: fc.constantFrom('1.5e308', '4.9e-324', '2e-324', '1e22', '1e23', '123456789012345.6', '0.1', '-0.0'), weight: 2},
+	{
+		arbitrary: fc
+			.tuple(
+				fc.constantFrom('', '-'),
+				fc.oneof(
+					fc.constant('0'),
+					fc.tuple(fc.constantFrom(...'123456789'), digits(0, 25)).map(([a, b]) => a + b),
+				),
+				fc.option(digits(1, 25), {nil: undefined}),
+				fc.option(fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), digits(1, 4)), {nil: undefined}),
+			)
+			.map(([s, i, f, e]) => `${s}${i}${f === undefined ? '' : `.${f}`}${e === undefined ? '' : e.join('')}`),
+		weight: 4,
+	},
+	{
+		arbitrary: fc.constantFrom('1.5e308', '4.9e-324', '2e-324', '1e22', '1e23', '123456789012345.6', '0.1', '-0.0'),
+		weight: 2,
+	},
 	{arbitrary: fc.constantFrom('01', '1.', '.5', '-', '1e', '1e+', '--1', '1.8e308'), weight: 1},
 );
 const stringLiteral = fc.oneof(
@@ -177,14 +221,18 @@ const scalar = fc.oneof(numberLiteral, stringLiteral, fc.constantFrom('null', 't
 const anyValue: fc.Arbitrary<string> = fc.letrec(tie => ({
 	value: fc.oneof({depthSize: 'small', withCrossShrink: true}, scalar, tie('array'), tie('object')),
 	array: fc.array(tie('value'), {maxLength: 3}).map(v => `[${v.join(',')}]`),
-	object: fc.array(fc.tuple(fc.constantFrom('"a"', '"percent"', '"x y"'), tie('value')), {maxLength: 3}).map(v => `{${v.map(([k, x]) => `${k}:${x}`).join(',')}}`),
+	object: fc
+		.array(fc.tuple(fc.constantFrom('"a"', '"percent"', '"x y"'), tie('value')), {maxLength: 3})
+		.map(v => `{${v.map(([k, x]) => `${k}:${x}`).join(',')}}`),
 })).value as fc.Arbitrary<string>;
 
 type Field = readonly [string, fc.Arbitrary<string>];
 /** An object of these fields, each present or not, some twice, in any order, plus unknown keys. */
 function objectOf(fields: readonly Field[], requiredFrequency = 9): fc.Arbitrary<string> {
 	const member = ([key, value]: Field) =>
-		fc.tuple(fc.nat(10), value, blank, blank).map(([n, v, b1, b2]) => (n < requiredFrequency ? [`${b1}"${key}"${b2}:${b1}${v}`] : []));
+		fc
+			.tuple(fc.nat(10), value, blank, blank)
+			.map(([n, v, b1, b2]) => (n < requiredFrequency ? [`${b1}"${key}"${b2}:${b1}${v}`] : []));
 	return fc
 		.tuple(
 			fc.tuple(...fields.map(member)),
@@ -204,15 +252,44 @@ function objectOf(fields: readonly Field[], requiredFrequency = 9): fc.Arbitrary
 const numberOrNull = fc.oneof({arbitrary: numberLiteral, weight: 4}, {arbitrary: fc.constant('null'), weight: 1});
 const timestamp = fc.oneof(
 	{arbitrary: fc.integer({min: -1e13, max: 1e13}).map(t => JSON.stringify(new Date(t).toISOString())), weight: 12},
-	{arbitrary: fc.constantFrom('"2024-01-15T10:00:00"', '"2026-02-30T00:00:00.000Z"', '"2026-11-22T23:59:59.999Z"'), weight: 3},
+	{
+		arbitrary: fc.constantFrom('"2024-01-15T10:00:00"', '"2026-02-30T00:00:00.000Z"', '"2026-11-22T23:59:59.999Z"'),
+		weight: 3,
+	},
 	{arbitrary: fc.constantFrom('"yesterday"', '42'), weight: 1},
 );
 const memory = fc.oneof(
 	{arbitrary: fc.constant('null'), weight: 1},
-	{arbitrary: objectOf([['total_gb', numberLiteral], ['used_gb', numberLiteral], ['percent', numberLiteral], ['available_gb', numberLiteral], ['peak_percent', numberLiteral], ['peak_used_gb', numberLiteral]]), weight: 5},
+	{
+		arbitrary: objectOf([
+			['total_gb', numberLiteral],
+			['used_gb', numberLiteral],
+			['percent', numberLiteral],
+			['available_gb', numberLiteral],
+			['peak_percent', numberLiteral],
+			['peak_used_gb', numberLiteral],
+		]),
+		weight: 5,
+	},
 );
-const swap = fc.oneof(fc.constant('null'), objectOf([['total_gb', numberLiteral], ['used_gb', numberLiteral], ['percent', numberLiteral], ['peak_percent', numberLiteral]]));
-const gpu = fc.oneof(fc.constant('null'), objectOf([['memory_allocated_gb', numberLiteral], ['memory_total_gb', numberLiteral], ['memory_percent', numberLiteral], ['peak_memory_percent', numberLiteral]]));
+const swap = fc.oneof(
+	fc.constant('null'),
+	objectOf([
+		['total_gb', numberLiteral],
+		['used_gb', numberLiteral],
+		['percent', numberLiteral],
+		['peak_percent', numberLiteral],
+	]),
+);
+const gpu = fc.oneof(
+	fc.constant('null'),
+	objectOf([
+		['memory_allocated_gb', numberLiteral],
+		['memory_total_gb', numberLiteral],
+		['memory_percent', numberLiteral],
+		['peak_memory_percent', numberLiteral],
+	]),
+);
 const device = objectOf([
 	['index', fc.oneof({arbitrary: fc.nat(8).map(String), weight: 9}, {arbitrary: numberLiteral, weight: 1})],
 	['uuid', fc.oneof(stringLiteral, fc.constant('null'))],
@@ -232,18 +309,35 @@ const recordText = objectOf(
 		['memory', memory],
 		['swap', swap],
 		['gpu', gpu],
-		['gpus', fc.oneof({arbitrary: fc.array(device, {maxLength: 3}).map(d => `[${d.join(',')}]`), weight: 9}, {arbitrary: fc.constant('null'), weight: 1})],
+		[
+			'gpus',
+			fc.oneof(
+				{arbitrary: fc.array(device, {maxLength: 3}).map(d => `[${d.join(',')}]`), weight: 9},
+				{arbitrary: fc.constant('null'), weight: 1},
+			),
+		],
 		['gpu_status', stringLiteral],
 		['gpu_message', stringLiteral],
-		['alerts', fc.constantFrom('[]', '[]', '[ ]', 'null', '[{"time":"t","metric":"ram","value":1,"threshold":2,"from":"ok","to":"warn"}]')],
+		[
+			'alerts',
+			fc.constantFrom(
+				'[]',
+				'[]',
+				'[ ]',
+				'null',
+				'[{"time":"t","metric":"ram","value":1,"threshold":2,"from":"ok","to":"warn"}]',
+			),
+		],
 	],
 	10,
 );
 /** A text cut, a byte deleted or a character inserted. */
-const corrupted = fc.tuple(recordText, fc.nat(), fc.constantFrom('', 'x', '"', ',', '}', '\u0000', '\\')).map(([t, at, c]) => {
-	const i = at % (t.length + 1);
-	return c === '' ? t.slice(0, i) + t.slice(i + 1) : t.slice(0, i) + c + t.slice(i);
-});
+const corrupted = fc
+	.tuple(recordText, fc.nat(), fc.constantFrom('', 'x', '"', ',', '}', '\u0000', '\\'))
+	.map(([t, at, c]) => {
+		const i = at % (t.length + 1);
+		return c === '' ? t.slice(0, i) + t.slice(i + 1) : t.slice(0, i) + c + t.slice(i);
+	});
 
 test('random record texts: what the scanner reads, JSON.parse and the schema read the same', () => {
 	let scanned = 0;

@@ -97,8 +97,18 @@ describe('LogWindow', () => {
 			[0, 60, 95],
 			[1, 30, 30],
 		]);
-		expect(r.gpus[0]).toMatchObject({uuid: 'GPU-0', name: 'NVIDIA H100 80GB HBM3', memory_total_gb: 80, memory_used_gb: 48});
-		expect(r.gpu).toEqual({memory_allocated_gb: 72, memory_total_gb: 160, memory_percent: 45, peak_memory_percent: 57.5});
+		expect(r.gpus[0]).toMatchObject({
+			uuid: 'GPU-0',
+			name: 'NVIDIA H100 80GB HBM3',
+			memory_total_gb: 80,
+			memory_used_gb: 48,
+		});
+		expect(r.gpu).toEqual({
+			memory_allocated_gb: 72,
+			memory_total_gb: 160,
+			memory_percent: 45,
+			peak_memory_percent: 57.5,
+		});
 		expect(r.gpu_status).toBe('ok');
 		expect(r.alerts.map(a => `${a.metric} ${a.from}→${a.to}`)).toEqual([
 			'gpu0 ok→critical',
@@ -120,7 +130,7 @@ describe('LogWindow', () => {
 		expect(r.swap).toMatchObject({total_gb: 8, percent: 5, peak_percent: 5});
 	});
 
-	test('records keep the seed tool\'s fields and pass the reader schema', async () => {
+	test("records keep the seed tool's fields and pass the reader schema", async () => {
 		const {sources, window, sample} = setup();
 		sources.setGpus(gpu(0, 76.875));
 		await sample(89.1);

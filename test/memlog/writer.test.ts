@@ -1,5 +1,5 @@
 import {spawn} from 'node:child_process';
-import {mkdtemp, readFile, stat, writeFile, mkdir, chmod, rm} from 'node:fs/promises';
+import {mkdtemp, readFile, writeFile, mkdir, chmod, rm} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
@@ -44,7 +44,10 @@ function record(seq: number): LogRecord {
 describe('MemoryLogWriter', () => {
 	test('writes one JSON object per line and appends to an existing log without rewriting it', async () => {
 		const file = path.join(dir, 'append.jsonl');
-		await writeFile(file, '{"timestamp":"2024-01-15T10:30:00","memory":{"total_gb":32,"used_gb":28.5,"percent":89.1}}\n');
+		await writeFile(
+			file,
+			'{"timestamp":"2024-01-15T10:30:00","memory":{"total_gb":32,"used_gb":28.5,"percent":89.1}}\n',
+		);
 		const writer = MemoryLogWriter.open(file);
 		writer.append(record(1));
 		writer.append(record(2));

@@ -14,7 +14,11 @@ afterEach(() => {
 });
 
 async function rank(rank: number, setup = '', extraEnv: Record<string, string> = {}, tag = '') {
-	const child = await startPython(setup, {RANK: String(rank), LOCAL_RANK: String(rank), WORLD_SIZE: '2', ...extraEnv}, tag);
+	const child = await startPython(
+		setup,
+		{RANK: String(rank), LOCAL_RANK: String(rank), WORLD_SIZE: '2', ...extraEnv},
+		tag,
+	);
 	children.push(child);
 	return child;
 }
@@ -30,13 +34,23 @@ const WORKER = [
 ].join('\n');
 
 function sampler(tag: string, options: {stallAfterMs?: number; now?: () => number; rescanEveryMs?: number} = {}) {
-	return new RankSampler({proc: procReader(), selector: {kind: 'match', pattern: new RegExp(tag)}, host: hostname(), ...options});
+	return new RankSampler({
+		proc: procReader(),
+		selector: {kind: 'match', pattern: new RegExp(tag)},
+		host: hostname(),
+		...options,
+	});
 }
 
 describe('RankSampler on real processes', () => {
 	test('finds each rank once, its workers, its environment and signal state', async () => {
 		const tag = `tt-${randomUUID()}`;
-		const r0 = await rank(0, `${WORKER}\non(signal.SIGUSR1, "USR1")`, {SLURM_JOB_ID: '777', SLURM_STEP_ID: '3', SLURM_PROCID: '0'}, tag);
+		const r0 = await rank(
+			0,
+			`${WORKER}\non(signal.SIGUSR1, "USR1")`,
+			{SLURM_JOB_ID: '777', SLURM_STEP_ID: '3', SLURM_PROCID: '0'},
+			tag,
+		);
 		const r1 = await rank(1, WORKER, {}, tag);
 		const set = await sampler(tag).sample();
 		expect(set.ranks.map(r => [r.rank, r.pid])).toEqual([
@@ -46,12 +60,19 @@ describe('RankSampler on real processes', () => {
 		const [first, second] = set.ranks;
 		expect(first?.workers).toEqual([Number(r0.lines[0]?.split(' ')[1])]);
 		expect(second?.workers).toHaveLength(1);
-		expect(first).toMatchObject({localRank: 0, worldSize: 2, ppid: process.pid, host: hostname(), state: 'S', cpuPercent: null});
+		expect(first).toMatchObject({
+			localRank: 0,
+			worldSize: 2,
+			ppid: process.pid,
+			host: hostname(),
+			state: 'S',
+			cpuPercent: null,
+		});
 		expect(first?.cmd).toContain(tag);
 		expect(first?.slurm).toEqual({jobId: '777', stepId: '3', restartCount: 0, procId: 0});
 		expect(second?.slurm).toBeNull();
-		expect(first?.signals['SIGUSR1']?.disposition).toBe('handled');
-		expect(second?.signals['SIGUSR1']?.disposition).toBe('default');
+		expect(first?.signals.SIGUSR1?.disposition).toBe('handled');
+		expect(second?.signals.SIGUSR1?.disposition).toBe('default');
 		expect(first?.rssBytes).toBeGreaterThan(1_000_000);
 		// Started within the last minute, by the boot-time arithmetic.
 		expect(Math.abs((first?.startedAt ?? 0) - Date.now())).toBeLessThan(60_000);
@@ -62,7 +83,12 @@ describe('RankSampler on real processes', () => {
 	test('CPU % from successive samples; a rank sleeping through the stall window is flagged, a busy one is not', async () => {
 		const tag = `tt-${randomUUID()}`;
 		const idle = await rank(0, '', {}, tag);
-		const busy = await rank(1, 'import threading\ndef spin():\n    while True: pass\nthreading.Thread(target=spin, daemon=True).start()', {}, tag);
+		const busy = await rank(
+			1,
+			'import threading\ndef spin():\n    while True: pass\nthreading.Thread(target=spin, daemon=True).start()',
+			{},
+			tag,
+		);
 		// The sampler reads the test's clock: the second sample is 1 s after the first by it, so CPU % is the ranks' real
 		// CPU time over a known interval, whatever share of a CPU a loaded machine gives the busy rank, and 1 s is past
 		// the 0.4 s stall window.

@@ -26,7 +26,11 @@ async function job(...setups: string[]): Promise<{ranks: PythonChild[]; set: Ran
 		children.push(child);
 		ranks.push(child);
 	}
-	const set = await new RankSampler({proc: procReader(), selector: {kind: 'match', pattern: new RegExp(tag)}, host: hostname()}).sample();
+	const set = await new RankSampler({
+		proc: procReader(),
+		selector: {kind: 'match', pattern: new RegExp(tag)},
+		host: hostname(),
+	}).sample();
 	expect(set.ranks).toHaveLength(setups.length);
 	return {ranks, set};
 }
@@ -43,10 +47,13 @@ const ping = (rank: PythonChild) => pingWith(rank, 'SIGUSR2', 'USR2');
 
 function spyKill(): {calls: [number, SignalName][]; kill: (pid: number, signal: SignalName) => void} {
 	const calls: [number, SignalName][] = [];
-	return {calls, kill: (pid, signal) => {
-		calls.push([pid, signal]);
-		process.kill(pid, signal);
-	}};
+	return {
+		calls,
+		kill: (pid, signal) => {
+			calls.push([pid, signal]);
+			process.kill(pid, signal);
+		},
+	};
 }
 
 describe('sendSignal on real processes', () => {
@@ -67,7 +74,13 @@ describe('sendSignal on real processes', () => {
 	test('a signal that would kill a rank without a handler is refused for that rank only, with the reason', async () => {
 		const {ranks, set} = await job(handles(USR1_HANDLER), handles());
 		const spy = spyKill();
-		const {results} = await sendSignal({rankSet: set, signal: 'SIGUSR1', force: false, proc: procReader(), kill: spy.kill});
+		const {results} = await sendSignal({
+			rankSet: set,
+			signal: 'SIGUSR1',
+			force: false,
+			proc: procReader(),
+			kill: spy.kill,
+		});
 		expect(results[0]?.outcome).toBe('sent');
 		expect(results[1]).toEqual({
 			rank: 1,
@@ -85,13 +98,22 @@ describe('sendSignal on real processes', () => {
 	test('--force sends it anyway, and the rank dies of it', async () => {
 		const {ranks, set} = await job('');
 		const {results} = await sendSignal({rankSet: set, signal: 'SIGUSR2', force: true, proc: procReader()});
-		expect(results[0]).toMatchObject({outcome: 'sent', reason: 'forced: rank 0 had no handler, the signal terminates it'});
+		expect(results[0]).toMatchObject({
+			outcome: 'sent',
+			reason: 'forced: rank 0 had no handler, the signal terminates it',
+		});
 		expect(await ranks[0]!.exited).toEqual({code: null, signal: 'SIGUSR2'});
 	});
 
 	test('only the ranks asked for; unknown rank numbers are reported', async () => {
 		const {ranks, set} = await job(handles(USR1_HANDLER), handles(USR1_HANDLER), handles(USR1_HANDLER));
-		const {results, unknown} = await sendSignal({rankSet: set, ranks: [2, 7], signal: 'SIGUSR1', force: false, proc: procReader()});
+		const {results, unknown} = await sendSignal({
+			rankSet: set,
+			ranks: [2, 7],
+			signal: 'SIGUSR1',
+			force: false,
+			proc: procReader(),
+		});
 		expect(results.map(r => [r.rank, r.outcome])).toEqual([[2, 'sent']]);
 		expect(unknown).toEqual([7]);
 		expect(await ping(ranks[0]!)).toEqual(['got USR2']);
@@ -138,17 +160,32 @@ describe('sendSignal on real processes', () => {
 		await ranks[0]!.exited;
 		const stale: ProcReader = {...real, stat: () => stat, status: () => status};
 		const esrch = await sendSignal({rankSet: set, signal: 'SIGUSR1', force: false, proc: stale});
-		expect(esrch.results[0]).toMatchObject({outcome: 'gone', reason: `rank 0 (pid ${ranks[0]!.pid}) exited before the signal arrived`});
+		expect(esrch.results[0]).toMatchObject({
+			outcome: 'gone',
+			reason: `rank 0 (pid ${ranks[0]!.pid}) exited before the signal arrived`,
+		});
 		const gone = await sendSignal({rankSet: set, signal: 'SIGUSR1', force: false, proc: real});
 		expect(gone.results[0]).toMatchObject({outcome: 'gone', reason: `rank 0 (pid ${ranks[0]!.pid}) has exited`});
 	});
 
-	test('never PID <= 1, never traintop itself, never another user\'s process', async () => {
+	test("never PID <= 1, never traintop itself, never another user's process", async () => {
 		const {set} = await job(USR1_HANDLER);
 		const rank = set.ranks[0]!;
 		const spy = spyKill();
-		const forged: RankSet = {...set, ranks: [{...rank, pid: 1}, {...rank, rank: 1, pid: process.pid}]};
-		const {results} = await sendSignal({rankSet: forged, signal: 'SIGUSR1', force: true, proc: procReader(), kill: spy.kill});
+		const forged: RankSet = {
+			...set,
+			ranks: [
+				{...rank, pid: 1},
+				{...rank, rank: 1, pid: process.pid},
+			],
+		};
+		const {results} = await sendSignal({
+			rankSet: forged,
+			signal: 'SIGUSR1',
+			force: true,
+			proc: procReader(),
+			kill: spy.kill,
+		});
 		expect(results.map(r => [r.outcome, r.reason])).toEqual([
 			['refused', 'PID 1 is never a target'],
 			['refused', 'traintop never signals itself'],
@@ -166,19 +203,26 @@ describe('sendSignal on real processes', () => {
 		expect(spy.calls).toEqual([]);
 	});
 
-	test.skipIf(process.getuid?.() !== 0)('EPERM from the kernel is reported as denied (sender run as nobody)', async () => {
-		requireBuild();
-		const {ranks, set} = await job(handles(USR1_HANDLER));
-		const target = set.ranks[0]!;
-		const run = spawnSync(process.execPath, [path.join(ROOT, 'test/helpers/send-as-other-user.mjs'), String(target.pid), String(target.startTime)], {
-			uid: 65534,
-			gid: 65534,
-			encoding: 'utf8',
-		});
-		expect(run.stderr).toBe('');
-		expect(JSON.parse(run.stdout)).toEqual([
-			{rank: 0, pid: target.pid, outcome: 'denied', reason: `not permitted to signal pid ${target.pid} (EPERM)`},
-		]);
-		expect(await ping(ranks[0]!)).toEqual(['got USR2']);
-	});
+	test.skipIf(process.getuid?.() !== 0)(
+		'EPERM from the kernel is reported as denied (sender run as nobody)',
+		async () => {
+			requireBuild();
+			const {ranks, set} = await job(handles(USR1_HANDLER));
+			const target = set.ranks[0]!;
+			const run = spawnSync(
+				process.execPath,
+				[path.join(ROOT, 'test/helpers/send-as-other-user.mjs'), String(target.pid), String(target.startTime)],
+				{
+					uid: 65534,
+					gid: 65534,
+					encoding: 'utf8',
+				},
+			);
+			expect(run.stderr).toBe('');
+			expect(JSON.parse(run.stdout)).toEqual([
+				{rank: 0, pid: target.pid, outcome: 'denied', reason: `not permitted to signal pid ${target.pid} (EPERM)`},
+			]);
+			expect(await ping(ranks[0]!)).toEqual(['got USR2']);
+		},
+	);
 });

@@ -4,7 +4,14 @@ import {buildRankTree, rankIds, type ProcessFacts} from '../../src/ranks/tree.js
 const ME = {pid: 900, uid: 1000};
 
 function p(pid: number, ppid: number, argv: string, env: Record<string, string> | null = {}, uid = 1000): ProcessFacts {
-	return {pid, ppid, uid, startTime: pid * 10, argv: argv.split(' '), env: env === null ? null : new Map(Object.entries(env))};
+	return {
+		pid,
+		ppid,
+		uid,
+		startTime: pid * 10,
+		argv: argv.split(' '),
+		env: env === null ? null : new Map(Object.entries(env)),
+	};
 }
 
 const rankEnv = (rank: number) => ({RANK: String(rank), LOCAL_RANK: String(rank), WORLD_SIZE: '2'});
@@ -73,7 +80,7 @@ describe('buildRankTree', () => {
 		expect(tree.launcher).toBeNull();
 	});
 
-	test('other users\' processes, traintop itself and its ancestors are never ranks', () => {
+	test("other users' processes, traintop itself and its ancestors are never ranks", () => {
 		const mixed = [
 			p(100, 1, 'bash', rankEnv(0)),
 			p(900, 100, 'traintop', rankEnv(0)),
@@ -84,7 +91,11 @@ describe('buildRankTree', () => {
 	});
 
 	test('a shell is never offered as the launcher, nor is an ancestor of traintop', () => {
-		const fromShell = [p(100, 1, '/bin/bash'), p(201, 100, 'python3 a.py', rankEnv(0)), p(202, 100, 'python3 a.py', rankEnv(1))];
+		const fromShell = [
+			p(100, 1, '/bin/bash'),
+			p(201, 100, 'python3 a.py', rankEnv(0)),
+			p(202, 100, 'python3 a.py', rankEnv(1)),
+		];
 		expect(buildRankTree(fromShell, {kind: 'env'}, ME).launcher).toBeNull();
 		const viaLauncherThatStartedTraintop = [
 			p(200, 1, 'python3 launch.py'),
@@ -107,7 +118,23 @@ describe('buildRankTree', () => {
 });
 
 test('rankIds prefers RANK, then SLURM_PROCID, then LOCAL_RANK', () => {
-	expect(rankIds(new Map([['RANK', '5'], ['SLURM_PROCID', '1'], ['LOCAL_RANK', '2']]))).toEqual({rank: 5, localRank: 2, worldSize: null});
-	expect(rankIds(new Map([['SLURM_PROCID', '3'], ['SLURM_LOCALID', '1'], ['SLURM_NTASKS', '8']]))).toEqual({rank: 3, localRank: 1, worldSize: 8});
+	expect(
+		rankIds(
+			new Map([
+				['RANK', '5'],
+				['SLURM_PROCID', '1'],
+				['LOCAL_RANK', '2'],
+			]),
+		),
+	).toEqual({rank: 5, localRank: 2, worldSize: null});
+	expect(
+		rankIds(
+			new Map([
+				['SLURM_PROCID', '3'],
+				['SLURM_LOCALID', '1'],
+				['SLURM_NTASKS', '8'],
+			]),
+		),
+	).toEqual({rank: 3, localRank: 1, worldSize: 8});
 	expect(rankIds(new Map([['LOCAL_RANK', 'x']]))).toEqual({rank: null, localRank: null, worldSize: null});
 });

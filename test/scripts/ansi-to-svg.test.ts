@@ -5,7 +5,9 @@ import {ansiToSvg, parseAnsi} from '../../scripts/ansi-to-svg.mjs';
 type Run = {text: string; fg: string; bg: string | null; bold: boolean; dim: boolean};
 
 test('SGR colours, bold, inverse and resets become styled runs; other escapes are dropped', () => {
-	const rows = parseAnsi('a\u001B[31mred\u001B[0m \u001B[1;38;5;46mgreen\u001B[22m\u001B[7mX\u001B[27m\u001B(B!\n\u001B[48;2;16;32;48mbg') as Run[][];
+	const rows = parseAnsi(
+		'a\u001B[31mred\u001B[0m \u001B[1;38;5;46mgreen\u001B[22m\u001B[7mX\u001B[27m\u001B(B!\n\u001B[48;2;16;32;48mbg',
+	) as Run[][];
 	expect(rows[0]!.map(r => r.text)).toEqual(['a', 'red', ' ', 'green', 'X', '!']);
 	expect(rows[0]![1]).toMatchObject({fg: '#e06c75', bold: false});
 	expect(rows[0]![3]).toMatchObject({fg: '#00ff00', bold: true});

@@ -8,7 +8,17 @@ import {join} from 'node:path';
 import {createInterface} from 'node:readline';
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
 import {DIST, ROOT, requireBuild} from '../helpers/dist.js';
-import {fakeEnv, fakeRuns, isAlive, killAll, readInvocations, removeTempDirs, tempDir, waitFor, type Knobs} from '../helpers/fake-nvidia-smi/harness.js';
+import {
+	fakeEnv,
+	fakeRuns,
+	isAlive,
+	killAll,
+	readInvocations,
+	removeTempDirs,
+	tempDir,
+	waitFor,
+	type Knobs,
+} from '../helpers/fake-nvidia-smi/harness.js';
 
 const HOST_SCRIPT = join(ROOT, 'test/helpers/gpu-reader-host/host.mjs');
 /** What host.mjs imports: the built reader, not the TypeScript source. */
@@ -18,7 +28,8 @@ const INTERVAL_MS = 100;
 
 beforeAll(() => {
 	requireBuild();
-	if (!existsSync(BUILT_READER)) throw new Error(`${BUILT_READER} is missing: run \`npm run build\` (npm test does it first)`);
+	if (!existsSync(BUILT_READER))
+		throw new Error(`${BUILT_READER} is missing: run \`npm run build\` (npm test does it first)`);
 });
 
 interface Host {
@@ -39,8 +50,8 @@ function startHost(knobs: Knobs): Host {
 		stdio: ['pipe', 'pipe', 'inherit'],
 	});
 	const output: string[] = [];
-	createInterface({input: child.stdout!}).on('line', (line) => output.push(line));
-	const exited = new Promise<{code: number | null; signal: NodeJS.Signals | null}>((resolve) =>
+	createInterface({input: child.stdout!}).on('line', line => output.push(line));
+	const exited = new Promise<{code: number | null; signal: NodeJS.Signals | null}>(resolve =>
 		child.once('exit', (code, signal) => resolve({code, signal})),
 	);
 	const host = {child, log, output, exited};
@@ -49,7 +60,7 @@ function startHost(knobs: Knobs): Host {
 }
 
 function loggedPids(host: Host): number[] {
-	return readInvocations(host.log).map((entry) => entry.pid);
+	return readInvocations(host.log).map(entry => entry.pid);
 }
 
 afterEach(() => {
@@ -65,7 +76,7 @@ async function whenRunning(host: Host, {grandchild = false, oneShot = false} = {
 		() =>
 			fakeRuns(host.log, '--query-gpu').length > 0 &&
 			(!oneShot || fakeRuns(host.log, '--query-compute-apps').length > 0) &&
-			(!grandchild || readInvocations(host.log).some((entry) => entry.role === 'grandchild')),
+			(!grandchild || readInvocations(host.log).some(entry => entry.role === 'grandchild')),
 		'the host to be running nvidia-smi',
 	);
 }
@@ -74,7 +85,7 @@ async function expectAllDead(host: Host, withinMs: number): Promise<number> {
 	const start = Date.now();
 	const pids = loggedPids(host);
 	expect(pids.length).toBeGreaterThan(0);
-	await waitFor(() => pids.every((pid) => !isAlive(pid)), `pids ${pids.join(', ')} to be dead`, withinMs, 5);
+	await waitFor(() => pids.every(pid => !isAlive(pid)), `pids ${pids.join(', ')} to be dead`, withinMs, 5);
 	return Date.now() - start;
 }
 

@@ -23,7 +23,12 @@ import {
 	type GpuRow,
 } from '../../src/system/nvidia-smi-parse.js';
 import {projectTable} from '../helpers/fake-nvidia-smi/project.mjs';
-import {DEFAULT_FIXTURES_ROOT, loadCatalogue, loadScenario, type QueryKind} from '../helpers/fake-nvidia-smi/scenario.mjs';
+import {
+	DEFAULT_FIXTURES_ROOT,
+	loadCatalogue,
+	loadScenario,
+	type QueryKind,
+} from '../helpers/fake-nvidia-smi/scenario.mjs';
 
 const MiB = BYTES_PER_MIB;
 const H100 = 'linux-x86_64__nvidia-h100-80gb-hbm3__590.48.01';
@@ -53,8 +58,8 @@ function rowOf(line: string): GpuRow {
 /** A verbatim line from a capture section (`# <phase> :: <label>`), by its position among the section's data lines. */
 function captureLine(file: string, phase: string, label: string, position: number): string {
 	const lines = fixture(`captures/${file}.txt`).split('\n');
-	const start = lines.findIndex((line) => line === `# ${phase} :: ${label}`);
-	const data = lines.slice(start + 1).filter((line) => !line.startsWith('#'));
+	const start = lines.indexOf(`# ${phase} :: ${label}`);
+	const data = lines.slice(start + 1).filter(line => !line.startsWith('#'));
 	const line = data[position];
 	if (start < 0 || line === undefined) throw new Error(`no line ${position} in ${phase} :: ${label}`);
 	return line;
@@ -72,7 +77,10 @@ describe('the queries', () => {
 	});
 
 	it('never asks compute-apps for process_name (it may contain ", ")', () => {
-		expect(computeAppsArgs()).toEqual(['--query-compute-apps=gpu_uuid,pid,used_gpu_memory', '--format=csv,noheader,nounits']);
+		expect(computeAppsArgs()).toEqual([
+			'--query-compute-apps=gpu_uuid,pid,used_gpu_memory',
+			'--format=csv,noheader,nounits',
+		]);
 		expect(COMPUTE_APPS_FIELDS).not.toContain('process_name');
 	});
 });
@@ -109,14 +117,19 @@ describe('parseGpuLine on recorded devices', () => {
 
 	it('maps GB10 unified memory [N/A] to null memory and null percent, never 0 or NaN', () => {
 		const reading = rowOf(ourLines('issue__gb10-unified-memory', 'query-gpu', 0, true)[0]!).reading;
-		expect(reading).toMatchObject({memoryTotalBytes: null, memoryUsedBytes: null, memoryPercent: null, utilizationPercent: 0});
+		expect(reading).toMatchObject({
+			memoryTotalBytes: null,
+			memoryUsedBytes: null,
+			memoryPercent: null,
+			utilizationPercent: 0,
+		});
 		expect(reading.uuid).toBeNull();
 	});
 
 	it('reads all 8 GPUs of the gpustat#5 box', () => {
 		const rows = ourLines('issue__gpustat-5-titanx-8gpu', 'query-gpu').map(rowOf);
-		expect(rows.map((row) => row.reading.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
-		expect(rows.every((row) => row.count === 8)).toBe(true);
+		expect(rows.map(row => row.reading.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+		expect(rows.every(row => row.count === 8)).toBe(true);
 		expect(rows[1]!.reading).toMatchObject({
 			uuid: 'GPU-86fe97db-bf54-a056-4e8d-9b07e1a298e7',
 			name: 'GeForce GTX TITAN X',
@@ -153,7 +166,8 @@ describe('parseGpuLine on recorded devices', () => {
 	it('rejects a row whose count or index is not an integer, or whose number is neither a number nor a marker', () => {
 		const good = ourLines(H100, 'query-gpu', 1)[0]!;
 		const cells = splitCsvLine(good);
-		const withCell = (at: number, value: string): string => cells.map((cell, i) => (i === at ? value : cell)).join(', ');
+		const withCell = (at: number, value: string): string =>
+			cells.map((cell, i) => (i === at ? value : cell)).join(', ');
 		expect(parseGpuLine(withCell(1, '1.5')).kind).toBe('text');
 		expect(parseGpuLine(withCell(2, '[N/A]')).kind).toBe('text');
 		expect(parseGpuLine(withCell(6, 'lots')).kind).toBe('text');
@@ -169,8 +183,13 @@ describe('markers and numbers', () => {
 			...splitCsvLine(JSON.parse(fixture('csv/issue__gpu-utils-83-rtx2080-440.json')).files['query-gpu.csv']),
 			...splitCsvLine(captureLine(H100, 'idle', 'query-gpu (csv, what the exporter parses)', 1)),
 		];
-		const markers = new Set(recordedCells.filter((cell) => /N\/A|Not Supported|deprecated/.test(cell)));
-		expect([...markers].sort()).toEqual(['N/A', '[N/A]', '[Not Supported]', '[Requested functionality has been deprecated]']);
+		const markers = new Set(recordedCells.filter(cell => /N\/A|Not Supported|deprecated/.test(cell)));
+		expect([...markers].sort()).toEqual([
+			'N/A',
+			'[N/A]',
+			'[Not Supported]',
+			'[Requested functionality has been deprecated]',
+		]);
 		for (const cell of [...markers, '[Unknown Error]', '[Insufficient Permissions]', '[Something new]']) {
 			expect(isUnavailable(cell)).toBe(true);
 			expect(parseNumber(cell)).toBeNull();
@@ -188,7 +207,7 @@ describe('markers and numbers', () => {
 	});
 
 	it('computes memoryPercent only when used and a positive total are known', () => {
-		expect(memoryPercent(19818 * MiB, 81559 * MiB)).toBeCloseTo(24.2990, 3);
+		expect(memoryPercent(19818 * MiB, 81559 * MiB)).toBeCloseTo(24.299, 3);
 		expect(memoryPercent(0, 81559 * MiB)).toBe(0);
 		expect(memoryPercent(null, 81559 * MiB)).toBeNull();
 		expect(memoryPercent(5, null)).toBeNull();
@@ -198,7 +217,7 @@ describe('markers and numbers', () => {
 
 describe('compute-apps', () => {
 	it('reads the H100 load frame: 3 pids, bytes, parent GPU uuid', () => {
-		const output = ourLines(H100, 'query-compute-apps', 1).join('\n') + '\n';
+		const output = `${ourLines(H100, 'query-compute-apps', 1).join('\n')}\n`;
 		expect(parseComputeAppsOutput(output)).toEqual({
 			processes: [
 				{pid: 11327, gpuUuid: H100_UUID, usedBytes: 2566 * MiB},
@@ -213,7 +232,7 @@ describe('compute-apps', () => {
 		const lines = ourLines('windows-x86_64__nvidia-geforce-rtx-2080-super__591.86', 'query-compute-apps', 1);
 		const {processes} = parseComputeAppsOutput(lines.join('\r\n'));
 		expect(processes).toHaveLength(12);
-		expect(processes.every((process) => process.usedBytes === null)).toBe(true);
+		expect(processes.every(process => process.usedBytes === null)).toBe(true);
 		expect(processes[0]).toEqual({pid: 12444, gpuUuid: H100_UUID, usedBytes: null});
 	});
 
@@ -222,7 +241,9 @@ describe('compute-apps', () => {
 			kind: 'row',
 			row: {pid: 114687, gpuUuid: 'GPU-...', usedBytes: 19135 * MiB},
 		});
-		const verbatim = JSON.parse(fixture('csv/issue__gb10-unified-memory.json')).files['query-compute-apps.csv'].trimEnd();
+		const verbatim = JSON.parse(fixture('csv/issue__gb10-unified-memory.json')).files[
+			'query-compute-apps.csv'
+		].trimEnd();
 		expect(parseComputeAppsLine(verbatim)).toEqual({kind: 'text', text: verbatim});
 	});
 
@@ -242,10 +263,10 @@ describe('GpuSampleAssembler', () => {
 		const assembler = new GpuSampleAssembler();
 		// Arrival order does not matter; the sample comes out sorted by index.
 		const shuffled = [rows[3]!, rows[0]!, rows[7]!, rows[1]!, rows[2]!, rows[6]!, rows[4]!, rows[5]!];
-		const outputs = shuffled.map((row) => assembler.push(row));
-		expect(outputs.slice(0, 7).every((output) => output.length === 0)).toBe(true);
+		const outputs = shuffled.map(row => assembler.push(row));
+		expect(outputs.slice(0, 7).every(output => output.length === 0)).toBe(true);
 		const [sample] = outputs[7]!;
-		expect(sample!.gpus.map((gpu) => gpu.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+		expect(sample!.gpus.map(gpu => gpu.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
 	});
 
 	it('closes a short sample when a row with a new timestamp arrives, and forgets it on reset', () => {

@@ -44,8 +44,12 @@ afterAll(removeTempDirs);
 afterEach(async () => {
 	for (const h of started.splice(0)) {
 		h.poller.halt();
-		await Promise.all([...h.live].map((child) => terminateGroup(child, 300)));
-		killAll(readInvocations(h.log).map((entry) => entry.pid).filter(isAlive));
+		await Promise.all([...h.live].map(child => terminateGroup(child, 300)));
+		killAll(
+			readInvocations(h.log)
+				.map(entry => entry.pid)
+				.filter(isAlive),
+		);
 	}
 });
 
@@ -63,16 +67,16 @@ function startPoller(knobs: Knobs, options: Partial<ComputeAppsPollerOptions> = 
 		timeoutMs: 5_000,
 		now: Date.now,
 		groups: {
-			track: (child) => {
+			track: child => {
 				live.add(child);
 				tracked.push(child);
 				trackedAt.push(performance.now());
 			},
-			forget: (child) => {
+			forget: child => {
 				live.delete(child);
 				forgotten.push(child);
 			},
-			terminate: async (child) => {
+			terminate: async child => {
 				if (await terminateGroup(child, 300)) live.delete(child);
 				releasePipes(child);
 			},
@@ -128,15 +132,16 @@ describe('ComputeAppsPoller', () => {
 		h.poller.halt();
 		// The call in flight at halt() ends by itself; then every child has been forgotten.
 		await waitFor(() => h.live.size === 0, 'the last child to be gone');
-		expect(h.tables[0]!.processes.map((process) => process.pid)).toEqual([11327, 11328, 11345]);
-		expect(h.tables.every((table) => table.error === null && table.sampledAt !== null)).toBe(true);
+		expect(h.tables[0]!.processes.map(process => process.pid)).toEqual([11327, 11328, 11345]);
+		expect(h.tables.every(table => table.error === null && table.sampledAt !== null)).toBe(true);
 		const runs = oneShots(h);
 		// Start to start about the interval (100 ms), measured where the poller spawns. The poller spaces its
 		// calls by the interval; how long spawn() itself takes varies under load (tens of ms on a busy
 		// 2-core machine), so the margin is for that, not for calls coming early.
-		for (let i = 1; i < h.trackedAt.length; i++) expect(h.trackedAt[i]! - h.trackedAt[i - 1]!).toBeGreaterThanOrEqual(60);
-		expect(runs.map((run) => run.pid)).toEqual(h.tracked.map((child) => child.pid));
-		expect(h.forgotten.map((child) => child.pid)).toEqual(h.tracked.map((child) => child.pid));
+		for (let i = 1; i < h.trackedAt.length; i++)
+			expect(h.trackedAt[i]! - h.trackedAt[i - 1]!).toBeGreaterThanOrEqual(60);
+		expect(runs.map(run => run.pid)).toEqual(h.tracked.map(child => child.pid));
+		expect(h.forgotten.map(child => child.pid)).toEqual(h.tracked.map(child => child.pid));
 	});
 
 	it('pause() drops the waiting call until the next kick()', async () => {
@@ -190,7 +195,7 @@ describe('ComputeAppsPoller', () => {
 		h.poller.halt();
 		h.poller.kick();
 		await waitFor(
-			() => unhalted.tables.some((table) => table.error !== null) && oneShots(unhalted).length >= 2,
+			() => unhalted.tables.some(table => table.error !== null) && oneShots(unhalted).length >= 2,
 			'the timeout error and the next call of the poller that was not halted',
 		);
 		// No timeout error after halt(), no second call, and the hung child is still the owner's to end.
@@ -205,7 +210,11 @@ describe('ComputeAppsPoller', () => {
 		const h = startPoller({}, {command});
 		h.poller.kick();
 		await waitFor(() => h.tables.length >= 2, 'two attempts');
-		expect(h.tables[0]).toEqual({processes: [], sampledAt: null, error: `cannot start ${command}: spawn ${command} ENOENT`});
+		expect(h.tables[0]).toEqual({
+			processes: [],
+			sampledAt: null,
+			error: `cannot start ${command}: spawn ${command} ENOENT`,
+		});
 		expect(h.forgotten).toEqual(h.tracked.slice(0, h.forgotten.length));
 		expect(h.forgotten.length).toBeGreaterThanOrEqual(2);
 	});

@@ -82,7 +82,11 @@ function startReader(knobs: Knobs, options: Partial<NvidiaSmiOptions> = {}): Har
 afterEach(async () => {
 	for (const harness of started.splice(0)) {
 		await harness.reader.stop();
-		killAll(readInvocations(harness.log).map((entry) => entry.pid).filter(isAlive));
+		killAll(
+			readInvocations(harness.log)
+				.map(entry => entry.pid)
+				.filter(isAlive),
+		);
 	}
 });
 
@@ -122,8 +126,8 @@ describe('device samples', () => {
 		let clock = 1_000_000;
 		const h = startReader({FAKE_NVSMI_SCENARIO: H100}, {now: () => ++clock});
 		expect(h.reader.getState()).toEqual({status: 'starting'});
-		const idle = await okState(h, (state) => state.gpus[0]?.memoryUsedBytes === 0);
-		const load = await okState(h, (state) => state.gpus[0]?.memoryUsedBytes === 19818 * MiB);
+		const idle = await okState(h, state => state.gpus[0]?.memoryUsedBytes === 0);
+		const load = await okState(h, state => state.gpus[0]?.memoryUsedBytes === 19818 * MiB);
 		expect(idle).toEqual({
 			status: 'ok',
 			sampledAt: expect.any(Number),
@@ -147,13 +151,13 @@ describe('device samples', () => {
 		expect(load.sampledAt).toBeLessThanOrEqual(clock);
 		await okState(h, () => h.states.length >= 4);
 		// One process for all those samples: not a spawn per tick.
-		expect(fakeRuns(h.log).map((run) => run.argv)).toEqual([LOOP_ARGS]);
+		expect(fakeRuns(h.log).map(run => run.argv)).toEqual([LOOP_ARGS]);
 	});
 
 	it('publishes all 8 GPUs of a multi-GPU box in one sample', async () => {
 		const h = startReader({FAKE_NVSMI_SCENARIO: 'issue__gpustat-5-titanx-8gpu'});
 		const state = await okState(h);
-		expect(state.gpus.map((gpu) => gpu.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+		expect(state.gpus.map(gpu => gpu.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
 		expect(state.gpus[1]).toEqual({
 			index: 1,
 			uuid: 'GPU-86fe97db-bf54-a056-4e8d-9b07e1a298e7',
@@ -170,14 +174,26 @@ describe('device samples', () => {
 	it('reports MIG utilization [N/A] as null', async () => {
 		const h = startReader({FAKE_NVSMI_SCENARIO: 'cap-linux-h100-mig-590.48.01'});
 		const state = await okState(h);
-		expect(state.gpus[0]).toMatchObject({utilizationPercent: null, memoryUsedBytes: 59 * MiB, memoryTotalBytes: 81559 * MiB});
+		expect(state.gpus[0]).toMatchObject({
+			utilizationPercent: null,
+			memoryUsedBytes: 59 * MiB,
+			memoryTotalBytes: 81559 * MiB,
+		});
 	});
 
 	it('reports GB10 unified memory [N/A] as null memory and null percent', async () => {
 		const h = startReader({FAKE_NVSMI_SCENARIO: 'issue__gb10-unified-memory', FAKE_NVSMI_FILL_MISSING: 'na'});
 		const state = await okState(h);
 		expect(state.gpus).toEqual([
-			{index: 0, uuid: null, name: null, memoryTotalBytes: null, memoryUsedBytes: null, memoryPercent: null, utilizationPercent: 0},
+			{
+				index: 0,
+				uuid: null,
+				name: null,
+				memoryTotalBytes: null,
+				memoryUsedBytes: null,
+				memoryPercent: null,
+				utilizationPercent: 0,
+			},
 		]);
 	});
 
@@ -187,8 +203,8 @@ describe('device samples', () => {
 			FAKE_NVSMI_INJECT_LINE: 'Xid (PCI:0000:0b:00): 79, pid=0, GPU has fallen off the bus.',
 			FAKE_NVSMI_CRLF: '1',
 		});
-		await okState(h, (state) => state.gpus[0]?.memoryUsedBytes === 19818 * MiB);
-		await okState(h, (state) => state.gpus[0]?.memoryUsedBytes === 0);
+		await okState(h, state => state.gpus[0]?.memoryUsedBytes === 19818 * MiB);
+		await okState(h, state => state.gpus[0]?.memoryUsedBytes === 0);
 		expect(statusTrail(h)).toEqual(['ok']);
 		expect(fakeRuns(h.log)).toHaveLength(1);
 	});
@@ -231,7 +247,11 @@ describe('nvidia-smi failures', () => {
 		['err-version-mismatch', 'stdout', 'Failed to initialize NVML: Driver/library version mismatch (exit 18)'],
 		['err-nvml-unknown-error', 'stdout', 'Failed to initialize NVML: Unknown Error (exit 255)'],
 		['err-no-supported-gpus', 'stdout', 'Failed to initialize NVML: No supported GPUs were found (exit 255)'],
-		['err-gpu-handle-unknown', 'stdout', 'Unable to determine the device handle for GPU 0000:0B:00.0: Unknown Error (exit 255)'],
+		[
+			'err-gpu-handle-unknown',
+			'stdout',
+			'Unable to determine the device handle for GPU 0000:0B:00.0: Unknown Error (exit 255)',
+		],
 	])('%s on %s → error with its text, then a retry', async (scenario, stream, message) => {
 		const h = startReader({FAKE_NVSMI_SCENARIO: scenario, FAKE_NVSMI_STREAM: stream}, {processIntervalMs: 50});
 		const error = await errorState(h);
@@ -259,7 +279,7 @@ describe('nvidia-smi failures', () => {
 			expect(delay).toBeLessThanOrEqual(expected + 5);
 		}
 		// The log agrees: each start comes at least one announced delay after the previous failure.
-		const starts = fakeRuns(h.log).map((run) => run.t);
+		const starts = fakeRuns(h.log).map(run => run.t);
 		for (let i = 1; i < 5; i++) {
 			expect(starts[i]! - errors[i - 1]!.at).toBeGreaterThanOrEqual([100, 200, 400, 400][i - 1]! - 5);
 		}
@@ -283,7 +303,11 @@ describe('nvidia-smi failures', () => {
 
 	it('a good sample resets the backoff', async () => {
 		// Every run gives one sample, then dies: the delay must stay at the initial one instead of doubling.
-		const h = startReader({FAKE_NVSMI_SCENARIO: H100, FAKE_NVSMI_FAIL_AFTER: '1', FAKE_NVSMI_FAIL_SCENARIO: 'err-nvml-unknown-error'});
+		const h = startReader({
+			FAKE_NVSMI_SCENARIO: H100,
+			FAKE_NVSMI_FAIL_AFTER: '1',
+			FAKE_NVSMI_FAIL_SCENARIO: 'err-nvml-unknown-error',
+		});
 		await waitFor(() => h.states.filter(({state}) => state.status === 'error').length >= 3, 'three failures');
 		const delays = h.states.flatMap(({state, at}) => (state.status === 'error' ? [state.retryAt! - at] : []));
 		for (const delay of delays.slice(0, 3)) expect(Math.abs(delay - 100)).toBeLessThanOrEqual(5);
@@ -291,7 +315,7 @@ describe('nvidia-smi failures', () => {
 
 	it('keeps the data and shows the infoROM warning (exit 14 after valid data)', async () => {
 		const h = startReader({FAKE_NVSMI_SCENARIO: 'warn-inforom-corrupted'});
-		const state = await okState(h, (s) => s.warning !== null && h.states.length >= 4);
+		const state = await okState(h, s => s.warning !== null && h.states.length >= 4);
 		expect(state.warning).toBe('WARNING: infoROM is corrupted at gpu 0000:0B:00.0');
 		expect(state.gpus[0]?.memoryTotalBytes).toBe(81559 * MiB);
 		expect(statusTrail(h)).toEqual(['ok']);
@@ -320,10 +344,7 @@ describe('hung nvidia-smi', () => {
 	});
 
 	it('stale: samples stop coming → error after staleAfterIntervals, restart, and data again', async () => {
-		const h = startReader(
-			{FAKE_NVSMI_SCENARIO: H100, FAKE_NVSMI_HANG_AFTER: '2'},
-			{staleAfterIntervals: 3},
-		);
+		const h = startReader({FAKE_NVSMI_SCENARIO: H100, FAKE_NVSMI_HANG_AFTER: '2'}, {staleAfterIntervals: 3});
 		const error = await errorState(h);
 		expect(error.message).toBe('nvidia-smi stopped answering: no sample for 300 ms');
 		const [stuck] = fakeRuns(h.log);
@@ -334,7 +355,10 @@ describe('hung nvidia-smi', () => {
 
 	it('hang-orphan: the grandchild holding stdout is killed with the group', async () => {
 		const h = startReader({FAKE_NVSMI_SCENARIO: H100, FAKE_NVSMI_MODE: 'hang-orphan'}, {firstSampleTimeoutMs: 300});
-		const grandchild = await waitFor(() => readInvocations(h.log).find((entry) => entry.role === 'grandchild'), 'the grandchild');
+		const grandchild = await waitFor(
+			() => readInvocations(h.log).find(entry => entry.role === 'grandchild'),
+			'the grandchild',
+		);
 		const [fake] = fakeRuns(h.log);
 		await errorState(h);
 		await waitFor(() => !isAlive(fake!.pid) && !isAlive(grandchild.pid), 'fake and grandchild to die', 2_000);
@@ -347,7 +371,10 @@ describe('hung nvidia-smi', () => {
 			{FAKE_NVSMI_SCENARIO: H100, FAKE_NVSMI_MODE: 'hang-orphan', FAKE_NVSMI_IGNORE_TERM: '1'},
 			{firstSampleTimeoutMs: 300, killGraceMs: 400},
 		);
-		const grandchild = await waitFor(() => readInvocations(h.log).find((entry) => entry.role === 'grandchild'), 'the grandchild');
+		const grandchild = await waitFor(
+			() => readInvocations(h.log).find(entry => entry.role === 'grandchild'),
+			'the grandchild',
+		);
 		const [fake] = fakeRuns(h.log);
 		await errorState(h);
 		const errorAt = Date.now();
@@ -364,7 +391,10 @@ describe('hung nvidia-smi', () => {
 			{FAKE_NVSMI_SCENARIO: H100, FAKE_NVSMI_MODE: 'hang-orphan', FAKE_NVSMI_ORPHAN_IGNORE_TERM: '1'},
 			{firstSampleTimeoutMs: 300, killGraceMs: 5_000},
 		);
-		const grandchild = await waitFor(() => readInvocations(h.log).find((entry) => entry.role === 'grandchild'), 'the grandchild');
+		const grandchild = await waitFor(
+			() => readInvocations(h.log).find(entry => entry.role === 'grandchild'),
+			'the grandchild',
+		);
 		await errorState(h);
 		await waitFor(() => !isAlive(grandchild.pid), 'the grandchild to die', 1_500);
 	});
@@ -380,7 +410,10 @@ describe('hung nvidia-smi', () => {
 describe('per-process GPU memory', () => {
 	it('reads the H100 load frame with one-shots: 3 pids and their bytes', async () => {
 		let clock = 5_000;
-		const h = startReader({FAKE_NVSMI_SCENARIO: H100, FAKE_NVSMI_FRAME: '2'}, {processIntervalMs: 100, now: () => ++clock});
+		const h = startReader(
+			{FAKE_NVSMI_SCENARIO: H100, FAKE_NVSMI_FRAME: '2'},
+			{processIntervalMs: 100, now: () => ++clock},
+		);
 		await waitFor(() => h.reader.getProcesses().sampledAt !== null, 'a process table');
 		expect(h.reader.getProcesses()).toEqual({
 			processes: [
@@ -393,7 +426,7 @@ describe('per-process GPU memory', () => {
 		});
 		await waitFor(() => fakeRuns(h.log, '--query-compute-apps').length >= 3, 'three one-shots');
 		const oneShots = fakeRuns(h.log, '--query-compute-apps');
-		expect(oneShots.every((run) => JSON.stringify(run.argv) === JSON.stringify(COMPUTE_APPS_ARGS))).toBe(true);
+		expect(oneShots.every(run => JSON.stringify(run.argv) === JSON.stringify(COMPUTE_APPS_ARGS))).toBe(true);
 		// About the interval (100 ms) apart. These are the fakes' own start times, after Node's start-up
 		// inside each fake, which varies by tens of ms on a loaded machine: hence the margin.
 		for (let i = 1; i < oneShots.length; i++) expect(oneShots[i]!.t - oneShots[i - 1]!.t).toBeGreaterThanOrEqual(60);
@@ -407,8 +440,10 @@ describe('per-process GPU memory', () => {
 		);
 		await waitFor(() => h.reader.getProcesses().sampledAt !== null, 'a process table');
 		const {processes} = h.reader.getProcesses();
-		expect(processes.map((process) => process.pid)).toEqual([12444, 15076, 2056, 12332, 20372, 4680, 14160, 14184, 16280, 24804]);
-		expect(processes.every((process) => process.usedBytes === null)).toBe(true);
+		expect(processes.map(process => process.pid)).toEqual([
+			12444, 15076, 2056, 12332, 20372, 4680, 14160, 14184, 16280, 24804,
+		]);
+		expect(processes.every(process => process.usedBytes === null)).toBe(true);
 	});
 
 	it('an idle GPU has no processes: empty output is an empty table, not an error', async () => {
@@ -443,11 +478,20 @@ describe('per-process GPU memory', () => {
 	it('a hung one-shot is killed at its timeout, and the next starts only after it is gone', async () => {
 		// It ignores SIGTERM, so it is gone only killGraceMs (300 ms) after its timeout.
 		const h = startReader(
-			{FAKE_NVSMI_SCENARIO: H100, FAKE_NVSMI_KNOBS_FOR: 'query-compute-apps', FAKE_NVSMI_MODE: 'hang', FAKE_NVSMI_IGNORE_TERM: '1'},
+			{
+				FAKE_NVSMI_SCENARIO: H100,
+				FAKE_NVSMI_KNOBS_FOR: 'query-compute-apps',
+				FAKE_NVSMI_MODE: 'hang',
+				FAKE_NVSMI_IGNORE_TERM: '1',
+			},
 			{processIntervalMs: 50, processTimeoutMs: 300, killGraceMs: 300},
 		);
 		await waitFor(() => h.reader.getProcesses().error !== null, 'a process error');
-		expect(h.reader.getProcesses()).toEqual({processes: [], sampledAt: null, error: 'nvidia-smi --query-compute-apps did not answer within 300 ms'});
+		expect(h.reader.getProcesses()).toEqual({
+			processes: [],
+			sampledAt: null,
+			error: 'nvidia-smi --query-compute-apps did not answer within 300 ms',
+		});
 		const timedOutAt = h.tableTimes[0]!;
 		const [first] = fakeRuns(h.log, '--query-compute-apps');
 		await waitFor(() => fakeRuns(h.log, '--query-compute-apps').length >= 2, 'a second one-shot');
@@ -475,7 +519,9 @@ describe('stop', () => {
 		const runningStates = running.states.length;
 		const runningOneShots = fakeRuns(running.log, '--query-compute-apps').length;
 		await waitFor(
-			() => running.states.length >= runningStates + 3 && fakeRuns(running.log, '--query-compute-apps').length >= runningOneShots + 3,
+			() =>
+				running.states.length >= runningStates + 3 &&
+				fakeRuns(running.log, '--query-compute-apps').length >= runningOneShots + 3,
 			'three more samples and one-shots of the running reader',
 		);
 		expect(fakeRuns(h.log)).toHaveLength(count);
@@ -484,7 +530,10 @@ describe('stop', () => {
 
 	it('stop() during a hang-orphan kills the grandchild too', async () => {
 		const h = startReader({FAKE_NVSMI_SCENARIO: H100, FAKE_NVSMI_MODE: 'hang-orphan'});
-		const grandchild = await waitFor(() => readInvocations(h.log).find((entry) => entry.role === 'grandchild'), 'the grandchild');
+		const grandchild = await waitFor(
+			() => readInvocations(h.log).find(entry => entry.role === 'grandchild'),
+			'the grandchild',
+		);
 		await h.reader.stop();
 		const [fake] = fakeRuns(h.log);
 		expect(isAlive(fake!.pid)).toBe(false);
@@ -493,7 +542,10 @@ describe('stop', () => {
 
 	it('killNow() SIGKILLs every group synchronously', async () => {
 		const h = startReader({FAKE_NVSMI_SCENARIO: H100, FAKE_NVSMI_MODE: 'hang-orphan', FAKE_NVSMI_IGNORE_TERM: '1'});
-		const grandchild = await waitFor(() => readInvocations(h.log).find((entry) => entry.role === 'grandchild'), 'the grandchild');
+		const grandchild = await waitFor(
+			() => readInvocations(h.log).find(entry => entry.role === 'grandchild'),
+			'the grandchild',
+		);
 		const [fake] = fakeRuns(h.log);
 		h.reader.killNow();
 		await waitFor(() => !isAlive(fake!.pid) && !isAlive(grandchild.pid), 'both to die', 1_000);

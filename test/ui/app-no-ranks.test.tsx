@@ -1,4 +1,3 @@
-import React from 'react';
 import {cleanup, render} from 'ink-testing-library';
 import {afterEach, expect, test} from 'vitest';
 import App from '../../src/ui/app.js';

@@ -1,7 +1,6 @@
 import {mkdtemp, rm} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import React from 'react';
 import {cleanup, render} from 'ink-testing-library';
 import {afterAll, afterEach, beforeAll, expect, test} from 'vitest';
 import App from '../../src/ui/app.js';
@@ -44,9 +43,16 @@ test('no checkpoint within --timeout: the pane says so, after "waiting for check
 	stdin.write('\u001B');
 	await flush();
 	await until(lastFrame, f => f.includes('waiting for checkpoint… (SIGUSR1 sent'));
-	const late = await until(lastFrame, f => f.includes("no new checkpoint 1 s after SIGUSR1: check the job's log"), 5000);
+	const late = await until(
+		lastFrame,
+		f => f.includes("no new checkpoint 1 s after SIGUSR1: check the job's log"),
+		5000,
+	);
 	expect(late).not.toContain('waiting for checkpoint');
-	await until(() => child.lines.join('\n'), t => t.includes('got USR1'));
+	await until(
+		() => child.lines.join('\n'),
+		t => t.includes('got USR1'),
+	);
 });
 
 test('without a RUN_DIR the save is sent and the pane says there is nothing to wait for', async () => {
@@ -62,5 +68,8 @@ test('without a RUN_DIR the save is sent and the pane says there is nothing to w
 	stdin.write('\u001B');
 	await flush();
 	await until(lastFrame, f => /SIGUSR1 sent [\d: -]+; no RUN_DIR given, so no checkpoint to wait for/.test(f));
-	await until(() => child.lines.slice(before).join('\n'), t => t.includes('got USR1'));
+	await until(
+		() => child.lines.slice(before).join('\n'),
+		t => t.includes('got USR1'),
+	);
 });

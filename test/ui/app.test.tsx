@@ -1,7 +1,6 @@
 import {mkdtemp, rm, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import React from 'react';
 import {cleanup, render} from 'ink-testing-library';
 import {afterAll, afterEach, beforeAll, describe, expect, test} from 'vitest';
 import type {Settings} from '../../src/config/schema.js';
@@ -55,7 +54,12 @@ afterEach(async () => {
 });
 
 async function app(settings: Partial<Settings> = {}) {
-	const session = await testSession({settings: {timeout: 10, ...settings}, runDir: dir, selector: {kind: 'pid', pid: job.launcherPid}, sources});
+	const session = await testSession({
+		settings: {timeout: 10, ...settings},
+		runDir: dir,
+		selector: {kind: 'pid', pid: job.launcherPid},
+		sources,
+	});
 	return {...render(<App session={session} />), session};
 }
 
@@ -85,7 +89,11 @@ async function settled(stdin: {write(data: string): void}, lastFrame: () => stri
 }
 
 /** The job's lines that say a rank got a signal, all of them so far. */
-const allGot = (): string[] => job.output().split('\n').filter(l => /got SIG/.test(l));
+const allGot = (): string[] =>
+	job
+		.output()
+		.split('\n')
+		.filter(l => /got SIG/.test(l));
 /** How many there are now, to compare with later. */
 const outputLength = (): number => allGot().length;
 /** Those that came after `from` = outputLength() at some earlier point. */
@@ -136,7 +144,7 @@ describe('signals through the confirm box', () => {
 		expect(gotLines(from)).toEqual([]);
 	});
 
-	test('→ then Enter sends: each rank\'s outcome, rank 2 refused, and the new checkpoint is reported', async () => {
+	test("→ then Enter sends: each rank's outcome, rank 2 refused, and the new checkpoint is reported", async () => {
 		const {lastFrame, stdin} = await app();
 		await until(lastFrame, f => /RANKS 3/.test(f));
 		const from = outputLength();
@@ -149,7 +157,10 @@ describe('signals through the confirm box', () => {
 		await press(stdin, ESC);
 		const saved = await until(lastFrame, f => /saved checkpoint_step_\d+_\d+_\d+ in [\d.]+ s/.test(f), 15_000);
 		expect(saved).toMatch(/manual/);
-		await until(() => gotLines(from).join('\n'), t => t.split('\n').length === 2);
+		await until(
+			() => gotLines(from).join('\n'),
+			t => t.split('\n').length === 2,
+		);
 		expect(gotLines(from).sort()).toEqual(['rank 0 got SIGUSR1', 'rank 1 got SIGUSR1']);
 	});
 
@@ -166,7 +177,10 @@ describe('signals through the confirm box', () => {
 		expect(box).not.toMatch(/rank 1 {2}pid/);
 		await press(stdin, 'y');
 		await until(lastFrame, f => f.includes('SIGUSR1 (save): sent 1'));
-		await until(() => gotLines(from).join('\n'), t => t !== '');
+		await until(
+			() => gotLines(from).join('\n'),
+			t => t !== '',
+		);
 		await press(stdin, ESC);
 		await settled(stdin, lastFrame);
 		expect(gotLines(from)).toEqual(['rank 0 got SIGUSR1']);
@@ -195,7 +209,14 @@ describe('overlays and navigation', () => {
 		await until(lastFrame, f => /RANKS 3/.test(f));
 		await press(stdin, '?');
 		const help = await until(lastFrame, f => f.includes('traintop keys'));
-		for (const text of ['quit', 'save: send the save signal', 'emergency checkpoint', 'mark or unmark', 'analysis of this run', 'move down']) {
+		for (const text of [
+			'quit',
+			'save: send the save signal',
+			'emergency checkpoint',
+			'mark or unmark',
+			'analysis of this run',
+			'move down',
+		]) {
 			expect(help).toContain(text);
 		}
 		await press(stdin, ESC);
@@ -215,7 +236,11 @@ describe('overlays and navigation', () => {
 		// The session still samples: two more snapshots would each have been a frame of a live app.
 		const ticks: number[] = [];
 		const off = session.monitor.subscribe(snapshot => ticks.push(snapshot.tick));
-		await untilValue(() => ticks.length, n => n >= 2, 'two more snapshots');
+		await untilValue(
+			() => ticks.length,
+			n => n >= 2,
+			'two more snapshots',
+		);
 		off();
 		expect(frames.length).toBe(count);
 		expect(lastFrame()).not.toContain('Send SIG');
@@ -224,8 +249,15 @@ describe('overlays and navigation', () => {
 	test('a shows the analysis of the memory log; an empty log says when its first record comes', async () => {
 		const log = path.join(dir, 'traintop-memory.jsonl');
 		const record = (i: number, percent: number) =>
-			JSON.stringify({timestamp: new Date(Date.UTC(2026, 10, 22, 8, 0, 30 * i)).toISOString(), host: 'node-7', interval_s: 30, memory: {total_gb: 64, used_gb: (64 * percent) / 100, percent}, gpus: [], alerts: []});
-		await writeFile(log, [record(0, 40), record(1, 91), record(2, 50)].join('\n') + '\n');
+			JSON.stringify({
+				timestamp: new Date(Date.UTC(2026, 10, 22, 8, 0, 30 * i)).toISOString(),
+				host: 'node-7',
+				interval_s: 30,
+				memory: {total_gb: 64, used_gb: (64 * percent) / 100, percent},
+				gpus: [],
+				alerts: [],
+			});
+		await writeFile(log, `${[record(0, 40), record(1, 91), record(2, 50)].join('\n')}\n`);
 		const {lastFrame, stdin} = await app({log: true, logFile: log});
 		await until(lastFrame, f => /RANKS 3/.test(f));
 		await press(stdin, 'a');

@@ -46,7 +46,11 @@ export function rank(n: number, extra: Partial<RankProcess> = {}): RankProcess {
 	};
 }
 
-export function rankSet(count: number, extra: Partial<RankSet> = {}, each: (n: number) => Partial<RankProcess> = () => ({})): RankSet {
+export function rankSet(
+	count: number,
+	extra: Partial<RankSet> = {},
+	each: (n: number) => Partial<RankProcess> = () => ({}),
+): RankSet {
 	return {
 		ranks: Array.from({length: count}, (_, n) => rank(n, {worldSize: count, ...each(n)})),
 		launcher: {pid: 9_999, startTime: 999, cmd: '/opt/conda/bin/torchrun --nproc_per_node 8 train.py'},
@@ -55,7 +59,14 @@ export function rankSet(count: number, extra: Partial<RankSet> = {}, each: (n: n
 	};
 }
 
-export function alert(minutesAgo: number, metric: string, from: Level, to: Level, value: number, threshold = 90): Alert {
+export function alert(
+	minutesAgo: number,
+	metric: string,
+	from: Level,
+	to: Level,
+	value: number,
+	threshold = 90,
+): Alert {
 	return {time: NOW - minutesAgo * 60_000, metric, value, threshold, from, to};
 }
 

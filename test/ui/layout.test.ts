@@ -13,7 +13,14 @@ function computeLayout(columns: number, rows: number, counts: LayoutCounts): Com
 	return layout.tooSmall ? layout : {...layout, ...panesOf(layout, counts)};
 }
 
-const typical: LayoutCounts = {gpus: 1, ranks: 8, checkpoints: 5, alerts: 3, ranksAvailable: true, checkpointsAvailable: true};
+const typical: LayoutCounts = {
+	gpus: 1,
+	ranks: 8,
+	checkpoints: 5,
+	alerts: 3,
+	ranksAvailable: true,
+	checkpointsAvailable: true,
+};
 
 function screen(layout: Computed): Laid {
 	if (layout.tooSmall) throw new Error(`expected a screen layout, got tooSmall at ${layout.columns}×${layout.rows}`);
@@ -22,7 +29,9 @@ function screen(layout: Computed): Laid {
 
 /** Lines the panes take, counted independently of layout.height. */
 function linesUsed(layout: Laid): number {
-	const lower = layout.split ? Math.max(layout.checkpoints.height, layout.alerts.height) : layout.checkpoints.height + layout.alerts.height;
+	const lower = layout.split
+		? Math.max(layout.checkpoints.height, layout.alerts.height)
+		: layout.checkpoints.height + layout.alerts.height;
 	return layout.memory.height + layout.ranks.height + lower + layout.keyBar.height;
 }
 
@@ -34,7 +43,13 @@ describe('computeLayout: too small', () => {
 		[200, 14],
 		[0, 0],
 	])('%i×%i is too small', (columns, rows) => {
-		expect(computeLayout(columns, rows, typical)).toEqual({tooSmall: true, columns, rows, minColumns: MIN_COLUMNS, minRows: MIN_ROWS});
+		expect(computeLayout(columns, rows, typical)).toEqual({
+			tooSmall: true,
+			columns,
+			rows,
+			minColumns: MIN_COLUMNS,
+			minRows: MIN_ROWS,
+		});
 	});
 
 	test('60×15 is the smallest screen, and every pane gets its title and a line', () => {
@@ -55,15 +70,18 @@ describe('computeLayout: sizes', () => {
 		[100, 30, false, false, 16, true],
 		[120, 40, false, false, 20, false],
 		[200, 60, true, false, 32, false],
-	])('%i×%i: split %s, memory compact %s, sparklines %i, ranks compact %s', (columns, rows, split, memoryCompact, sparklineWidth, ranksCompact) => {
-		const layout = screen(computeLayout(columns, rows, typical));
-		expect(layout.split).toBe(split);
-		expect(layout.memory.compact).toBe(memoryCompact);
-		expect(layout.memory.sparklineWidth).toBe(sparklineWidth);
-		expect(layout.ranks.compact).toBe(ranksCompact);
-		expect(layout.height).toBeLessThanOrEqual(rows - 1);
-		expect(layout.keyBar).toEqual({width: columns, height: 1});
-	});
+	])(
+		'%i×%i: split %s, memory compact %s, sparklines %i, ranks compact %s',
+		(columns, rows, split, memoryCompact, sparklineWidth, ranksCompact) => {
+			const layout = screen(computeLayout(columns, rows, typical));
+			expect(layout.split).toBe(split);
+			expect(layout.memory.compact).toBe(memoryCompact);
+			expect(layout.memory.sparklineWidth).toBe(sparklineWidth);
+			expect(layout.ranks.compact).toBe(ranksCompact);
+			expect(layout.height).toBeLessThanOrEqual(rows - 1);
+			expect(layout.keyBar).toEqual({width: columns, height: 1});
+		},
+	);
 
 	test('80×24: every pane shows all it has in compact form', () => {
 		const layout = screen(computeLayout(80, 24, {...typical, checkpoints: 4, alerts: 2}));
@@ -95,7 +113,9 @@ describe('computeLayout: sizes', () => {
 		const small = screen(computeLayout(80, 24, counts));
 		const large = screen(computeLayout(120, 40, counts));
 		expect(large.ranks.height).toBeGreaterThan(small.ranks.height);
-		expect(large.checkpoints.height + large.alerts.height).toBeGreaterThan(small.checkpoints.height + small.alerts.height);
+		expect(large.checkpoints.height + large.alerts.height).toBeGreaterThan(
+			small.checkpoints.height + small.alerts.height,
+		);
 		expect(large.height).toBe(39);
 	});
 
@@ -124,7 +144,16 @@ describe('computeLayout: sizes', () => {
 	});
 
 	test('nothing to list: the panes take their one message line and the rest stays empty', () => {
-		const layout = screen(computeLayout(100, 30, {gpus: 0, ranks: 0, checkpoints: 0, alerts: 0, ranksAvailable: false, checkpointsAvailable: false}));
+		const layout = screen(
+			computeLayout(100, 30, {
+				gpus: 0,
+				ranks: 0,
+				checkpoints: 0,
+				alerts: 0,
+				ranksAvailable: false,
+				checkpointsAvailable: false,
+			}),
+		);
 		expect(layout.memory.height).toBe(4); // title, RAM, swap, the GPU reader's reason
 		expect(layout.ranks.height).toBe(2);
 		expect(layout.checkpoints.height).toBe(2);
@@ -195,7 +224,14 @@ describe('computeLayout: invariants', () => {
 	});
 
 	test('a sweep of every size from 60×15 to 220×70 with large counts', () => {
-		const big: LayoutCounts = {gpus: 16, ranks: 256, checkpoints: 100, alerts: 50, ranksAvailable: true, checkpointsAvailable: true};
+		const big: LayoutCounts = {
+			gpus: 16,
+			ranks: 256,
+			checkpoints: 100,
+			alerts: 50,
+			ranksAvailable: true,
+			checkpointsAvailable: true,
+		};
 		for (let columns = 60; columns <= 220; columns += 7) {
 			for (let rows = 15; rows <= 70; rows++) {
 				const s = screen(computeLayout(columns, rows, big));

@@ -40,9 +40,13 @@ export function screenData(counts: LayoutCounts): ScreenData {
 				? {status: 'absent', reason: 'nvidia-smi not found on PATH'}
 				: {status: 'ok', gpus: Array.from({length: counts.gpus}, (_, i) => gpu(i, 50)), sampledAt: NOW, warning: null},
 		gpuProcesses: {processes: [], sampledAt: null, error: null},
-		ranks: counts.ranksAvailable ? {ranks: new Array<RankProcess>(counts.ranks).fill(ONE_RANK), launcher: null, sampledAt: NOW} : null,
+		ranks: counts.ranksAvailable
+			? {ranks: new Array<RankProcess>(counts.ranks).fill(ONE_RANK), launcher: null, sampledAt: NOW}
+			: null,
 		ranksError: null,
-		checkpoints: counts.checkpointsAvailable ? checkpointIndex({checkpoints: new Array<Checkpoint>(counts.checkpoints).fill(ONE_CHECKPOINT)}) : null,
+		checkpoints: counts.checkpointsAvailable
+			? checkpointIndex({checkpoints: new Array<Checkpoint>(counts.checkpoints).fill(ONE_CHECKPOINT)})
+			: null,
 		metrics: METRICS,
 		newAlerts: [],
 		recentAlerts: new Array<Alert>(counts.alerts).fill(ONE_ALERT),
@@ -79,7 +83,11 @@ export function panesOf(layout: ScreenLayout, counts: LayoutCounts): Panes {
 	};
 	const memory = box('memory');
 	return {
-		memory: {...memory, gpuColumns: gpuColumnsFor(counts.gpus, memory.width, memory.budget), sparklineWidth: sparklineWidthFor(memory.width)},
+		memory: {
+			...memory,
+			gpuColumns: gpuColumnsFor(counts.gpus, memory.width, memory.budget),
+			sparklineWidth: sparklineWidthFor(memory.width),
+		},
 		ranks: box('ranks'),
 		checkpoints: box('checkpoints'),
 		alerts: box('alerts'),

@@ -1,4 +1,3 @@
-import React from 'react';
 import {afterEach, describe, expect, test} from 'vitest';
 import {cleanup} from 'ink-testing-library';
 import {computeLayout} from '../../src/ui/layout.js';
@@ -7,7 +6,17 @@ import Screen from '../../src/ui/screen.js';
 import type {ScreenData} from '../../src/ui/screen-data.js';
 import type {Alert, CheckpointIndex, GpuState, MetricStatus, RankSet} from '../../src/core/types.js';
 import {gpu, hostMemory} from '../helpers/snapshots.js';
-import {alert, checkpoint, checkpointIndex, expectFits, frameLines, NOW, rankSet, renderOnTerminal, status} from './fixtures.js';
+import {
+	alert,
+	checkpoint,
+	checkpointIndex,
+	expectFits,
+	frameLines,
+	NOW,
+	rankSet,
+	renderOnTerminal,
+	status,
+} from './fixtures.js';
 
 // The contract between computeLayout, the pane registry and the panes: the app's own <Screen>,
 // laid out as the layout says, stays within rows − 1 lines and the terminal's width, whatever
@@ -24,9 +33,24 @@ interface Data {
 
 function data(gpus: number, ranks: number | null, checkpoints: number | null, alerts: number): Data {
 	return {
-		gpu: gpus === 0 ? {status: 'absent', reason: 'nvidia-smi not found on PATH'} : {status: 'ok', gpus: Array.from({length: gpus}, (_, i) => gpu(i, (i * 13) % 100)), sampledAt: NOW, warning: null},
+		gpu:
+			gpus === 0
+				? {status: 'absent', reason: 'nvidia-smi not found on PATH'}
+				: {
+						status: 'ok',
+						gpus: Array.from({length: gpus}, (_, i) => gpu(i, (i * 13) % 100)),
+						sampledAt: NOW,
+						warning: null,
+					},
 		ranks: ranks === null ? null : rankSet(ranks),
-		index: checkpoints === null ? null : checkpointIndex({checkpoints: Array.from({length: checkpoints}, (_, i) => checkpoint(100 * (i + 1), checkpoints - i, {status: i === checkpoints - 1 ? 'partial' : 'complete'}))}),
+		index:
+			checkpoints === null
+				? null
+				: checkpointIndex({
+						checkpoints: Array.from({length: checkpoints}, (_, i) =>
+							checkpoint(100 * (i + 1), checkpoints - i, {status: i === checkpoints - 1 ? 'partial' : 'complete'}),
+						),
+					}),
 		alerts: Array.from({length: alerts}, (_, i) => alert(alerts - i, 'ram', 'ok', 'warn', 80)),
 	};
 }
@@ -91,16 +115,19 @@ const datasets = {
 
 describe('a whole screen', () => {
 	for (const [name, d] of Object.entries(datasets)) {
-		test.each(sizes)(`${name} data at %i×%i: within rows − 1 lines and the width, every pane there`, (columns, rows) => {
-			const {lastFrame} = renderOnTerminal(<TestScreen columns={columns} rows={rows} d={d} />, columns);
-			const lines = expectFits(lastFrame(), columns, rows - 1);
-			const frame = lastFrame()!;
-			expect(lines[0]).toMatch(/^MEMORY node1/);
-			expect(frame).toMatch(/^RANKS/m);
-			expect(frame).toMatch(/CHECKPOINTS/);
-			expect(frame).toMatch(/ALERTS/);
-			expect(lines.at(-1)).toMatch(/^q quit/);
-		});
+		test.each(sizes)(
+			`${name} data at %i×%i: within rows − 1 lines and the width, every pane there`,
+			(columns, rows) => {
+				const {lastFrame} = renderOnTerminal(<TestScreen columns={columns} rows={rows} d={d} />, columns);
+				const lines = expectFits(lastFrame(), columns, rows - 1);
+				const frame = lastFrame()!;
+				expect(lines[0]).toMatch(/^MEMORY node1/);
+				expect(frame).toMatch(/^RANKS/m);
+				expect(frame).toMatch(/CHECKPOINTS/);
+				expect(frame).toMatch(/ALERTS/);
+				expect(lines.at(-1)).toMatch(/^q quit/);
+			},
+		);
 	}
 
 	test('at 80×24 a typical job is on screen in full', () => {
@@ -120,7 +147,7 @@ describe('a whole screen', () => {
 		const header = lines.find(line => line.startsWith('CHECKPOINTS'))!;
 		const layout = computeLayout(200, 40, screenData(datasets.typical));
 		if (layout.tooSmall) throw new Error('too small');
-		expect(header.indexOf('ALERTS')).toBe(layout.boxes['checkpoints']!.width + GAP);
+		expect(header.indexOf('ALERTS')).toBe(layout.boxes.checkpoints!.width + GAP);
 		const row = lines.find(line => line.startsWith('step 500'))!;
 		expect(row).toMatch(/checkpoint_step_500 +\d\d:\d\d:\d\d ▲ WARN ram/);
 	});

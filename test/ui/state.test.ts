@@ -41,7 +41,8 @@ function run(names: readonly string[], from: UiState = INITIAL_STATE, context: K
 	return {state, effects: state.effects};
 }
 
-const sent = (pid: number, outcome: SendResult['outcome']): SendResult => ({rank: pid - 101, pid, outcome, reason: outcome === 'refused' ? 'no handler' : null}) as SendResult;
+const sent = (pid: number, outcome: SendResult['outcome']): SendResult =>
+	({rank: pid - 101, pid, outcome, reason: outcome === 'refused' ? 'no handler' : null}) as SendResult;
 
 describe('keymap', () => {
 	test('each mode resolves its own keys; Enter and Esc mean different things in different boxes', () => {
@@ -92,7 +93,9 @@ describe('state', () => {
 	});
 
 	test('choose-next then activate, or confirm (y), sends to the targets; the box gives way to the result', () => {
-		expect(run(['emergency', 'choose-next', 'activate']).effects).toEqual([{kind: 'send', action: 'emergency', pids: [101, 102, 103, 104]}]);
+		expect(run(['emergency', 'choose-next', 'activate']).effects).toEqual([
+			{kind: 'send', action: 'emergency', pids: [101, 102, 103, 104]},
+		]);
 		expect(run(['save', 'choose-next', 'choose-next', 'activate']).effects).toEqual([]);
 		const sending = run(['save', 'confirm']);
 		expect(sending.effects).toEqual([{kind: 'send', action: 'save', pids: [101, 102, 103, 104]}]);
@@ -111,7 +114,10 @@ describe('state', () => {
 		const none = {...ctx, rankPids: []};
 		const {state} = run(['save'], INITIAL_STATE, none);
 		expect(state.mode).toBe('main');
-		expect(state.notice).toEqual({text: 'no ranks found: nothing to signal (see RANKS; --pid or --match pick the job)', until: ctx.now + 5000});
+		expect(state.notice).toEqual({
+			text: 'no ranks found: nothing to signal (see RANKS; --pid or --match pick the job)',
+			until: ctx.now + 5000,
+		});
 		expect(state.effects).toEqual([]);
 	});
 
@@ -145,24 +151,65 @@ describe('state', () => {
 		expect(run(['down', 'down', 'down', 'down'], loaded).state.scroll).toBe(2);
 		expect(run(['down', 'down', 'up'], loaded).state.scroll).toBe(1);
 		expect(run(['page-down'], loaded).state.scroll).toBe(2);
-		expect(reduce(taken, {type: 'analysis-failed', message: 'EACCES'}).analysis).toEqual({title: 'Analysis', lines: ['cannot analyse: EACCES']});
+		expect(reduce(taken, {type: 'analysis-failed', message: 'EACCES'}).analysis).toEqual({
+			title: 'Analysis',
+			lines: ['cannot analyse: EACCES'],
+		});
 		expect(run(['quit']).effects).toEqual([{kind: 'quit'}]);
 	});
 
 	test("a send's outcome fills the result box and starts the save status; its checkpoint or timeout ends it", () => {
 		const sending = run(['save', 'confirm']).state;
 		const results = [sent(101, 'sent'), sent(102, 'sent'), sent(103, 'refused')];
-		const after = reduce(sending, {type: 'sent', action: 'save', signal: 'SIGUSR1', results, sentAt: '2026-11-24 02:00:00', watching: true});
+		const after = reduce(sending, {
+			type: 'sent',
+			action: 'save',
+			signal: 'SIGUSR1',
+			results,
+			sentAt: '2026-11-24 02:00:00',
+			watching: true,
+		});
 		expect(after.result?.title).toBe('SIGUSR1 (save): sent 2, refused 1');
 		expect(after.result?.lines).toHaveLength(3);
 		expect(after.saveStatus).toEqual({text: 'waiting for checkpoint… (SIGUSR1 sent 2026-11-24 02:00:00)', level: 'ok'});
-		const saved = reduce(after, {type: 'save-finished', signal: 'SIGUSR1', checkpoint: 'checkpoint_step_40', seconds: 1.2, timeoutS: 120});
+		const saved = reduce(after, {
+			type: 'save-finished',
+			signal: 'SIGUSR1',
+			checkpoint: 'checkpoint_step_40',
+			seconds: 1.2,
+			timeoutS: 120,
+		});
 		expect(saved.saveStatus).toEqual({text: 'saved checkpoint_step_40 in 1.2 s', level: 'ok'});
-		const late = reduce(after, {type: 'save-finished', signal: 'SIGUSR1', checkpoint: null, seconds: 120, timeoutS: 120});
-		expect(late.saveStatus).toEqual({text: "no new checkpoint 120 s after SIGUSR1: check the job's log", level: 'critical'});
-		const noRunDir = reduce(sending, {type: 'sent', action: 'save', signal: 'SIGUSR1', results, sentAt: '02:00:00', watching: false});
+		const late = reduce(after, {
+			type: 'save-finished',
+			signal: 'SIGUSR1',
+			checkpoint: null,
+			seconds: 120,
+			timeoutS: 120,
+		});
+		expect(late.saveStatus).toEqual({
+			text: "no new checkpoint 120 s after SIGUSR1: check the job's log",
+			level: 'critical',
+		});
+		const noRunDir = reduce(sending, {
+			type: 'sent',
+			action: 'save',
+			signal: 'SIGUSR1',
+			results,
+			sentAt: '02:00:00',
+			watching: false,
+		});
 		expect(noRunDir.saveStatus?.level).toBe('warn');
 		// Nothing sent (every rank refused): no status, nothing to wait for.
-		expect(reduce(sending, {type: 'sent', action: 'save', signal: 'SIGUSR1', results: [sent(103, 'refused')], sentAt: '02:00:00', watching: true}).saveStatus).toBeNull();
+		expect(
+			reduce(sending, {
+				type: 'sent',
+				action: 'save',
+				signal: 'SIGUSR1',
+				results: [sent(103, 'refused')],
+				sentAt: '02:00:00',
+				watching: true,
+			}).saveStatus,
+		).toBeNull();
 	});
 });

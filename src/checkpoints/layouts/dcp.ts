@@ -32,8 +32,7 @@ export const dcpLayout: Layout = {
 			const tmp = !complete && (await io.entry(path.join(entry.path, METADATA_TMP)))?.type === 'file';
 			// Shards alone are looked for only under step-like names: listing every directory of a run dir is not cheap.
 			const stepLike = fields.step !== null || fields.epoch !== null;
-			const shards =
-				!complete && !tmp && stepLike && (await io.list(entry.path))?.some((file) => SHARD.test(file.name));
+			const shards = !complete && !tmp && stepLike && (await io.list(entry.path))?.some(file => SHARD.test(file.name));
 			if (complete) result.push(found(entry, fields));
 			else if (tmp || shards) {
 				const why = tmp ? `${METADATA_TMP} without ${METADATA}` : `shards without ${METADATA}`;

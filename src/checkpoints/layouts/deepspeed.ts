@@ -21,10 +21,10 @@ const LATEST = 'latest';
 export const deepspeedLayout: Layout = {
 	name: 'deepspeed',
 	async find(dir: ScanDir, io: LayoutIO): Promise<LayoutResult> {
-		const dirs = dir.entries.filter((entry) => entry.type === 'dir' && STEP_DIR.test(entry.name));
+		const dirs = dir.entries.filter(entry => entry.type === 'dir' && STEP_DIR.test(entry.name));
 		if (dirs.length === 0) return NOTHING;
 		const warnings: string[] = [];
-		const latestEntry = dir.entries.find((entry) => entry.name === LATEST && entry.type === 'file');
+		const latestEntry = dir.entries.find(entry => entry.name === LATEST && entry.type === 'file');
 		let latestStep: number | null = null;
 		let unknown: string | null = null;
 		if (latestEntry === undefined) {
@@ -37,9 +37,10 @@ export const deepspeedLayout: Layout = {
 				unknown = `\`${LATEST}\` names ${tag === null ? 'nothing readable' : `"${tag}"`}, not a global_step<N> tag`;
 			}
 		}
-		const result: Found[] = dirs.map((entry) => {
+		const result: Found[] = dirs.map(entry => {
 			const step = intOf(STEP_DIR.exec(entry.name)?.[1]);
-			if (latestStep === null || step === null) return found(entry, {step, warnings: unknown === null ? [] : [unknown]});
+			if (latestStep === null || step === null)
+				return found(entry, {step, warnings: unknown === null ? [] : [unknown]});
 			if (step <= latestStep) return found(entry, {step});
 			const warnings = [`newer than \`${LATEST}\` (global_step${latestStep}): still being written or cut off`];
 			return found(entry, {step, status: 'partial', warnings});

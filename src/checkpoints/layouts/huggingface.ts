@@ -45,7 +45,7 @@ interface Candidate {
 }
 
 async function checkpoint(entry: Entry, step: number | null, io: LayoutIO): Promise<Candidate> {
-	const names = new Set((await io.list(entry.path))?.map((inner) => inner.name) ?? []);
+	const names = new Set((await io.list(entry.path))?.map(inner => inner.name) ?? []);
 	const warnings: string[] = [];
 	let status: Found['status'] = 'complete';
 	let state: TrainerState | null = null;
@@ -94,7 +94,7 @@ export const huggingfaceLayout: Layout = {
 		if (candidates.length === 0) return NOTHING;
 		// The newest trainer_state.json names the best checkpoint (a path as the job saw it: compare the last part).
 		const newest = candidates
-			.filter((candidate) => candidate.state !== null)
+			.filter(candidate => candidate.state !== null)
 			.sort((a, b) => (a.found.step ?? -1) - (b.found.step ?? -1))
 			.at(-1);
 		const best = newest?.state?.best ? path.basename(newest.state.best.replace(/[\\/]+$/, '')) : null;

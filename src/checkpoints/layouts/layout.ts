@@ -108,13 +108,13 @@ export async function hasZipEnd(io: LayoutIO, file: string): Promise<boolean> {
 	if (last === null || last.length < EOCD_SIZE) return false;
 	if (last.subarray(0, 4).equals(EOCD)) return true;
 	const window = await io.readRange(file, EOCD_WINDOW, 'tail');
-	return window !== null && window.includes(EOCD);
+	return window?.includes(EOCD) === true;
 }
 
 /** Whether a file starts like a zip (a torch.save archive rather than a legacy pickle, which has no end record). */
 export async function startsAsZip(io: LayoutIO, file: string): Promise<boolean> {
 	const head = await io.readRange(file, 4, 'head');
-	return head !== null && head.equals(ZIP_MAGIC);
+	return head?.equals(ZIP_MAGIC) === true;
 }
 
 export const TRUNCATED = 'truncated: no zip end record';

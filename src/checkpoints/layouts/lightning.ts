@@ -42,9 +42,12 @@ async function completeness(entry: Entry, io: LayoutIO): Promise<{status: Found[
 		return {status: 'partial', warnings};
 	}
 	if (entry.type === 'dir') {
-		const names = new Set((await io.list(entry.path))?.map((inner) => inner.name) ?? []);
+		const names = new Set((await io.list(entry.path))?.map(inner => inner.name) ?? []);
 		if (names.has('latest') || names.has('.metadata')) return {status: 'complete', warnings: []};
-		return {status: 'partial', warnings: ['sharded checkpoint without `latest` or `.metadata`: the save did not finish']};
+		return {
+			status: 'partial',
+			warnings: ['sharded checkpoint without `latest` or `.metadata`: the save did not finish'],
+		};
 	}
 	if (await hasZipEnd(io, entry.path)) return {status: 'complete', warnings: []};
 	return {status: 'partial', warnings: [TRUNCATED]};

@@ -53,7 +53,7 @@ function parseMetadata(value: unknown): Metadata | string {
 		const name = path.posix.basename(item.checkpoint_path.replace(/\/+$/, ''));
 		const timestampText = typeof item.timestamp === 'string' ? item.timestamp : null;
 		const parsed = timestampText === null ? Number.NaN : Date.parse(timestampText);
-		const kind = KINDS.find((known) => known === item.kind) ?? 'unknown';
+		const kind = KINDS.find(known => known === item.kind) ?? 'unknown';
 		byName.set(name, {epoch: numberOf(item.epoch), kind, time: Number.isNaN(parsed) ? null : parsed, timestampText});
 	}
 	const keep = value.max_checkpoints;
@@ -90,7 +90,7 @@ export const seedLayout: Layout = {
 	async find(dir: ScanDir, io: LayoutIO): Promise<LayoutResult> {
 		const warnings: string[] = [];
 		let meta: Metadata | null = null;
-		if (dir.entries.some((entry) => entry.name === METADATA_FILE)) {
+		if (dir.entries.some(entry => entry.name === METADATA_FILE)) {
 			const read = await io.readJson(path.join(dir.path, METADATA_FILE));
 			const parsed = read.status === 'ok' ? parseMetadata(read.value) : read.status === 'error' ? read.error : null;
 			if (typeof parsed === 'string') warnings.push(`${relName(dir, METADATA_FILE)}: ${parsed}`);

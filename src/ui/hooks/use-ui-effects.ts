@@ -38,7 +38,12 @@ export default function useUiEffects(
 	}, [effects, dispatch, store, actions, quit]);
 }
 
-function send(effect: Extract<Effect, {kind: 'send'}>, dispatch: Dispatch<UiEvent>, store: TuiStore, actions: SessionActions): void {
+function send(
+	effect: Extract<Effect, {kind: 'send'}>,
+	dispatch: Dispatch<UiEvent>,
+	store: TuiStore,
+	actions: SessionActions,
+): void {
 	// The targets as they are now: a rank gone since the confirm box opened is not signalled.
 	const set = store.getSnapshot()?.ranks;
 	const chosen = new Set(effect.pids);
@@ -50,6 +55,12 @@ function send(effect: Extract<Effect, {kind: 'send'}>, dispatch: Dispatch<UiEven
 	if (!watch || !results.some(r => r.outcome === 'sent')) return;
 	void watch(sentAt).then(checkpoint => {
 		const seconds = Math.max(0, Math.round((Date.now() - sentAt) / 100) / 10);
-		dispatch({type: 'save-finished', signal, checkpoint: checkpoint?.name ?? null, seconds, timeoutS: actions.timeoutS});
+		dispatch({
+			type: 'save-finished',
+			signal,
+			checkpoint: checkpoint?.name ?? null,
+			seconds,
+			timeoutS: actions.timeoutS,
+		});
 	});
 }

@@ -46,7 +46,13 @@ function AlertsPane({alerts, now, width, height, compact = false}: Props) {
 	const changes = `${count} level change${count === 1 ? '' : 's'}`;
 	let title: React.ReactNode;
 	if (newest === undefined) title = 'none since start';
-	else if (room === 0) title = <>{`${changes} · latest `}<AlertLine alert={newest} now={now} compact={compact} /></>;
+	else if (room === 0)
+		title = (
+			<>
+				{`${changes} · latest `}
+				<AlertLine alert={newest} now={now} compact={compact} />
+			</>
+		);
 	else title = count > room ? `${changes}, newest ${room}` : changes;
 	const shown = room > 0 ? alerts.slice(-room).reverse() : [];
 	return (
@@ -76,5 +82,13 @@ export const alertsPane: PaneDefinition = {
 	wideFrom: 70,
 	firstRows: 3,
 	need: data => alertsNeed(data.snapshot.recentAlerts.length),
-	render: ({snapshot}, box) => <Memo alerts={snapshot.recentAlerts} now={snapshot.time} width={box.width} height={box.height} compact={box.compact} />,
+	render: ({snapshot}, box) => (
+		<Memo
+			alerts={snapshot.recentAlerts}
+			now={snapshot.time}
+			width={box.width}
+			height={box.height}
+			compact={box.compact}
+		/>
+	),
 };

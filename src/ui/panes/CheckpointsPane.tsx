@@ -81,7 +81,9 @@ function CheckpointsPane({index, now, status = null, width, height, compact = fa
 				))}
 			</Line>
 			{statusLine}
-			{room > 0 && newestFirst.length === 0 ? <Line width={width}>{`no checkpoints yet in ${index.runDir}`}</Line> : null}
+			{room > 0 && newestFirst.length === 0 ? (
+				<Line width={width}>{`no checkpoints yet in ${index.runDir}`}</Line>
+			) : null}
 			{room > 0
 				? shown.map(c => {
 						const cells = rowCells(c, now, digits, compact);
@@ -93,7 +95,10 @@ function CheckpointsPane({index, now, status = null, width, height, compact = fa
 									{cells.partial}
 								</Text>
 								{cells.retention ? '  ' : ''}
-								<Text color={c.retention === 'prune-next' ? paint('red') : undefined} dimColor={c.retention === 'protected'}>
+								<Text
+									color={c.retention === 'prune-next' ? paint('red') : undefined}
+									dimColor={c.retention === 'protected'}
+								>
 									{cells.retention}
 								</Text>
 								{cells.name === '' ? '' : `  ${cells.name}`}
@@ -125,6 +130,13 @@ export const checkpointsPane: PaneDefinition = {
 	firstRows: 3,
 	need: data => checkpointsNeed(data.snapshot.checkpoints, data.saveStatus !== null),
 	render: ({snapshot, saveStatus}, box) => (
-		<Memo index={snapshot.checkpoints} now={snapshot.time} status={saveStatus} width={box.width} height={box.height} compact={box.compact} />
+		<Memo
+			index={snapshot.checkpoints}
+			now={snapshot.time}
+			status={saveStatus}
+			width={box.width}
+			height={box.height}
+			compact={box.compact}
+		/>
 	),
 };

@@ -86,7 +86,11 @@ function MemoryPane(props: Props) {
 		<Line width={width}>{`${padEnd('RAM', labelWidth)} n/a: ${props.memoryError ?? 'no reading yet'}`}</Line>
 	);
 	const swap = memory ? swapRow(memory, metrics) : null;
-	const swapLine = swap ? gauge(swap, width) : <Line width={width}>{`${padEnd('swap', labelWidth)} ${memory ? 'none' : 'n/a'}`}</Line>;
+	const swapLine = swap ? (
+		gauge(swap, width)
+	) : (
+		<Line width={width}>{`${padEnd('swap', labelWidth)} ${memory ? 'none' : 'n/a'}`}</Line>
+	);
 
 	const gpuLines: React.ReactNode[] = [];
 	const status = gpuStatusText(props.gpu, now);

@@ -7,7 +7,16 @@ import {columns} from '../../format/columns.js';
 import {compactCommand} from '../../format/command-line.js';
 import {usePaint, type Paint} from '../color.js';
 import {scrollWindow} from '../scroll.js';
-import {DEFAULT_SEARCH_HINT, fixedColumns, headerText, moreText, signalCells, signalsText, titleParts, type SignalCell} from './rank-rows.js';
+import {
+	DEFAULT_SEARCH_HINT,
+	fixedColumns,
+	headerText,
+	moreText,
+	signalCells,
+	signalsText,
+	titleParts,
+	type SignalCell,
+} from './rank-rows.js';
 
 export interface Props {
 	/** The job's ranks at the last scan; null before the first or without rank sampling. */
@@ -35,7 +44,15 @@ function markColor(cell: SignalCell): string | null {
 }
 
 /** The marks coloured by what the signal would do; padded to `width` so the commands line up. */
-function Signals({cells, width, paint}: {readonly cells: readonly SignalCell[]; readonly width: number; readonly paint: Paint}) {
+function Signals({
+	cells,
+	width,
+	paint,
+}: {
+	readonly cells: readonly SignalCell[];
+	readonly width: number;
+	readonly paint: Paint;
+}) {
 	const padding = width - columns(signalsText(cells));
 	return (
 		<>
@@ -89,7 +106,16 @@ function Row({rank, selected, marked, compact, signalsWidth, width}: RowProps) {
  * the launcher and SLURM job. With more ranks than rows, a window around the cursor and a
  * "+N more" line; without ranks, the scan's error or where ranks were looked for.
  */
-function RanksPane({ranks, error, cursor, marked, width, height, compact = false, searchHint = DEFAULT_SEARCH_HINT}: Props) {
+function RanksPane({
+	ranks,
+	error,
+	cursor,
+	marked,
+	width,
+	height,
+	compact = false,
+	searchHint = DEFAULT_SEARCH_HINT,
+}: Props) {
 	if (height <= 0) return null;
 	const list = ranks?.ranks ?? [];
 	if (ranks === null || list.length === 0) {
@@ -155,6 +181,14 @@ export const ranksPane: PaneDefinition = {
 	firstRows: 8,
 	need: data => ranksNeed(data.snapshot.ranks?.ranks.length ?? 0),
 	render: ({snapshot, cursor, marked}, box) => (
-		<Memo ranks={snapshot.ranks} error={snapshot.ranksError} cursor={cursor} marked={marked} width={box.width} height={box.height} compact={box.compact} />
+		<Memo
+			ranks={snapshot.ranks}
+			error={snapshot.ranksError}
+			cursor={cursor}
+			marked={marked}
+			width={box.width}
+			height={box.height}
+			compact={box.compact}
+		/>
 	),
 };

@@ -10,7 +10,11 @@ import {formatPercent, formatThreshold} from '../../format/units.js';
  * `10:00:30 ▲ CRIT gpu0 91.2%  was WARN · threshold 90%`; ▲/▼ and the words read without colour.
  * The time is of day for today (as `now` sees it), the full local date and time for older changes.
  */
-export function alertText(alert: Alert, now: number, compact: boolean): {readonly time: string; readonly arrow: string; readonly tag: string; readonly detail: string} {
+export function alertText(
+	alert: Alert,
+	now: number,
+	compact: boolean,
+): {readonly time: string; readonly arrow: string; readonly tag: string; readonly detail: string} {
 	const was = `was ${LEVEL_WORD[alert.from]}`;
 	return {
 		time: localTimeShort(alert.time, now),

@@ -23,7 +23,8 @@ export function headerParts(index: CheckpointIndex, compact: boolean): HeaderPar
 	const parts: HeaderPart[] = [{text: String(index.checkpoints.length), alarm: false}];
 	const last = index.lastSave;
 	if (last) {
-		const usual = !compact && last.medianIntervalS !== null ? ` (usually every ${formatAge(last.medianIntervalS)})` : '';
+		const usual =
+			!compact && last.medianIntervalS !== null ? ` (usually every ${formatAge(last.medianIntervalS)})` : '';
 		const text = `last save ${formatAge(last.ageS)} ago${usual}`;
 		parts.push(last.overdue ? {text: `OVERDUE: ${text}`, alarm: true} : {text, alarm: false});
 	} else {

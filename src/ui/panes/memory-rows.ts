@@ -21,7 +21,11 @@ export interface GaugeRow {
 }
 
 /** Bytes between what is used and the threshold (negative over it); null when a size is unknown. */
-function headroomBytes(totalBytes: number | null, usedBytes: number | null, thresholdPercent: number | null): number | null {
+function headroomBytes(
+	totalBytes: number | null,
+	usedBytes: number | null,
+	thresholdPercent: number | null,
+): number | null {
 	if (totalBytes === null || usedBytes === null || thresholdPercent === null) return null;
 	return (totalBytes * thresholdPercent) / 100 - usedBytes;
 }
@@ -62,7 +66,14 @@ export function swapRow(memory: HostMemory, metrics: Readonly<Record<MetricId, M
 }
 
 export function gpuRow(reading: GpuReading, metrics: Readonly<Record<MetricId, MetricStatus>>): GaugeRow {
-	return row(gpuMetricId(reading.index), `GPU${reading.index}`, reading.memoryPercent, reading.memoryUsedBytes, reading.memoryTotalBytes, metrics);
+	return row(
+		gpuMetricId(reading.index),
+		`GPU${reading.index}`,
+		reading.memoryPercent,
+		reading.memoryUsedBytes,
+		reading.memoryTotalBytes,
+		metrics,
+	);
 }
 
 /** What stands in for the GPU gauges when the reader has none to give; null when it has. */
@@ -75,7 +86,8 @@ export function gpuStatusText(state: GpuState, now: number): string | null {
 		case 'absent':
 			return `not monitored: ${state.reason}`;
 		case 'error': {
-			const retry = state.retryAt === null ? '' : `; retrying in ${formatAge(Math.max(0, (state.retryAt - now) / 1000))}`;
+			const retry =
+				state.retryAt === null ? '' : `; retrying in ${formatAge(Math.max(0, (state.retryAt - now) / 1000))}`;
 			return `nvidia-smi failed: ${state.message}${retry}`;
 		}
 	}

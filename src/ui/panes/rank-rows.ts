@@ -14,7 +14,8 @@ function shownSignals(compact: boolean): readonly string[] {
 	return compact ? COMPACT_SIGNALS : WATCHED_SIGNALS;
 }
 
-export const DEFAULT_SEARCH_HINT = 'looking for your processes with RANK, LOCAL_RANK or SLURM_PROCID set; use --pid or --match';
+export const DEFAULT_SEARCH_HINT =
+	'looking for your processes with RANK, LOCAL_RANK or SLURM_PROCID set; use --pid or --match';
 
 const COLUMNS = {rank: 4, pid: 7, state: 2, cpu: 5, rss: 8, gpu: 8, workers: 3} as const;
 
@@ -81,7 +82,8 @@ export function titleParts(set: RankSet, marked: ReadonlySet<number>, error: str
 	const slurm = ranks.find(r => r.slurm)?.slurm;
 	if (slurm) {
 		// job.step, as squeue and sacct write it; restarts only once there have been some.
-		const restarts = slurm.restartCount === 0 ? '' : `, ${slurm.restartCount} restart${slurm.restartCount === 1 ? '' : 's'}`;
+		const restarts =
+			slurm.restartCount === 0 ? '' : `, ${slurm.restartCount} restart${slurm.restartCount === 1 ? '' : 's'}`;
 		parts.push(`SLURM ${slurm.jobId}${slurm.stepId === null ? '' : `.${slurm.stepId}`}${restarts}`);
 	}
 	if (set.launcher) parts.push(`launcher ${set.launcher.pid} ${truncate(compactCommand(set.launcher.cmd), 40)}`);

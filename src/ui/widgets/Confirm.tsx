@@ -35,14 +35,28 @@ function Button({label, selected}: {readonly label: string; readonly selected: b
 }
 
 /** A bordered yes/no box. It only renders; the app owns the keys (←/→/Tab, Enter, Esc). */
-function Confirm({title, lines, confirmLabel, selected = 'cancel', width, height = Number.POSITIVE_INFINITY, danger = false}: Props) {
+function Confirm({
+	title,
+	lines,
+	confirmLabel,
+	selected = 'cancel',
+	width,
+	height = Number.POSITIVE_INFINITY,
+	danger = false,
+}: Props) {
 	const paint = usePaint();
 	const room = Math.max(0, height - FIXED_ROWS);
 	// Blank lines around the body only when every body line already fits.
 	const spacing = room >= lines.length + 2 ? 2 : room >= lines.length + 1 ? 1 : 0;
 	const body = fitLines(lines, room - spacing);
 	return (
-		<Box flexDirection="column" borderStyle="round" borderColor={paint(danger ? 'red' : 'yellow')} paddingX={1} width={width}>
+		<Box
+			flexDirection="column"
+			borderStyle="round"
+			borderColor={paint(danger ? 'red' : 'yellow')}
+			paddingX={1}
+			width={width}
+		>
 			<Text bold wrap="truncate-end">
 				{title}
 			</Text>

@@ -64,7 +64,10 @@ function Gauge(props: Props) {
 	const plan = planGauge(width, labelWidth, sparklineWidth, wanted);
 	const color = paint(LEVEL_COLOR[level]);
 	const over = known(props.headroomBytes) && props.headroomBytes < 0;
-	const usage = known(props.usedBytes) && known(props.totalBytes) ? `${formatBytes(props.usedBytes)}/${formatBytes(props.totalBytes)}` : '';
+	const usage =
+		known(props.usedBytes) && known(props.totalBytes)
+			? `${formatBytes(props.usedBytes)}/${formatBytes(props.totalBytes)}`
+			: '';
 	const peak = known(props.peak) ? `peak ${padStart(formatPercent(props.peak), VALUE_WIDTH)}` : '';
 	const slot = (part: OptionalPart, text: string, align: 'left' | 'right' = 'left') => {
 		const partWidth = OPTIONAL_PARTS[part].width;
@@ -84,8 +87,18 @@ function Gauge(props: Props) {
 				</Text>
 				{plan.parts.has('usage') ? slot('usage', usage, 'right') : ''}
 				{plan.parts.has('peak') ? <Text dimColor>{slot('peak', peak)}</Text> : ''}
-				{plan.parts.has('headroom') ? <Text color={over ? paint('red') : undefined}>{slot('headroom', headroomText(props.headroomBytes, threshold))}</Text> : ''}
-				{plan.parts.has('sparkline') ? <Text color={color}>{`  ${sparkline(props.history ?? [], sparklineWidth, 100)}`}</Text> : ''}
+				{plan.parts.has('headroom') ? (
+					<Text color={over ? paint('red') : undefined}>
+						{slot('headroom', headroomText(props.headroomBytes, threshold))}
+					</Text>
+				) : (
+					''
+				)}
+				{plan.parts.has('sparkline') ? (
+					<Text color={color}>{`  ${sparkline(props.history ?? [], sparklineWidth, 100)}`}</Text>
+				) : (
+					''
+				)}
 			</Text>
 		</Box>
 	);

@@ -13,7 +13,8 @@ const BLOCKS = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'] as const
 export function sparkline(values: readonly number[], width: number, max?: number): string {
 	if (width <= 0) return '';
 	const shown = values.slice(-width);
-	const top = max !== undefined && Number.isFinite(max) && max > 0 ? max : Math.max(0, ...shown.filter(v => Number.isFinite(v)));
+	const top =
+		max !== undefined && Number.isFinite(max) && max > 0 ? max : Math.max(0, ...shown.filter(v => Number.isFinite(v)));
 	const cells = shown.map(value => {
 		if (!Number.isFinite(value)) return ' ';
 		if (top <= 0) return BLOCKS[0];

@@ -12,19 +12,19 @@ export function parseArgs(argv) {
 	const invalid = {ok: false};
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
-		const valueOf = (inline) => (inline !== undefined ? inline : argv[++i]);
+		const valueFor = inline => (inline !== undefined ? inline : argv[++i]);
 		let match;
 		if ((match = /^--(query-gpu|query-compute-apps)(?:=(.*))?$/.exec(arg))) {
-			const fields = valueOf(match[2]);
+			const fields = valueFor(match[2]);
 			if (parsed.query !== null || fields === undefined) return invalid;
 			parsed.query = match[1];
-			parsed.fields = fields.split(',').map((field) => field.trim());
+			parsed.fields = fields.split(',').map(field => field.trim());
 		} else if ((match = /^--format(?:=(.*))?$/.exec(arg))) {
-			const format = valueOf(match[1]);
+			const format = valueFor(match[1]);
 			if (format === undefined) return invalid;
 			parsed.format = format;
 		} else if ((match = /^(?:-lms|--loop-ms)(?:=(.*))?$/.exec(arg))) {
-			const ms = Number(valueOf(match[1]));
+			const ms = Number(valueFor(match[1]));
 			if (!Number.isInteger(ms) || ms <= 0) return invalid;
 			parsed.loopMs = ms;
 		} else if ((match = /^--loop=(.*)$/.exec(arg))) {

@@ -52,14 +52,15 @@ export function readInvocations(logPath: string): Invocation[] {
 	if (!existsSync(logPath)) return [];
 	return readFileSync(logPath, 'utf8')
 		.split('\n')
-		.filter((line) => line.trim() !== '')
-		.map((line) => JSON.parse(line) as Invocation);
+		.filter(line => line.trim() !== '')
+		.map(line => JSON.parse(line) as Invocation);
 }
 
 /** Invocations of the fake itself (not its helpers), optionally only those whose argv contains `argFragment`. */
 export function fakeRuns(logPath: string, argFragment?: string): Invocation[] {
 	return readInvocations(logPath).filter(
-		(entry) => entry.role === undefined && (argFragment === undefined || entry.argv?.some((arg) => arg.includes(argFragment))),
+		entry =>
+			entry.role === undefined && (argFragment === undefined || entry.argv?.some(arg => arg.includes(argFragment))),
 	);
 }
 
@@ -107,6 +108,6 @@ export async function waitFor<T>(
 		const value = probe();
 		if (value !== undefined && value !== null && value !== false) return value;
 		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, intervalMs));
+		await new Promise(resolve => setTimeout(resolve, intervalMs));
 	}
 }

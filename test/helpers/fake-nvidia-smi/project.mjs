@@ -22,8 +22,8 @@ export function formatTimestamp(date = new Date()) {
 
 /** `csv,noheader,nounits` → {noheader, nounits}; null for anything nvidia-smi would reject. */
 export function parseFormat(spec) {
-	const parts = spec.split(',').map((part) => part.trim());
-	if (!parts.includes('csv') || parts.some((part) => !['csv', 'noheader', 'nounits'].includes(part))) return null;
+	const parts = spec.split(',').map(part => part.trim());
+	if (!parts.includes('csv') || parts.some(part => !['csv', 'noheader', 'nounits'].includes(part))) return null;
 	return {noheader: parts.includes('noheader'), nounits: parts.includes('nounits')};
 }
 
@@ -41,23 +41,30 @@ function withUnits(value, unit, nounits) {
  * `timestamp` (a string) replaces the recorded one, as in loop mode; `count`, `index` and `timestamp` are derived
  * when the recording lacks them; `fillMissing` answers `[N/A]` for anything else that is missing.
  */
-export function projectTable(table, requested, {query, catalogue, noheader, nounits, timestamp = null, fillMissing = false}) {
+export function projectTable(
+	table,
+	requested,
+	{query, catalogue, noheader, nounits, timestamp = null, fillMissing = false},
+) {
 	const units = catalogue[query]?.units ?? new Map();
-	const columns = requested.map((field) => {
+	const columns = requested.map(field => {
 		const name = canonicalField(catalogue, query, field);
-		const at = table.columns.findIndex((column) => column.name === name);
+		const at = table.columns.findIndex(column => column.name === name);
 		const unit = (at >= 0 ? table.columns[at].unit : null) ?? units.get(name) ?? null;
 		if (name === 'timestamp' && (timestamp !== null || at < 0)) {
 			const now = timestamp ?? formatTimestamp();
 			return {name, unit: null, value: () => now};
 		}
-		if (at >= 0) return {name, unit, value: (row) => withUnits(row[at] ?? '', unit, nounits)};
+		if (at >= 0) return {name, unit, value: row => withUnits(row[at] ?? '', unit, nounits)};
 		if (query === 'query-gpu' && name === 'count') return {name, unit: null, value: () => String(table.rows.length)};
-		if (query === 'query-gpu' && name === 'index') return {name, unit: null, value: (_row, position) => String(position)};
+		if (query === 'query-gpu' && name === 'index')
+			return {name, unit: null, value: (_row, position) => String(position)};
 		if (fillMissing) return {name, unit, value: () => '[N/A]'};
 		throw new MissingField(field);
 	});
-	const lines = noheader ? [] : [columns.map((c) => (c.unit ? `${c.name} [${c.unit}]` : c.name)).join(', ')];
-	table.rows.forEach((row, position) => lines.push(columns.map((c) => c.value(row, position)).join(', ')));
+	const lines = noheader ? [] : [columns.map(c => (c.unit ? `${c.name} [${c.unit}]` : c.name)).join(', ')];
+	table.rows.forEach((row, position) => {
+		lines.push(columns.map(c => c.value(row, position)).join(', '));
+	});
 	return lines;
 }

@@ -28,7 +28,13 @@ export type Scenario =
 			readonly append: string | null;
 			readonly exit: number;
 	  }
-	| {readonly kind: 'error'; readonly name: string; readonly file: string; readonly text: string; readonly exit: number};
+	| {
+			readonly kind: 'error';
+			readonly name: string;
+			readonly file: string;
+			readonly text: string;
+			readonly exit: number;
+	  };
 
 export function loadCatalogue(root?: string): Catalogue;
 export function canonicalField(catalogue: Catalogue, query: QueryKind, field: string): string;

@@ -15,7 +15,10 @@ export class CannotAnswer extends Error {}
 export function loadCatalogue(root = DEFAULT_FIXTURES_ROOT) {
 	const raw = JSON.parse(readFileSync(join(root, 'fields.json'), 'utf8'));
 	const catalogue = {};
-	for (const [kind, query] of [['gpu', 'query-gpu'], ['compute-apps', 'query-compute-apps']]) {
+	for (const [kind, query] of [
+		['gpu', 'query-gpu'],
+		['compute-apps', 'query-compute-apps'],
+	]) {
 		const aliases = new Map();
 		for (const [canonical, names] of Object.entries(raw[kind] ?? {})) {
 			aliases.set(canonical, canonical);
@@ -42,7 +45,7 @@ export function parseHeaderCell(cell) {
  */
 export function splitRecordedLine(line, columns) {
 	const cells = line.replace(/\r$/, '').split(', ');
-	const nameAt = columns.findIndex((column) => column.name === 'process_name');
+	const nameAt = columns.findIndex(column => column.name === 'process_name');
 	if (cells.length > columns.length && nameAt >= 0) {
 		const extra = cells.length - columns.length;
 		cells.splice(nameAt, extra + 1, cells.slice(nameAt, nameAt + extra + 1).join(', '));
@@ -52,20 +55,23 @@ export function splitRecordedLine(line, columns) {
 
 /** Builds a table from recorded CSV text; `fields` names the columns when the recording has no header. */
 export function tableFromCsv(text, {noheader, fields, catalogue, query}) {
-	const lines = text.split('\n').map((line) => line.replace(/\r$/, '')).filter((line) => line.trim() !== '');
+	const lines = text
+		.split('\n')
+		.map(line => line.replace(/\r$/, ''))
+		.filter(line => line.trim() !== '');
 	let columns;
 	if (noheader) {
 		if (!fields) throw new CannotAnswer('a noheader recording without a `fields` list');
-		columns = fields.map((name) => ({name: canonicalField(catalogue, query, name), unit: null}));
+		columns = fields.map(name => ({name: canonicalField(catalogue, query, name), unit: null}));
 	} else {
 		const header = lines.shift();
 		if (header === undefined) return {columns: [], rows: []};
-		columns = header.split(', ').map((cell) => {
+		columns = header.split(', ').map(cell => {
 			const {name, unit} = parseHeaderCell(cell);
 			return {name: canonicalField(catalogue, query, name), unit};
 		});
 	}
-	return {columns, rows: lines.map((line) => splitRecordedLine(line, columns))};
+	return {columns, rows: lines.map(line => splitRecordedLine(line, columns))};
 }
 
 /** Capture files hold sections `# <idle|load|capabilities> :: <label>`; the body is every line not starting with '#'. */
@@ -85,7 +91,7 @@ export function captureSections(text) {
 }
 
 function sectionText(section) {
-	return section.lines.join('\n').trim() === '' ? '' : section.lines.join('\n').replace(/^\n+|\n+$/g, '') + '\n';
+	return section.lines.join('\n').trim() === '' ? '' : `${section.lines.join('\n').replace(/^\n+|\n+$/g, '')}\n`;
 }
 
 function captureScenario(file, catalogue) {
@@ -95,11 +101,11 @@ function captureScenario(file, catalogue) {
 	// and units on).
 	for (const phase of ['idle', 'load']) {
 		for (const query of Object.keys(frames)) {
-			const section = sections.find((s) => s.phase === phase && s.label.startsWith(`${query} `));
+			const section = sections.find(s => s.phase === phase && s.label.startsWith(`${query} `));
 			if (section) frames[query].push(tableFromCsv(sectionText(section), {noheader: false, catalogue, query}));
 		}
 	}
-	const list = sections.find((s) => s.phase === 'capabilities' && s.label === 'list (-L)');
+	const list = sections.find(s => s.phase === 'capabilities' && s.label === 'list (-L)');
 	return {kind: 'data', frames, list: list ? sectionText(list) : null, append: null, exit: 0};
 }
 
@@ -111,7 +117,9 @@ function issueScenario(json, catalogue) {
 		const recorded = json.recorded?.[`${query}.csv`];
 		const format = recorded?.format ?? json.recorded_format ?? 'csv';
 		const fields = recorded?.fields ?? json.fields;
-		frames[query].push(tableFromCsv(text, {noheader: format.split(',').includes('noheader'), fields, catalogue, query}));
+		frames[query].push(
+			tableFromCsv(text, {noheader: format.split(',').includes('noheader'), fields, catalogue, query}),
+		);
 	}
 	return {kind: 'data', frames, list: null, append: null, exit: 0};
 }

@@ -15,7 +15,11 @@ const reader = new NvidiaSmiReader({
 
 // Nothing asynchronous runs in 'exit': killNow() is synchronous.
 process.on('exit', () => reader.killNow());
-for (const [signal, number] of [['SIGTERM', 15], ['SIGINT', 2], ['SIGHUP', 1]]) {
+for (const [signal, number] of [
+	['SIGTERM', 15],
+	['SIGINT', 2],
+	['SIGHUP', 1],
+]) {
 	process.on(signal, () => void reader.stop().then(() => process.exit(128 + number)));
 }
 
@@ -28,7 +32,7 @@ reader.start();
 process.stdout.write('started\n');
 
 const commands = createInterface({input: process.stdin});
-commands.on('line', async (line) => {
+commands.on('line', async line => {
 	if (line === 'exit') process.exit(0);
 	if (line === 'stop') {
 		await reader.stop();

@@ -46,13 +46,17 @@ describe('AlertsPane', () => {
 
 	test('a single line: the newest change goes on the title line', () => {
 		const {lastFrame} = render(<AlertsPane alerts={alerts} now={NOW} width={80} height={1} compact />);
-		expect(expectFits(lastFrame(), 80, 1)).toEqual([`ALERTS 3 level changes · latest ${localTime(NOW - 300_000).slice(11)} ▼ ok   gpu0 40.0%  was CRIT`]);
+		expect(expectFits(lastFrame(), 80, 1)).toEqual([
+			`ALERTS 3 level changes · latest ${localTime(NOW - 300_000).slice(11)} ▼ ok   gpu0 40.0%  was CRIT`,
+		]);
 	});
 
 	test('every height from 0 to 8 and narrow widths are respected', () => {
 		for (const width of [20, 40, 60, 80]) {
 			for (let height = 0; height <= 8; height++) {
-				const {lastFrame, unmount} = render(<AlertsPane alerts={alerts} now={NOW} width={width} height={height} compact={width < 70} />);
+				const {lastFrame, unmount} = render(
+					<AlertsPane alerts={alerts} now={NOW} width={width} height={height} compact={width < 70} />,
+				);
 				expectFits(lastFrame(), width, height);
 				unmount();
 			}

@@ -31,30 +31,46 @@ describe('CheckpointsPane', () => {
 
 	test('the wide form adds each name, in one column', () => {
 		const {lastFrame} = render(<CheckpointsPane {...base} width={100} compact={false} />);
-		expect(frameLines(lastFrame())[0]).toContain('last save 30 min ago (usually every 15 min) · 20.0 GiB free of 100 GiB · ');
-		const names = frameLines(lastFrame()).slice(1).map(line => line.indexOf('checkpoint_step_'));
+		expect(frameLines(lastFrame())[0]).toContain(
+			'last save 30 min ago (usually every 15 min) · 20.0 GiB free of 100 GiB · ',
+		);
+		const names = frameLines(lastFrame())
+			.slice(1)
+			.map(line => line.indexOf('checkpoint_step_'));
 		expect(new Set(names).size).toBe(1);
 		expect(names[0]).toBeGreaterThan(0);
 		expectFits(lastFrame(), 100, 8);
 	});
 
 	test('an overdue save is called out first', () => {
-		const overdue = checkpointIndex({lastSave: {time: NOW - 1_800_000, ageS: 1800, medianIntervalS: 900, overdue: true}});
+		const overdue = checkpointIndex({
+			lastSave: {time: NOW - 1_800_000, ageS: 1800, medianIntervalS: 900, overdue: true},
+		});
 		const {lastFrame} = render(<CheckpointsPane {...base} index={overdue} />);
 		expect(frameLines(lastFrame())[0]).toMatch(/^CHECKPOINTS 5 · OVERDUE: last save 30 min ago · /);
 	});
 
 	test('a disk about to fill is called out; rotation that keeps usage flat is said', () => {
-		const low = checkpointIndex({disk: {freeBytes: 1.2 * GIB, totalBytes: 100 * GIB, avgCheckpointBytes: 0.5 * GIB, savesUntilFull: 2}});
-		expect(frameLines(render(<CheckpointsPane {...base} index={low} />).lastFrame())[0]).toContain('DISK FULL in ~2 saves');
-		const flat = checkpointIndex({disk: {freeBytes: 20 * GIB, totalBytes: 100 * GIB, avgCheckpointBytes: 0.5 * GIB, savesUntilFull: null}});
-		expect(frameLines(render(<CheckpointsPane {...base} index={flat} />).lastFrame())[0]).toContain('rotation keeps usage flat');
+		const low = checkpointIndex({
+			disk: {freeBytes: 1.2 * GIB, totalBytes: 100 * GIB, avgCheckpointBytes: 0.5 * GIB, savesUntilFull: 2},
+		});
+		expect(frameLines(render(<CheckpointsPane {...base} index={low} />).lastFrame())[0]).toContain(
+			'DISK FULL in ~2 saves',
+		);
+		const flat = checkpointIndex({
+			disk: {freeBytes: 20 * GIB, totalBytes: 100 * GIB, avgCheckpointBytes: 0.5 * GIB, savesUntilFull: null},
+		});
+		expect(frameLines(render(<CheckpointsPane {...base} index={flat} />).lastFrame())[0]).toContain(
+			'rotation keeps usage flat',
+		);
 	});
 
 	test('the save request status goes under the header', () => {
 		const waiting = render(<CheckpointsPane {...base} status={{text: 'waiting for checkpoint…', level: 'ok'}} />);
 		expect(frameLines(waiting.lastFrame())[1]).toBe('» waiting for checkpoint…');
-		const timeout = render(<CheckpointsPane {...base} height={6} status={{text: 'no new checkpoint 120 s after SIGUSR1', level: 'warn'}} />);
+		const timeout = render(
+			<CheckpointsPane {...base} height={6} status={{text: 'no new checkpoint 120 s after SIGUSR1', level: 'warn'}} />,
+		);
 		const lines = expectFits(timeout.lastFrame(), 80, 6);
 		expect(lines[1]).toBe('WARN no new checkpoint 120 s after SIGUSR1');
 		// The status takes a timeline row: 4 rows left for 5 checkpoints, so 3 and "+2 older".
@@ -71,7 +87,10 @@ describe('CheckpointsPane', () => {
 	});
 
 	test('no run dir and a save sent: what became of it, then why there is no list', () => {
-		const status = {text: 'SIGUSR1 sent 2026-11-24 02:00:00; no RUN_DIR given, so no checkpoint to wait for', level: 'warn'} as const;
+		const status = {
+			text: 'SIGUSR1 sent 2026-11-24 02:00:00; no RUN_DIR given, so no checkpoint to wait for',
+			level: 'warn',
+		} as const;
 		const {lastFrame} = render(<CheckpointsPane index={null} now={NOW} status={status} width={100} height={3} />);
 		expect(expectFits(lastFrame(), 100, 3)).toEqual([
 			'CHECKPOINTS',
@@ -93,20 +112,41 @@ describe('CheckpointsPane', () => {
 	});
 
 	test('a run dir without checkpoints yet', () => {
-		const empty = checkpointIndex({checkpoints: [], lastSave: null, disk: {freeBytes: null, totalBytes: null, avgCheckpointBytes: null, savesUntilFull: null}});
+		const empty = checkpointIndex({
+			checkpoints: [],
+			lastSave: null,
+			disk: {freeBytes: null, totalBytes: null, avgCheckpointBytes: null, savesUntilFull: null},
+		});
 		const {lastFrame} = render(<CheckpointsPane {...base} index={empty} />);
-		expect(expectFits(lastFrame(), 80, 8)).toEqual(['CHECKPOINTS 0 · no complete save yet', 'no checkpoints yet in /runs/exp1']);
+		expect(expectFits(lastFrame(), 80, 8)).toEqual([
+			'CHECKPOINTS 0 · no complete save yet',
+			'no checkpoints yet in /runs/exp1',
+		]);
 	});
 
 	test('every height from 0 to 12 is respected at 40, 60, 80 and 100 columns', () => {
 		const many = checkpointIndex({
-			checkpoints: Array.from({length: 30}, (_, i) => checkpoint(1000 * (i + 1), 300 - i, {status: i === 29 ? 'partial' : 'complete', retention: i === 0 ? 'prune-next' : 'keep'})),
+			checkpoints: Array.from({length: 30}, (_, i) =>
+				checkpoint(1000 * (i + 1), 300 - i, {
+					status: i === 29 ? 'partial' : 'complete',
+					retention: i === 0 ? 'prune-next' : 'keep',
+				}),
+			),
 			lastSave: {time: NOW - 1_800_000, ageS: 1800, medianIntervalS: 900, overdue: true},
 		});
 		for (const width of [40, 60, 80, 100]) {
 			for (let height = 0; height <= 12; height++) {
 				for (const status of [null, {text: 'saved checkpoint_step_30000 in 4 s', level: 'ok' as const}]) {
-					const {lastFrame, unmount} = render(<CheckpointsPane {...base} index={many} status={status} width={width} height={height} compact={width < 90} />);
+					const {lastFrame, unmount} = render(
+						<CheckpointsPane
+							{...base}
+							index={many}
+							status={status}
+							width={width}
+							height={height}
+							compact={width < 90}
+						/>,
+					);
 					const lines = expectFits(lastFrame(), width, height);
 					if (height >= 3) expect(lines.some(line => line.startsWith('step 30000'))).toBe(true);
 					unmount();

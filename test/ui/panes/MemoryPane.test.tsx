@@ -60,14 +60,18 @@ describe('MemoryPane', () => {
 	});
 
 	test('absent GPU reader: its reason instead of GPU gauges', () => {
-		const {lastFrame} = render(<MemoryPane {...base} gpu={{status: 'absent', reason: 'nvidia-smi not found on PATH'}} />);
+		const {lastFrame} = render(
+			<MemoryPane {...base} gpu={{status: 'absent', reason: 'nvidia-smi not found on PATH'}} />,
+		);
 		expect(line(lastFrame(), 'GPU')).toMatch(/^GPU +not monitored: nvidia-smi not found on PATH$/);
 		expect(lastFrame()).not.toContain('GPU0');
 		expectFits(lastFrame(), 80, 8);
 	});
 
 	test('failing GPU reader: the error and when it retries', () => {
-		const {lastFrame} = render(<MemoryPane {...base} gpu={{status: 'error', message: 'nvidia-smi exited with code 9', retryAt: NOW + 5000}} />);
+		const {lastFrame} = render(
+			<MemoryPane {...base} gpu={{status: 'error', message: 'nvidia-smi exited with code 9', retryAt: NOW + 5000}} />,
+		);
 		expect(line(lastFrame(), 'GPU')).toContain('nvidia-smi failed: nvidia-smi exited with code 9; retrying in 5 s');
 		expect(lastFrame()).not.toContain('GPU0');
 	});
@@ -78,7 +82,13 @@ describe('MemoryPane', () => {
 	});
 
 	test('a GPU whose memory nvidia-smi reports N/A (MIG) is n/a, not 0 %', () => {
-		const {lastFrame} = render(<MemoryPane {...base} gpu={{status: 'ok', gpus: [gpu(0, null)], sampledAt: NOW, warning: 'infoROM is corrupted'}} metrics={{}} />);
+		const {lastFrame} = render(
+			<MemoryPane
+				{...base}
+				gpu={{status: 'ok', gpus: [gpu(0, null)], sampledAt: NOW, warning: 'infoROM is corrupted'}}
+				metrics={{}}
+			/>,
+		);
 		expect(line(lastFrame(), 'GPU0')).toContain('n/a');
 		expect(frameLines(lastFrame())[0]).toContain('nvidia-smi warns: infoROM is corrupted');
 	});
@@ -101,7 +111,9 @@ describe('MemoryPane', () => {
 
 	test('many GPUs are packed several a line', () => {
 		const gpus = Array.from({length: 8}, (_, i) => gpu(i, 10 * i));
-		const {lastFrame} = render(<MemoryPane {...base} gpu={{status: 'ok', gpus, sampledAt: NOW, warning: null}} gpuColumns={2} height={7} />);
+		const {lastFrame} = render(
+			<MemoryPane {...base} gpu={{status: 'ok', gpus, sampledAt: NOW, warning: null}} gpuColumns={2} height={7} />,
+		);
 		const lines = expectFits(lastFrame(), 80, 7);
 		expect(lines[3]).toMatch(/^GPU0 .*GPU1 /);
 		expect(lines[6]).toMatch(/^GPU6 .*GPU7 /);
@@ -110,7 +122,9 @@ describe('MemoryPane', () => {
 	test('GPUs that do not fit are counted, and the worst of them named', () => {
 		const gpus = Array.from({length: 8}, (_, i) => gpu(i, i === 6 ? 96 : 30));
 		const metrics = {...base.metrics, gpu6: status(96, 'critical', 90)};
-		const {lastFrame} = render(<MemoryPane {...base} gpu={{status: 'ok', gpus, sampledAt: NOW, warning: null}} metrics={metrics} height={6} />);
+		const {lastFrame} = render(
+			<MemoryPane {...base} gpu={{status: 'ok', gpus, sampledAt: NOW, warning: null}} metrics={metrics} height={6} />,
+		);
 		const lines = expectFits(lastFrame(), 80, 6);
 		expect(lines.at(-1)).toBe('+6 more GPUs; highest GPU6 96.0% CRIT');
 		expect(lines[3]).toMatch(/^GPU0 /);
@@ -123,7 +137,14 @@ describe('MemoryPane', () => {
 			for (let height = 0; height <= 12; height++) {
 				for (const gpuColumns of [1, 2, 3]) {
 					const {lastFrame, unmount} = render(
-						<MemoryPane {...base} gpu={{status: 'ok', gpus, sampledAt: NOW, warning: 'x'.repeat(200)}} width={width} height={height} gpuColumns={gpuColumns} sparklineWidth={12} />,
+						<MemoryPane
+							{...base}
+							gpu={{status: 'ok', gpus, sampledAt: NOW, warning: 'x'.repeat(200)}}
+							width={width}
+							height={height}
+							gpuColumns={gpuColumns}
+							sparklineWidth={12}
+						/>,
 					);
 					expectFits(lastFrame(), width, height);
 					unmount();
@@ -133,9 +154,13 @@ describe('MemoryPane', () => {
 	});
 
 	test('short of rows, the title and swap go first; RAM and the GPUs stay', () => {
-		const three = render(<MemoryPane {...base} gpu={{status: 'ok', gpus: [gpu(0, 95)], sampledAt: NOW, warning: null}} height={3} />);
+		const three = render(
+			<MemoryPane {...base} gpu={{status: 'ok', gpus: [gpu(0, 95)], sampledAt: NOW, warning: null}} height={3} />,
+		);
 		expect(expectFits(three.lastFrame(), 80, 3).map(l => l.slice(0, 4))).toEqual(['RAM ', 'swap', 'GPU0']);
-		const two = render(<MemoryPane {...base} gpu={{status: 'ok', gpus: [gpu(0, 95)], sampledAt: NOW, warning: null}} height={2} />);
+		const two = render(
+			<MemoryPane {...base} gpu={{status: 'ok', gpus: [gpu(0, 95)], sampledAt: NOW, warning: null}} height={2} />,
+		);
 		expect(expectFits(two.lastFrame(), 80, 2).map(l => l.slice(0, 4))).toEqual(['RAM ', 'GPU0']);
 		// Two GPUs in one row: the row sums them up, the critical one by name.
 		const summed = render(<MemoryPane {...base} height={2} />);
@@ -147,13 +172,25 @@ describe('a failed memory read', () => {
 	test('the RAM gauge keeps the last level and threshold, marked stale, instead of falling back to ok', async () => {
 		// The snapshot as the real Monitor makes it: a reading at 90 %, then a read that fails.
 		const sources = new ScriptedSources();
-		const monitor = new Monitor({sources, thresholds: thresholdsFrom(DEFAULT_SETTINGS), intervalMs: 1000, host: 'node1'});
+		const monitor = new Monitor({
+			sources,
+			thresholds: thresholdsFrom(DEFAULT_SETTINGS),
+			intervalMs: 1000,
+			host: 'node1',
+		});
 		sources.memory = hostMemory(90, null);
 		await monitor.tick();
 		sources.memory = new Error('EIO reading /proc/meminfo');
 		const snapshot = await monitor.tick();
 		const {lastFrame} = render(
-			<MemoryPane {...base} memory={snapshot.memory} memoryError={snapshot.memoryError} metrics={snapshot.metrics} width={120} height={4} />,
+			<MemoryPane
+				{...base}
+				memory={snapshot.memory}
+				memoryError={snapshot.memoryError}
+				metrics={snapshot.metrics}
+				width={120}
+				height={4}
+			/>,
 		);
 		const lines = frameLines(lastFrame());
 		expect(lines[0]).toContain('memory read failed: EIO reading /proc/meminfo');

@@ -36,7 +36,14 @@ describe('RanksPane', () => {
 	test('ignored, blocked and pending signals are told apart from handled ones', () => {
 		const set = rankSet(2, {}, n =>
 			n === 1
-				? {signals: {SIGTERM: signal('ignored'), SIGINT: signal('handled', {pending: true}), SIGUSR1: signal('handled', {blocked: true}), SIGUSR2: signal('default')}}
+				? {
+						signals: {
+							SIGTERM: signal('ignored'),
+							SIGINT: signal('handled', {pending: true}),
+							SIGUSR1: signal('handled', {blocked: true}),
+							SIGUSR2: signal('default'),
+						},
+					}
 				: {},
 		);
 		const {lastFrame} = render(<RanksPane {...base} ranks={set} />);
@@ -45,12 +52,20 @@ describe('RanksPane', () => {
 	});
 
 	test('the wide form shows every watched signal and the command, commands in one column', () => {
-		const set = rankSet(3, {}, n => (n === 1 ? {signals: {...rankSet(1).ranks[0]!.signals, SIGTERM: signal('ignored', {blocked: true, pending: true})}} : {}));
+		const set = rankSet(3, {}, n =>
+			n === 1
+				? {signals: {...rankSet(1).ranks[0]!.signals, SIGTERM: signal('ignored', {blocked: true, pending: true})}}
+				: {},
+		);
 		const {lastFrame} = renderOnTerminal(<RanksPane {...base} ranks={set} width={130} compact={false} />, 130);
 		const lines = expectFits(lastFrame(), 130, 12);
 		expect(lines[1]).toMatch(/SIGNALS +COMMAND$/);
-		expect(rowOf(lastFrame(), 0)).toMatch(/TERM✓ INT✓ USR1✓ USR2✗ CONT- HUP✗ QUIT✗ {5}python3 -u train\.py --config big\.yaml$/);
-		expect(rowOf(lastFrame(), 1)).toMatch(/TERMignBP INT✓ USR1✓ USR2✗ CONT- HUP✗ QUIT✗ python3 -u train\.py --config big\.yaml$/);
+		expect(rowOf(lastFrame(), 0)).toMatch(
+			/TERM✓ INT✓ USR1✓ USR2✗ CONT- HUP✗ QUIT✗ {5}python3 -u train\.py --config big\.yaml$/,
+		);
+		expect(rowOf(lastFrame(), 1)).toMatch(
+			/TERMignBP INT✓ USR1✓ USR2✗ CONT- HUP✗ QUIT✗ python3 -u train\.py --config big\.yaml$/,
+		);
 		const commandColumn = lines[1]!.indexOf('COMMAND');
 		for (const rank of [0, 1, 2]) expect(rowOf(lastFrame(), rank).indexOf('python3')).toBe(commandColumn);
 	});
@@ -98,7 +113,9 @@ describe('RanksPane', () => {
 
 		test('the first and last ranks sit at the window edges, not mid-screen', () => {
 			expect(rankRows(render(<RanksPane {...base} ranks={ranks} cursor={0} height={10} />).lastFrame())[0]).toBe(0);
-			expect(rankRows(render(<RanksPane {...base} ranks={ranks} cursor={63} height={10} />).lastFrame()).at(-1)).toBe(63);
+			expect(rankRows(render(<RanksPane {...base} ranks={ranks} cursor={63} height={10} />).lastFrame()).at(-1)).toBe(
+				63,
+			);
 		});
 
 		test('a cursor out of range is clamped, never lost', () => {
@@ -109,7 +126,9 @@ describe('RanksPane', () => {
 		test('every height from 0 to 20 is respected at 60, 80 and 100 columns', () => {
 			for (const width of [60, 80, 100]) {
 				for (let height = 0; height <= 20; height++) {
-					const {lastFrame, unmount} = render(<RanksPane {...base} ranks={ranks} cursor={40} width={width} height={height} compact={width < 100} />);
+					const {lastFrame, unmount} = render(
+						<RanksPane {...base} ranks={ranks} cursor={40} width={width} height={height} compact={width < 100} />,
+					);
 					expectFits(lastFrame(), width, height);
 					if (height >= 2) expect(rankRows(lastFrame())).toContain(40);
 					unmount();
@@ -125,7 +144,7 @@ describe('RanksPane', () => {
 		expect(lines[1]).toMatch(/^no ranks found \(looking for your processes with RANK/);
 	});
 
-	test('an empty rank set reads the same, with the app\'s hint', () => {
+	test("an empty rank set reads the same, with the app's hint", () => {
 		const {lastFrame} = render(<RanksPane {...base} ranks={rankSet(0)} searchHint={"--match 'train\\.py'"} />);
 		expect(frameLines(lastFrame())[1]).toBe("no ranks found (--match 'train\\.py')");
 	});

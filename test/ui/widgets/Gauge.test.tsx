@@ -11,7 +11,9 @@ describe('Gauge', () => {
 		// Label "RAM" in 4 columns, then a space: the bar starts at column 5. With no optional
 		// parts, a width of base + 20 leaves a 20-cell bar: 85 % of it is column 17.
 		const width = gaugeBaseWidth(4) + 20;
-		const {lastFrame} = render(<Gauge label="RAM" labelWidth={4} percent={40} level="ok" threshold={85} width={width} />);
+		const {lastFrame} = render(
+			<Gauge label="RAM" labelWidth={4} percent={40} level="ok" threshold={85} width={width} />,
+		);
 		const [line] = expectFits(lastFrame(), width, 1);
 		expect(line!.indexOf(MARK)).toBe(5 + 17);
 		expect(line!.slice(5, 25)).toBe('████████░░░░░░░░░┊░░');
@@ -28,7 +30,17 @@ describe('Gauge', () => {
 
 	test('peak, headroom to the threshold and usage when the width allows', () => {
 		const {lastFrame} = render(
-			<Gauge label="RAM" percent={72} level="ok" threshold={85} peak={80.25} headroomBytes={8.32 * GIB} usedBytes={46.08 * GIB} totalBytes={64 * GIB} width={100} />,
+			<Gauge
+				label="RAM"
+				percent={72}
+				level="ok"
+				threshold={85}
+				peak={80.25}
+				headroomBytes={8.32 * GIB}
+				usedBytes={46.08 * GIB}
+				totalBytes={64 * GIB}
+				width={100}
+			/>,
 		);
 		const [line] = expectFits(lastFrame(), 100, 1);
 		expect(line).toContain('peak  80.3%');
@@ -37,7 +49,9 @@ describe('Gauge', () => {
 	});
 
 	test('over the threshold the headroom says by how much', () => {
-		const {lastFrame} = render(<Gauge label="GPU0" percent={95} level="critical" threshold={90} headroomBytes={-4 * GIB} width={80} />);
+		const {lastFrame} = render(
+			<Gauge label="GPU0" percent={95} level="critical" threshold={90} headroomBytes={-4 * GIB} width={80} />,
+		);
 		expect(lastFrame()).toContain('4.0 GiB over 90%');
 	});
 
@@ -49,16 +63,62 @@ describe('Gauge', () => {
 
 	test('the sparkline is drawn when there is room, and dropped on a narrow line', () => {
 		const history = [0, 50, 100];
-		const wide = render(<Gauge label="RAM" percent={72} level="ok" threshold={85} peak={80} headroomBytes={GIB} history={history} sparklineWidth={6} width={120} />);
+		const wide = render(
+			<Gauge
+				label="RAM"
+				percent={72}
+				level="ok"
+				threshold={85}
+				peak={80}
+				headroomBytes={GIB}
+				history={history}
+				sparklineWidth={6}
+				width={120}
+			/>,
+		);
 		expect(wide.lastFrame()).toMatch(/ {3}▁▅█$/);
-		const narrow = render(<Gauge label="RAM" percent={72} level="ok" threshold={85} peak={80} headroomBytes={GIB} history={history} sparklineWidth={6} width={70} />);
+		const narrow = render(
+			<Gauge
+				label="RAM"
+				percent={72}
+				level="ok"
+				threshold={85}
+				peak={80}
+				headroomBytes={GIB}
+				history={history}
+				sparklineWidth={6}
+				width={70}
+			/>,
+		);
 		expect(narrow.lastFrame()).not.toMatch(/[▁▅]/);
 		expectFits(narrow.lastFrame(), 70, 1);
 	});
 
 	test('gauges of the same width line up, whatever their values (unknown ones included)', () => {
-		const a = render(<Gauge label="RAM" labelWidth={4} percent={5} level="ok" threshold={85} width={90} peak={5} headroomBytes={null} />);
-		const b = render(<Gauge label="GPU1" labelWidth={4} percent={99} level="critical" threshold={90} width={90} peak={null} headroomBytes={-GIB} />);
+		const a = render(
+			<Gauge
+				label="RAM"
+				labelWidth={4}
+				percent={5}
+				level="ok"
+				threshold={85}
+				width={90}
+				peak={5}
+				headroomBytes={null}
+			/>,
+		);
+		const b = render(
+			<Gauge
+				label="GPU1"
+				labelWidth={4}
+				percent={99}
+				level="critical"
+				threshold={90}
+				width={90}
+				peak={null}
+				headroomBytes={-GIB}
+			/>,
+		);
 		const markA = a.lastFrame()!.lastIndexOf('░');
 		const markB = b.lastFrame()!.lastIndexOf('█');
 		expect(markA).toBe(markB);
@@ -68,7 +128,19 @@ describe('Gauge', () => {
 	test('never wider than its width', () => {
 		for (const width of [10, 20, 30, 45, 60, 99]) {
 			const {lastFrame} = render(
-				<Gauge label="GPU10" percent={100} level="critical" threshold={90} peak={100} headroomBytes={-1023 * 1024 ** 2} usedBytes={GIB} totalBytes={GIB} history={[1, 2]} sparklineWidth={20} width={width} />,
+				<Gauge
+					label="GPU10"
+					percent={100}
+					level="critical"
+					threshold={90}
+					peak={100}
+					headroomBytes={-1023 * 1024 ** 2}
+					usedBytes={GIB}
+					totalBytes={GIB}
+					history={[1, 2]}
+					sparklineWidth={20}
+					width={width}
+				/>,
 			);
 			expectFits(lastFrame(), width, 1);
 		}

@@ -1,6 +1,16 @@
 import {describe, expect, test} from 'vitest';
 import fc from 'fast-check';
-import {barSegments, filledCells, gaugeBaseWidth, MARK, markColumn, MAX_BAR, MIN_BAR, OPTIONAL_PARTS, planGauge} from '../../../src/ui/widgets/gauge-plan.js';
+import {
+	barSegments,
+	filledCells,
+	gaugeBaseWidth,
+	MARK,
+	markColumn,
+	MAX_BAR,
+	MIN_BAR,
+	OPTIONAL_PARTS,
+	planGauge,
+} from '../../../src/ui/widgets/gauge-plan.js';
 
 describe('markColumn', () => {
 	test.each([
@@ -36,13 +46,18 @@ describe('filledCells', () => {
 
 	test('for any value, filled beyond the mark ⇔ value ≥ threshold', () => {
 		fc.assert(
-			fc.property(fc.double({min: 0, max: 100, noNaN: true}), fc.double({min: 0, max: 100, noNaN: true}), fc.integer({min: 1, max: 80}), (value, threshold, width) => {
-				const filled = filledCells(value, threshold, width);
-				const mark = markColumn(threshold, width)!;
-				expect(filled > mark).toBe(value >= threshold);
-				expect(filled).toBeGreaterThanOrEqual(0);
-				expect(filled).toBeLessThanOrEqual(width);
-			}),
+			fc.property(
+				fc.double({min: 0, max: 100, noNaN: true}),
+				fc.double({min: 0, max: 100, noNaN: true}),
+				fc.integer({min: 1, max: 80}),
+				(value, threshold, width) => {
+					const filled = filledCells(value, threshold, width);
+					const mark = markColumn(threshold, width)!;
+					expect(filled > mark).toBe(value >= threshold);
+					expect(filled).toBeGreaterThanOrEqual(0);
+					expect(filled).toBeLessThanOrEqual(width);
+				},
+			),
 		);
 	});
 });
@@ -59,7 +74,12 @@ describe('barSegments', () => {
 
 	test('the mark is drawn at its column for every value', () => {
 		for (const value of [0, 30, 84, 85, 100]) {
-			expect(barSegments(value, 85, 20).map(s => s.text).join('').indexOf(MARK)).toBe(17);
+			expect(
+				barSegments(value, 85, 20)
+					.map(s => s.text)
+					.join('')
+					.indexOf(MARK),
+			).toBe(17);
 		}
 	});
 });
@@ -98,7 +118,10 @@ describe('planGauge', () => {
 		fc.assert(
 			fc.property(fc.integer({min: base + 1, max: 300}), fc.integer({min: 0, max: 40}), (width, spark) => {
 				const plan = planGauge(width, label, spark);
-				const parts = [...plan.parts].reduce((sum, p) => sum + 2 + (p === 'sparkline' ? spark : OPTIONAL_PARTS[p].width), 0);
+				const parts = [...plan.parts].reduce(
+					(sum, p) => sum + 2 + (p === 'sparkline' ? spark : OPTIONAL_PARTS[p].width),
+					0,
+				);
 				expect(base + plan.barWidth + parts).toBeLessThanOrEqual(width);
 			}),
 		);

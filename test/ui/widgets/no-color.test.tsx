@@ -5,7 +5,7 @@ import {afterEach, describe, expect, test, vi} from 'vitest';
 // itself does about NO_COLOR (the vitest config sets NO_COLOR=1 for every test file). Chalk 5
 // ignores NO_COLOR, which is why traintop must.
 vi.hoisted(() => {
-	process.env['FORCE_COLOR'] = '1';
+	process.env.FORCE_COLOR = '1';
 });
 
 import {cleanup, render} from 'ink-testing-library';
@@ -17,6 +17,7 @@ import {alert, NOW} from '../fixtures.js';
 afterEach(cleanup);
 
 /** SGR foreground colours: 30–37, 90–97, 38;5;n and 38;2;r;g;b. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ESC is what an ANSI colour starts with.
 const FOREGROUND = /\u001B\[(?:3[0-7]|9[0-7]|38;[25];[\d;]+)m/;
 
 describe('colorAllowed (no-color.org)', () => {
@@ -40,14 +41,18 @@ describe('NO_COLOR', () => {
 	});
 
 	test('with NO_COLOR set (as in this process) widgets draw no colour by default', () => {
-		expect(process.env['NO_COLOR']).toBe('1');
+		expect(process.env.NO_COLOR).toBe('1');
 		const {lastFrame} = render(gauge);
 		expect(lastFrame()).not.toMatch(FOREGROUND);
 		expect(lastFrame()).toContain('CRIT');
 	});
 
 	test('a pane under NO_COLOR still tells the levels apart by word and arrow', () => {
-		const alerts = [alert(10, 'ram', 'ok', 'warn', 78, 85), alert(5, 'gpu0', 'warn', 'critical', 91.2), alert(1, 'gpu0', 'critical', 'ok', 40)];
+		const alerts = [
+			alert(10, 'ram', 'ok', 'warn', 78, 85),
+			alert(5, 'gpu0', 'warn', 'critical', 91.2),
+			alert(1, 'gpu0', 'critical', 'ok', 40),
+		];
 		const {lastFrame} = render(
 			<ColorContext.Provider value={false}>
 				<AlertsPane alerts={alerts} now={NOW} width={80} height={4} />

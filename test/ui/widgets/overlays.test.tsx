@@ -8,24 +8,41 @@ import {expectFits, frameLines} from '../fixtures.js';
 
 afterEach(cleanup);
 
-const targets = ['pid 10000  rank 0  handles SIGUSR1', 'pid 10001  rank 1  handles SIGUSR1', 'pid 10002  rank 2  NO HANDLER: SIGUSR1 would kill it (refused)'];
+const targets = [
+	'pid 10000  rank 0  handles SIGUSR1',
+	'pid 10001  rank 1  handles SIGUSR1',
+	'pid 10002  rank 2  NO HANDLER: SIGUSR1 would kill it (refused)',
+];
 
 describe('Confirm', () => {
 	test('Cancel is selected by default', () => {
-		const {lastFrame} = render(<Confirm title="Send SIGUSR1 to 3 ranks?" lines={targets} confirmLabel="Send SIGUSR1" width={70} />);
+		const {lastFrame} = render(
+			<Confirm title="Send SIGUSR1 to 3 ranks?" lines={targets} confirmLabel="Send SIGUSR1" width={70} />,
+		);
 		expect(lastFrame()).toContain('▸ Cancel');
 		expect(lastFrame()).not.toContain('▸ Send SIGUSR1');
 		expect(lastFrame()).toContain('Send SIGUSR1');
 	});
 
 	test('the selected prop moves the highlight', () => {
-		const {lastFrame} = render(<Confirm title="Emergency checkpoint?" lines={targets} confirmLabel="Send SIGTERM" selected="confirm" danger width={70} />);
+		const {lastFrame} = render(
+			<Confirm
+				title="Emergency checkpoint?"
+				lines={targets}
+				confirmLabel="Send SIGTERM"
+				selected="confirm"
+				danger
+				width={70}
+			/>,
+		);
 		expect(lastFrame()).toContain('▸ Send SIGTERM');
 		expect(lastFrame()).not.toContain('▸ Cancel');
 	});
 
 	test('a bordered box with the title and every target line', () => {
-		const {lastFrame} = render(<Confirm title="Send SIGUSR1 to 3 ranks?" lines={targets} confirmLabel="Send" width={80} />);
+		const {lastFrame} = render(
+			<Confirm title="Send SIGUSR1 to 3 ranks?" lines={targets} confirmLabel="Send" width={80} />,
+		);
 		const lines = expectFits(lastFrame(), 80, 2 + 1 + 1 + targets.length + 1 + 1);
 		expect(lines[0]).toMatch(/^╭─+╮$/);
 		expect(lines.at(-1)).toMatch(/^╰─+╯$/);
@@ -35,7 +52,9 @@ describe('Confirm', () => {
 
 	test('a long target list is cut to the height, saying how many more', () => {
 		const many = Array.from({length: 64}, (_, i) => `pid ${10_000 + i}  rank ${i}`);
-		const {lastFrame} = render(<Confirm title="Send SIGUSR1 to 64 ranks?" lines={many} confirmLabel="Send" width={60} height={12} />);
+		const {lastFrame} = render(
+			<Confirm title="Send SIGUSR1 to 64 ranks?" lines={many} confirmLabel="Send" width={60} height={12} />,
+		);
 		expectFits(lastFrame(), 60, 12);
 		expect(lastFrame()).toContain('pid 10000');
 		expect(lastFrame()).toContain('… +57 more');

@@ -40,9 +40,14 @@ describe('sparkline', () => {
 
 	test('always exactly `width` columns', () => {
 		fc.assert(
-			fc.property(fc.array(fc.double({noNaN: false})), fc.integer({min: 0, max: 80}), fc.option(fc.double()), (values, width, max) => {
-				expect([...sparkline(values, width, max ?? undefined)].length).toBe(width);
-			}),
+			fc.property(
+				fc.array(fc.double({noNaN: false})),
+				fc.integer({min: 0, max: 80}),
+				fc.option(fc.double()),
+				(values, width, max) => {
+					expect([...sparkline(values, width, max ?? undefined)].length).toBe(width);
+				},
+			),
 		);
 	});
 });
