@@ -62,34 +62,19 @@ describe('Gauge', () => {
 	});
 
 	test('the sparkline is drawn when there is room, and dropped on a narrow line', () => {
-		const history = [0, 50, 100];
-		const wide = render(
-			<Gauge
-				label="RAM"
-				percent={72}
-				level="ok"
-				threshold={85}
-				peak={80}
-				headroomBytes={GIB}
-				history={history}
-				sparklineWidth={6}
-				width={120}
-			/>,
-		);
+		const gauge = {
+			label: 'RAM',
+			percent: 72,
+			level: 'ok',
+			threshold: 85,
+			peak: 80,
+			headroomBytes: GIB,
+			history: [0, 50, 100],
+			sparklineWidth: 6,
+		} as const;
+		const wide = render(<Gauge {...gauge} width={120} />);
 		expect(wide.lastFrame()).toMatch(/ {3}▁▅█$/);
-		const narrow = render(
-			<Gauge
-				label="RAM"
-				percent={72}
-				level="ok"
-				threshold={85}
-				peak={80}
-				headroomBytes={GIB}
-				history={history}
-				sparklineWidth={6}
-				width={70}
-			/>,
-		);
+		const narrow = render(<Gauge {...gauge} width={70} />);
 		expect(narrow.lastFrame()).not.toMatch(/[▁▅]/);
 		expectFits(narrow.lastFrame(), 70, 1);
 	});
