@@ -227,7 +227,10 @@ for (const [columns, rows] of [
 	const stdout = new FakeTerminal(columns, rows);
 	const inkTimes = [];
 	// debug: every update renders at once (no 30 fps throttle), so each round is one full frame.
-	const instance = render(React.createElement(App, {store, actions, readonly: false, host: 'node0'}), {
+	// What the TUI reads of a session: the store, a memory log without trouble, the actions.
+	const trouble = {get: () => null, subscribe: () => () => {}};
+	const session = {host: 'node0', readonly: false, monitor: store, recorder: {trouble}, actions, start: () => {}};
+	const instance = render(React.createElement(App, {session}), {
 		stdout,
 		stdin: new FakeKeyboard(),
 		debug: true,
