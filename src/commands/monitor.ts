@@ -45,26 +45,24 @@ export async function runMonitor({input, flags, settings, json, selector, exitNo
 	for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(name, onSignal);
 
 	try {
-		if (tui) await runTuiView(session, stop.signal);
-		else {
+		if (tui) {
+			const {runTui} = await import('../ui/run-tui.js');
+			await runTui(session, {stdout: process.stdout, stdin: process.stdin, signal: stop.signal});
+		} else {
 			const {runHeadless} = await import('../headless/run.js');
 			await runHeadless(session, {json, stdout: process.stdout, stderr: process.stderr, signal: stop.signal});
 		}
 	} finally {
+		// Closing writes the last window to the log, so the log's trouble is known only after it.
 		await session.close();
+		if (tui) sayAfterTheScreen(session);
 	}
 	return EXIT.ok;
 }
 
-/** The TUI on this terminal; what it could not say on its screen is said once the screen is given back. */
-async function runTuiView(session: Session, signal: AbortSignal): Promise<void> {
-	const {runTui} = await import('../ui/run-tui.js');
-	try {
-		await runTui(session, {stdout: process.stdout, stdin: process.stdin, signal});
-	} finally {
-		await session.close();
-		const trouble = session.recorder.trouble.get();
-		if (trouble) process.stderr.write(`traintop: ${trouble}\n`);
-		if (session.recorder.path) process.stderr.write(`traintop: memory log ${session.recorder.path}\n`);
-	}
+/** What the TUI could not say on its screen, said once the screen is given back. */
+function sayAfterTheScreen(session: Session): void {
+	const trouble = session.recorder.trouble.get();
+	if (trouble) process.stderr.write(`traintop: ${trouble}\n`);
+	if (session.recorder.path) process.stderr.write(`traintop: memory log ${session.recorder.path}\n`);
 }
