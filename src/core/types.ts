@@ -129,6 +129,10 @@ export interface Snapshot {
 	readonly newAlerts: readonly Alert[];
 	/** The most recent level changes, newest last, bounded. */
 	readonly recentAlerts: readonly Alert[];
+	/** The job's life events of this tick only (exits, stops, stalls, saves). */
+	readonly events: readonly JobEvent[];
+	/** The most recent events, newest last, bounded. */
+	readonly recentEvents: readonly JobEvent[];
 }
 
 /** What a process does with one signal, read from /proc/PID/status (see ranks/dispositions.ts). */
@@ -179,6 +183,10 @@ export interface RankProcess {
 	readonly slurm: SlurmInfo | null;
 	/** Running or sleeping, yet no CPU time for the stall window: hung in a collective, deadlocked… */
 	readonly stalled: boolean;
+	/** State T or t: stopped by SIGSTOP/SIGTSTP or held by a debugger. */
+	readonly stopped: boolean;
+	/** The id of the job it belongs to (Job.id). */
+	readonly job: string;
 }
 
 export interface LauncherProcess {
@@ -187,11 +195,102 @@ export interface LauncherProcess {
 	readonly cmd: string;
 }
 
-export interface RankSet {
-	readonly ranks: readonly RankProcess[];
+/**
+ * What made a set of ranks one job, strongest first: the torchrun/elastic agent (TORCHELASTIC_RUN_ID and the
+ * agent's pid), the SLURM job and step, the rendezvous address (MASTER_ADDR:MASTER_PORT and WORLD_SIZE), the
+ * nearest common launcher ancestor, or nothing (a lone rank is a job of its own).
+ */
+export type JobIdentityKind = 'elastic' | 'slurm' | 'rendezvous' | 'launcher' | 'process';
+
+/** One training job: the unit a signal goes to. */
+export interface Job {
+	/** Short and stable while the job runs: `torchrun:4242`, `slurm:998.0`, `rdzv:10.0.0.1:29500`, `deepspeed:77`, `pid:501`. */
+	readonly id: string;
+	readonly identity: JobIdentityKind;
 	readonly launcher: LauncherProcess | null;
+	/** Ordered by rank. */
+	readonly ranks: readonly RankProcess[];
+	/** WORLD_SIZE (or SLURM_NTASKS) as the ranks declare it; null when none does. */
+	readonly worldSize: number | null;
+	/** Ranks expected on this host (LOCAL_WORLD_SIZE, SLURM_NTASKS_PER_NODE…); null when unknown. */
+	readonly localWorldSize: number | null;
+	/** Every local rank the job declares is present (true when nothing is declared). */
+	readonly allLocalRanksPresent: boolean;
+	/** The RUN_DIR traintop was given, when this job is the one it names; null otherwise. */
+	readonly runDir: string | null;
+	readonly slurm: SlurmInfo | null;
+}
+
+/** How a process ended, read from a zombie's /proc/PID/stat field 52 (its wait status); null fields unknown. */
+export interface ExitStatus {
+	/** exit(2) code, when it exited. */
+	readonly code: number | null;
+	/** The signal that killed it (SIGKILL…), when one did. */
+	readonly signal: string | null;
+}
+
+/** A rank or launcher seen at the previous sample and gone (or a zombie) at this one. */
+export interface DepartedProcess {
+	readonly role: 'rank' | 'launcher';
+	readonly job: string;
+	readonly rank: number | null;
+	readonly pid: number;
+	/** null: it was reaped before traintop could read how it ended ("gone"). */
+	readonly exit: ExitStatus | null;
+}
+
+/** A job none of whose ranks is left. */
+export interface EndedJob {
+	readonly id: string;
+	readonly launcher: LauncherProcess | null;
+	readonly ranks: number;
+	readonly runDir: string | null;
+	/** Epoch ms of the sample that found it gone. */
+	readonly endedAt: number;
+	/** The launcher's exit when read, else rank 0's (or the only rank's); null when unknown. */
+	readonly exit: ExitStatus | null;
+}
+
+export interface RankSet {
+	/** Every rank of every job, job by job (the order of `jobs`), each job's by rank. */
+	readonly ranks: readonly RankProcess[];
+	readonly jobs: readonly Job[];
+	/** The launcher when there is exactly one job (else each job has its own); null otherwise. */
+	readonly launcher: LauncherProcess | null;
+	/** Ranks and launchers that left since the previous sample. */
+	readonly departed: readonly DepartedProcess[];
+	/** Jobs that ended while traintop watched, newest last (bounded). */
+	readonly ended: readonly EndedJob[];
 	/** Epoch ms of the scan. */
 	readonly sampledAt: number;
+}
+
+export type JobEventKind =
+	| 'rank-exited'
+	| 'rank-stopped'
+	| 'rank-stalled'
+	| 'rank-resumed'
+	| 'job-stalled'
+	| 'job-resumed'
+	| 'job-ended'
+	| 'save-seen'
+	| 'overdue';
+
+/** Something that happened to a job: shown in the alerts pane, printed by the headless view, in --json. */
+export interface JobEvent {
+	/** Epoch ms. */
+	readonly time: number;
+	readonly kind: JobEventKind;
+	/** Job.id; null when the event is not tied to a known job (a checkpoint in RUN_DIR with no job found). */
+	readonly job: string | null;
+	readonly rank: number | null;
+	readonly pid: number | null;
+	readonly level: Level;
+	/** One line for people: "rank 2 (pid 4242) stopped (SIGSTOP or a debugger)". */
+	readonly text: string;
+	readonly exit?: ExitStatus | null;
+	/** The checkpoint's name for save-seen and overdue. */
+	readonly checkpoint?: string;
 }
 
 export type CheckpointStatus = 'complete' | 'partial';
