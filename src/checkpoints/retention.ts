@@ -79,34 +79,48 @@ export function rotationKeepsUsageFlat(index: CheckpointIndex): boolean {
 	);
 }
 
+/**
+ * Saves that make up the job's cadence: periodic ones, and those whose layout records no kind (HF checkpoint-N dirs
+ * and the like are periodic in practice). A manual or emergency save comes whenever someone asks or the job is
+ * preempted, so a gap to one says nothing about the schedule; `last` is a copy of another save and `best` a mark on
+ * one, so their times would add zero gaps.
+ */
+function isCadence(c: ScannedCheckpoint): boolean {
+	return c.kind === 'periodic' || c.kind === 'unknown';
+}
+
 function lastSave(complete: readonly ScannedCheckpoint[], now: number): CheckpointIndex['lastSave'] {
 	if (complete.length === 0) return null;
 	const newest = Math.max(...complete.map(c => c.time));
-	// A `last` checkpoint is a copy (or link) of another save: its time would add a zero gap, so intervals leave it out.
 	const times = complete
-		.filter(c => c.kind !== 'last')
+		.filter(isCadence)
 		.map(c => c.time)
 		.sort((a, b) => a - b);
 	const gaps: number[] = [];
 	for (let i = 1; i < times.length; i++) gaps.push((times[i]! - times[i - 1]!) / 1000);
-	return lastSaveAt({time: newest, medianIntervalS: median(gaps)}, now);
+	return lastSaveAt({time: newest, medianIntervalS: median(gaps), periodicTime: times.at(-1) ?? null}, now);
 }
 
 /**
- * The last save's age and whether it is overdue, as of `now`. The age grows while nothing is
+ * The last save's age and whether the cadence is overdue, as of `now`. The age grows while nothing is
  * written — the very case the overdue warning is for — so views refresh it with the clock instead
  * of waiting for a rescan that no file event will trigger.
+ *
+ * Overdue counts from the newest periodic save, not from `time`: a manual save does not restart the job's
+ * schedule, so a job whose periodic saves stopped is late however many saves were asked for since. A caller
+ * without periodicTime (built before it existed) gets the old rule: overdue counts from `time`.
  */
 export function lastSaveAt(
-	last: {readonly time: number; readonly medianIntervalS: number | null},
+	last: {readonly time: number; readonly medianIntervalS: number | null; readonly periodicTime?: number | null},
 	now: number,
 ): NonNullable<CheckpointIndex['lastSave']> {
 	// Clock skew between the writer (another node, NFS) and us can put a save in the future: its age is then 0.
-	const ageS = Math.max(0, (now - last.time) / 1000);
+	const age = (time: number): number => Math.max(0, (now - time) / 1000);
+	const periodicTime = last.periodicTime === undefined ? last.time : last.periodicTime;
 	const usual = last.medianIntervalS;
 	// Saves a second apart or less (a burst, a copy) give no usual interval to be late against.
-	const overdue = usual !== null && usual >= 1 && ageS > OVERDUE_FACTOR * usual;
-	return {time: last.time, ageS, medianIntervalS: usual, overdue};
+	const overdue = usual !== null && usual >= 1 && periodicTime !== null && age(periodicTime) > OVERDUE_FACTOR * usual;
+	return {time: last.time, ageS: age(last.time), medianIntervalS: usual, periodicTime, overdue};
 }
 
 export function buildIndex(scan: ScanResult, options: BuildIndexOptions): CheckpointIndex {

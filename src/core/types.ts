@@ -356,10 +356,14 @@ export interface CheckpointIndex {
 		readonly savesUntilFull: number | null;
 	};
 	readonly lastSave: {
+		/** Epoch ms of the newest complete save of any kind (what the user sees as "last save"). */
 		readonly time: number;
 		readonly ageS: number;
+		/** Median interval between periodic (or unknown-kind) saves: the job's cadence. */
 		readonly medianIntervalS: number | null;
-		/** Age over 1.5 × the median interval. */
+		/** Epoch ms of the newest periodic (or unknown-kind) save; null when there is none. Overdue counts from it. */
+		readonly periodicTime: number | null;
+		/** The time since periodicTime is over 1.5 × the median interval. */
 		readonly overdue: boolean;
 	} | null;
 	readonly warnings: readonly string[];

@@ -3,6 +3,7 @@
 import {describe, expect, it} from 'vitest';
 import {
 	buildIndex,
+	lastSaveAt,
 	rotationKeepsUsageFlat,
 	savesUntilFull,
 	type BuildIndexOptions,
@@ -163,43 +164,43 @@ describe('last save', () => {
 			name: 'one save: no median, never overdue',
 			times: [0],
 			now: 1000,
-			want: {time: T0, ageS: 1000, medianIntervalS: null, overdue: false},
+			want: {time: T0, ageS: 1000, medianIntervalS: null, periodicTime: T0, overdue: false},
 		},
 		{
 			name: 'two saves 60 s apart, 89 s old',
 			times: [0, 60],
 			now: 149,
-			want: {time: T0 + 60_000, ageS: 89, medianIntervalS: 60, overdue: false},
+			want: {time: T0 + 60_000, ageS: 89, medianIntervalS: 60, periodicTime: T0 + 60_000, overdue: false},
 		},
 		{
 			name: 'two saves 60 s apart, 91 s old',
 			times: [0, 60],
 			now: 151,
-			want: {time: T0 + 60_000, ageS: 91, medianIntervalS: 60, overdue: true},
+			want: {time: T0 + 60_000, ageS: 91, medianIntervalS: 60, periodicTime: T0 + 60_000, overdue: true},
 		},
 		{
 			name: 'median of an even count of gaps',
 			times: [0, 10, 40, 100],
 			now: 100,
-			want: {time: T0 + 100_000, ageS: 0, medianIntervalS: 30, overdue: false},
+			want: {time: T0 + 100_000, ageS: 0, medianIntervalS: 30, periodicTime: T0 + 100_000, overdue: false},
 		},
 		{
 			name: 'median resists one long gap',
 			times: [0, 10, 20, 30, 1000],
 			now: 1014,
-			want: {time: T0 + 1_000_000, ageS: 14, medianIntervalS: 10, overdue: false},
+			want: {time: T0 + 1_000_000, ageS: 14, medianIntervalS: 10, periodicTime: T0 + 1_000_000, overdue: false},
 		},
 		{
 			name: 'exactly 1.5 × is not overdue',
 			times: [0, 10],
 			now: 25,
-			want: {time: T0 + 10_000, ageS: 15, medianIntervalS: 10, overdue: false},
+			want: {time: T0 + 10_000, ageS: 15, medianIntervalS: 10, periodicTime: T0 + 10_000, overdue: false},
 		},
 		{
 			name: 'saves within the same second give no interval to be late against',
 			times: [0, 0, 0.5],
 			now: 600,
-			want: {time: T0 + 500, ageS: 599.5, medianIntervalS: 0.25, overdue: false},
+			want: {time: T0 + 500, ageS: 599.5, medianIntervalS: 0.25, periodicTime: T0 + 500, overdue: false},
 		},
 	])('$name', ({times, now, want}) => {
 		const index = build(scan(times.map(s => at(s))), {now: T0 + now * 1000});
@@ -212,9 +213,73 @@ describe('last save', () => {
 			time: T0 + 30_000,
 			ageS: 10,
 			medianIntervalS: 30,
+			periodicTime: T0 + 30_000,
 			overdue: false,
 		});
 		expect(build(s, {now: T0}).lastSave?.ageS).toBe(0);
+	});
+});
+
+describe('save cadence: periodic saves only', () => {
+	const at = (s: number, kind: CheckpointKind = 'periodic') =>
+		ckpt(s, {time: T0 + s * 1000, kind, name: `${kind}_${s}`});
+	/** Periodic saves every 20 s (t = 0, 20, 40, 60) and a manual one at t = 45. */
+	const withManual = scan([at(0), at(20), at(40), at(45, 'manual'), at(60)]);
+
+	it('a manual save between two periodic ones adds no gap: the median stays 20 s', () => {
+		const last = build(withManual, {now: T0 + 75_000}).lastSave;
+		// Counted over every save, the gaps would be 20, 20, 5, 15: a median of 17.5, overdue from t = 86.25.
+		expect(last).toEqual({time: T0 + 60_000, ageS: 15, medianIntervalS: 20, periodicTime: T0 + 60_000, overdue: false});
+	});
+
+	it.each([
+		{now: 90, overdue: false}, // 30 s after the last periodic save: exactly 1.5 × is not late
+		{now: 91, overdue: true},
+	])('overdue at t = $now: $overdue', ({now, overdue}) => {
+		expect(build(withManual, {now: T0 + now * 1000}).lastSave?.overdue).toBe(overdue);
+	});
+
+	it.each(['manual', 'emergency'] as const)(
+		'a newer %s save is the last save, but overdue still counts from the last periodic one',
+		kind => {
+			const s = scan([at(0), at(20), at(40), at(60), at(85, kind)]);
+			expect(build(s, {now: T0 + 91_000}).lastSave).toEqual({
+				time: T0 + 85_000,
+				ageS: 6,
+				medianIntervalS: 20,
+				periodicTime: T0 + 60_000,
+				overdue: true,
+			});
+		},
+	);
+
+	it('a burst of manual saves gives no cadence, and nothing to be overdue against', () => {
+		const s = scan([at(0, 'manual'), at(30, 'manual'), at(60, 'manual'), at(65, 'emergency')]);
+		expect(build(s, {now: T0 + 10_000_000}).lastSave).toEqual({
+			time: T0 + 65_000,
+			ageS: 9935,
+			medianIntervalS: null,
+			periodicTime: null,
+			overdue: false,
+		});
+	});
+
+	it('unknown-kind saves (a layout that records none) make the cadence; best and last do not', () => {
+		const s = scan([at(0, 'unknown'), at(50, 'unknown'), at(55, 'best'), at(100, 'unknown'), at(101, 'last')]);
+		const last = build(s, {now: T0 + 160_000}).lastSave;
+		expect(last).toMatchObject({time: T0 + 101_000, medianIntervalS: 50, periodicTime: T0 + 100_000});
+		expect(last?.overdue).toBe(false);
+		expect(build(s, {now: T0 + 176_000}).lastSave?.overdue).toBe(true);
+	});
+});
+
+describe('lastSaveAt', () => {
+	it('counts overdue from periodicTime, and from time when a caller has none', () => {
+		const last = {time: T0 + 100_000, medianIntervalS: 20};
+		expect(lastSaveAt({...last, periodicTime: T0}, T0 + 110_000).overdue).toBe(true);
+		expect(lastSaveAt({...last, periodicTime: null}, T0 + 110_000).overdue).toBe(false);
+		expect(lastSaveAt(last, T0 + 110_000)).toEqual({...last, ageS: 10, periodicTime: T0 + 100_000, overdue: false});
+		expect(lastSaveAt(last, T0 + 131_000).overdue).toBe(true);
 	});
 });
 
