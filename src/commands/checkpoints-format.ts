@@ -31,15 +31,7 @@ export function formatCheckpoints(index: CheckpointIndex, now: number): string {
 	summary.push(
 		`${index.checkpoints.length} checkpoint${index.checkpoints.length === 1 ? '' : 's'} in ${index.runDir} (${index.layouts.join(', ')})`,
 	);
-	const last = index.lastSave;
-	if (last) {
-		const every = last.medianIntervalS === null ? '' : `; saves every ${formatAge(last.medianIntervalS)} (median)`;
-		summary.push(
-			`last save ${formatAge(last.ageS)} ago${every}${last.overdue ? ' — OVERDUE: over 1.5 × the usual interval' : ''}`,
-		);
-	} else {
-		summary.push('no complete checkpoint yet');
-	}
+	summary.push(lastSaveLine(index, now));
 	const {retention} = index;
 	if (retention.keep === null) {
 		summary.push('retention: no keep-N known (use --keep N): nothing is planned for deletion');
@@ -65,6 +57,31 @@ export function formatCheckpoints(index: CheckpointIndex, now: number): string {
 	}
 	for (const warning of index.warnings) summary.push(`warning: ${warning}`);
 	return [...lines, ...summary].join('\n');
+}
+
+/**
+ * `last save 5 min ago; saves every 15 min (median)`, with OVERDUE when the cadence is late. When the newest save was
+ * a manual or emergency one, the line says so, and that the cadence (and so OVERDUE) counts from the last periodic
+ * save: otherwise a fresh manual save next to an OVERDUE would read as a contradiction.
+ */
+function lastSaveLine(index: CheckpointIndex, now: number): string {
+	const last = index.lastSave;
+	if (!last) return 'no complete checkpoint yet';
+	const newest = index.checkpoints.filter(c => c.status === 'complete' && c.time === last.time);
+	const offCadence = newest.find(c => c.kind === 'manual' || c.kind === 'emergency')?.kind;
+	// A fixture built before periodicTime existed has none: read it as the last save's own time, as lastSaveAt does.
+	const periodicTime = last.periodicTime === undefined ? last.time : last.periodicTime;
+	const every = last.medianIntervalS === null ? '' : `; saves every ${formatAge(last.medianIntervalS)} (median)`;
+	let from = '';
+	if (offCadence !== undefined && periodicTime !== last.time) {
+		from =
+			periodicTime === null
+				? '; no periodic save yet'
+				: `; the cadence counts from the last periodic save, ${formatAge((now - periodicTime) / 1000)} ago`;
+	}
+	const kind = offCadence === undefined ? '' : ` (${offCadence})`;
+	const overdue = last.overdue ? ' — OVERDUE: over 1.5 × the usual interval' : '';
+	return `last save ${formatAge(last.ageS)} ago${kind}${every}${from}${overdue}`;
 }
 
 /** The stable `checkpoints --json` shape: scripts rely on it, so a change is a documented one. */
@@ -102,6 +119,9 @@ export function checkpointsJson(index: CheckpointIndex) {
 			time: new Date(index.lastSave.time).toISOString(),
 			age_s: Math.round(index.lastSave.ageS * 10) / 10,
 			median_interval_s: index.lastSave.medianIntervalS,
+			// The newest periodic (or unknown-kind) save: the cadence and overdue count from it. null: none yet.
+			last_periodic_time:
+				typeof index.lastSave.periodicTime === 'number' ? new Date(index.lastSave.periodicTime).toISOString() : null,
 			overdue: index.lastSave.overdue,
 		},
 		warnings: index.warnings,

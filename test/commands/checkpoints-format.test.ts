@@ -1,11 +1,11 @@
 import {describe, expect, test} from 'vitest';
 import {checkpointsJson, formatCheckpoints} from '../../src/commands/checkpoints-format.js';
 import type {CheckpointIndex} from '../../src/core/types.js';
-import {checkpointIndex, MIB, NOW} from '../helpers/checkpoint-data.js';
+import {checkpoint, checkpointIndex, MIB, NOW} from '../helpers/checkpoint-data.js';
 
 const index: CheckpointIndex = checkpointIndex({
 	disk: {freeBytes: 20 * 1024 * MIB, totalBytes: 100 * 1024 * MIB, avgCheckpointBytes: 512 * MIB, savesUntilFull: null},
-	lastSave: {time: NOW - 30 * 60_000, ageS: 1800, medianIntervalS: 900, overdue: true},
+	lastSave: {time: NOW - 30 * 60_000, ageS: 1800, medianIntervalS: 900, periodicTime: NOW - 30 * 60_000, overdue: true},
 	warnings: ['checkpoint_step_1510: no meta.json yet'],
 });
 
@@ -47,6 +47,28 @@ describe('formatCheckpoints', () => {
 			'no checkpoints yet in /runs/exp1',
 		);
 	});
+
+	test('a manual or emergency last save is named, and the cadence counts from the last periodic save', () => {
+		const periodicTime = NOW - 30 * 60_000;
+		const afterManual: CheckpointIndex = {
+			...index,
+			checkpoints: [...index.checkpoints.slice(0, 4), checkpoint(1505, 5, {kind: 'manual'})],
+			lastSave: {time: NOW - 5 * 60_000, ageS: 300, medianIntervalS: 900, periodicTime, overdue: true},
+		};
+		expect(formatCheckpoints(afterManual, NOW).split('\n')).toContain(
+			'last save 5 min ago (manual); saves every 15 min (median); the cadence counts from the last periodic save, 30 min ago — OVERDUE: over 1.5 × the usual interval',
+		);
+		const emergencyOnly: CheckpointIndex = {
+			...index,
+			checkpoints: [checkpoint(1505, 5, {kind: 'emergency'})],
+			lastSave: {time: NOW - 5 * 60_000, ageS: 300, medianIntervalS: null, periodicTime: null, overdue: false},
+		};
+		expect(formatCheckpoints(emergencyOnly, NOW).split('\n')).toContain(
+			'last save 5 min ago (emergency); no periodic save yet',
+		);
+		expect(checkpointsJson(afterManual).last_save?.last_periodic_time).toBe(new Date(periodicTime).toISOString());
+		expect(checkpointsJson(emergencyOnly).last_save?.last_periodic_time).toBeNull();
+	});
 });
 
 test('checkpointsJson has the contract fields with ISO times', () => {
@@ -84,6 +106,7 @@ test('checkpointsJson has the contract fields with ISO times', () => {
 		time: new Date(NOW - 1_800_000).toISOString(),
 		age_s: 1800,
 		median_interval_s: 900,
+		last_periodic_time: new Date(NOW - 1_800_000).toISOString(),
 		overdue: true,
 	});
 });
