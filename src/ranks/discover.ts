@@ -1,8 +1,20 @@
 import {readFileSync} from 'node:fs';
-import {processIdentity, type GpuProcessTable, type RankProcess, type RankSet} from '../core/types.js';
-import type {ProcReader, ProcStat} from '../system/procfs.js';
+import path from 'node:path';
+import {
+	processIdentity,
+	type GpuProcessTable,
+	type Job,
+	type LauncherProcess,
+	type RankProcess,
+	type RankSet,
+} from '../core/types.js';
+import type {ProcReader} from '../system/procfs.js';
 import {signalStates} from './dispositions.js';
+import {describeJob} from './job-facts.js';
+import {decodeWaitStatus, JobTracker} from './lifecycle.js';
+import {jobEvidence, jobsNaming, type RunDirEvidence} from './run-dir-match.js';
 import {slurmInfo} from './slurm.js';
+import {nextStall, type StallState} from './stall.js';
 import {buildRankTree, carriesRank, type ProcessFacts, type RankSelector, type RankTree} from './tree.js';
 
 /** Linux reports CPU times and start times in USER_HZ, which is 100 on every architecture it runs on. */
@@ -18,15 +30,12 @@ export interface RankSamplerOptions {
 	/** Full process-table scans at most this often; in between only known ranks are re-read (default 10 s). */
 	readonly rescanEveryMs?: number;
 	readonly now?: () => number;
-	/** Epoch ms of boot, to turn start ticks into times; read from /proc/stat by default. */
+	/** Epoch ms of boot, to turn start times into times; read from /proc/stat by default. */
 	readonly bootTimeMs?: number;
-}
-
-interface CpuMark {
-	readonly ticks: number;
-	readonly at: number;
-	/** When the CPU time last advanced. */
-	readonly advancedAt: number;
+	/** traintop's own SLURM job (inside an allocation): only that job's tasks are ranks. */
+	readonly slurmJob?: string | null;
+	/** The RUN_DIR given, absolute: the job that names it gets it as its run dir. */
+	readonly runDir?: string | null;
 }
 
 /** Boot time from /proc/stat's btime line; 0 if unreadable (start times are then relative). */
@@ -39,24 +48,25 @@ function readBootTimeMs(procRoot = '/proc'): number {
 	}
 }
 
+type CachedFacts = {readonly argv: readonly string[]; readonly env: ReadonlyMap<string, string> | null};
+
 /**
- * Finds the job's ranks and measures them. Each sample re-reads stat and status of the known ranks
- * (CPU, memory, signal state); the whole process table is read again only every `rescanEveryMs`
- * (or when a known rank is gone), because reading every /proc entry each tick would cost more than
- * the rest of traintop together.
+ * Finds the ranks, groups them into jobs and measures them. Each sample re-reads stat and status of the
+ * known ranks (CPU, memory, signal state, a zombie's exit status); the whole process table is read again
+ * only every `rescanEveryMs` (or when a known rank is gone), because reading every /proc entry each tick
+ * would cost more than the rest of traintop together.
  */
 export class RankSampler {
 	readonly #options: RankSamplerOptions;
 	readonly #now: () => number;
 	readonly #self: {readonly pid: number; readonly uid: number};
 	readonly #bootTimeMs: number;
-	readonly #cpu = new Map<string, CpuMark>();
+	readonly #stall = new Map<string, StallState>();
+	readonly #jobs = new JobTracker();
 	/** argv and environ per process identity (see #facts): both only change with exec. */
-	readonly #cache = new Map<
-		string,
-		{readonly argv: readonly string[]; readonly env: ReadonlyMap<string, string> | null}
-	>();
-	#tree: RankTree = {ranks: [], launcher: null};
+	readonly #cache = new Map<string, CachedFacts>();
+	#tree: RankTree = {ranks: [], jobs: [], launcher: null};
+	#runDirMatch: RankSet['runDirMatch'] = null;
 	#lastScanAt = -Infinity;
 
 	constructor(options: RankSamplerOptions) {
@@ -71,28 +81,37 @@ export class RankSampler {
 		const {proc} = this.#options;
 		// With no ranks yet, a job that starts is found at the next full scan (at most rescanEveryMs):
 		// scanning the whole table every sample while idle would cost more than everything else.
-		if (now - this.#lastScanAt >= (this.#options.rescanEveryMs ?? 10_000)) {
-			this.#scan();
-			this.#lastScanAt = now;
-		}
+		if (now - this.#lastScanAt >= (this.#options.rescanEveryMs ?? 10_000)) this.#rescan(now);
 		const read = () =>
 			this.#tree.ranks.map(r => ({r, stat: proc.stat(r.process.pid), status: proc.status(r.process.pid)}));
 		let reads = read();
-		// A rank that exited or was replaced (same pid, new start time): the tree is stale, scan again.
-		if (reads.some(({r, stat}) => stat === null || stat.startTime !== r.process.startTime)) {
-			this.#scan();
-			this.#lastScanAt = now;
+		const gone = reads.filter(
+			({r, stat}) => stat === null || stat.startTime !== r.process.startTime || stat.state === 'Z',
+		);
+		if (gone.length > 0) {
+			// A zombie still says how it ended (its parent has not reaped it yet): keep that for the exit event.
+			for (const {stat, r} of gone)
+				if (stat?.state === 'Z' && stat.startTime === r.process.startTime && stat.exitCode !== null)
+					this.#jobs.noteExit(stat, decodeWaitStatus(stat.exitCode));
+			// A rank exited or was replaced (same pid, new start time): the tree is stale, scan again.
+			this.#rescan(now);
 			reads = read();
 		}
-		const ranks: RankProcess[] = [];
+		const byPid = new Map<number, RankProcess>();
 		const seen = new Set<string>();
 		for (const {r, stat, status} of reads) {
-			if (!stat || !status || stat.startTime !== r.process.startTime) continue;
+			if (!stat || !status || stat.startTime !== r.process.startTime || stat.state === 'Z') continue;
 			const id = processIdentity(stat);
 			seen.add(id);
-			const {cpuPercent, stalled} = this.#measureCpu(id, stat, now);
+			const cpuPercent = this.#cpuPercent(id, stat.utime + stat.stime, now);
+			const stall = nextStall(
+				this.#stall.get(id),
+				{ticks: stat.utime + stat.stime, state: stat.state, now},
+				this.#options.stallAfterMs ?? 60_000,
+			);
+			this.#stall.set(id, stall);
 			const env = r.process.env ?? new Map<string, string>();
-			ranks.push({
+			byPid.set(stat.pid, {
 				rank: r.ids.rank,
 				localRank: r.ids.localRank,
 				worldSize: r.ids.worldSize,
@@ -109,39 +128,98 @@ export class RankSampler {
 				signals: signalStates(status),
 				workers: r.workers,
 				slurm: slurmInfo(env),
-				stalled,
+				stalled: stall.stalled,
+				stopped: stat.state === 'T' || stat.state === 't',
+				job: '',
 			});
 		}
-		for (const id of this.#cpu.keys()) if (!seen.has(id)) this.#cpu.delete(id);
-		const launcher = this.#tree.launcher;
+		for (const id of this.#stall.keys()) if (!seen.has(id)) this.#stall.delete(id);
+		for (const id of this.#previousCpu.keys()) if (!seen.has(id)) this.#previousCpu.delete(id);
+
+		const current: Job[] = this.#tree.jobs.flatMap(group => {
+			const ranks = group.ranks.flatMap(member => {
+				const rank = byPid.get(member.process.pid);
+				return rank ? [{...rank, job: group.id}] : [];
+			});
+			if (ranks.length === 0) return [];
+			const launcher = group.launcher && launcherOf(group.launcher);
+			const runDir =
+				this.#runDirMatch?.jobs.length === 1 && this.#runDirMatch.jobs[0] === group.id
+					? (this.#options.runDir ?? null)
+					: null;
+			return [describeJob(group.id, group.identity, launcher, ranks, group.ranks, runDir)];
+		});
+		const {jobs, departed, ended} = this.#jobs.update(current, now, launcher => this.#alive(launcher));
+		const only = jobs.length === 1 ? jobs[0]!.launcher : null;
 		return {
-			ranks,
-			launcher: launcher ? {pid: launcher.pid, startTime: launcher.startTime, cmd: launcher.argv.join(' ')} : null,
+			ranks: jobs.flatMap(job => job.ranks),
+			jobs,
+			launcher: only,
+			departed,
+			ended,
+			runDirMatch: this.#runDirMatch,
 			sampledAt: now,
 		};
 	}
 
-	#measureCpu(id: string, stat: ProcStat, now: number): {cpuPercent: number | null; stalled: boolean} {
-		const ticks = stat.utime + stat.stime;
-		const previous = this.#cpu.get(id);
-		const advancedAt = !previous || ticks > previous.ticks ? now : previous.advancedAt;
-		this.#cpu.set(id, {ticks, at: now, advancedAt});
-		const cpuPercent =
-			previous && now > previous.at
-				? ((ticks - previous.ticks) / CLOCK_TICKS_PER_SECOND / ((now - previous.at) / 1000)) * 100
-				: null;
-		const stalled =
-			(stat.state === 'R' || stat.state === 'S') && now - advancedAt >= (this.#options.stallAfterMs ?? 60_000);
-		return {cpuPercent, stalled};
+	readonly #previousCpu = new Map<string, {readonly ticks: number; readonly at: number}>();
+
+	#cpuPercent(id: string, ticks: number, now: number): number | null {
+		const previous = this.#previousCpu.get(id);
+		this.#previousCpu.set(id, {ticks, at: now});
+		return previous && now > previous.at
+			? ((ticks - previous.ticks) / CLOCK_TICKS_PER_SECOND / ((now - previous.at) / 1000)) * 100
+			: null;
 	}
 
-	#scan(): void {
+	/** Is the launcher still there? A zombie is not, and says how it ended. */
+	#alive(launcher: LauncherProcess): boolean {
+		const stat = this.#options.proc.stat(launcher.pid);
+		if (!stat || stat.startTime !== launcher.startTime) return false;
+		if (stat.state !== 'Z') return true;
+		if (stat.exitCode !== null) this.#jobs.noteExit(stat, decodeWaitStatus(stat.exitCode));
+		return false;
+	}
+
+	#rescan(now: number): void {
 		const {proc, selector} = this.#options;
 		const facts = proc.listPids().map(pid => this.#facts(pid));
 		const present = facts.filter((f): f is ProcessFacts => f !== null);
 		const live = new Set(present.map(f => processIdentity(f)));
 		for (const key of this.#cache.keys()) if (!live.has(key.slice(0, key.indexOf('|')))) this.#cache.delete(key);
-		this.#tree = buildRankTree(present, selector, this.#self);
+		this.#tree = buildRankTree(present, selector, this.#self, {slurmJob: this.#options.slurmJob ?? null});
+		this.#runDirMatch = this.#matchRunDir();
+		this.#lastScanAt = now;
+	}
+
+	/**
+	 * Which job names the RUN_DIR: command lines and working directories first (cheap); open files are read
+	 * only when those settle nothing, and only at a full scan.
+	 */
+	#matchRunDir(): RankSet['runDirMatch'] {
+		const runDir = this.#options.runDir;
+		if (!runDir) return null;
+		const {proc} = this.#options;
+		const evidence = (withFiles: boolean) =>
+			new Map<string, RunDirEvidence | null>(
+				this.#tree.jobs.map(job => [
+					job.id,
+					jobEvidence(
+						job.ranks.map(r => ({
+							argv: r.process.argv,
+							cwd: proc.cwd(r.process.pid),
+							openFiles: withFiles ? proc.openFiles(r.process.pid) : null,
+						})),
+						path.resolve(runDir),
+					),
+				]),
+			);
+		let match = jobsNaming(evidence(false));
+		if (match.evidence !== 'command line' && match.evidence !== 'working directory') {
+			const withFiles = jobsNaming(evidence(true));
+			if (withFiles.ids.length > 0) match = withFiles;
+		}
+		return {jobs: match.ids, evidence: match.evidence};
 	}
 
 	/**
@@ -155,7 +233,7 @@ export class RankSampler {
 		const stat = proc.stat(pid);
 		const uid = stat && proc.owner(pid);
 		if (!stat || uid === null || uid === undefined) return null;
-		const base = {pid, ppid: stat.ppid, uid, startTime: stat.startTime};
+		const base = {pid, ppid: stat.ppid, uid, startTime: stat.startTime, comm: stat.comm};
 		// Other users' environments are unreadable anyway, and their processes never ours to signal.
 		if (uid !== this.#self.uid) return {...base, argv: [], env: null};
 		const key = `${processIdentity(stat)}|${stat.comm}`;
@@ -166,9 +244,18 @@ export class RankSampler {
 		const isRank = carriesRank(env);
 		const ageMs = this.#now() - (this.#bootTimeMs + (stat.startTime / CLOCK_TICKS_PER_SECOND) * 1000);
 		// Keep only what matters: a rank's environment, or an old process's argv with no environment.
+		// Job identity needs the launcher's argv too (its name), which an old process keeps.
 		if (isRank || ageMs > 10_000) this.#cache.set(key, {argv, env: isRank ? env : new Map()});
 		return {...base, argv, env};
 	}
+}
+
+function launcherOf(process: {
+	readonly pid: number;
+	readonly startTime: number;
+	readonly argv: readonly string[];
+}): LauncherProcess {
+	return {pid: process.pid, startTime: process.startTime, cmd: process.argv.join(' ')};
 }
 
 /** Sum of the GPU memory the processes hold; null when the per-process table has never been read. */

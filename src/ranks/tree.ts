@@ -1,7 +1,8 @@
-import path from 'node:path';
+import {groupJobs, type GroupContext, type JobGroup} from './jobs.js';
+import {canBeRank} from './programs.js';
 
-// Which processes are a job's ranks, which are their workers, and which is the launcher: a pure
-// function of process facts already read from /proc, so every rule has a table test.
+// Which processes are ranks, which are their workers, which job each rank belongs to and which is each
+// job's launcher: a pure function of process facts already read from /proc, so every rule has a table test.
 
 /** The facts discovery needs about one process. `env` is null when it could not be read. */
 export interface ProcessFacts {
@@ -10,6 +11,8 @@ export interface ProcessFacts {
 	readonly uid: number;
 	readonly startTime: number;
 	readonly argv: readonly string[];
+	/** /proc/PID/comm; absent where not read (tests, other users' processes). */
+	readonly comm?: string;
 	readonly env: ReadonlyMap<string, string> | null;
 }
 
@@ -24,47 +27,21 @@ export interface RankIds {
 	readonly worldSize: number | null;
 }
 
+export interface TreeRank {
+	readonly process: ProcessFacts;
+	readonly ids: RankIds;
+	readonly workers: readonly number[];
+}
+
 export interface RankTree {
-	readonly ranks: readonly {
-		readonly process: ProcessFacts;
-		readonly ids: RankIds;
-		readonly workers: readonly number[];
-	}[];
+	/** Job by job (the order of `jobs`), each job's by rank. */
+	readonly ranks: readonly TreeRank[];
+	readonly jobs: readonly JobGroup<TreeRank>[];
+	/** The launcher when there is exactly one job; null otherwise. */
 	readonly launcher: ProcessFacts | null;
 }
 
 const RANK_VARS = ['RANK', 'LOCAL_RANK', 'SLURM_PROCID'] as const;
-
-/**
- * Never offered as a launcher: shells, terminals and session managers are ancestors of everything
- * the user starts, and signalling one would take down far more than the job.
- */
-const NOT_A_LAUNCHER = new Set([
-	'bash',
-	'sh',
-	'dash',
-	'zsh',
-	'fish',
-	'ksh',
-	'tcsh',
-	'csh',
-	'tmux',
-	'tmux: server',
-	'screen',
-	'SCREEN',
-	'sshd',
-	'login',
-	'su',
-	'sudo',
-	'systemd',
-	'init',
-	'slurmstepd',
-	'sbatch',
-	'salloc',
-	'nohup',
-	'setsid',
-	'traintop',
-]);
 
 /** A non-negative integer environment value ("3", " 3 "); null when absent or anything else. */
 export function envInteger(value: string | undefined): number | null {
@@ -84,10 +61,6 @@ export function carriesRank(env: ReadonlyMap<string, string> | null): boolean {
 	return env !== null && RANK_VARS.some(name => env.has(name));
 }
 
-function commandName(argv: readonly string[]): string {
-	return path.basename(argv[0] ?? '');
-}
-
 /** The rank a process belongs to, as a comparable key ('' for a --match process without rank variables). */
 function rankKey(facts: ProcessFacts): string {
 	if (!facts.env || !carriesRank(facts.env)) return '';
@@ -99,6 +72,7 @@ export function buildRankTree(
 	all: readonly ProcessFacts[],
 	selector: RankSelector,
 	self: {readonly pid: number; readonly uid: number},
+	limits: {readonly slurmJob: string | null} = {slurmJob: null},
 ): RankTree {
 	const byPid = new Map(all.map(p => [p.pid, p]));
 	const children = new Map<number, number[]>();
@@ -125,15 +99,19 @@ export function buildRankTree(
 
 	// Only the user's own processes, and never traintop or its ancestors.
 	const excluded = new Set([self.pid, ...ancestors(self.pid)]);
-	const own = all.filter(p => p.uid === self.uid && !excluded.has(p.pid) && p.pid > 1);
+	// A shell, srun, slurmstepd or another traintop is never a rank, whatever its environment says.
+	const own = all.filter(p => p.uid === self.uid && !excluded.has(p.pid) && p.pid > 1 && canBeRank(p));
+	// Inside an allocation, only that SLURM job's tasks: another job of the same user on this node is not ours.
+	const inScope = (p: ProcessFacts) =>
+		limits.slurmJob === null || (p.env?.get('SLURM_JOB_ID') ?? p.env?.get('SLURM_JOBID')) === limits.slurmJob;
 	let candidates: ProcessFacts[];
 	switch (selector.kind) {
 		case 'env':
-			candidates = own.filter(p => carriesRank(p.env));
+			candidates = own.filter(p => carriesRank(p.env) && inScope(p));
 			break;
 		case 'pid': {
 			const scope = new Set([selector.pid, ...descendants(selector.pid)]);
-			candidates = own.filter(p => scope.has(p.pid) && carriesRank(p.env));
+			candidates = own.filter(p => scope.has(p.pid) && carriesRank(p.env) && inScope(p));
 			break;
 		}
 		case 'match': {
@@ -141,7 +119,7 @@ export function buildRankTree(
 			// have another command line but inherit the environment).
 			const matched = own.filter(p => selector.pattern.test(p.argv.join(' ')));
 			const scope = new Set(matched.flatMap(p => [...descendants(p.pid)]));
-			candidates = own.filter(p => matched.includes(p) || (scope.has(p.pid) && carriesRank(p.env)));
+			candidates = own.filter(p => (matched.includes(p) || (scope.has(p.pid) && carriesRank(p.env))) && inScope(p));
 			break;
 		}
 	}
@@ -174,36 +152,12 @@ export function buildRankTree(
 	});
 	ranks.sort((a, b) => (a.ids.rank ?? Infinity) - (b.ids.rank ?? Infinity) || a.process.pid - b.process.pid);
 
+	const context: GroupContext = {byPid, ancestors, isCandidate, self};
+	const jobs = groupJobs(ranks, context);
+	const only = jobs.length === 1 ? jobs[0]!.launcher : null;
 	return {
-		ranks,
-		launcher: findLauncher(
-			ranks.map(r => r.process),
-			byPid,
-			ancestors,
-			isCandidate,
-			self,
-		),
+		ranks: jobs.flatMap(job => job.ranks),
+		jobs,
+		launcher: only === null ? null : byPid.get(only.pid)!,
 	};
-}
-
-/**
- * The nearest common ancestor of the ranks that is not itself a rank — torchrun's agent, `deepspeed`,
- * `accelerate launch` — if it is the user's own and not a shell, terminal or traintop's own ancestor.
- */
-function findLauncher(
-	ranks: readonly ProcessFacts[],
-	byPid: ReadonlyMap<number, ProcessFacts>,
-	ancestors: (pid: number) => number[],
-	isCandidate: ReadonlySet<number>,
-	self: {readonly pid: number; readonly uid: number},
-): ProcessFacts | null {
-	if (ranks.length === 0) return null;
-	const [first, ...rest] = ranks.map(r => ancestors(r.pid));
-	const common = first!.filter(pid => rest.every(chain => chain.includes(pid)));
-	const nearest = common.find(pid => !isCandidate.has(pid));
-	const launcher = nearest === undefined ? undefined : byPid.get(nearest);
-	if (!launcher || launcher.pid <= 1 || launcher.uid !== self.uid) return null;
-	if (ancestors(self.pid).includes(launcher.pid) || launcher.pid === self.pid) return null;
-	if (NOT_A_LAUNCHER.has(commandName(launcher.argv))) return null;
-	return launcher;
 }

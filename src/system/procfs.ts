@@ -7,7 +7,10 @@ import path from 'node:path';
 
 export interface ProcStat {
 	readonly pid: number;
-	/** The kernel's 15-character thread name; renamed by some torch versions, so never used to classify. */
+	/**
+	 * The kernel's 15-character thread name. Renamed by some torch versions (pt_data_worker), so it never makes a
+	 * process a rank; it only rules one out (`traintop …` sets its title; `slurmstepd` rewrites its argv).
+	 */
 	readonly comm: string;
 	/** R running, S sleeping, D disk sleep, Z zombie, T stopped, t traced, I idle, X dead. */
 	readonly state: string;
@@ -22,6 +25,8 @@ export interface ProcStat {
 	readonly startTime: number;
 	/** Resident pages (field 24). */
 	readonly rssPages: number;
+	/** Field 52: the wait status a zombie leaves for its parent (code << 8 | signal); null before Linux 3.5. */
+	readonly exitCode: number | null;
 }
 
 /**
@@ -52,6 +57,7 @@ export function parseStat(text: string): ProcStat | null {
 		numThreads: field(20),
 		startTime: field(22),
 		rssPages: field(24),
+		exitCode: rest.length >= 50 && Number.isInteger(field(52)) ? field(52) : null,
 	};
 	return Number.isFinite(stat.startTime) && Number.isFinite(stat.ppid) ? stat : null;
 }
@@ -128,6 +134,8 @@ export interface ProcReader {
 	cmdline(pid: number): string[] | null;
 	/** The working directory (where relative checkpoint paths of a job point); null when unreadable. */
 	cwd(pid: number): string | null;
+	/** The paths of its open file descriptors (/proc/PID/fd links; sockets and pipes as the kernel names them). */
+	openFiles(pid: number): string[] | null;
 }
 
 /**
@@ -179,6 +187,20 @@ export function procReader(root = '/proc'): ProcReader {
 		cwd(pid) {
 			try {
 				return readlinkSync(path.join(root, String(pid), 'cwd'));
+			} catch {
+				return null;
+			}
+		},
+		openFiles(pid) {
+			const dir = path.join(root, String(pid), 'fd');
+			try {
+				return readdirSync(dir).flatMap(fd => {
+					try {
+						return [readlinkSync(path.join(dir, fd))];
+					} catch {
+						return []; // closed between listing and reading
+					}
+				});
 			} catch {
 				return null;
 			}

@@ -46,7 +46,8 @@ describe('buildRankTree', () => {
 
 	test('--pid searches the given process and its descendants only', () => {
 		const other = [...torchrun, p(500, 100, 'python3 other.py', rankEnv(0))];
-		expect(buildRankTree(other, {kind: 'env'}, ME).ranks.map(r => r.process.pid)).toEqual([201, 500, 202]);
+		// Job by job: torchrun's two ranks, then the lone process (a job of its own).
+		expect(buildRankTree(other, {kind: 'env'}, ME).ranks.map(r => r.process.pid)).toEqual([201, 202, 500]);
 		expect(buildRankTree(other, {kind: 'pid', pid: 200}, ME).ranks.map(r => r.process.pid)).toEqual([201, 202]);
 		// --pid on a rank itself: that rank and its workers.
 		const one = buildRankTree(other, {kind: 'pid', pid: 202}, ME);

@@ -1,0 +1,95 @@
+import path from 'node:path';
+
+// What a process's program is, from its argv and comm: which programs can never be a rank (a shell that
+// inherited SLURM_PROCID is not one) and which are never offered as a launcher.
+
+/** Shells: a batch script's `bash` carries SLURM_PROCID, an interactive shell may carry RANK; neither trains. */
+const SHELLS = new Set(['bash', 'sh', 'dash', 'zsh', 'fish', 'ksh', 'mksh', 'tcsh', 'csh', 'ash', 'busybox']);
+
+/**
+ * Never a rank, whatever the environment: SLURM's own processes (srun forwards signals to its tasks from a
+ * signal thread, so /proc shows every signal blocked and unhandled; slurmstepd is the step's daemon),
+ * terminals and session managers, package runners, nvidia-smi (a child of a traintop that runs under srun
+ * inherits SLURM_PROCID), and traintop itself.
+ */
+const NEVER_A_RANK = new Set([
+	...SHELLS,
+	'srun',
+	'slurmstepd',
+	'sbatch',
+	'salloc',
+	'sattach',
+	'tmux',
+	'tmux: server',
+	'screen',
+	'SCREEN',
+	'sshd',
+	'ssh',
+	'login',
+	'su',
+	'sudo',
+	'nohup',
+	'setsid',
+	'env',
+	'timeout',
+	'npm',
+	'npx',
+	'nvidia-smi',
+	'traintop',
+]);
+
+/** Never offered as a launcher: ancestors of everything the user starts, whose signal would take down far more. */
+const NEVER_A_LAUNCHER = new Set([...NEVER_A_RANK, 'systemd', 'init']);
+
+/** Ranks start with these, Python launchers too: the script or module after them names the program. */
+const INTERPRETER = /^(python|pypy)[\d.]*$/;
+
+export interface ProgramFacts {
+	readonly argv: readonly string[];
+	/** /proc/PID/comm (15 characters at most); absent where not read. */
+	readonly comm?: string;
+}
+
+/** `bash`, `-bash` (a login shell), `/usr/bin/srun` → the program's own name. */
+function base(word: string | undefined): string {
+	return path.basename((word ?? '').replace(/^-/, ''));
+}
+
+/**
+ * A traintop process: one that set its title (`traintop …`, comm `traintop --head`), or node running
+ * traintop's cli (`node …/traintop/dist/cli.js`, `node …/.bin/traintop`), or npm/npx running it.
+ */
+export function isTraintop({argv, comm}: ProgramFacts): boolean {
+	if (comm?.startsWith('traintop') || base(argv[0]).startsWith('traintop')) return true;
+	if (base(argv[0]) !== 'node' && base(argv[0]) !== 'nodejs') return false;
+	const script = argv[1] ?? '';
+	return base(script) === 'traintop' || /traintop[^/]*\/dist\/cli\.js$/.test(script);
+}
+
+/** The program's name: the command, or the script / module an interpreter runs (`torchrun`, `train.py`, `deepspeed`). */
+export function programName({argv}: ProgramFacts): string {
+	const first = base(argv[0]);
+	if (!INTERPRETER.test(first)) return first;
+	for (let i = 1; i < argv.length; i++) {
+		const word = argv[i]!;
+		if (word === '-m') return argv[i + 1] ?? first;
+		if (word === '-c') return first;
+		if (!word.startsWith('-')) return base(word);
+	}
+	return first;
+}
+
+/** The names a process goes by: comm, argv[0] (`slurmstepd: [42.0]` as `slurmstepd` too), the program run. */
+function names(facts: ProgramFacts): string[] {
+	const first = base(facts.argv[0]);
+	return [first, first.split(':')[0]!, programName(facts), ...(facts.comm === undefined ? [] : [facts.comm])];
+}
+
+/** A process that can carry a rank: not a shell, not SLURM's, not traintop, not a runner of other programs. */
+export function canBeRank(facts: ProgramFacts): boolean {
+	return !isTraintop(facts) && !names(facts).some(name => NEVER_A_RANK.has(name));
+}
+
+export function canBeLauncher(facts: ProgramFacts): boolean {
+	return !isTraintop(facts) && !names(facts).some(name => NEVER_A_LAUNCHER.has(name));
+}
