@@ -2,8 +2,9 @@
 //   checkpoints/checkpoint_step_<N>_<YYYYmmdd_HHMMSS>/      final name after an atomic rename: complete
 //   checkpoints/checkpoint_step_<N>_<YYYYmmdd_HHMMSS>.tmp/  a save in progress or one that was killed: partial
 //   checkpoints/checkpoint_metadata.json                    {checkpoints: [{step, epoch, timestamp, checkpoint_path,
-//                                                            kind}], latest_checkpoint, max_checkpoints}
-//   state.pt, emergency_state.pt (+ .tmp while written)     a single training-state file (the preemption variant)
+//                                                            kind | reason}], latest_checkpoint, max_checkpoints}
+//   state.pt, emergency_state.pt (+ .tmp while written)     a single training-state file (the preemption variant);
+//                                                            a checkpoint_metadata.json beside it may name it too
 
 import path from 'node:path';
 import type {CheckpointKind} from '../../core/types.js';
@@ -24,6 +25,7 @@ import {
 	type LayoutResult,
 	type ScanDir,
 } from './layout.js';
+import {kindFromReason} from './save-reason.js';
 
 const METADATA_FILE = 'checkpoint_metadata.json';
 const STEP_DIR = /^checkpoint_step_(\d+)(?:_\d{8}_\d{6})?(\.tmp)?$/;
@@ -42,6 +44,16 @@ interface Metadata {
 	readonly declaredKeep: number | null;
 }
 
+/**
+ * An entry's kind: its `kind` when that is one the seed writes, else what its free-text `reason` says (jobs that
+ * record why they saved rather than a kind: "SIGTERM", "user request"…), else unknown.
+ */
+function kindOf(item: Record<string, unknown>): CheckpointKind {
+	const kind = KINDS.find(known => known === item.kind);
+	if (kind !== undefined) return kind;
+	return typeof item.reason === 'string' ? kindFromReason(item.reason) : 'unknown';
+}
+
 /** The metadata's entries by checkpoint directory name, or a warning text when the file is unusable. */
 function parseMetadata(value: unknown): Metadata | string {
 	if (!isRecord(value)) return 'expected a JSON object';
@@ -53,7 +65,7 @@ function parseMetadata(value: unknown): Metadata | string {
 		const name = path.posix.basename(item.checkpoint_path.replace(/\/+$/, ''));
 		const timestampText = typeof item.timestamp === 'string' ? item.timestamp : null;
 		const parsed = timestampText === null ? Number.NaN : Date.parse(timestampText);
-		const kind = KINDS.find(known => known === item.kind) ?? 'unknown';
+		const kind = kindOf(item);
 		byName.set(name, {epoch: numberOf(item.epoch), kind, time: Number.isNaN(parsed) ? null : parsed, timestampText});
 	}
 	const keep = value.max_checkpoints;
@@ -73,11 +85,15 @@ function stepDir(entry: Entry, match: RegExpExecArray, meta: Metadata | null): F
 	return found(entry, {step, epoch: info.epoch, kind: info.kind, time: info.time, warnings});
 }
 
-async function stateFile(entry: Entry, match: RegExpExecArray, io: LayoutIO): Promise<Found> {
-	const kind: CheckpointKind = match[1] === undefined ? 'unknown' : 'emergency';
+async function stateFile(entry: Entry, match: RegExpExecArray, meta: Metadata | null, io: LayoutIO): Promise<Found> {
+	const byName: CheckpointKind = match[1] === undefined ? 'unknown' : 'emergency';
 	if (match[2] !== undefined) {
-		return found(entry, {kind, status: 'partial', warnings: ['being written or interrupted (.tmp)']});
+		return found(entry, {kind: byName, status: 'partial', warnings: ['being written or interrupted (.tmp)']});
 	}
+	// A metadata file beside it that names it (checkpoint_path "./state.pt") says what kind of save wrote it last; the
+	// file name only tells the emergency variant apart.
+	const info = meta?.byName.get(entry.name);
+	const kind = info !== undefined && info.kind !== 'unknown' ? info.kind : byName;
 	// A torch.save zip must end with its end record; a legacy pickle cannot be checked without unpickling.
 	if ((await startsAsZip(io, entry.path)) && !(await hasZipEnd(io, entry.path))) {
 		return found(entry, {kind, status: 'partial', warnings: [TRUNCATED]});
@@ -104,7 +120,7 @@ export const seedLayout: Layout = {
 				continue;
 			}
 			const state = STATE_FILE.exec(entry.name);
-			if (state && entry.type === 'file') result.push(await stateFile(entry, state, io));
+			if (state && entry.type === 'file') result.push(await stateFile(entry, state, meta, io));
 		}
 		if (result.length === 0 && meta === null && warnings.length === 0) return NOTHING;
 		return {found: result, warnings, declaredKeep: meta?.declaredKeep ?? null};

@@ -1,0 +1,30 @@
+// A save's kind from the free-text reason a job records for it (the seed metadata's `reason`: "SIGTERM",
+// "preemption", "user request", "every 500 steps"…). Jobs write these words by hand, so the match is
+// case-insensitive and looks for the telling part anywhere in the text.
+
+import type {CheckpointKind} from '../../core/types.js';
+
+type SaveKind = Extract<CheckpointKind, 'periodic' | 'manual' | 'emergency'>;
+
+/**
+ * Tried in order; the first that matches decides. Signal names come first because they are the most precise
+ * ("manual save on SIGTERM" is the emergency one), then the emergency words (a preemption at step 500 is not a
+ * periodic save), then the manual ones, then the periodic ones. TERM and INT must stand as words (with an optional
+ * SIG): as bare substrings they would be found in "interval" or "determined".
+ */
+const RULES: readonly (readonly [RegExp, SaveKind])[] = [
+	[/(?:^|[^a-z])(?:sig[ _-]?)?(?:term|int)(?![a-z])/, 'emergency'],
+	[/usr[12]/, 'manual'],
+	[/preempt|emergency|requeue|time[ _-]?out|time[ _-]?limit|terminat|interrupt/, 'emergency'],
+	[/manual|request|user|on[ _-]?demand/, 'manual'],
+	[/periodic|interval|schedul|every|step/, 'periodic'],
+	// A bare "signal": the seed tool's emergency save is the one a signal (SIGTERM, SIGINT) triggers; a manual one
+	// names its USR signal or the user, matched above.
+	[/signal/, 'emergency'],
+];
+
+/** periodic, manual or emergency from a reason text; unknown when no rule knows it. */
+export function kindFromReason(reason: string): CheckpointKind {
+	const text = reason.toLowerCase();
+	return RULES.find(([pattern]) => pattern.test(text))?.[1] ?? 'unknown';
+}
