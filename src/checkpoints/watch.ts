@@ -6,6 +6,9 @@ import {watch, type FSWatcher} from 'chokidar';
 import type {Checkpoint, CheckpointIndex, ScanResult} from '../core/types.js';
 import {diskSpace, type DiskSpace} from './disk.js';
 import {buildIndex, lastSaveAt} from './retention.js';
+import {firstOther, settle, unattributed, type SaveExpectation, type SaveOutcome} from './save-attribution.js';
+
+export type {SaveExpectation, SaveOutcome} from './save-attribution.js';
 
 export type ScanFunction = (runDir: string) => Promise<ScanResult>;
 export type IndexListener = (index: CheckpointIndex) => void;
@@ -31,6 +34,11 @@ export interface CheckpointWatcherOptions {
 
 /** A checkpoint's time may be truncated to the second (names, mtimes): awaitNewCheckpoint accepts this much before sinceMs. */
 const TIME_SLACK_MS = 1000;
+
+/** What the awaits count as new: complete, not complete when the wait began, written since sinceMs (less the slack). */
+function isNew(c: Checkpoint, before: ReadonlySet<string>, sinceMs: number): boolean {
+	return c.status === 'complete' && !before.has(c.path) && c.time >= sinceMs - TIME_SLACK_MS;
+}
 
 const isDirectory = (dir: string): Promise<boolean> =>
 	stat(dir).then(
@@ -214,7 +222,7 @@ export class CheckpointWatcher {
 	 * TIME_SLACK_MS; null after timeoutMs or on stop(). A checkpoint partial at the call that completes later counts.
 	 */
 	awaitNewCheckpoint(sinceMs: number, timeoutMs: number): Promise<Checkpoint | null> {
-		const before = new Set((this.#index?.checkpoints ?? []).filter(c => c.status === 'complete').map(c => c.path));
+		const before = this.#completePaths();
 		return new Promise(resolve => {
 			const finish = (found: Checkpoint | null): void => {
 				clearTimeout(timer);
@@ -226,9 +234,7 @@ export class CheckpointWatcher {
 					finish(null);
 					return;
 				}
-				const found = index.checkpoints.find(
-					c => c.status === 'complete' && !before.has(c.path) && c.time >= sinceMs - TIME_SLACK_MS,
-				);
+				const found = index.checkpoints.find(c => isNew(c, before, sinceMs));
 				if (found) finish(found);
 			};
 			const timer = setTimeout(() => finish(null), timeoutMs);
@@ -237,7 +243,47 @@ export class CheckpointWatcher {
 		});
 	}
 
-	/** Closes the file watcher, cancels a pending rescan, resolves pending awaitNewCheckpoint calls with null. Idempotent. */
+	/**
+	 * The save asked for (SIGUSR1: manual, SIGTERM: emergency), told apart from one that merely came first. New as for
+	 * awaitNewCheckpoint. Resolves at once with a new checkpoint of the expected kind (attributed), or with one whose
+	 * layout records no kind (not attributed, with a note: it may be the one). A new one of another kind (a periodic
+	 * save that landed first) is remembered while the wait goes on; at timeoutMs, or on stop(), the outcome is that
+	 * one, with a note naming its kind, or nothing.
+	 */
+	awaitSave(sinceMs: number, timeoutMs: number, expect: SaveExpectation): Promise<SaveOutcome> {
+		const before = this.#completePaths();
+		let other: Checkpoint | null = null;
+		return new Promise(resolve => {
+			const finish = (outcome: SaveOutcome): void => {
+				clearTimeout(timer);
+				this.#scanHooks.delete(hook);
+				resolve(outcome);
+			};
+			const hook = (index: CheckpointIndex | null): void => {
+				if (index === null) {
+					finish(unattributed(other, expect, null));
+					return;
+				}
+				const fresh = index.checkpoints.filter(c => isNew(c, before, sinceMs));
+				const outcome = settle(fresh, expect);
+				if (outcome) finish(outcome);
+				else other ??= firstOther(fresh, expect);
+			};
+			const timer = setTimeout(() => finish(unattributed(other, expect, timeoutMs)), timeoutMs);
+			if (this.#stopped) return finish(unattributed(null, expect, null));
+			this.#scanHooks.add(hook);
+		});
+	}
+
+	/** Paths of the complete checkpoints in the index now: what the awaits measure "new" against. */
+	#completePaths(): Set<string> {
+		return new Set((this.#index?.checkpoints ?? []).filter(c => c.status === 'complete').map(c => c.path));
+	}
+
+	/**
+	 * Closes the file watcher, cancels a pending rescan, resolves pending awaitNewCheckpoint calls with null and awaitSave
+	 * calls with what they saw so far. Idempotent.
+	 */
 	async stop(): Promise<void> {
 		this.#stopped = true;
 		if (this.#timer !== null) clearTimeout(this.#timer);

@@ -1,0 +1,74 @@
+// Whether a new checkpoint is the save that was asked for (SIGUSR1: a manual one; SIGTERM: an emergency one), and the
+// words for the user when it may not be. Pure: CheckpointWatcher.awaitSave does the waiting.
+
+import type {Checkpoint, CheckpointKind} from '../core/types.js';
+import {formatAge, formatDuration} from '../format/duration.js';
+
+export type SaveExpectation = 'manual' | 'emergency';
+
+export interface SaveOutcome {
+	/** The checkpoint reported: the expected kind's, or the first new one when none of that kind came. */
+	readonly checkpoint: Checkpoint | null;
+	/** True only when its kind is the expected one. */
+	readonly attributed: boolean;
+	/** Words for the user when not attributed; null when attributed or nothing came. */
+	readonly note: string | null;
+}
+
+/**
+ * expected: the save asked for. maybe: a save whose layout records no kind (unknown): it may well be the one asked
+ * for, and waiting longer would not tell. other: a save of another known kind (a periodic one that happened to land
+ * first; Lightning's last.ckpt, which its periodic saves rewrite): the asked-for one may still come.
+ */
+export type SaveMatch = 'expected' | 'maybe' | 'other';
+
+export function matchSave(kind: CheckpointKind, expect: SaveExpectation): SaveMatch {
+	if (kind === expect) return 'expected';
+	return kind === 'unknown' ? 'maybe' : 'other';
+}
+
+const MAYBE_NOTE: Readonly<Record<SaveExpectation, string>> = {
+	manual: 'next checkpoint, may be periodic',
+	emergency: 'next checkpoint, kind not recorded — may be the emergency save',
+};
+
+/**
+ * The outcome once these new complete checkpoints (oldest first) are seen, or null to keep waiting: the first of the
+ * expected kind; else the first maybe. Others are for the caller to remember (firstOther) until its timeout.
+ */
+export function settle(fresh: readonly Checkpoint[], expect: SaveExpectation): SaveOutcome | null {
+	const expected = fresh.find(c => matchSave(c.kind, expect) === 'expected');
+	if (expected) return {checkpoint: expected, attributed: true, note: null};
+	const maybe = fresh.find(c => matchSave(c.kind, expect) === 'maybe');
+	if (maybe) return {checkpoint: maybe, attributed: false, note: MAYBE_NOTE[expect]};
+	return null;
+}
+
+/**
+ * The first checkpoint of another known kind among these, if any; a save in its own right before a `last` or `best`
+ * one, which copy or mark another save and so say less about what was saved.
+ */
+export function firstOther(fresh: readonly Checkpoint[], expect: SaveExpectation): Checkpoint | null {
+	const others = fresh.filter(c => matchSave(c.kind, expect) === 'other');
+	return others.find(c => c.kind !== 'last' && c.kind !== 'best') ?? others[0] ?? null;
+}
+
+const KIND_WORDS: Readonly<Partial<Record<CheckpointKind, string>>> = {
+	last: 'a copy of the last save (last)',
+	best: 'the best one so far (best)',
+};
+
+/**
+ * The outcome when the wait ends (timeout, or the watcher stopped) with no save of the expected kind: the first one of
+ * another kind, named with its kind, or nothing. `timeoutMs` null: the watcher stopped before the timeout.
+ */
+export function unattributed(other: Checkpoint | null, expect: SaveExpectation, timeoutMs: number | null): SaveOutcome {
+	if (other === null) return {checkpoint: null, attributed: false, note: null};
+	// formatAge for "60 s" and "2 min"; under a minute formatDuration, which keeps "2.5 s" and "300 ms".
+	const span =
+		timeoutMs === null ? '' : timeoutMs < 60_000 ? formatDuration(timeoutMs / 1000) : formatAge(timeoutMs / 1000);
+	const when = timeoutMs === null ? 'before the watch stopped' : `within ${span}`;
+	const kind = KIND_WORDS[other.kind] ?? other.kind;
+	const note = `no ${expect} checkpoint ${when}; the next one (${other.name}) is ${kind}`;
+	return {checkpoint: other, attributed: false, note};
+}
