@@ -1,9 +1,16 @@
 #!/usr/bin/env node
 import meow from 'meow';
 import {loadSettings} from './config/load.js';
-import {ranksFromFlag, selectorFromFlags} from './config/selection.js';
+import {jobFromFlag, ranksFromFlag, selectorFromFlags} from './config/selection.js';
 import {helpText, OPTIONS} from './config/options.js';
 import {EXIT, UsageError} from './core/errors.js';
+
+// Named for what it is: `ps`, /proc/PID/comm and another traintop's rank discovery see "traintop …", not
+// "node …/dist/cli.js" (a traintop under `srun --overlap` carries SLURM_PROCID and must never pass for a rank).
+process.title = ['traintop', ...process.argv.slice(2)].join(' ');
+// SIGUSR1 to a Node process opens an inspector (a debug port on 127.0.0.1:9229) unless a listener is installed.
+// A stray save signal must not turn a monitor into a debug port: listen, and do nothing.
+process.on('SIGUSR1', () => {});
 
 // React's development build checks and warns on every render (several times slower); the TUI is
 // imported only after this line, so it gets the production build unless the user asked otherwise.
@@ -69,7 +76,14 @@ async function main(): Promise<number> {
 	if (command === 'ranks') {
 		if (args.length > 0) throw new UsageError(`ranks takes no arguments (got ${args.join(' ')})`);
 		const {runRanksCommand} = await import('./commands/ranks.js');
-		return runRanksCommand({settings, selector, json, stdout: process.stdout, columns: process.stdout.columns});
+		return runRanksCommand({
+			settings,
+			selector,
+			job: jobFromFlag(cli.flags.job),
+			json,
+			stdout: process.stdout,
+			columns: process.stdout.columns,
+		});
 	}
 	if (command === 'checkpoints') {
 		if (args.length > 1) throw new UsageError(`checkpoints takes at most one RUN_DIR (got ${args.join(' ')})`);
@@ -82,6 +96,7 @@ async function main(): Promise<number> {
 		return runSignalCommand({
 			settings,
 			selector,
+			job: jobFromFlag(cli.flags.job),
 			action: args[0],
 			ranks: ranksFromFlag(cli.flags.rank),
 			yes: Boolean(cli.flags.yes),

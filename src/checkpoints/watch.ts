@@ -32,6 +32,9 @@ export interface CheckpointWatcherOptions {
 	readonly watch?: typeof watch;
 }
 
+/** The index's warning while the run dir does not exist yet. */
+export const WAITING_FOR_RUN_DIR = 'waiting for RUN_DIR to appear';
+
 /** A checkpoint's time may be truncated to the second (names, mtimes): awaitNewCheckpoint accepts this much before sinceMs. */
 const TIME_SLACK_MS = 1000;
 
@@ -102,6 +105,12 @@ export class CheckpointWatcher {
 	async #doStart(): Promise<void> {
 		if (await isDirectory(this.runDir)) return this.#attach();
 		await this.rescan().catch(() => undefined); // lastError has it
+		// Started before the job made its run dir (`torchrun … & traintop runs/x --pid $!`): an empty index that
+		// says so, rather than none (which views read as "no RUN_DIR given").
+		this.#index ??= buildIndex(
+			{runDir: this.runDir, layouts: [], checkpoints: [], declaredKeep: null, warnings: [WAITING_FOR_RUN_DIR]},
+			{keep: this.#options.keep, now: this.#now(), disk: null},
+		);
 		// chokidar does not notice a missing path appear: look for it until it does, then watch it.
 		const every = this.#options.poll?.intervalMs ?? 1000;
 		const look = async (): Promise<void> => {

@@ -1,5 +1,6 @@
 import {table} from './table.js';
-import type {RankProcess, RankSet} from '../core/types.js';
+import type {Job, RankProcess, RankSet, SlurmInfo} from '../core/types.js';
+import {jobLine} from '../format/jobs.js';
 import {WATCHED_SIGNALS} from '../ranks/signals.js';
 import {truncate} from '../format/columns.js';
 import {compactCommand} from '../format/command-line.js';
@@ -8,11 +9,8 @@ import {formatBytesShort} from '../format/units.js';
 
 // Pure text and JSON for `traintop ranks`. The TUI's ranks pane shows the same signal marks (format/signals.ts).
 
-/** The readable table: one row per rank with its signal marks, then the launcher and SLURM lines. */
-export function formatRanks(set: RankSet, width = 120): string {
-	if (set.ranks.length === 0) return 'no ranks found';
-	const header = ['RANK', 'LOCAL', 'PID', 'ST', 'CPU%', 'RSS', 'GPU', 'WRK', ...WATCHED_SIGNALS.map(signalName), 'CMD'];
-	const rows = set.ranks.map((r: RankProcess) => [
+function rankRow(r: RankProcess): string[] {
+	return [
 		r.rank === null ? '?' : String(r.rank),
 		r.localRank === null ? '-' : String(r.localRank),
 		String(r.pid),
@@ -23,29 +21,52 @@ export function formatRanks(set: RankSet, width = 120): string {
 		String(r.workers.length),
 		...WATCHED_SIGNALS.map(signal => (r.signals[signal] ? signalMark(r.signals[signal]) : '?')),
 		compactCommand(r.cmd),
-	]);
-	const lines = table([header, ...rows]).map(line => truncate(line, width));
-	const world = set.ranks.find(r => r.worldSize !== null)?.worldSize;
-	const summary = [
-		`${set.ranks.length} rank${set.ranks.length === 1 ? '' : 's'}${world ? ` of world size ${world}` : ''} on ${set.ranks[0]!.host}`,
 	];
-	summary.push(set.launcher ? `launcher: pid ${set.launcher.pid} ${set.launcher.cmd}` : 'launcher: none found');
-	const slurm = set.ranks.find(r => r.slurm)?.slurm;
-	if (slurm)
-		summary.push(
-			`SLURM job ${slurm.jobId}${slurm.stepId === null ? '' : ` step ${slurm.stepId}`}, restarts ${slurm.restartCount}`,
-		);
-	const stalled = set.ranks.filter(r => r.stalled);
-	if (stalled.length > 0)
-		summary.push(
-			`stalled (no CPU time for the stall window): ${stalled.map(r => `rank ${r.rank ?? '?'} (pid ${r.pid})`).join(', ')}`,
-		);
-	return [...lines, '', ...summary, SIGNAL_LEGEND].join('\n');
+}
+
+/** Stalled and stopped ranks of a job, said under its rows. */
+function troubleLines(job: Job): string[] {
+	const lines: string[] = [];
+	const who = (list: readonly RankProcess[]) => list.map(r => `rank ${r.rank ?? '?'} (pid ${r.pid})`).join(', ');
+	const stopped = job.ranks.filter(r => r.stopped);
+	if (stopped.length > 0) lines.push(`  stopped (SIGSTOP or a debugger): ${who(stopped)}`);
+	const stalled = job.ranks.filter(r => r.stalled);
+	if (stalled.length > 0) lines.push(`  stalled (no CPU time for the stall window): ${who(stalled)}`);
+	return lines;
+}
+
+/** The readable table: per job a header line, its ranks with their signal marks, then what is wrong with them. */
+export function formatRanks(set: RankSet, width = 120): string {
+	if (set.ranks.length === 0) return 'no ranks found';
+	const header = ['RANK', 'LOCAL', 'PID', 'ST', 'CPU%', 'RSS', 'GPU', 'WRK', ...WATCHED_SIGNALS.map(signalName), 'CMD'];
+	const lines = table([header, ...set.ranks.map(rankRow)]).map(line => truncate(line, width));
+	const rowOf = new Map(set.ranks.map((r, i) => [r.pid, lines[i + 1]!]));
+	const out = [lines[0]!];
+	for (const job of set.jobs) {
+		out.push(truncate(`job ${jobLine(job, width)}`, width));
+		for (const rank of job.ranks) out.push(rowOf.get(rank.pid)!);
+		if (job.ranks.length === 0) out.push('  no ranks (the launcher is still there: restarting?)');
+		out.push(...troubleLines(job));
+	}
+	const host = set.ranks[0]!.host;
+	const summary = `${set.jobs.length} job${set.jobs.length === 1 ? '' : 's'}, ${set.ranks.length} rank${set.ranks.length === 1 ? '' : 's'} on ${host}`;
+	return [...out, '', summary, SIGNAL_LEGEND].join('\n');
 }
 
 /** The stable `ranks --json` shape: scripts rely on it, so a change is a documented one. */
 export function ranksJson(set: RankSet) {
 	return {
+		jobs: set.jobs.map(job => ({
+			id: job.id,
+			identity: job.identity,
+			launcher: job.launcher && {pid: job.launcher.pid, cmd: job.launcher.cmd},
+			world_size: job.worldSize,
+			local_world_size: job.localWorldSize,
+			all_local_ranks_present: job.allLocalRanksPresent,
+			ranks: job.ranks.map(r => r.pid),
+			run_dir: job.runDir,
+			slurm: slurmJson(job.slurm),
+		})),
 		ranks: set.ranks.map(r => ({
 			rank: r.rank,
 			local_rank: r.localRank,
@@ -73,13 +94,14 @@ export function ranksJson(set: RankSet) {
 				]),
 			),
 			workers: r.workers,
-			slurm: r.slurm && {
-				job_id: r.slurm.jobId,
-				step_id: r.slurm.stepId,
-				restart_count: r.slurm.restartCount,
-				procid: r.slurm.procId,
-			},
+			job: r.job,
+			stopped: r.stopped,
+			slurm: slurmJson(r.slurm),
 		})),
 		launcher: set.launcher && {pid: set.launcher.pid, cmd: set.launcher.cmd},
 	};
+}
+
+function slurmJson(slurm: SlurmInfo | null) {
+	return slurm && {job_id: slurm.jobId, step_id: slurm.stepId, restart_count: slurm.restartCount, procid: slurm.procId};
 }

@@ -1,6 +1,7 @@
 import {hostname} from 'node:os';
 import type {Writable} from 'node:stream';
 import type {Settings} from '../config/schema.js';
+import {UsageError} from '../core/errors.js';
 import {describeSelector} from '../config/selection.js';
 import type {RankSet} from '../core/types.js';
 import {RankSampler} from '../ranks/discover.js';
@@ -8,17 +9,29 @@ import type {RankSelector} from '../ranks/tree.js';
 import {readGpuProcessesOnce} from '../system/gpu-processes-once.js';
 import {procReader, type ProcReader} from '../system/procfs.js';
 import {formatRanks, ranksJson} from './ranks-format.js';
+import {jobMatches} from '../ranks/choose-job.js';
+import {slurmJobOfTraintop} from '../ranks/slurm.js';
 
 /** CPU % needs two readings of the tick counters; half a second is long enough to be meaningful. */
 const CPU_WINDOW_MS = 500;
 
-/** One scan with CPU % measured over a short window and GPU memory when nvidia-smi answers. */
+/**
+ * One scan with CPU % measured over a short window and GPU memory when nvidia-smi answers. Inside a SLURM
+ * allocation (SLURM_JOB_ID in traintop's environment) only that job's tasks are ranks.
+ */
 export async function scanRanks(
 	settings: Settings,
 	selector: RankSelector,
-	proc: ProcReader = procReader(),
+	{runDir = null, proc = procReader()}: {readonly runDir?: string | null; readonly proc?: ProcReader} = {},
 ): Promise<RankSet> {
-	const sampler = new RankSampler({proc, selector, host: hostname(), stallAfterMs: settings.stallAfter * 1000});
+	const sampler = new RankSampler({
+		proc,
+		selector,
+		host: hostname(),
+		stallAfterMs: settings.stallAfter * 1000,
+		slurmJob: slurmJobOfTraintop(),
+		runDir,
+	});
 	const [gpu] = await Promise.all([readGpuProcessesOnce(settings.nvidiaSmi), sampler.sample()]);
 	await new Promise(resolve => setTimeout(resolve, CPU_WINDOW_MS));
 	return sampler.sample(gpu);
@@ -28,11 +41,14 @@ export async function scanRanks(
 export async function runRanksCommand(options: {
 	settings: Settings;
 	selector: RankSelector;
+	/** --job: only that job. */
+	job: string | null;
 	json: boolean;
 	stdout: Writable;
 	columns?: number;
 }): Promise<number> {
-	const set = await scanRanks(options.settings, options.selector);
+	const scanned = await scanRanks(options.settings, options.selector);
+	const set = options.job === null ? scanned : onlyJob(scanned, options.job);
 	if (options.json) {
 		options.stdout.write(`${JSON.stringify(ranksJson(set), null, 2)}\n`);
 	} else if (set.ranks.length === 0) {
@@ -41,4 +57,12 @@ export async function runRanksCommand(options: {
 		options.stdout.write(`${formatRanks(set, options.columns ?? 120)}\n`);
 	}
 	return 0;
+}
+
+/** The set with only the jobs `--job` names (an unknown one is a usage error naming what was found). */
+function onlyJob(set: RankSet, wanted: string): RankSet {
+	const jobs = set.jobs.filter(job => jobMatches(job, wanted));
+	if (jobs.length === 0)
+		throw new UsageError(`--job ${wanted}: no such job (found: ${set.jobs.map(j => j.id).join(', ') || 'none'})`);
+	return {...set, jobs, ranks: jobs.flatMap(j => j.ranks), launcher: jobs.length === 1 ? jobs[0]!.launcher : null};
 }

@@ -46,3 +46,12 @@ export function describeSelector(selector: RankSelector): string {
 			return `among processes whose command line matches /${selector.pattern.source}/`;
 	}
 }
+
+/** `--job ID` (a job id, its launcher pid, a SLURM job or step); null when absent. */
+export function jobFromFlag(value: unknown): string | null {
+	if (value === undefined) return null;
+	const text = String(value).trim();
+	if (text === '')
+		throw new UsageError('--job needs a job id (as `traintop ranks` lists them), a launcher pid or a SLURM job id');
+	return text;
+}

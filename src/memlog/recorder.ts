@@ -1,3 +1,5 @@
+import {existsSync} from 'node:fs';
+import path from 'node:path';
 import {ValueStore} from '../core/value-store.js';
 import type {Snapshot} from '../core/types.js';
 import type {LogRecord} from './record.js';
@@ -17,23 +19,39 @@ export interface RecorderOptions {
 
 export type RecordListener = (record: LogRecord, snapshot: Snapshot) => void;
 
+/** Records held while the log's directory (a RUN_DIR not made yet) does not exist: 1000 × 30 s is over 8 hours. */
+const HELD_RECORDS = 1000;
+
 export class MemoryLogRecorder {
 	readonly #window: LogWindow;
-	readonly #writer: MemoryLogWriter | null;
+	#writer: MemoryLogWriter | null;
+	/** The log's path while its directory does not exist yet; records wait in #held until it does. */
+	#waitingFor: string | null = null;
+	readonly #held: LogRecord[] = [];
 	readonly #recordListeners = new Set<RecordListener>();
 	#last: Snapshot | null = null;
 	/** Why the log cannot be appended to right now (a full disk), or null while it can. */
 	readonly trouble = new ValueStore<string | null>(null);
 
-	/** Opens the log at once, so an unwritable path fails before sampling starts (a UsageError). */
+	/**
+	 * Opens the log at once, so an unwritable path fails before sampling starts (a UsageError). A log whose
+	 * directory does not exist yet (RUN_DIR/traintop-memory.jsonl before the job made RUN_DIR) is opened when
+	 * it appears; its records are held until then.
+	 */
 	constructor(options: RecorderOptions) {
 		this.#window = new LogWindow(options.logIntervalMs, options.sampleIntervalMs);
-		this.#writer = options.logPath ? MemoryLogWriter.open(options.logPath) : null;
+		const {logPath} = options;
+		if (logPath && !existsSync(path.dirname(logPath))) {
+			this.#writer = null;
+			this.#waitingFor = logPath;
+		} else {
+			this.#writer = logPath ? MemoryLogWriter.open(logPath) : null;
+		}
 	}
 
 	/** The log file, or null when there is none. */
 	get path(): string | null {
-		return this.#writer?.path ?? null;
+		return this.#writer?.path ?? this.#waitingFor;
 	}
 
 	/** Each record, after it was appended (or not). */
@@ -55,9 +73,31 @@ export class MemoryLogRecorder {
 		this.#writer?.close();
 	}
 
+	/** Opens a waiting log once its directory exists; true when the log can be written now. */
+	#ready(): boolean {
+		if (this.#waitingFor === null) return this.#writer !== null;
+		if (!existsSync(path.dirname(this.#waitingFor))) return false;
+		try {
+			this.#writer = MemoryLogWriter.open(this.#waitingFor);
+		} catch (error) {
+			this.trouble.set(`${(error as Error).message}; still monitoring`);
+			return false;
+		}
+		this.#waitingFor = null;
+		return true;
+	}
+
 	#emit(record: LogRecord, snapshot: Snapshot): void {
-		if (this.#writer) {
+		if (this.#waitingFor !== null && !this.#ready()) {
+			this.#held.push(record);
+			this.#held.splice(0, Math.max(0, this.#held.length - HELD_RECORDS));
+			if (this.trouble.get() === null)
+				this.trouble.set(
+					`${path.dirname(this.#waitingFor)} does not exist yet: the memory log starts there once it does`,
+				);
+		} else if (this.#writer) {
 			try {
+				for (const held of this.#held.splice(0)) this.#writer.append(held);
 				this.#writer.append(record);
 				this.trouble.set(null);
 			} catch (error) {

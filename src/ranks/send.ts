@@ -1,11 +1,12 @@
-import type {RankProcess, RankSet} from '../core/types.js';
+import type {Job, RankProcess} from '../core/types.js';
 import type {ProcReader} from '../system/procfs.js';
 import {signalState, wouldTerminate} from './dispositions.js';
 import type {SignalName} from './signals.js';
 
 // The only code in traintop that sends a signal. Every safety rule for signals (README "Sending
 // signals safely") is checked here, per target, immediately before kill(2):
-// - only discovered ranks are targets; never PID <= 1, never traintop itself, never another user's process;
+// - only the discovered ranks of ONE job are targets (the request names the job, not a set of processes);
+//   never PID <= 1, never traintop itself, never another user's process;
 // - identity is (pid, start time): re-read just before kill, and a mismatch sends nothing (`gone`);
 // - a signal whose disposition is `default` and whose default action terminates is refused unless forced.
 
@@ -20,8 +21,8 @@ export interface SendResult {
 }
 
 export interface SendRequest {
-	/** The discovered ranks: nothing outside this set can be a target. */
-	readonly rankSet: RankSet;
+	/** The one job whose ranks may be targets: nothing outside it can be one. */
+	readonly job: Job;
 	/** Rank numbers to target; undefined = every rank. */
 	readonly ranks?: readonly number[];
 	readonly signal: SignalName;
@@ -37,14 +38,14 @@ function label(rank: RankProcess): string {
 	return rank.rank === null ? `pid ${rank.pid}` : `rank ${rank.rank}`;
 }
 
-/** Which discovered ranks a request names; unknown rank numbers are reported, not ignored. */
+/** Which of the job's ranks a request names; unknown rank numbers are reported, not ignored. */
 export function selectTargets(
-	rankSet: RankSet,
+	job: Job,
 	ranks: readonly number[] | undefined,
 ): {targets: RankProcess[]; unknown: number[]} {
-	if (ranks === undefined) return {targets: [...rankSet.ranks], unknown: []};
-	const targets = rankSet.ranks.filter(r => r.rank !== null && ranks.includes(r.rank));
-	const unknown = ranks.filter(n => !rankSet.ranks.some(r => r.rank === n));
+	if (ranks === undefined) return {targets: [...job.ranks], unknown: []};
+	const targets = job.ranks.filter(r => r.rank !== null && ranks.includes(r.rank));
+	const unknown = ranks.filter(n => !job.ranks.some(r => r.rank === n));
 	return {targets, unknown};
 }
 
@@ -100,6 +101,6 @@ function sendOne(target: RankProcess, request: SendRequest): SendResult {
 
 /** Sends the signal to each target in turn; each target's identity is re-read right before its own kill. */
 export function sendSignal(request: SendRequest): {results: SendResult[]; unknown: number[]} {
-	const {targets, unknown} = selectTargets(request.rankSet, request.ranks);
+	const {targets, unknown} = selectTargets(request.job, request.ranks);
 	return {results: targets.map(target => sendOne(target, request)), unknown};
 }

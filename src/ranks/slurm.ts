@@ -13,3 +13,8 @@ export function slurmInfo(env: ReadonlyMap<string, string>): SlurmInfo | null {
 		procId: envInteger(env.get('SLURM_PROCID')),
 	};
 }
+
+/** The SLURM job traintop itself runs in (inside an allocation, under srun --overlap), or null. */
+export function slurmJobOfTraintop(env: NodeJS.ProcessEnv = process.env): string | null {
+	return env.SLURM_JOB_ID ?? env.SLURM_JOBID ?? null;
+}

@@ -2,7 +2,8 @@ import type {CheckpointWatcher} from '../checkpoints/watch.js';
 import type {Settings} from '../config/schema.js';
 import {thresholdsFrom} from '../config/thresholds.js';
 import {UsageError} from '../core/errors.js';
-import type {Checkpoint, RankSet} from '../core/types.js';
+import type {SaveExpectation, SaveOutcome} from '../checkpoints/save-attribution.js';
+import type {Job} from '../core/types.js';
 import {analyze} from '../memlog/analyze.js';
 import {readSeries, type SkippedLine} from '../memlog/reader.js';
 import {formatReport} from '../memlog/report.js';
@@ -18,10 +19,18 @@ export type SignalAction = 'save' | 'emergency';
 export interface SessionActions {
 	/** The signal an action sends (settings: save → SIGUSR1, emergency → SIGTERM by default). */
 	signalOf(action: SignalAction): SignalName;
-	/** Sends through ranks/send.ts to the ranks of `targets` (a subset of the discovered set); never forced. */
-	send(signal: SignalName, targets: RankSet): readonly SendResult[];
-	/** Resolves with the first checkpoint completed after `sinceMs`, or null at the timeout; null = no run dir to watch. */
-	readonly awaitCheckpoint: ((sinceMs: number) => Promise<Checkpoint | null>) | null;
+	/**
+	 * Sends through ranks/send.ts to ranks of one job: those whose pids are given, or all of them; never forced.
+	 * A pid that is not one of the job's ranks is never a target.
+	 */
+	send(signal: SignalName, job: Job, pids?: readonly number[]): readonly SendResult[];
+	/**
+	 * The save a signal asked for, watched in RUN_DIR: the first new checkpoint of the expected kind (or one that
+	 * may be it), else what came instead, by the timeout. null = no RUN_DIR to watch.
+	 */
+	readonly awaitSave: ((sinceMs: number, expect: SaveExpectation) => Promise<SaveOutcome>) | null;
+	/** The RUN_DIR watched for saves; null without one. */
+	readonly runDir: string | null;
 	/** Seconds awaitCheckpoint waits. */
 	readonly timeoutS: number;
 	/** The analysis of this run's memory log as report lines `width` columns wide, or why there is none. */
@@ -41,8 +50,15 @@ export function sessionActions({settings, proc, checkpoints, logPath}: ActionSou
 	return {
 		signalOf: action => (action === 'save' ? settings.saveSignal : settings.emergencySignal),
 		// Never forced from a view: a rank without a handler is refused, and the confirm box says so.
-		send: (signal, targets) => sendSignal({rankSet: targets, signal, force: false, proc}).results,
-		awaitCheckpoint: checkpoints ? sinceMs => checkpoints.awaitNewCheckpoint(sinceMs, settings.timeout * 1000) : null,
+		send: (signal, job, pids) => {
+			const chosen = pids && new Set(pids);
+			const targets = chosen ? {...job, ranks: job.ranks.filter(r => chosen.has(r.pid))} : job;
+			return sendSignal({job: targets, signal, force: false, proc}).results;
+		},
+		awaitSave: checkpoints
+			? (sinceMs, expect) => checkpoints.awaitSave(sinceMs, settings.timeout * 1000, expect)
+			: null,
+		runDir: checkpoints?.runDir ?? null,
 		timeoutS: settings.timeout,
 		analyze: async width => {
 			if (!logPath)

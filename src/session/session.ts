@@ -10,6 +10,7 @@ import type {RankSelector} from '../ranks/tree.js';
 import {readHostMemory} from '../system/memory.js';
 import {NvidiaSmiReader} from '../system/nvidia-smi.js';
 import {procReader} from '../system/procfs.js';
+import {slurmJobOfTraintop} from '../ranks/slurm.js';
 import {type SessionActions, sessionActions} from './actions.js';
 import {logPathFrom} from './log-path.js';
 
@@ -37,7 +38,7 @@ export interface Session {
 
 export interface SessionOptions {
 	readonly settings: Settings;
-	/** Checked to exist by the caller; null without one (no checkpoints, the log in '.'). */
+	/** RUN_DIR; it may not exist yet (it is waited for); null without one (no checkpoints, the log in '.'). */
 	readonly runDir: string | null;
 	/** Which processes are the job's ranks. */
 	readonly selector: RankSelector;
@@ -72,6 +73,9 @@ export async function openSession(options: SessionOptions): Promise<Session> {
 		selector: options.selector,
 		host,
 		stallAfterMs: settings.stallAfter * 1000,
+		// Inside an allocation only that SLURM job's tasks are ranks; the RUN_DIR names one job.
+		slurmJob: slurmJobOfTraintop(),
+		runDir: runDir && path.resolve(runDir),
 	});
 	// With a RUN_DIR the snapshot carries its checkpoints; watching starts before sampling.
 	const checkpoints = runDir

@@ -15,6 +15,6 @@ const proc = {
 		return status && {...status, uid: {real: me, effective: me}};
 	},
 };
-const rankSet = {ranks: [{rank: 0, pid, startTime, workers: [], signals: {}}], launcher: null, sampledAt: 0};
-const {results} = await sendSignal({rankSet, signal: 'SIGUSR1', force: false, proc});
+const job = {id: `pid:${pid}`, launcher: null, ranks: [{rank: 0, pid, startTime, workers: [], signals: {}}]};
+const {results} = await sendSignal({job, signal: 'SIGUSR1', force: false, proc});
 process.stdout.write(`${JSON.stringify(results)}\n`);

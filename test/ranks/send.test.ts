@@ -3,7 +3,7 @@ import {randomUUID} from 'node:crypto';
 import {hostname} from 'node:os';
 import path from 'node:path';
 import {afterEach, describe, expect, test} from 'vitest';
-import type {RankSet} from '../../src/core/types.js';
+import type {Job, RankSet} from '../../src/core/types.js';
 import {RankSampler} from '../../src/ranks/discover.js';
 import {sendSignal} from '../../src/ranks/send.js';
 import type {SignalName} from '../../src/ranks/signals.js';
@@ -35,6 +35,14 @@ async function job(...setups: string[]): Promise<{ranks: PythonChild[]; set: Ran
 	return {ranks, set};
 }
 
+/**
+ * The test's ranks as one job. Their parent is the test runner, which is no launcher, so discovery makes each a job
+ * of its own; sendSignal's contract is "the ranks of the job it is given", which these are.
+ */
+function asJob(set: RankSet): Job {
+	return {...set.jobs[0]!, ranks: set.ranks};
+}
+
 const USR1_HANDLER = echoOn('SIGUSR1', 'USR1');
 /** Every rank also handles SIGUSR2, which the tests send themselves as a ping. */
 const handles = (...setups: string[]) => [...setups, echoOn('SIGUSR2', 'USR2')].join('\n');
@@ -59,7 +67,7 @@ function spyKill(): {calls: [number, SignalName][]; kill: (pid: number, signal: 
 describe('sendSignal on real processes', () => {
 	test('the save signal reaches a rank that handles it, and the rank keeps running', async () => {
 		const {ranks, set} = await job(handles(USR1_HANDLER), handles(USR1_HANDLER));
-		const {results} = await sendSignal({rankSet: set, signal: 'SIGUSR1', force: false, proc: procReader()});
+		const {results} = await sendSignal({job: asJob(set), signal: 'SIGUSR1', force: false, proc: procReader()});
 		expect(results).toEqual([
 			{rank: 0, pid: ranks[0]!.pid, outcome: 'sent', reason: null},
 			{rank: 1, pid: ranks[1]!.pid, outcome: 'sent', reason: null},
@@ -75,7 +83,7 @@ describe('sendSignal on real processes', () => {
 		const {ranks, set} = await job(handles(USR1_HANDLER), handles());
 		const spy = spyKill();
 		const {results} = await sendSignal({
-			rankSet: set,
+			job: asJob(set),
 			signal: 'SIGUSR1',
 			force: false,
 			proc: procReader(),
@@ -97,7 +105,7 @@ describe('sendSignal on real processes', () => {
 
 	test('--force sends it anyway, and the rank dies of it', async () => {
 		const {ranks, set} = await job('');
-		const {results} = await sendSignal({rankSet: set, signal: 'SIGUSR2', force: true, proc: procReader()});
+		const {results} = await sendSignal({job: asJob(set), signal: 'SIGUSR2', force: true, proc: procReader()});
 		expect(results[0]).toMatchObject({
 			outcome: 'sent',
 			reason: 'forced: rank 0 had no handler, the signal terminates it',
@@ -108,7 +116,7 @@ describe('sendSignal on real processes', () => {
 	test('only the ranks asked for; unknown rank numbers are reported', async () => {
 		const {ranks, set} = await job(handles(USR1_HANDLER), handles(USR1_HANDLER), handles(USR1_HANDLER));
 		const {results, unknown} = await sendSignal({
-			rankSet: set,
+			job: asJob(set),
 			ranks: [2, 7],
 			signal: 'SIGUSR1',
 			force: false,
@@ -123,7 +131,7 @@ describe('sendSignal on real processes', () => {
 
 	test('an ignored signal is sent with a note that it will do nothing', async () => {
 		const {set} = await job('signal.signal(signal.SIGUSR1, signal.SIG_IGN)');
-		const {results} = await sendSignal({rankSet: set, signal: 'SIGUSR1', force: false, proc: procReader()});
+		const {results} = await sendSignal({job: asJob(set), signal: 'SIGUSR1', force: false, proc: procReader()});
 		expect(results[0]).toMatchObject({outcome: 'sent', reason: 'rank 0 ignores SIGUSR1: it will have no effect'});
 	});
 
@@ -139,7 +147,13 @@ describe('sendSignal on real processes', () => {
 			},
 		};
 		const spy = spyKill();
-		const {results} = await sendSignal({rankSet: set, signal: 'SIGUSR1', force: false, proc: reused, kill: spy.kill});
+		const {results} = await sendSignal({
+			job: asJob(set),
+			signal: 'SIGUSR1',
+			force: false,
+			proc: reused,
+			kill: spy.kill,
+		});
 		expect(results[0]).toEqual({
 			rank: 0,
 			pid: ranks[0]!.pid,
@@ -159,12 +173,12 @@ describe('sendSignal on real processes', () => {
 		ranks[0]!.kill('SIGKILL');
 		await ranks[0]!.exited;
 		const stale: ProcReader = {...real, stat: () => stat, status: () => status};
-		const esrch = await sendSignal({rankSet: set, signal: 'SIGUSR1', force: false, proc: stale});
+		const esrch = await sendSignal({job: asJob(set), signal: 'SIGUSR1', force: false, proc: stale});
 		expect(esrch.results[0]).toMatchObject({
 			outcome: 'gone',
 			reason: `rank 0 (pid ${ranks[0]!.pid}) exited before the signal arrived`,
 		});
-		const gone = await sendSignal({rankSet: set, signal: 'SIGUSR1', force: false, proc: real});
+		const gone = await sendSignal({job: asJob(set), signal: 'SIGUSR1', force: false, proc: real});
 		expect(gone.results[0]).toMatchObject({outcome: 'gone', reason: `rank 0 (pid ${ranks[0]!.pid}) has exited`});
 	});
 
@@ -180,7 +194,7 @@ describe('sendSignal on real processes', () => {
 			],
 		};
 		const {results} = await sendSignal({
-			rankSet: forged,
+			job: asJob(forged),
 			signal: 'SIGUSR1',
 			force: true,
 			proc: procReader(),
@@ -198,7 +212,7 @@ describe('sendSignal on real processes', () => {
 				return status && {...status, uid: {real: 4242, effective: 4242}};
 			},
 		};
-		const other = await sendSignal({rankSet: set, signal: 'SIGUSR1', force: true, proc: otherUser, kill: spy.kill});
+		const other = await sendSignal({job: asJob(set), signal: 'SIGUSR1', force: true, proc: otherUser, kill: spy.kill});
 		expect(other.results[0]).toMatchObject({outcome: 'refused', reason: `pid ${rank.pid} belongs to another user`});
 		expect(spy.calls).toEqual([]);
 	});

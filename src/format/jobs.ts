@@ -1,0 +1,37 @@
+import type {EndedJob, ExitStatus, Job} from '../core/types.js';
+import {truncate} from './columns.js';
+import {compactCommand} from './command-line.js';
+
+// A job in words, for lists (signal's "which job?", ranks) and headers.
+
+/** `4 ranks (world 8, 4 of 4 here)`. */
+export function rankCountText(job: Job): string {
+	const n = job.ranks.length;
+	const world = job.worldSize === null ? '' : `world ${job.worldSize}`;
+	const local =
+		job.localWorldSize === null || job.allLocalRanksPresent ? '' : `${n} of ${job.localWorldSize} local ranks here`;
+	const details = [world, local].filter(Boolean).join(', ');
+	return `${n} rank${n === 1 ? '' : 's'}${details ? ` (${details})` : ''}`;
+}
+
+/** One line: `torchrun:4242  4 ranks (world 4)  launcher python3 torchrun …  run dir /runs/a  SLURM 998.0`. */
+export function jobLine(job: Job, width = 160): string {
+	const parts = [job.id, rankCountText(job)];
+	if (job.runDir) parts.push(`run dir ${job.runDir}`);
+	if (job.slurm) parts.push(`SLURM ${job.slurm.jobId}${job.slurm.stepId === null ? '' : `.${job.slurm.stepId}`}`);
+	if (job.launcher) parts.push(`launcher ${job.launcher.pid} ${truncate(compactCommand(job.launcher.cmd), 50)}`);
+	else parts.push(`rank 0 ${truncate(compactCommand(job.ranks[0]?.cmd ?? ''), 50)}`);
+	return truncate(parts.join('  '), width);
+}
+
+/** `exit 99 — saved for requeue`, `killed by SIGKILL`, `exit status unknown`. */
+export function exitText(exit: ExitStatus | null): string {
+	if (exit === null) return 'exit status unknown';
+	if (exit.signal !== null) return `killed by ${exit.signal}`;
+	if (exit.code === 99) return 'exit 99 — saved for requeue';
+	return `exit ${exit.code}`;
+}
+
+export function endedLine(job: EndedJob, time: string): string {
+	return `job ${job.id} ended ${time}, ${exitText(job.exit)}`;
+}

@@ -1,0 +1,58 @@
+import type {Job, RankSet} from '../core/types.js';
+
+// Which one job an action goes to. A signal goes to the ranks of one job, picked explicitly (--job, a
+// RUN_DIR that names it; --pid / --match narrow the search before this) or unambiguously (the only job).
+// Several jobs and nothing that picks one: no job, and the caller lists them.
+
+export type JobChoice =
+	| {readonly kind: 'one'; readonly job: Job; readonly why: string}
+	/** No job at all was found. */
+	| {readonly kind: 'none'}
+	/** Jobs were found, but none or several fit what was asked: nothing may be sent. */
+	| {readonly kind: 'refused'; readonly jobs: readonly Job[]; readonly why: string};
+
+export interface JobPick {
+	/** --job: a job id (`torchrun:4242`), its launcher pid (`4242`), or a SLURM job (`998`) or step (`998.0`). */
+	readonly job?: string | null;
+	/** The RUN_DIR given (the sampler matched it: RankSet.runDirMatch). */
+	readonly runDir?: string | null;
+}
+
+/** Does `text` name the job: its id, its launcher's pid, its SLURM job or job.step. */
+export function jobMatches(job: Job, text: string): boolean {
+	const wanted = text.trim();
+	if (wanted === job.id || wanted === String(job.launcher?.pid ?? '')) return true;
+	if (job.id.endsWith(`:${wanted}`)) return true;
+	const slurm = job.slurm;
+	return slurm !== null && (wanted === slurm.jobId || wanted === `${slurm.jobId}.${slurm.stepId ?? ''}`);
+}
+
+export function chooseJob(set: RankSet, pick: JobPick): JobChoice {
+	const {jobs} = set;
+	if (jobs.length === 0) return {kind: 'none'};
+	if (pick.job) {
+		const named = jobs.filter(job => jobMatches(job, pick.job!));
+		if (named.length === 1) return {kind: 'one', job: named[0]!, why: `--job ${pick.job}`};
+		return {
+			kind: 'refused',
+			jobs: named.length === 0 ? jobs : named,
+			why: named.length === 0 ? `no job is '${pick.job}'` : `'${pick.job}' names ${named.length} jobs`,
+		};
+	}
+	if (pick.runDir) {
+		const match = set.runDirMatch;
+		const named = jobs.filter(job => match?.jobs.includes(job.id));
+		if (named.length === 1)
+			return {kind: 'one', job: named[0]!, why: `${match?.evidence ?? 'RUN_DIR'} names ${pick.runDir}`};
+		return {
+			kind: 'refused',
+			jobs: named.length === 0 ? jobs : named,
+			why:
+				named.length === 0
+					? `no job has ${pick.runDir} on its command line, open under it or as its working directory`
+					: `${named.length} jobs name ${pick.runDir} (by ${match?.evidence ?? 'their places'})`,
+		};
+	}
+	if (jobs.length === 1) return {kind: 'one', job: jobs[0]!, why: 'the only job found'};
+	return {kind: 'refused', jobs, why: `${jobs.length} jobs found and nothing picks one`};
+}
