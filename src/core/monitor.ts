@@ -1,4 +1,5 @@
 import {errorMessage} from './errors.js';
+import {JobEventLog} from './event-log.js';
 import {LevelTracker, type ThresholdRule} from './thresholds.js';
 import {RingBuffer} from './ring-buffer.js';
 import {gpuMetricId} from './metric-id.js';
@@ -56,6 +57,8 @@ export interface MonitorOptions {
 	readonly ranksIntervalMs?: number;
 	/** Level changes kept in `recentAlerts` (default 50). */
 	readonly recentAlertLimit?: number;
+	/** Job events kept in `recentEvents` (default 50). */
+	readonly recentEventLimit?: number;
 	readonly now?: () => number;
 }
 
@@ -79,6 +82,7 @@ export class Monitor {
 	readonly #peaks = new Map<MetricId, number>();
 	readonly #listeners = new Set<SnapshotListener>();
 	#recentAlerts: Alert[] = [];
+	readonly #events: JobEventLog;
 	#snapshot: Snapshot | null = null;
 	#lastMemory: HostMemory | null = null;
 	#ranks: RankSet | null = null;
@@ -92,6 +96,7 @@ export class Monitor {
 	constructor(options: MonitorOptions) {
 		this.#options = options;
 		this.#now = options.now ?? Date.now;
+		this.#events = new JobEventLog(options.recentEventLimit ?? 50);
 	}
 
 	getSnapshot(): Snapshot | null {
@@ -196,6 +201,8 @@ export class Monitor {
 			this.#recentAlerts = [...this.#recentAlerts, ...newAlerts].slice(-limit);
 		}
 
+		// Events when a new rank sample or a changed index came in; the index's OVERDUE as judged with the ranks.
+		const life = this.#events.update(this.#ranks, sources.checkpoints?.getIndex() ?? null, time);
 		const snapshot: Snapshot = {
 			time,
 			host: this.#options.host,
@@ -205,11 +212,13 @@ export class Monitor {
 			gpu,
 			gpuProcesses,
 			ranks: this.#ranks,
-			checkpoints: sources.checkpoints?.getIndex() ?? null,
+			checkpoints: life.checkpoints,
 			ranksError: this.#ranksError,
 			metrics,
 			newAlerts,
 			recentAlerts: this.#recentAlerts,
+			events: life.events,
+			recentEvents: life.recentEvents,
 		};
 		this.#snapshot = snapshot;
 		for (const listener of this.#listeners) listener(snapshot);

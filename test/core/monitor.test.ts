@@ -1,6 +1,6 @@
 import {describe, expect, test, vi} from 'vitest';
 import {Monitor, type MonitorThresholds} from '../../src/core/monitor.js';
-import type {Snapshot} from '../../src/core/types.js';
+import type {RankSet, Snapshot} from '../../src/core/types.js';
 import {gpu, hostMemory, ScriptedSources} from '../helpers/snapshots.js';
 
 const thresholds: MonitorThresholds = {
@@ -139,7 +139,15 @@ describe('Monitor', () => {
 		let now = 0;
 		const scans: number[] = [];
 		let fail = false;
-		const rankSet = (n: number) => ({ranks: [], launcher: null, sampledAt: n});
+		const rankSet = (n: number): RankSet => ({
+			ranks: [],
+			jobs: [],
+			launcher: null,
+			departed: [],
+			ended: [],
+			runDirMatch: null,
+			sampledAt: n,
+		});
 		sources.setGpus(gpu(0, 10));
 		sources.processes = {processes: [{pid: 7, gpuUuid: 'GPU-0', usedBytes: 1}], sampledAt: 1, error: null};
 		const seenTables: unknown[] = [];

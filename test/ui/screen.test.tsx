@@ -81,6 +81,8 @@ function screenData(d: Data): ScreenData {
 			metrics,
 			newAlerts: [],
 			recentAlerts: d.alerts,
+			events: [],
+			recentEvents: [],
 		},
 		host: 'node1',
 		history: {ram: [50, 60, 78]},

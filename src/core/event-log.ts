@@ -1,0 +1,46 @@
+import {checkpointEvents, rankEvents} from './job-events.js';
+import {runDirJob, withOverdueJudged} from './run-dir-job.js';
+import type {CheckpointIndex, JobEvent, RankSet} from './types.js';
+
+// The Monitor's memory of the job's life: the last rank sample and checkpoint index it turned into events,
+// and the most recent events. Events are made only when a source gave a new object (a new rank sample, a
+// changed index), so a tick that read nothing new says nothing, and a failed scan (the last ranks kept) too.
+
+export interface JobEventsOfTick {
+	/** The index the snapshot carries: OVERDUE cleared when no job runs for the run dir. */
+	readonly checkpoints: CheckpointIndex | null;
+	/** This tick's events. */
+	readonly events: readonly JobEvent[];
+	/** Newest last, bounded; the same array while nothing happens (views memoise on it). */
+	readonly recentEvents: readonly JobEvent[];
+}
+
+export class JobEventLog {
+	readonly #limit: number;
+	#ranks: RankSet | null = null;
+	#rawIndex: CheckpointIndex | null = null;
+	#index: CheckpointIndex | null = null;
+	#recent: readonly JobEvent[] = [];
+
+	constructor(limit: number) {
+		this.#limit = limit;
+	}
+
+	update(ranks: RankSet | null, rawIndex: CheckpointIndex | null, time: number): JobEventsOfTick {
+		const events: JobEvent[] = [];
+		if (ranks && ranks !== this.#ranks) events.push(...rankEvents(this.#ranks, ranks, time));
+		// Overdue depends on the ranks too (is the job still there?): judged again when either changed, and a new
+		// object only when the index or the verdict did (views memoise on it).
+		let index = this.#index;
+		if (rawIndex !== this.#rawIndex || ranks !== this.#ranks) {
+			const judged = withOverdueJudged(rawIndex, ranks);
+			if (rawIndex !== this.#rawIndex || judged?.lastSave?.overdue !== index?.lastSave?.overdue) index = judged;
+		}
+		if (index !== this.#index) events.push(...checkpointEvents(this.#index, index, time, runDirJob(ranks)));
+		this.#ranks = ranks;
+		this.#rawIndex = rawIndex;
+		this.#index = index;
+		if (events.length > 0) this.#recent = [...this.#recent, ...events].slice(-this.#limit);
+		return {checkpoints: index, events, recentEvents: this.#recent};
+	}
+}
