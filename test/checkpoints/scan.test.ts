@@ -1,7 +1,7 @@
 // The checkpoint scan on run dirs built in temp dirs: every layout, partial vs complete, merging, sizes, symlinks,
 // warnings for malformed files, and agreement with the real demo job's checkpoint_metadata.json.
 
-import {readFileSync, statSync} from 'node:fs';
+import {readFileSync, rmSync, statSync} from 'node:fs';
 import path from 'node:path';
 import {afterAll, afterEach, describe, expect, it} from 'vitest';
 import {UsageError} from '../../src/core/errors.js';
@@ -48,7 +48,7 @@ describe('seed layout', () => {
 		setMtime(tmp.dir, T0 + 6 * MIN);
 		seedMetadata(run, [a, b, c], 3);
 		for (const save of [a, b, c]) setMtime(save.dir, T0 + 60 * MIN); // the metadata's timestamp wins over mtime
-		setMtime(unnamed.dir, T0 + 5 * MIN);
+		setMtime(unnamed.dir, T0 + 60 * MIN); // its meta.json's time wins over mtime too
 		const emergency = put(run, 'emergency_state.pt', zipArchive(500));
 		setMtime(emergency, T0 + 3 * MIN);
 		const truncated = put(run, 'state.pt', zipArchive(5000).subarray(0, 3000));
@@ -83,7 +83,8 @@ describe('seed layout', () => {
 		});
 		expect(get(result, b.name)).toMatchObject({step: 20, kind: 'manual', epoch: 0.2, time: b.time});
 		expect(get(result, c.name)).toMatchObject({step: 30, kind: 'emergency', time: c.time, status: 'complete'});
-		const notInMetadata = {step: 35, kind: 'unknown', epoch: null, time: T0 + 5 * MIN, status: 'complete'};
+		// Not named in the metadata (a save in the gap between its rename and the metadata's): its own meta.json.
+		const notInMetadata = {step: 35, kind: 'periodic', epoch: 0.35, time: T0 + 5 * MIN, status: 'complete'};
 		expect(get(result, unnamed.name)).toMatchObject(notInMetadata);
 		expect(get(result, tmp.name)).toMatchObject({step: 40, status: 'partial', bytes: tmp.bytes});
 		const emergencyFile = {kind: 'emergency', status: 'complete', step: null, bytes: statSync(emergency).size};
@@ -91,7 +92,7 @@ describe('seed layout', () => {
 		expect(get(result, 'state.pt')).toMatchObject({status: 'partial', warnings: ['truncated: no zip end record']});
 	});
 
-	it('lists the directories from their names when checkpoint_metadata.json is malformed, with a warning', async () => {
+	it("reads each directory's meta.json when checkpoint_metadata.json is malformed, with a warning", async () => {
 		const run = makeTempDir();
 		const a = seedCheckpoint(run, {step: 100, epoch: 1, kind: 'periodic', time: T0});
 		const b = seedCheckpoint(run, {step: 50, epoch: 0.5, kind: 'manual', time: T0 + MIN});
@@ -100,13 +101,55 @@ describe('seed layout', () => {
 		setMtime(b.dir, T0 + 20 * MIN);
 
 		const result = await scanRunDir(run);
+		// The kinds, epochs and times the directories' own meta.json files hold, not their mtimes.
 		expect(result.checkpoints.map(item => [item.step, item.kind, item.epoch, item.time])).toEqual([
-			[50, 'unknown', null, T0 + 20 * MIN],
-			[100, 'unknown', null, T0 + 10 * MIN],
+			[50, 'manual', 0.5, T0 + MIN],
+			[100, 'periodic', 1, T0],
 		]);
 		expect(result.declaredKeep).toBeNull();
 		expect(result.warnings).toHaveLength(1);
 		expect(result.warnings[0]).toMatch(/^checkpoints\/checkpoint_metadata\.json: .*JSON/);
+	});
+
+	it('a complete directory the metadata does not name yet: kind, epoch and time from its meta.json', async () => {
+		const run = makeTempDir();
+		const old = seedCheckpoint(run, {step: 10, epoch: 0.1, kind: 'periodic', time: T0});
+		seedMetadata(run, [old], 5);
+		// Renamed into place, not yet in checkpoint_metadata.json: the demo's order of writes.
+		const manual = seedCheckpoint(run, {step: 20, epoch: 0.2, kind: 'manual', time: T0 + 2 * MIN});
+		setMtime(manual.dir, T0 + 60 * MIN);
+		// A job that records why it saved rather than a kind.
+		const why = seedCheckpoint(run, {step: 30, epoch: 0.3, kind: 'periodic', time: T0 + 3 * MIN});
+		put(why.dir, 'meta.json', JSON.stringify({step: 30, epoch: 0.3, reason: 'SIGTERM', time: 'soon'}));
+		setMtime(why.dir, T0 + 45 * MIN); // its time is not a date: the mtime stands in
+		// Seed jobs other than the demo may write no meta.json at all: the name and mtime are all there is.
+		const bare = seedCheckpoint(run, {step: 40, epoch: 0.4, kind: 'manual', time: T0 + 4 * MIN});
+		rmSync(path.join(bare.dir, 'meta.json'));
+		setMtime(bare.dir, T0 + 50 * MIN);
+		const broken = seedCheckpoint(run, {step: 50, epoch: 0.5, kind: 'manual', time: T0 + 5 * MIN});
+		put(broken.dir, 'meta.json', '{"step": 50,');
+		setMtime(broken.dir, T0 + 55 * MIN);
+
+		const result = await scanRunDir(run);
+		expect(result.warnings).toEqual([]);
+		const rows = result.checkpoints.map(item => [item.step, item.kind, item.epoch, item.time, item.warnings]);
+		expect(rows).toEqual([
+			[10, 'periodic', 0.1, T0, []],
+			[20, 'manual', 0.2, T0 + 2 * MIN, []],
+			[30, 'emergency', 0.3, T0 + 45 * MIN, ['meta.json: time "soon" is not a date']],
+			[40, 'unknown', null, T0 + 50 * MIN, []],
+			[50, 'unknown', null, T0 + 55 * MIN, [expect.stringMatching(/^meta\.json: .*JSON/)]],
+		]);
+	});
+
+	it("a metadata entry wins over the directory's meta.json when both name the save", async () => {
+		const run = makeTempDir();
+		const save = seedCheckpoint(run, {step: 20, epoch: 0.2, kind: 'manual', time: T0});
+		const entry = {...save.entry, kind: 'periodic', epoch: 0.25, timestamp: new Date(T0 + MIN).toISOString()};
+		put(run, 'checkpoints/checkpoint_metadata.json', JSON.stringify({checkpoints: [entry], max_checkpoints: 5}));
+
+		const result = await scanRunDir(run);
+		expect(get(result, save.name)).toMatchObject({kind: 'periodic', epoch: 0.25, time: T0 + MIN, warnings: []});
 	});
 });
 

@@ -93,6 +93,21 @@ describe('CheckpointWatcher.awaitSave', () => {
 		},
 	);
 
+	it('a manual save renamed into place before the metadata names it is attributed from its meta.json', async () => {
+		const {run, done} = runWithOldSave();
+		const watcher = await started(run);
+		const waiting = watcher.awaitSave(Date.now(), 30_000, 'manual');
+		// The demo's order: the directory (meta.json inside) is renamed into place and only then named in
+		// checkpoint_metadata.json, which this test never gets to: the wait ends on the rename alone.
+		const written = seedCheckpoint(run, {step: 250, epoch: 2.5, kind: 'manual', time: nowS()}, '.tmp');
+		const final = written.dir.replace(/\.tmp$/, '');
+		renameSync(written.dir, final);
+		const result = await waiting;
+		expect(result).toMatchObject({attributed: true, note: null});
+		expect(result.checkpoint).toMatchObject({name: path.basename(final), kind: 'manual', step: 250});
+		expect(done).toHaveLength(1); // the metadata still names only the old save
+	});
+
 	it('a save whose layout records no kind is reported at once, with a note that it may not be the one', async () => {
 		const {run} = runWithOldSave();
 		const watcher = await started(run);

@@ -1,5 +1,7 @@
 // The seed layout (and the demo job's, demo/job/checkpointing.py):
 //   checkpoints/checkpoint_step_<N>_<YYYYmmdd_HHMMSS>/      final name after an atomic rename: complete
+//     meta.json                                             {step, epoch, kind | reason, time, …}, written before the
+//                                                            rename (the demo writes it; other seed jobs may not)
 //   checkpoints/checkpoint_step_<N>_<YYYYmmdd_HHMMSS>.tmp/  a save in progress or one that was killed: partial
 //   checkpoints/checkpoint_metadata.json                    {checkpoints: [{step, epoch, timestamp, checkpoint_path,
 //                                                            kind | reason}], latest_checkpoint, max_checkpoints}
@@ -28,6 +30,7 @@ import {
 import {kindFromReason} from './save-reason.js';
 
 const METADATA_FILE = 'checkpoint_metadata.json';
+const DIR_META_FILE = 'meta.json';
 const STEP_DIR = /^checkpoint_step_(\d+)(?:_\d{8}_\d{6})?(\.tmp)?$/;
 const STATE_FILE = /^(emergency_)?state\.pt(\.tmp)?$/;
 const KINDS: readonly CheckpointKind[] = ['periodic', 'manual', 'emergency'];
@@ -36,7 +39,8 @@ interface MetaEntry {
 	readonly epoch: number | null;
 	readonly kind: CheckpointKind;
 	readonly time: number | null;
-	readonly timestampText: string | null;
+	/** A time text that is not a date, for the warning; null when the time is fine or absent. */
+	readonly badTime: string | null;
 }
 
 interface Metadata {
@@ -54,6 +58,15 @@ function kindOf(item: Record<string, unknown>): CheckpointKind {
 	return typeof item.reason === 'string' ? kindFromReason(item.reason) : 'unknown';
 }
 
+/** Epoch, kind and time of one save, from a metadata entry (time under `timestamp`) or a meta.json (`time`). */
+function entryOf(item: Record<string, unknown>, timeKey: 'timestamp' | 'time'): MetaEntry {
+	const text = item[timeKey];
+	const parsed = typeof text === 'string' ? Date.parse(text) : Number.NaN;
+	const time = Number.isNaN(parsed) ? null : parsed;
+	const badTime = time === null && typeof text === 'string' ? text : null;
+	return {epoch: numberOf(item.epoch), kind: kindOf(item), time, badTime};
+}
+
 /** The metadata's entries by checkpoint directory name, or a warning text when the file is unusable. */
 function parseMetadata(value: unknown): Metadata | string {
 	if (!isRecord(value)) return 'expected a JSON object';
@@ -63,25 +76,38 @@ function parseMetadata(value: unknown): Metadata | string {
 	for (const item of list) {
 		if (!isRecord(item) || typeof item.checkpoint_path !== 'string') continue;
 		const name = path.posix.basename(item.checkpoint_path.replace(/\/+$/, ''));
-		const timestampText = typeof item.timestamp === 'string' ? item.timestamp : null;
-		const parsed = timestampText === null ? Number.NaN : Date.parse(timestampText);
-		const kind = kindOf(item);
-		byName.set(name, {epoch: numberOf(item.epoch), kind, time: Number.isNaN(parsed) ? null : parsed, timestampText});
+		byName.set(name, entryOf(item, 'timestamp'));
 	}
 	const keep = value.max_checkpoints;
 	const declaredKeep = typeof keep === 'number' && Number.isSafeInteger(keep) && keep > 0 ? keep : null;
 	return {byName, declaredKeep};
 }
 
-function stepDir(entry: Entry, match: RegExpExecArray, meta: Metadata | null): Found {
+/**
+ * A complete step directory's own meta.json, for one the metadata does not name. The demo renames the directory into
+ * place before checkpoint_metadata.json names it, so without this a scan in that gap reads its kind as unknown (and
+ * awaitSave calls a manual save possibly periodic); a malformed metadata file falls back to it too.
+ */
+async function dirMeta(entry: Entry, io: LayoutIO): Promise<MetaEntry | string | null> {
+	const read = await io.readJson(path.join(entry.path, DIR_META_FILE));
+	if (read.status === 'missing') return null; // seed jobs other than the demo need not write one
+	if (read.status === 'error') return read.error;
+	return isRecord(read.value) ? entryOf(read.value, 'time') : 'expected a JSON object';
+}
+
+async function stepDir(entry: Entry, match: RegExpExecArray, meta: Metadata | null, io: LayoutIO): Promise<Found> {
 	const step = intOf(match[1]);
 	if (match[2] !== undefined) {
 		return found(entry, {step, status: 'partial', warnings: ['save in progress or interrupted (.tmp)']});
 	}
-	const info = meta?.byName.get(entry.name);
-	if (info === undefined) return found(entry, {step});
-	const badTime = info.time === null && info.timestampText !== null;
-	const warnings = badTime ? [`${METADATA_FILE}: timestamp "${info.timestampText}" is not a date`] : [];
+	// The metadata entry wins when there is one: it is what the job wrote last about this save.
+	const named = meta?.byName.get(entry.name);
+	const info = named ?? (await dirMeta(entry, io));
+	const file = named === undefined ? DIR_META_FILE : METADATA_FILE;
+	if (info === null) return found(entry, {step});
+	if (typeof info === 'string') return found(entry, {step, warnings: [`${file}: ${info}`]});
+	const timeKey = named === undefined ? 'time' : 'timestamp';
+	const warnings = info.badTime === null ? [] : [`${file}: ${timeKey} "${info.badTime}" is not a date`];
 	return found(entry, {step, epoch: info.epoch, kind: info.kind, time: info.time, warnings});
 }
 
@@ -116,7 +142,7 @@ export const seedLayout: Layout = {
 		for (const entry of dir.entries) {
 			const step = STEP_DIR.exec(entry.name);
 			if (step && (entry.type === 'dir' || (step[2] !== undefined && entry.type === 'file'))) {
-				result.push(stepDir(entry, step, meta));
+				result.push(await stepDir(entry, step, meta, io));
 				continue;
 			}
 			const state = STATE_FILE.exec(entry.name);
