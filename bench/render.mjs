@@ -87,7 +87,7 @@ const index = {
 	checkpoints,
 	retention: {keep: 198, source: 'flag', count: 199, toPrune: checkpoints.slice(0, 2).map(c => c.path)},
 	disk: {freeBytes: 9.1e12, totalBytes: 4e13, avgCheckpointBytes: 140 * GIB, savesUntilFull: 62},
-	lastSave: {time: T0 - 1_800_000, ageS: 1800, medianIntervalS: 1800, overdue: false},
+	lastSave: {time: T0 - 1_800_000, ageS: 1800, medianIntervalS: 1800, periodicTime: T0 - 1_800_000, overdue: false},
 	warnings: [],
 	scannedAt: T0,
 };

@@ -39,7 +39,14 @@ export function checkpointIndex(extra: Partial<CheckpointIndex> = {}): Checkpoin
 		],
 		retention: {keep: 3, source: 'metadata', count: 4, toPrune: ['/runs/exp1/checkpoints/checkpoint_step_500']},
 		disk: {freeBytes: 20 * GIB, totalBytes: 100 * GIB, avgCheckpointBytes: 512 * MIB, savesUntilFull: 40},
-		lastSave: {time: NOW - 30 * 60_000, ageS: 1800, medianIntervalS: 900, overdue: false},
+		// The newest complete save (step 1500) is a periodic one.
+		lastSave: {
+			time: NOW - 30 * 60_000,
+			ageS: 1800,
+			medianIntervalS: 900,
+			periodicTime: NOW - 30 * 60_000,
+			overdue: false,
+		},
 		warnings: [],
 		scannedAt: NOW,
 		...extra,
