@@ -18,18 +18,32 @@ export interface HeaderPart {
 	readonly alarm: boolean;
 }
 
+/**
+ * `last save 30 min ago (usually every 15 min)`, OVERDUE first when it is. OVERDUE counts from the last periodic save,
+ * so when a manual or emergency save came after it the text gives that periodic save's age, then the newer save's:
+ * `OVERDUE: last save 5 s ago` right after a manual save would read as a contradiction.
+ */
+function lastSavePart(index: CheckpointIndex, compact: boolean): HeaderPart {
+	const last = index.lastSave;
+	if (!last) return {text: 'no complete save yet', alarm: false};
+	const usual = !compact && last.medianIntervalS !== null ? ` (usually every ${formatAge(last.medianIntervalS)})` : '';
+	const text = `last save ${formatAge(last.ageS)} ago${usual}`;
+	if (!last.overdue) return {text, alarm: false};
+	// An index built before periodicTime existed has none: overdue then counts from the last save, as in lastSaveAt.
+	const periodicTime = last.periodicTime === undefined ? last.time : last.periodicTime;
+	if (periodicTime === null || periodicTime === last.time) return {text: `OVERDUE: ${text}`, alarm: true};
+	// ageS is as of the index's `now`; the periodic save is older by the gap between the two times.
+	const periodicAgeS = last.ageS + (last.time - periodicTime) / 1000;
+	const newest = index.checkpoints.find(
+		c => c.status === 'complete' && c.time === last.time && c.kind !== 'periodic' && c.kind !== 'unknown',
+	);
+	const since = `${newest?.kind ?? 'last save'} ${formatAge(last.ageS)} ago`;
+	return {text: `OVERDUE: last periodic save ${formatAge(periodicAgeS)} ago${usual}; ${since}`, alarm: true};
+}
+
 /** After the title: last save (OVERDUE first when it is), disk free and saves until full. */
 export function headerParts(index: CheckpointIndex, compact: boolean): HeaderPart[] {
-	const parts: HeaderPart[] = [{text: String(index.checkpoints.length), alarm: false}];
-	const last = index.lastSave;
-	if (last) {
-		const usual =
-			!compact && last.medianIntervalS !== null ? ` (usually every ${formatAge(last.medianIntervalS)})` : '';
-		const text = `last save ${formatAge(last.ageS)} ago${usual}`;
-		parts.push(last.overdue ? {text: `OVERDUE: ${text}`, alarm: true} : {text, alarm: false});
-	} else {
-		parts.push({text: 'no complete save yet', alarm: false});
-	}
+	const parts: HeaderPart[] = [{text: String(index.checkpoints.length), alarm: false}, lastSavePart(index, compact)];
 	const {disk} = index;
 	if (disk.freeBytes !== null) {
 		const total = !compact && disk.totalBytes !== null ? ` of ${formatBytes(disk.totalBytes)}` : '';

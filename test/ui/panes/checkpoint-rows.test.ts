@@ -1,0 +1,92 @@
+// The checkpoints pane's header text (src/ui/panes/checkpoint-rows.ts): what the last-save part says, above all when
+// OVERDUE (counted from the last periodic save) stands next to a newer manual or emergency save.
+
+import {describe, expect, it} from 'vitest';
+import type {CheckpointIndex} from '../../../src/core/types.js';
+import {headerParts} from '../../../src/ui/panes/checkpoint-rows.js';
+import {checkpoint, checkpointIndex, NOW} from '../../helpers/checkpoint-data.js';
+
+/** The last-save part of the header (it comes right after the count). */
+function lastSavePart(index: CheckpointIndex, compact = false): {text: string; alarm: boolean} | undefined {
+	return headerParts(index, compact)[1];
+}
+
+/** Periodic saves every 20 s up to 130 s ago, then one save of `kind` 5 s ago; overdue as given. */
+function afterPeriodic(kind: 'manual' | 'emergency' | 'periodic', overdue: boolean): CheckpointIndex {
+	return checkpointIndex({
+		checkpoints: [
+			checkpoint(100, 0, {time: NOW - 170_000}),
+			checkpoint(200, 0, {time: NOW - 150_000}),
+			checkpoint(300, 0, {time: NOW - 130_000}),
+			checkpoint(310, 0, {time: NOW - 5000, kind}),
+		],
+		lastSave: {
+			time: NOW - 5000,
+			ageS: 5,
+			medianIntervalS: 20,
+			periodicTime: kind === 'periodic' ? NOW - 5000 : NOW - 130_000,
+			overdue,
+		},
+	});
+}
+
+describe('headerParts: the last save', () => {
+	it('OVERDUE after a manual save gives the age of the last periodic save, then the manual one', () => {
+		expect(lastSavePart(afterPeriodic('manual', true))).toEqual({
+			text: 'OVERDUE: last periodic save 2 min ago (usually every 20 s); manual 5 s ago',
+			alarm: true,
+		});
+	});
+
+	it('names an emergency save the same way; the compact form leaves out the usual interval', () => {
+		expect(lastSavePart(afterPeriodic('emergency', true), true)).toEqual({
+			text: 'OVERDUE: last periodic save 2 min ago; emergency 5 s ago',
+			alarm: true,
+		});
+	});
+
+	it('the periodic save is older than the last save by the gap between their times, not by the age alone', () => {
+		const index = afterPeriodic('manual', true);
+		const late = {...index, lastSave: {...index.lastSave!, ageS: 600, periodicTime: NOW - 4 * 3600_000}};
+		// 600 s + (4 h − 5 s) since the periodic save: 4.2 h.
+		expect(lastSavePart(late)?.text).toBe(
+			'OVERDUE: last periodic save 4.2 h ago (usually every 20 s); manual 10 min ago',
+		);
+	});
+
+	it('OVERDUE when the last save is itself the periodic one: the plain last-save text', () => {
+		expect(lastSavePart(afterPeriodic('periodic', true))).toEqual({
+			text: 'OVERDUE: last save 5 s ago (usually every 20 s)',
+			alarm: true,
+		});
+	});
+
+	it('not overdue: the last save of any kind, without a word about the periodic one', () => {
+		expect(lastSavePart(afterPeriodic('manual', false))).toEqual({
+			text: 'last save 5 s ago (usually every 20 s)',
+			alarm: false,
+		});
+	});
+
+	it('a newest save whose checkpoint is no longer listed is called the last save', () => {
+		const index = afterPeriodic('manual', true);
+		const gone = {...index, checkpoints: index.checkpoints.slice(0, 3)};
+		expect(lastSavePart(gone)?.text).toBe(
+			'OVERDUE: last periodic save 2 min ago (usually every 20 s); last save 5 s ago',
+		);
+	});
+
+	it('an index built before periodicTime existed counts from the last save, as lastSaveAt does', () => {
+		const index = afterPeriodic('manual', true);
+		const {periodicTime: _dropped, ...old} = index.lastSave!;
+		const legacy = {...index, lastSave: old} as unknown as CheckpointIndex;
+		expect(lastSavePart(legacy)?.text).toBe('OVERDUE: last save 5 s ago (usually every 20 s)');
+	});
+
+	it('no complete save yet', () => {
+		expect(lastSavePart(checkpointIndex({checkpoints: [], lastSave: null}))).toEqual({
+			text: 'no complete save yet',
+			alarm: false,
+		});
+	});
+});
