@@ -1,18 +1,20 @@
 import {
 	processIdentity,
 	type Alert,
-	type CheckpointIndex,
+	type ExitStatus,
 	type GpuReading,
 	type GpuState,
+	type JobEvent,
 	type MetricStatus,
 	type RankSet,
 } from '../core/types.js';
 import {gpuMetricId} from '../core/metric-id.js';
 import type {LogRecord} from '../memlog/record.js';
 import {formatAge} from '../format/duration.js';
+import {rankWords} from '../format/events.js';
 import {LEVEL_WORD} from '../format/levels.js';
 import {localTime} from '../format/time.js';
-import {formatBytes, formatPercent, formatThreshold} from '../format/units.js';
+import {formatPercent, formatThreshold} from '../format/units.js';
 
 // Pure text for the headless mode. Lines are meant for a tmux pane, `tail -f` or a SLURM .out
 // file: one line each, greppable (`grep CRIT`), levels upper-case only when they need attention.
@@ -96,54 +98,53 @@ export function formatGpuStateLine(state: GpuState, now: number): string | null 
 	}
 }
 
-function rankName(rank: {readonly rank: number | null; readonly pid: number}): string {
-	return `rank ${rank.rank ?? '?'} (pid ${rank.pid})`;
+/**
+ * `ranks: rank 0 (pid 100), rank 1 (pid 101) found; launcher pid 10` for ranks first seen in this scan; null
+ * when none is new. Ranks leaving, stopping and stalling are the job's events (formatEventLine).
+ */
+export function describeRanksFound(previous: RankSet | null, next: RankSet): string | null {
+	const before = new Set((previous?.ranks ?? []).map(processIdentity));
+	const appeared = next.ranks.filter(r => !before.has(processIdentity(r)));
+	if (appeared.length === 0) return null;
+	const launcher = next.launcher ? `; launcher pid ${next.launcher.pid}` : '';
+	return `ranks: ${appeared.map(rankWords).join(', ')} found${launcher}`;
 }
 
 /**
- * Lines for what changed in the job between two rank scans: ranks found, ranks gone (a crash
- * shows up here first), ranks newly stalled or running again. Empty when nothing changed.
+ * `2026-11-22 12:03:11 WARN job torchrun:4200 ended, exit 99 — saved for requeue`: the level word only where it
+ * needs attention (an ok event, a save seen, reads as plain news), so `grep CRIT` finds the crashes.
  */
-export function describeRankChanges(previous: RankSet | null, next: RankSet): string[] {
-	const before = new Map((previous?.ranks ?? []).map(r => [processIdentity(r), r]));
-	const after = new Map(next.ranks.map(r => [processIdentity(r), r]));
-	const lines: string[] = [];
-	const appeared = [...after.entries()].filter(([id]) => !before.has(id)).map(([, r]) => r);
-	if (appeared.length > 0) {
-		const launcher = next.launcher ? `; launcher pid ${next.launcher.pid}` : '';
-		lines.push(`ranks: ${appeared.map(rankName).join(', ')} found${launcher}`);
-	}
-	for (const [id, r] of before) {
-		if (!after.has(id)) lines.push(`ranks: ${rankName(r)} is gone`);
-	}
-	for (const [id, r] of after) {
-		const was = before.get(id);
-		if (r.stalled && !was?.stalled)
-			lines.push(`ranks: ${rankName(r)} looks stalled: state ${r.state} but no CPU time lately`);
-		if (!r.stalled && was?.stalled) lines.push(`ranks: ${rankName(r)} is using CPU again`);
-	}
-	return lines;
+export function formatEventLine(event: JobEvent): string {
+	const level = event.level === 'ok' ? '' : `${LEVEL_WORD[event.level]} `;
+	return `${localTime(event.time)} ${level}${event.text}`;
 }
 
-/**
- * Lines for what changed in the run dir: a new complete checkpoint, a save seen partial, a save that
- * became overdue. Partial ones are reported once, by path, since a save in progress is normal.
- */
-export function describeCheckpointChanges(previous: CheckpointIndex | null, next: CheckpointIndex): string[] {
-	if (!previous) return [];
-	const known = new Map(previous.checkpoints.map(c => [c.path, c]));
-	const lines: string[] = [];
-	for (const c of next.checkpoints) {
-		const before = known.get(c.path);
-		if (c.status === 'complete' && before?.status !== 'complete') {
-			const step = c.step === null ? '' : ` step ${c.step},`;
-			lines.push(`checkpoint: ${c.name} saved (${c.kind},${step} ${formatBytes(c.bytes)})`);
-		}
-	}
-	if (next.lastSave?.overdue && !previous.lastSave?.overdue) {
-		lines.push(
-			`checkpoint: OVERDUE — last save ${formatAge(next.lastSave.ageS)} ago, over 1.5 × the usual ${formatAge(next.lastSave.medianIntervalS ?? 0)}`,
-		);
-	}
-	return lines;
+/** An event in --json, beside the log records (which have no `event` key): snake_case as the records. */
+export interface EventRecord {
+	readonly event: JobEvent['kind'];
+	/** ISO 8601, UTC. */
+	readonly time: string;
+	readonly job: string | null;
+	readonly rank: number | null;
+	readonly pid: number | null;
+	readonly level: JobEvent['level'];
+	readonly text: string;
+	/** How the rank or job ended (rank-exited, job-ended); null for the other kinds and when unknown. */
+	readonly exit: {readonly code: number | null; readonly signal: string | null} | null;
+	readonly checkpoint?: string;
+}
+
+export function eventRecord(event: JobEvent): EventRecord {
+	const exit: ExitStatus | null = event.exit ?? null;
+	return {
+		event: event.kind,
+		time: new Date(event.time).toISOString(),
+		job: event.job,
+		rank: event.rank,
+		pid: event.pid,
+		level: event.level,
+		text: event.text,
+		exit: exit && {code: exit.code, signal: exit.signal},
+		...(event.checkpoint === undefined ? {} : {checkpoint: event.checkpoint}),
+	};
 }

@@ -1,17 +1,18 @@
 import type {Writable} from 'node:stream';
-import type {CheckpointIndex, GpuState, RankSet, Snapshot} from '../core/types.js';
+import type {GpuState, RankSet, Snapshot} from '../core/types.js';
 import type {Session} from '../session/session.js';
 import {localTime} from '../format/time.js';
 import {
-	describeCheckpointChanges,
-	describeRankChanges,
+	describeRanksFound,
+	eventRecord,
 	formatAlertLine,
+	formatEventLine,
 	formatGpuStateLine,
 	formatStatusLine,
 } from './format.js';
 
 export interface HeadlessOptions {
-	/** --json: records on stdout instead of status lines. */
+	/** --json: records (and the job's events, one object each) on stdout instead of status lines. */
 	readonly json: boolean;
 	readonly stdout: Writable;
 	readonly stderr: Writable;
@@ -62,16 +63,17 @@ export async function runHeadless(session: Session, options: HeadlessOptions): P
 
 	let lastGpuKey: string | null = null;
 	let lastRanks: RankSet | null = null;
-	let lastCheckpoints: CheckpointIndex | null = null;
 	const onSnapshot = (snapshot: Snapshot) => {
-		if (snapshot.checkpoints && snapshot.checkpoints !== lastCheckpoints) {
-			for (const line of describeCheckpointChanges(lastCheckpoints, snapshot.checkpoints))
-				note(`${localTime(snapshot.time)} ${line}`);
-			lastCheckpoints = snapshot.checkpoints;
-		}
 		if (snapshot.ranks && snapshot.ranks !== lastRanks) {
-			for (const line of describeRankChanges(lastRanks, snapshot.ranks)) note(`${localTime(snapshot.time)} ${line}`);
+			const found = describeRanksFound(lastRanks, snapshot.ranks);
+			if (found) note(`${localTime(snapshot.time)} ${found}`);
 			lastRanks = snapshot.ranks;
+		}
+		// The job's life (exits, ends, stops, stalls, saves, OVERDUE): a line each on stderr, and with --json an
+		// object each on stdout between the records, as it happens rather than at the next record.
+		for (const event of snapshot.events) {
+			note(formatEventLine(event));
+			if (options.json && stdoutOpen) stdout.write(`${JSON.stringify(eventRecord(event))}\n`);
 		}
 		// One line per change of the reader's state; a sample or a retry countdown is not a change.
 		const gpuKey = gpuStateKey(snapshot.gpu);

@@ -1,14 +1,15 @@
 import {describe, expect, test} from 'vitest';
-import type {Alert, MetricStatus} from '../../src/core/types.js';
+import type {Alert, JobEvent, MetricStatus} from '../../src/core/types.js';
 import {
-	describeCheckpointChanges,
-	describeRankChanges,
+	describeRanksFound,
+	eventRecord,
 	formatAlertLine,
+	formatEventLine,
 	formatGpuStateLine,
 	formatStatusLine,
 } from '../../src/headless/format.js';
 import type {LogRecord} from '../../src/memlog/record.js';
-import {checkpoint, checkpointIndex, MIB, NOW} from '../helpers/checkpoint-data.js';
+import {job, rankSet} from '../core/job-data.js';
 
 const at = new Date(2026, 10, 22, 9, 5, 7).getTime();
 
@@ -106,30 +107,6 @@ describe('formatAlertLine', () => {
 	});
 });
 
-describe('describeCheckpointChanges', () => {
-	const before = checkpointIndex();
-	test('a new complete checkpoint, its size as every view writes sizes', () => {
-		const saved = checkpoint(1600, 0, {bytes: 1536 * MIB});
-		const small = checkpoint(1700, 0, {kind: 'manual', bytes: 256 * 1024, step: null});
-		const after = checkpointIndex({checkpoints: [...before.checkpoints, saved, small]});
-		expect(describeCheckpointChanges(before, after)).toEqual([
-			'checkpoint: checkpoint_step_1600 saved (periodic, step 1600, 1.5 GiB)',
-			'checkpoint: checkpoint_step_1700 saved (manual, 256 KiB)',
-		]);
-	});
-
-	test('a save that became overdue, with ages as the checkpoints command writes them', () => {
-		const overdue = checkpointIndex({
-			lastSave: {time: NOW - 90 * 60_000, ageS: 5400, medianIntervalS: 900, overdue: true},
-		});
-		expect(describeCheckpointChanges(before, overdue)).toEqual([
-			'checkpoint: OVERDUE — last save 1.5 h ago, over 1.5 × the usual 15 min',
-		]);
-		expect(describeCheckpointChanges(overdue, overdue)).toEqual([]);
-		expect(describeCheckpointChanges(null, overdue)).toEqual([]);
-	});
-});
-
 describe('formatGpuStateLine', () => {
 	test('each state says what it means', () => {
 		expect(formatGpuStateLine({status: 'starting'}, 0)).toBeNull();
@@ -191,32 +168,76 @@ describe('formatGpuStateLine', () => {
 	});
 });
 
-describe('describeRankChanges', () => {
-	const rank = (n: number, pid: number, stalled = false) =>
-		({
-			rank: n,
-			pid,
-			startTime: pid * 3,
-			stalled,
-			state: 'S',
-		}) as unknown as import('../../src/core/types.js').RankProcess;
-	const set = (...ranks: ReturnType<typeof rank>[]) => ({
-		ranks,
-		launcher: {pid: 10, startTime: 1, cmd: 'torchrun'},
-		sampledAt: 0,
+describe('describeRanksFound', () => {
+	test('ranks first seen, with the launcher; nothing when none is new', () => {
+		const two = rankSet([job('torchrun:4200', 2)]);
+		expect(describeRanksFound(null, two)).toBe('ranks: rank 0 (pid 4201), rank 1 (pid 4202) found; launcher pid 4200');
+		expect(describeRanksFound(two, rankSet([job('torchrun:4200', 2)]))).toBeNull();
+		// A restarted rank is a new process (same pid, another start time): found again.
+		const restarted = rankSet([job('torchrun:4200', 2, n => (n === 1 ? {startTime: 1} : {}))]);
+		expect(describeRanksFound(two, restarted)).toBe('ranks: rank 1 (pid 4202) found; launcher pid 4200');
+	});
+});
+
+describe('events', () => {
+	const ended: JobEvent = {
+		time: at,
+		kind: 'job-ended',
+		job: 'torchrun:4200',
+		rank: null,
+		pid: 4200,
+		level: 'warn',
+		text: 'job torchrun:4200 ended, exit 99 — saved for requeue',
+		exit: {code: 99, signal: null},
+	};
+	const saved: JobEvent = {
+		time: at,
+		kind: 'save-seen',
+		job: null,
+		rank: null,
+		pid: null,
+		level: 'ok',
+		text: 'saved checkpoint_step_1600 (periodic, step 1600, 512 MiB)',
+		checkpoint: 'checkpoint_step_1600',
+	};
+
+	test('a line each, the level word only where it needs attention', () => {
+		expect(formatEventLine(ended)).toBe(
+			'2026-11-22 09:05:07 WARN job torchrun:4200 ended, exit 99 — saved for requeue',
+		);
+		expect(formatEventLine({...ended, level: 'critical', text: 'job torchrun:4200 ended, exit 1'})).toBe(
+			'2026-11-22 09:05:07 CRIT job torchrun:4200 ended, exit 1',
+		);
+		expect(formatEventLine(saved)).toBe(
+			'2026-11-22 09:05:07 saved checkpoint_step_1600 (periodic, step 1600, 512 MiB)',
+		);
 	});
 
-	test('found, gone, stalled and recovered; nothing when nothing changed', () => {
-		expect(describeRankChanges(null, set(rank(0, 100), rank(1, 101)))).toEqual([
-			'ranks: rank 0 (pid 100), rank 1 (pid 101) found; launcher pid 10',
-		]);
-		expect(describeRankChanges(set(rank(0, 100), rank(1, 101)), set(rank(0, 100), rank(1, 101)))).toEqual([]);
-		expect(describeRankChanges(set(rank(0, 100), rank(1, 101)), set(rank(0, 100, true)))).toEqual([
-			'ranks: rank 1 (pid 101) is gone',
-			'ranks: rank 0 (pid 100) looks stalled: state S but no CPU time lately',
-		]);
-		expect(describeRankChanges(set(rank(0, 100, true)), set(rank(0, 100)))).toEqual([
-			'ranks: rank 0 (pid 100) is using CPU again',
-		]);
+	test('--json: snake_case keys in a fixed order, exit null where there is none, checkpoint only where there is one', () => {
+		expect(JSON.stringify(eventRecord(ended))).toBe(
+			JSON.stringify({
+				event: 'job-ended',
+				time: new Date(at).toISOString(),
+				job: 'torchrun:4200',
+				rank: null,
+				pid: 4200,
+				level: 'warn',
+				text: 'job torchrun:4200 ended, exit 99 — saved for requeue',
+				exit: {code: 99, signal: null},
+			}),
+		);
+		expect(eventRecord(saved)).toEqual({
+			event: 'save-seen',
+			time: new Date(at).toISOString(),
+			job: null,
+			rank: null,
+			pid: null,
+			level: 'ok',
+			text: 'saved checkpoint_step_1600 (periodic, step 1600, 512 MiB)',
+			exit: null,
+			checkpoint: 'checkpoint_step_1600',
+		});
+		expect(eventRecord({...ended, kind: 'rank-exited', exit: null})).toMatchObject({event: 'rank-exited', exit: null});
+		expect('checkpoint' in eventRecord(ended)).toBe(false);
 	});
 });
