@@ -39,6 +39,9 @@ export async function runMonitor({input, flags, settings, json, selector, exitNo
 	const runDir = runDirFrom(input);
 	const tui = !flags.headless && !json && process.stdout.isTTY === true && process.stdin.isTTY === true;
 	const session = await openSession({settings, runDir, selector});
+	// Said where a person watching the log would look; the TUI's checkpoints pane says it on screen.
+	if (!tui && runDir !== null && !existsSync(runDir))
+		process.stderr.write(`traintop: RUN_DIR ${runDir} does not exist yet: waiting for it to appear\n`);
 	// However traintop exits, no nvidia-smi may outlive it.
 	process.on('exit', () => session.killNow());
 

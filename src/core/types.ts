@@ -218,6 +218,8 @@ export interface Job {
 	readonly allLocalRanksPresent: boolean;
 	/** The RUN_DIR traintop was given, when this job is the one it names; null otherwise. */
 	readonly runDir: string | null;
+	/** Its first rank's working directory (where its relative paths point), read at the last full scan. */
+	readonly cwd: string | null;
 	readonly slurm: SlurmInfo | null;
 }
 
@@ -261,6 +263,11 @@ export interface RankSet {
 	readonly departed: readonly DepartedProcess[];
 	/** Jobs that ended while traintop watched, newest last (bounded). */
 	readonly ended: readonly EndedJob[];
+	/**
+	 * With a RUN_DIR: the jobs that name it at the strongest level found (one = its job; several = ambiguous,
+	 * nothing is chosen) and that level. null without a RUN_DIR.
+	 */
+	readonly runDirMatch: {readonly jobs: readonly string[]; readonly evidence: string | null} | null;
 	/** Epoch ms of the scan. */
 	readonly sampledAt: number;
 }

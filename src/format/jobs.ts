@@ -14,13 +14,17 @@ export function rankCountText(job: Job): string {
 	return `${n} rank${n === 1 ? '' : 's'}${details ? ` (${details})` : ''}`;
 }
 
-/** One line: `torchrun:4242  4 ranks (world 4)  launcher python3 torchrun …  run dir /runs/a  SLURM 998.0`. */
+/**
+ * One line: `torchrun:4242  4 ranks (world 4)  run dir /runs/a  SLURM 998.0  launcher 4242 torchrun …` — where
+ * it runs ("in /home/u/exp") when no RUN_DIR names it, since that is what tells two jobs apart.
+ */
 export function jobLine(job: Job, width = 160): string {
 	const parts = [job.id, rankCountText(job)];
 	if (job.runDir) parts.push(`run dir ${job.runDir}`);
+	else if (job.cwd) parts.push(`in ${job.cwd}`);
 	if (job.slurm) parts.push(`SLURM ${job.slurm.jobId}${job.slurm.stepId === null ? '' : `.${job.slurm.stepId}`}`);
-	if (job.launcher) parts.push(`launcher ${job.launcher.pid} ${truncate(compactCommand(job.launcher.cmd), 50)}`);
-	else parts.push(`rank 0 ${truncate(compactCommand(job.ranks[0]?.cmd ?? ''), 50)}`);
+	if (job.launcher) parts.push(`launcher ${job.launcher.pid} ${truncate(compactCommand(job.launcher.cmd), 70)}`);
+	else parts.push(`rank 0 ${truncate(compactCommand(job.ranks[0]?.cmd ?? ''), 70)}`);
 	return truncate(parts.join('  '), width);
 }
 

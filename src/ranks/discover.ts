@@ -67,6 +67,8 @@ export class RankSampler {
 	readonly #cache = new Map<string, CachedFacts>();
 	#tree: RankTree = {ranks: [], jobs: [], launcher: null};
 	#runDirMatch: RankSet['runDirMatch'] = null;
+	/** Each job's first rank's working directory, read at the last full scan. */
+	#cwds = new Map<string, string | null>();
 	#lastScanAt = -Infinity;
 
 	constructor(options: RankSamplerOptions) {
@@ -147,7 +149,8 @@ export class RankSampler {
 				this.#runDirMatch?.jobs.length === 1 && this.#runDirMatch.jobs[0] === group.id
 					? (this.#options.runDir ?? null)
 					: null;
-			return [describeJob(group.id, group.identity, launcher, ranks, group.ranks, runDir)];
+			const cwd = this.#cwds.get(group.id) ?? null;
+			return [describeJob(group.id, group.identity, launcher, ranks, group.ranks, runDir, cwd)];
 		});
 		const {jobs, departed, ended} = this.#jobs.update(current, now, launcher => this.#alive(launcher));
 		const only = jobs.length === 1 ? jobs[0]!.launcher : null;
@@ -188,6 +191,7 @@ export class RankSampler {
 		const live = new Set(present.map(f => processIdentity(f)));
 		for (const key of this.#cache.keys()) if (!live.has(key.slice(0, key.indexOf('|')))) this.#cache.delete(key);
 		this.#tree = buildRankTree(present, selector, this.#self, {slurmJob: this.#options.slurmJob ?? null});
+		this.#cwds = new Map(this.#tree.jobs.map(job => [job.id, proc.cwd(job.ranks[0]!.process.pid)]));
 		this.#runDirMatch = this.#matchRunDir();
 		this.#lastScanAt = now;
 	}

@@ -29,6 +29,7 @@ export function describeJob(
 	ranks: readonly RankProcess[],
 	members: readonly {readonly process: {readonly env: ReadonlyMap<string, string> | null}}[],
 	runDir: string | null,
+	cwd: string | null,
 ): Job {
 	const local = localWorldSize(members.map(m => m.process.env));
 	const present = new Set(ranks.map(r => r.localRank ?? r.rank)).size;
@@ -41,6 +42,7 @@ export function describeJob(
 		localWorldSize: local,
 		allLocalRanksPresent: local === null || present >= local,
 		runDir,
+		cwd,
 		slurm: ranks.find(r => r.slurm)?.slurm ?? null,
 	};
 }

@@ -92,14 +92,17 @@ describe('traintop ranks', () => {
 		expect(lines[0]).toMatch(
 			/^RANK +LOCAL +PID +ST +CPU% +RSS +GPU +WRK +TERM +INT +USR1 +USR2 +CONT +HUP +QUIT +CMD$/,
 		);
-		const rows = lines.slice(1, 5);
+		// The job's header line, then its ranks.
+		expect(lines[1]).toMatch(
+			new RegExp(`^job launcher\\.py:${job.launcherPid}  4 ranks \\(world 4\\)  launcher ${job.launcherPid} python3 `),
+		);
+		const rows = lines.slice(2, 6);
 		expect(rows.map(r => r.split(/ +/)[0])).toEqual(['0', '1', '2', '3']);
 		// TERM ✓, INT ✓, USR1 ✓ (✗ on rank 3), USR2 ✗, CONT -, HUP ✗, QUIT ✗; 2 workers each. The command
 		// is cut at 120 columns wherever the checkout lives, so only its start is checked.
 		expect(rows[0]).toMatch(/ 2 +✓ +✓ +✓ +✗ +- +✗ +✗ +python3 \//);
 		expect(rows[3]).toMatch(/ 2 +✓ +✓ +✗ +✗ +- +✗ +✗ +python3 \//);
-		expect(stdout).toContain('4 ranks of world size 4');
-		expect(stdout).toContain(`launcher: pid ${job.launcherPid}`);
+		expect(stdout).toContain('1 job, 4 ranks on ');
 		expect(stdout).toContain('✓ handled · ✗ no handler: the signal kills');
 	});
 
@@ -130,7 +133,9 @@ describe('traintop signal', () => {
 			'--nvidia-smi',
 			'/nonexistent',
 		]);
-		expect(stderr).toContain('SIGUSR1 (save) to 4 of 4 ranks:');
+		expect(stderr).toContain(
+			`SIGUSR1 (save) to 4 of 4 ranks of job launcher.py:${job.launcherPid} (the only job found):`,
+		);
 		expect(code).toBe(0);
 		expect(stdout.trim().split('\n')).toEqual(
 			[...ranks.entries()].sort((a, b) => a[0] - b[0]).map(([r, pid]) => `rank ${r}  pid ${pid}  sent`),
@@ -251,7 +256,7 @@ describe('traintop signal', () => {
 			'/nonexistent',
 		]);
 		expect(unknownRank.code).toBe(2);
-		expect(unknownRank.stderr).toContain('--rank 9: no such rank among process');
+		expect(unknownRank.stderr).toContain(`--rank 9: job launcher.py:${job.launcherPid} has no such rank`);
 		expect(unknownRank.stderr).toContain('(found: 0, 1, 2, 3)');
 		const missing = await runCli(['signal', '--yes', '--pid', pid]);
 		expect(missing.code).toBe(2);

@@ -12,6 +12,7 @@ function job(id: string, launcherPid: number | null, slurm: {jobId: string; step
 		localWorldSize: null,
 		allLocalRanksPresent: true,
 		runDir: null,
+		cwd: null,
 		slurm: slurm && {...slurm, restartCount: 0, procId: 0},
 	};
 }

@@ -16,6 +16,7 @@ function job(ranks: RankProcess[], id = 'torchrun:10'): Job {
 		localWorldSize: 2,
 		allLocalRanksPresent: true,
 		runDir: null,
+		cwd: null,
 		slurm: null,
 	};
 }
