@@ -2,14 +2,16 @@ import React from 'react';
 import {Box, Text} from 'ink';
 import type {Need, PaneDefinition} from './pane.js';
 import Line from '../widgets/Line.js';
-import type {Alert} from '../../core/types.js';
+import type {Alert, JobEvent} from '../../core/types.js';
 import {usePaint} from '../color.js';
 import {LEVEL_COLOR} from '../../format/levels.js';
-import {alertText} from './alert-lines.js';
+import {type AlertEntry, alertText, eventText, mergeByTime} from './alert-lines.js';
 
 export interface Props {
 	/** Recent level changes, oldest first (snapshot.recentAlerts); drawn newest first. */
 	readonly alerts: readonly Alert[];
+	/** Recent job events, oldest first (snapshot.recentEvents); drawn among the level changes by time. */
+	readonly events?: readonly JobEvent[];
 	/** Epoch ms: alerts of the same day show the time only. */
 	readonly now: number;
 	readonly width: number;
@@ -19,50 +21,76 @@ export interface Props {
 	readonly compact?: boolean;
 }
 
-/** `11:50:00 ▲ CRIT gpu0 91.2%  was ok`, the arrow and level word in the level's colour. */
-function AlertLine({alert, now, compact}: {readonly alert: Alert; readonly now: number; readonly compact: boolean}) {
+const NO_EVENTS: readonly JobEvent[] = [];
+
+/**
+ * `11:50:00 ▲ CRIT gpu0 91.2%  was ok` or `12:03:11 • WARN job torchrun:4200 ended, exit 99 — …`, the mark
+ * and level word in the level's colour.
+ */
+function EntryLine({
+	entry,
+	now,
+	compact,
+}: {
+	readonly entry: AlertEntry;
+	readonly now: number;
+	readonly compact: boolean;
+}) {
 	const paint = usePaint();
-	const line = alertText(alert, now, compact);
+	const line = entry.kind === 'alert' ? alertText(entry.alert, now, compact) : eventText(entry.event, now);
 	return (
 		<>
 			{line.time}{' '}
-			<Text color={paint(LEVEL_COLOR[alert.to])} bold={alert.to !== 'ok'}>
-				{line.arrow} {line.tag}
+			<Text color={paint(LEVEL_COLOR[entry.level])} bold={entry.level !== 'ok'}>
+				{line.mark} {line.tag}
 			</Text>{' '}
 			{line.detail}
 		</>
 	);
 }
 
+function plural(count: number, word: string): string {
+	return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+/** `3 level changes`, `2 events`, `3 level changes, 2 events`. */
+function summary(alerts: number, events: number): string {
+	const changes = plural(alerts, 'level change');
+	if (events === 0) return changes;
+	const told = plural(events, 'event');
+	return alerts === 0 ? told : `${changes}, ${told}`;
+}
+
 /**
- * A title with the number of level changes, then the newest of them, one a line. With a single
- * line, the newest change goes on the title line itself.
+ * A title with the number of level changes and events, then the newest of them, one a line, merged by
+ * time. With a single line, the newest goes on the title line itself.
  */
-function AlertsPane({alerts, now, width, height, compact = false}: Props) {
+function AlertsPane({alerts, events = NO_EVENTS, now, width, height, compact = false}: Props) {
+	const entries = React.useMemo(() => mergeByTime(alerts, events), [alerts, events]);
 	if (height <= 0) return null;
 	const room = height - 1;
-	const count = alerts.length;
-	const newest = alerts.at(-1);
-	const changes = `${count} level change${count === 1 ? '' : 's'}`;
+	const count = entries.length;
+	const newest = entries.at(-1);
+	const told = summary(alerts.length, events.length);
 	let title: React.ReactNode;
 	if (newest === undefined) title = 'none since start';
 	else if (room === 0)
 		title = (
 			<>
-				{`${changes} · latest `}
-				<AlertLine alert={newest} now={now} compact={compact} />
+				{`${told} · latest `}
+				<EntryLine entry={newest} now={now} compact={compact} />
 			</>
 		);
-	else title = count > room ? `${changes}, newest ${room}` : changes;
-	const shown = room > 0 ? alerts.slice(-room).reverse() : [];
+	else title = count > room ? `${told}, newest ${room}` : told;
+	const shown = room > 0 ? entries.slice(-room).reverse() : [];
 	return (
 		<Box flexDirection="column" width={width}>
 			<Line width={width}>
 				<Text bold>ALERTS</Text> {title}
 			</Line>
-			{shown.map((alert, i) => (
-				<Line key={`${alert.time}-${alert.metric}-${i}`} width={width}>
-					<AlertLine alert={alert} now={now} compact={compact} />
+			{shown.map((entry, i) => (
+				<Line key={`${entry.time}-${entry.kind}-${i}`} width={width}>
+					<EntryLine entry={entry} now={now} compact={compact} />
 				</Line>
 			))}
 		</Box>
@@ -72,19 +100,20 @@ function AlertsPane({alerts, now, width, height, compact = false}: Props) {
 const Memo = React.memo(AlertsPane);
 export default Memo;
 
-/** The title (with the count), then one line per level change. */
-export function alertsNeed(alerts: number): Need {
-	return {min: 1, want: 1 + alerts};
+/** The title (with the counts), then one line per level change or event. */
+export function alertsNeed(lines: number): Need {
+	return {min: 1, want: 1 + lines};
 }
 
 export const alertsPane: PaneDefinition = {
 	id: 'alerts',
 	wideFrom: 70,
 	firstRows: 3,
-	need: data => alertsNeed(data.snapshot.recentAlerts.length),
+	need: data => alertsNeed(data.snapshot.recentAlerts.length + data.snapshot.recentEvents.length),
 	render: ({snapshot}, box) => (
 		<Memo
 			alerts={snapshot.recentAlerts}
+			events={snapshot.recentEvents}
 			now={snapshot.time}
 			width={box.width}
 			height={box.height}
