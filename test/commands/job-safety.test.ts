@@ -110,7 +110,7 @@ test('started before its job: RUN_DIR made 3 s later is waited for, the ranks an
 	expect(existsSync(runDir)).toBe(false);
 	// Found at a full process scan (every 10 s while there are no ranks), then the first periodic save.
 	await monitor.waitFor(({stderr}) => /ranks: rank 0 \(pid \d+\), rank 1 \(pid \d+\)/.test(stderr), 30_000);
-	await monitor.waitFor(({stderr}) => /checkpoint_step_40_\S* saved/.test(stderr), 30_000);
+	await monitor.waitFor(({stderr}) => /saved checkpoint_step_40_\S+ \(periodic/.test(stderr), 30_000);
 	// The memory log was held while RUN_DIR was missing and written once it appeared.
 	await monitor.waitFor(() => existsSync(path.join(runDir, 'traintop-memory.jsonl')), 10_000);
 	const log = await readFile(path.join(runDir, 'traintop-memory.jsonl'), 'utf8');
