@@ -42,6 +42,7 @@ export function job(id: string, count: number, each: (n: number) => Partial<Rank
 		localWorldSize: count,
 		allLocalRanksPresent: true,
 		runDir: null,
+		cwd: '/runs/exp1',
 		slurm: null,
 	};
 }
