@@ -4,7 +4,7 @@ import type {ExitStatus, Level} from '../core/types.js';
 // alerts pane, the headless lines, --json's text) so that "exit 99" reads alike wherever it is met.
 
 /** The requeue convention (traintop_signals.py, the demo job): SIGTERM → save an emergency checkpoint → exit 99. */
-export const REQUEUE_EXIT_CODE = 99;
+const REQUEUE_EXIT_CODE = 99;
 
 /** A rank's or launcher's end as the rest of a sentence: `exited with code 1`, `was killed by SIGKILL`. */
 export function exitWords(exit: ExitStatus | null): string {

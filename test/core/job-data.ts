@@ -5,7 +5,7 @@ import type {DepartedProcess, EndedJob, Job, RankProcess, RankSet} from '../../s
 
 export const T0 = new Date(2026, 10, 22, 12, 3, 11).getTime();
 
-export function rank(n: number, job: string, extra: Partial<RankProcess> = {}): RankProcess {
+function rank(n: number, job: string, extra: Partial<RankProcess> = {}): RankProcess {
 	return {
 		rank: n,
 		localRank: n,
