@@ -6,6 +6,7 @@ import {watch, type FSWatcher} from 'chokidar';
 import type {Checkpoint, CheckpointIndex, ScanResult} from '../core/types.js';
 import {diskSpace, type DiskSpace} from './disk.js';
 import {buildIndex, lastSaveAt} from './retention.js';
+import {WAITING_FOR_RUN_DIR} from '../format/checkpoints.js';
 import {firstOther, settle, unattributed, type SaveExpectation, type SaveOutcome} from './save-attribution.js';
 
 export type {SaveExpectation, SaveOutcome} from './save-attribution.js';
@@ -31,9 +32,6 @@ export interface CheckpointWatcherOptions {
 	/** Default: chokidar's watch. Tests wrap it to reach the file watcher (to make it fail, say). */
 	readonly watch?: typeof watch;
 }
-
-/** The index's warning while the run dir does not exist yet. */
-export const WAITING_FOR_RUN_DIR = 'waiting for RUN_DIR to appear';
 
 /** A checkpoint's time may be truncated to the second (names, mtimes): awaitNewCheckpoint accepts this much before sinceMs. */
 const TIME_SLACK_MS = 1000;

@@ -12,3 +12,6 @@ export const RETENTION_MARK: Readonly<Record<Checkpoint['retention'], string>> =
 
 /** PARTIAL: still being written, or abandoned mid-save. */
 export const PARTIAL_MARK = 'PARTIAL';
+
+/** A checkpoint index's warning while RUN_DIR does not exist yet (the job has not made it): it is waited for. */
+export const WAITING_FOR_RUN_DIR = 'waiting for RUN_DIR to appear';

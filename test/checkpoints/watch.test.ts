@@ -9,6 +9,7 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import type {EventEmitter} from 'node:events';
 import {watch} from 'chokidar';
+import {scanRunDir} from '../../src/checkpoints/scan.js';
 import {afterEach, describe, expect, it, vi} from 'vitest';
 import {CheckpointWatcher, type CheckpointWatcherOptions} from '../../src/checkpoints/watch.js';
 import type {CheckpointIndex, ScannedCheckpoint, ScanResult} from '../../src/core/types.js';
@@ -148,6 +149,19 @@ describe('CheckpointWatcher', () => {
 		const found = seen(watcher, stepName(1));
 		save(run, 1);
 		expect((await found).checkpoints.map(c => c.step)).toEqual([1]);
+	});
+
+	it('until the run dir appears, its index is empty and says it is waited for (not "no RUN_DIR")', async () => {
+		const run = runDir(false);
+		// The real scan, which fails on a missing dir (the stub would list nothing without failing).
+		const watcher = await started({runDir: run, poll: {intervalMs: 100}, scan: scanRunDir});
+		expect(watcher.getIndex()).toMatchObject({checkpoints: [], warnings: ['waiting for RUN_DIR to appear']});
+		const found = seen(watcher, stepName(5));
+		mkdirSync(path.join(run, 'checkpoints'), {recursive: true});
+		save(run, 5);
+		const index = await found;
+		expect(index.checkpoints.map(c => c.step)).toEqual([5]);
+		expect(index.warnings).toEqual([]);
 	});
 
 	it('a job that stops saving goes overdue with no file event: the index follows the clock', async () => {

@@ -1,6 +1,6 @@
 import type {Checkpoint, CheckpointIndex} from '../../core/types.js';
 import {rotationKeepsUsageFlat} from '../../checkpoints/retention.js';
-import {PARTIAL_MARK, RETENTION_MARK} from '../../format/checkpoints.js';
+import {PARTIAL_MARK, RETENTION_MARK, WAITING_FOR_RUN_DIR} from '../../format/checkpoints.js';
 import {padEnd, padStart} from '../../format/columns.js';
 import {formatAge} from '../../format/duration.js';
 import {formatBytes} from '../../format/units.js';
@@ -25,7 +25,11 @@ export interface HeaderPart {
  */
 function lastSavePart(index: CheckpointIndex, compact: boolean): HeaderPart {
 	const last = index.lastSave;
-	if (!last) return {text: 'no complete save yet', alarm: false};
+	if (!last)
+		return {
+			text: index.warnings.includes(WAITING_FOR_RUN_DIR) ? WAITING_FOR_RUN_DIR : 'no complete save yet',
+			alarm: false,
+		};
 	const usual = !compact && last.medianIntervalS !== null ? ` (usually every ${formatAge(last.medianIntervalS)})` : '';
 	const text = `last save ${formatAge(last.ageS)} ago${usual}`;
 	if (!last.overdue) return {text, alarm: false};

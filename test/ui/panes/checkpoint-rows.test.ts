@@ -83,6 +83,11 @@ describe('headerParts: the last save', () => {
 		expect(lastSavePart(legacy)?.text).toBe('OVERDUE: last save 5 s ago (usually every 20 s)');
 	});
 
+	it('waiting for RUN_DIR: said instead of "no complete save yet"', () => {
+		const waiting = checkpointIndex({checkpoints: [], lastSave: null, warnings: ['waiting for RUN_DIR to appear']});
+		expect(lastSavePart(waiting)?.text).toBe('waiting for RUN_DIR to appear');
+	});
+
 	it('no complete save yet', () => {
 		expect(lastSavePart(checkpointIndex({checkpoints: [], lastSave: null}))).toEqual({
 			text: 'no complete save yet',
