@@ -1,4 +1,4 @@
-import type {EndedJob, ExitStatus, Job} from '../core/types.js';
+import type {Job} from '../core/types.js';
 import {truncate} from './columns.js';
 import {compactCommand} from './command-line.js';
 
@@ -26,16 +26,4 @@ export function jobLine(job: Job, width = 160): string {
 	if (job.launcher) parts.push(`launcher ${job.launcher.pid} ${truncate(compactCommand(job.launcher.cmd), 70)}`);
 	else parts.push(`rank 0 ${truncate(compactCommand(job.ranks[0]?.cmd ?? ''), 70)}`);
 	return truncate(parts.join('  '), width);
-}
-
-/** `exit 99 — saved for requeue`, `killed by SIGKILL`, `exit status unknown`. */
-export function exitText(exit: ExitStatus | null): string {
-	if (exit === null) return 'exit status unknown';
-	if (exit.signal !== null) return `killed by ${exit.signal}`;
-	if (exit.code === 99) return 'exit 99 — saved for requeue';
-	return `exit ${exit.code}`;
-}
-
-export function endedLine(job: EndedJob, time: string): string {
-	return `job ${job.id} ended ${time}, ${exitText(job.exit)}`;
 }
