@@ -52,7 +52,7 @@ export async function runRanksCommand(options: {
 	if (options.json) {
 		options.stdout.write(`${JSON.stringify(ranksJson(set), null, 2)}\n`);
 	} else if (set.ranks.length === 0) {
-		options.stdout.write(`no ranks found ${describeSelector(options.selector)}\n`);
+		options.stdout.write(`${noRanksText(options.selector)}\n`);
 	} else {
 		options.stdout.write(`${formatRanks(set, options.columns ?? 120)}\n`);
 	}
@@ -65,4 +65,14 @@ function onlyJob(set: RankSet, wanted: string): RankSet {
 	if (jobs.length === 0)
 		throw new UsageError(`--job ${wanted}: no such job (found: ${set.jobs.map(j => j.id).join(', ') || 'none'})`);
 	return {...set, jobs, ranks: jobs.flatMap(j => j.ranks), launcher: jobs.length === 1 ? jobs[0]!.launcher : null};
+}
+
+/**
+ * Why no rank was found, where it was looked for. A --pid that is not running says so: the job it named has
+ * ended (or the pid is wrong), which "no ranks found among process P" would leave the user to work out.
+ */
+export function noRanksText(selector: RankSelector, proc: ProcReader = procReader()): string {
+	if (selector.kind === 'pid' && proc.stat(selector.pid) === null)
+		return `no ranks found: process ${selector.pid} is not running (the job it started has ended, or the pid is wrong)`;
+	return `no ranks found ${describeSelector(selector)}`;
 }

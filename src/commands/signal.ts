@@ -1,7 +1,6 @@
 import {createInterface} from 'node:readline/promises';
 import type {Readable, Writable} from 'node:stream';
 import type {Settings} from '../config/schema.js';
-import {describeSelector} from '../config/selection.js';
 import {EXIT, UsageError} from '../core/errors.js';
 import type {Job, RankProcess} from '../core/types.js';
 import type {SaveOutcome} from '../checkpoints/save-attribution.js';
@@ -14,7 +13,7 @@ import {selectTargets, sendSignal} from '../ranks/send.js';
 import {parseSignalName, type SignalName} from '../ranks/signals.js';
 import type {RankSelector} from '../ranks/tree.js';
 import {procReader} from '../system/procfs.js';
-import {scanRanks} from './ranks.js';
+import {noRanksText, scanRanks} from './ranks.js';
 
 /** `save` and `emergency` name the configured signals; anything else must be a signal name. */
 function resolveAction(
@@ -92,7 +91,7 @@ export async function runSignalCommand(o: SignalCommandOptions): Promise<number>
 	const set = await scanRanks(o.settings, o.selector, {runDir});
 	const choice = chooseJob(set, {job: o.job, runDir});
 	if (choice.kind === 'none') {
-		say(`traintop: no ranks found ${describeSelector(o.selector)}; nothing sent`);
+		say(`traintop: ${noRanksText(o.selector)}; nothing sent`);
 		if (o.json) o.stdout.write(`${JSON.stringify({signal, results: []})}\n`);
 		return EXIT.actionRefused;
 	}

@@ -118,3 +118,14 @@ test('started before its job: RUN_DIR made 3 s later is waited for, the ranks an
 	monitor.child.kill('SIGTERM');
 	expect(await monitor.exited).toBe(0);
 }, 60_000);
+
+test('--pid of a process that is not running: says the job ended (or the pid is wrong), not just "no ranks"', async () => {
+	const gone = spawn('true');
+	const pid = gone.pid!;
+	await new Promise(resolve => gone.once('exit', resolve));
+	const {stdout, code} = await runCli(['ranks', '--pid', String(pid), ...NO_GPU]);
+	expect(code).toBe(0);
+	expect(stdout.trim()).toBe(
+		`no ranks found: process ${pid} is not running (the job it started has ended, or the pid is wrong)`,
+	);
+});
