@@ -53,7 +53,9 @@ test('a rank stopped and killed, then the job ended: stderr lines and --json eve
 		rank1.kill('SIGKILL');
 		await rank1.exited;
 		await run.waitFor(
-			o => o.stderr.includes(`rank 1 (pid ${rank1.pid}) of ${jobId} `) && /exited|killed|gone/.test(o.stderr),
+			o =>
+				o.stderr.includes(`rank 1 (pid ${rank1.pid}) of ${jobId} was killed`) ||
+				o.stderr.includes(`rank 1 (pid ${rank1.pid}) of ${jobId} is gone`),
 			15_000,
 		);
 		rank0.kill('SIGKILL');

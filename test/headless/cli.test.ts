@@ -60,7 +60,6 @@ describe('usage', () => {
 		[['--gpu-threshold', 'high'], "--gpu-threshold needs a number (got 'high')"],
 		[['--interval', '10', '--log-interval', '5'], '--log-interval (5 s) must be at least --interval (10 s)'],
 		[['--bogus'], 'Unknown flag'],
-		[['/no/such/run-dir'], 'RUN_DIR /no/such/run-dir: no such directory'],
 		[['a', 'b'], 'expected at most one RUN_DIR, got 2'],
 	])('%o → exit 2: %s', async (args, message) => {
 		const {code, stderr} = await runCli(['--headless', ...NO_GPU, ...args]);
@@ -79,11 +78,22 @@ describe('usage', () => {
 		expect(missing.stderr).toContain(`cannot read config file ${path.join(dir, 'missing.json')}`);
 	});
 
+	test('a RUN_DIR that is a file → exit 2 (one that does not exist yet is waited for)', async () => {
+		const file = path.join(dir, 'not-a-dir');
+		await writeFile(file, '');
+		const {code, stderr} = await runCli(['--headless', ...NO_GPU, file]);
+		expect(code).toBe(2);
+		expect(stderr).toContain(`RUN_DIR ${file}: not a directory`);
+	});
+
 	test('an unwritable log path → exit 2 naming the path, before any monitoring', async () => {
-		const target = path.join(dir, 'no-such-dir', 'mem.jsonl');
+		// Under a regular file: no directory can appear there (a missing directory is waited for instead).
+		const file = path.join(dir, 'a-file');
+		await writeFile(file, '');
+		const target = path.join(file, 'mem.jsonl');
 		const {code, stderr, stdout} = await runCli(['--headless', ...NO_GPU, '--log-file', target]);
 		expect(code).toBe(2);
-		expect(stderr).toContain(`cannot write the memory log ${target}: ENOENT`);
+		expect(stderr).toContain(`cannot write the memory log ${target}: ENOTDIR`);
 		expect(stdout).toBe('');
 	});
 });
