@@ -15,7 +15,7 @@ export interface BuildIndexOptions {
 }
 
 /** The last save is overdue when its age exceeds this multiple of the median interval between saves. */
-const OVERDUE_FACTOR = 1.5;
+export const OVERDUE_FACTOR = 1.5;
 
 /**
  * Oldest first: by step where both have one, else by time (then by name, for a stable order).

@@ -1,4 +1,5 @@
-import type {CheckpointIndex, RankSet} from './types.js';
+import {OVERDUE_FACTOR} from '../checkpoints/retention.js';
+import type {CheckpointIndex, Job, RankSet} from './types.js';
 
 // Which job the run dir's checkpoints belong to, and whether it still runs: a save can only be overdue
 // while some job is there to make it. A job that ended (or was preempted, and waits in the queue) is never
@@ -21,5 +22,26 @@ export function withOverdueJudged(index: CheckpointIndex | null, ranks: RankSet 
 	if (!index?.lastSave?.overdue || !ranks) return index;
 	const named = ranks.runDirMatch?.jobs ?? [];
 	const running = named.length === 1 ? ranks.jobs.some(job => job.id === named[0]) : ranks.jobs.length > 0;
-	return running ? index : {...index, lastSave: {...index.lastSave, overdue: false}};
+	const cleared = {...index, lastSave: {...index.lastSave, overdue: false}};
+	if (!running) return cleared;
+	return startedSinceLastSave(
+		index.lastSave,
+		ranks.jobs.find(job => job.id === runDirJob(ranks)),
+	)
+		? cleared
+		: index;
+}
+
+/**
+ * A job that started after the last periodic save (requeued, restarted from it) has had only its own run time to
+ * save in: it is late when that exceeds the overdue factor of the usual interval, not when the old save is old.
+ */
+function startedSinceLastSave(last: NonNullable<CheckpointIndex['lastSave']>, job: Job | undefined): boolean {
+	if (!job || job.ranks.length === 0 || last.medianIntervalS === null) return false;
+	const started = Math.min(...job.ranks.map(r => r.startedAt));
+	const periodic = last.periodicTime ?? last.time;
+	if (started <= periodic) return false;
+	// now − started, from the index's own clock: ageS is as of now, counted from last.time.
+	const runningS = last.ageS + (last.time - started) / 1000;
+	return runningS <= OVERDUE_FACTOR * last.medianIntervalS;
 }
