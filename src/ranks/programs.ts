@@ -38,6 +38,31 @@ const NEVER_A_RANK = new Set([
 	'traintop',
 ]);
 
+/**
+ * Launchers and runners: they start the ranks (and may carry SLURM_PROCID, as torchrun inside an srun step does)
+ * but are not ranks themselves; launchers are offered as a job's launcher.
+ */
+const LAUNCHERS = new Set([
+	'torchrun',
+	'torch.distributed.run',
+	'torch.distributed.launch',
+	'deepspeed',
+	'accelerate',
+	'mpirun',
+	'mpiexec',
+	'orterun',
+	'prterun',
+	'hydra_pmi_proxy',
+	'uv',
+	'conda',
+	'mamba',
+	'micromamba',
+	'poetry',
+	'pipenv',
+	'pdm',
+	'hatch',
+]);
+
 /** Never offered as a launcher: ancestors of everything the user starts, whose signal would take down far more. */
 const NEVER_A_LAUNCHER = new Set([...NEVER_A_RANK, 'systemd', 'init']);
 
@@ -87,7 +112,7 @@ function names(facts: ProgramFacts): string[] {
 
 /** A process that can carry a rank: not a shell, not SLURM's, not traintop, not a runner of other programs. */
 export function canBeRank(facts: ProgramFacts): boolean {
-	return !isTraintop(facts) && !names(facts).some(name => NEVER_A_RANK.has(name));
+	return !isTraintop(facts) && !names(facts).some(name => NEVER_A_RANK.has(name) || LAUNCHERS.has(name));
 }
 
 export function canBeLauncher(facts: ProgramFacts): boolean {

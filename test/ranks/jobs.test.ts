@@ -136,6 +136,20 @@ describe('jobs', () => {
 		expect(buildRankTree(all, {kind: 'env'}, ME).ranks.map(r => r.process.pid)).toEqual([209]);
 	});
 
+	test('torchrun inside an srun step carries SLURM_PROCID but is the launcher; its workers are the ranks', () => {
+		const slurm = {SLURM_JOB_ID: '8', SLURM_STEP_ID: '0', SLURM_PROCID: '0'};
+		const worker = (pid: number, rank: number) =>
+			p(pid, 200, 'python3 -u train.py', {...slurm, RANK: String(rank), TORCHELASTIC_RUN_ID: '8'});
+		const all = [
+			p(1, 0, 'init', {}, {uid: 0}),
+			p(50, 1, 'slurmstepd: [8.0]', null, {uid: 0, comm: 'slurmstepd'}),
+			p(200, 50, '/usr/bin/python3 /usr/bin/torchrun --nproc-per-node 2 train.py', slurm),
+			worker(201, 0),
+			worker(202, 1),
+		];
+		expect(jobsOf(all)).toEqual([{id: 'torchrun:200', identity: 'elastic', launcher: 200, ranks: [201, 202]}]);
+	});
+
 	test("inside an allocation only that SLURM job's tasks are ranks", () => {
 		const task = (pid: number, job: string) =>
 			p(pid, 100, 'python3 train.py', {SLURM_JOB_ID: job, SLURM_STEP_ID: '0', SLURM_PROCID: '0'});

@@ -26,6 +26,9 @@ test.each([
 	['node /x/node_modules/.bin/traintop', undefined, false],
 	['python3 train.py', 'pt_data_worker', true],
 	['node server.js', undefined, true],
+	['python3 /usr/bin/torchrun --nproc-per-node 8 t.py', undefined, false],
+	['/opt/conda/bin/accelerate launch t.py', undefined, false],
+	['uv run train.py', undefined, false],
 ])('canBeRank(%s, comm %s) = %s', (cmd, comm, expected) => {
 	expect(canBeRank(facts(cmd, comm))).toBe(expected);
 });
