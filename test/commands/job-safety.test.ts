@@ -129,3 +129,26 @@ test('--pid of a process that is not running: says the job ended (or the pid is 
 		`no ranks found: process ${pid} is not running (the job it started has ended, or the pid is wrong)`,
 	);
 });
+
+test("inside an allocation (SLURM_JOB_ID in traintop's environment) only that SLURM job's tasks are ranks", async () => {
+	const task = (job: string) =>
+		startGroup(
+			'python3',
+			['-c', 'import time; print("ready", flush=True); time.sleep(120)', `tt-alloc-${job}`],
+			{SLURM_JOB_ID: job, SLURM_STEP_ID: '0', SLURM_PROCID: '0', SLURM_NTASKS: '1'},
+			true,
+		);
+	const [mine, other] = await Promise.all([task(`${process.pid}1`), task(`${process.pid}2`)]);
+	// Run as if under `srun --jobid J --overlap`: traintop's own SLURM_JOB_ID is the first job's.
+	const {stdout} = await runCli(['ranks', '--json', '--match', 'tt-alloc-', ...NO_GPU], {
+		env: {SLURM_JOB_ID: `${process.pid}1`},
+	});
+	const out = JSON.parse(stdout) as {jobs: {id: string}[]; ranks: {pid: number}[]};
+	expect(out.ranks.map(r => r.pid)).toEqual([mine.pid]);
+	expect(out.jobs.map(j => j.id)).toEqual([`slurm:${process.pid}1.0`]);
+	// Outside an allocation both are found, each its own job.
+	const all = JSON.parse((await runCli(['ranks', '--json', '--match', 'tt-alloc-', ...NO_GPU])).stdout) as {
+		ranks: {pid: number}[];
+	};
+	expect(all.ranks.map(r => r.pid).sort()).toEqual([mine.pid, other.pid].sort());
+});
