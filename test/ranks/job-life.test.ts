@@ -62,7 +62,11 @@ test('stopped at the next sample, all stopped is one job-stalled event, a SIGKIL
 
 	// One rank stopped: flagged by the first sample after the kernel shows state T, with a rank-stopped event.
 	process.kill(r1, 'SIGSTOP');
-	await until(() => state(r1), s => s === 'T', 'rank 1 stopped');
+	await until(
+		() => state(r1),
+		s => s === 'T',
+		'rank 1 stopped',
+	);
 	let previous = set;
 	set = await sampler.sample();
 	expect(set.ranks.find(r => r.pid === r1)).toMatchObject({stopped: true, state: 'T'});
@@ -70,7 +74,11 @@ test('stopped at the next sample, all stopped is one job-stalled event, a SIGKIL
 
 	// The other one too: the whole job is quiet, which is one event, not one per rank.
 	process.kill(r0, 'SIGSTOP');
-	await until(() => state(r0), s => s === 'T', 'rank 0 stopped');
+	await until(
+		() => state(r0),
+		s => s === 'T',
+		'rank 0 stopped',
+	);
 	previous = set;
 	set = await sampler.sample();
 	expect(rankEvents(previous, set, 2).map(e => e.kind)).toEqual(['job-stalled']);
@@ -78,10 +86,18 @@ test('stopped at the next sample, all stopped is one job-stalled event, a SIGKIL
 	// Running again, then rank 1 killed: its zombie says SIGKILL.
 	process.kill(r0, 'SIGCONT');
 	process.kill(r1, 'SIGCONT');
-	await until(() => [state(r0), state(r1)], s => !s.includes('T'), 'both running again');
+	await until(
+		() => [state(r0), state(r1)],
+		s => !s.includes('T'),
+		'both running again',
+	);
 	set = await sampler.sample();
 	process.kill(r1, 'SIGKILL');
-	await until(() => state(r1), s => s === 'Z', 'rank 1 a zombie');
+	await until(
+		() => state(r1),
+		s => s === 'Z',
+		'rank 1 a zombie',
+	);
 	previous = set;
 	set = await sampler.sample();
 	expect(set.ranks.map(r => r.pid)).toEqual([r0]);
@@ -94,8 +110,16 @@ test('stopped at the next sample, all stopped is one job-stalled event, a SIGKIL
 
 	// The launcher and the last rank gone: the job ended, said once.
 	process.kill(-launcher.pid!, 'SIGKILL');
-	await until(() => state(r0), s => s === undefined || s === 'Z', 'rank 0 gone');
-	await until(() => state(launcher.pid!), s => s === undefined || s === 'Z', 'launcher gone');
+	await until(
+		() => state(r0),
+		s => s === undefined || s === 'Z',
+		'rank 0 gone',
+	);
+	await until(
+		() => state(launcher.pid!),
+		s => s === undefined || s === 'Z',
+		'launcher gone',
+	);
 	previous = set;
 	set = await sampler.sample();
 	expect(set.jobs).toEqual([]);
