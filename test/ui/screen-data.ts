@@ -1,10 +1,36 @@
-import type {Alert, Checkpoint, MetricStatus, RankProcess, Snapshot} from '../../src/core/types.js';
+import type {Alert, Checkpoint, MetricStatus, RankProcess, RankSet, Snapshot} from '../../src/core/types.js';
 import type {ScreenLayout} from '../../src/ui/layout.js';
 import {gpuColumnsFor, sparklineWidthFor} from '../../src/ui/panes/memory-layout.js';
 import type {PaneBox} from '../../src/ui/panes/pane.js';
 import type {ScreenData} from '../../src/ui/screen-data.js';
 import {gpu} from '../helpers/snapshots.js';
 import {alert, checkpoint, checkpointIndex, NOW, rank} from './fixtures.js';
+
+/** One job of these ranks, built by hand: job() would copy 2048 ranks on every call. */
+function oneJob(ranks: readonly RankProcess[]): RankSet {
+	return {
+		ranks,
+		jobs: [
+			{
+				id: 'torchrun:9999',
+				identity: 'elastic',
+				launcher: null,
+				ranks,
+				worldSize: null,
+				localWorldSize: null,
+				allLocalRanksPresent: true,
+				runDir: null,
+				cwd: null,
+				slurm: null,
+			},
+		],
+		launcher: null,
+		departed: [],
+		ended: [],
+		runDirMatch: null,
+		sampledAt: NOW,
+	};
+}
 
 // Screen data with so many GPUs, ranks, checkpoints and alerts: what the layout tests feed the
 // panes' own need() functions. Lists repeat one item (need() counts, it does not read them), so a
@@ -40,9 +66,7 @@ export function screenData(counts: LayoutCounts): ScreenData {
 				? {status: 'absent', reason: 'nvidia-smi not found on PATH'}
 				: {status: 'ok', gpus: Array.from({length: counts.gpus}, (_, i) => gpu(i, 50)), sampledAt: NOW, warning: null},
 		gpuProcesses: {processes: [], sampledAt: null, error: null},
-		ranks: counts.ranksAvailable
-			? {ranks: new Array<RankProcess>(counts.ranks).fill(ONE_RANK), launcher: null, sampledAt: NOW}
-			: null,
+		ranks: counts.ranksAvailable ? oneJob(new Array<RankProcess>(counts.ranks).fill(ONE_RANK)) : null,
 		ranksError: null,
 		checkpoints: counts.checkpointsAvailable
 			? checkpointIndex({checkpoints: new Array<Checkpoint>(counts.checkpoints).fill(ONE_CHECKPOINT)})
@@ -50,6 +74,8 @@ export function screenData(counts: LayoutCounts): ScreenData {
 		metrics: METRICS,
 		newAlerts: [],
 		recentAlerts: new Array<Alert>(counts.alerts).fill(ONE_ALERT),
+		events: [],
+		recentEvents: [],
 	};
 	return {
 		snapshot,

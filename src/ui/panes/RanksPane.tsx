@@ -6,7 +6,20 @@ import type {RankProcess, RankSet} from '../../core/types.js';
 import {columns} from '../../format/columns.js';
 import {compactCommand} from '../../format/command-line.js';
 import {usePaint, type Paint} from '../color.js';
-import {scrollWindow} from '../scroll.js';
+import {targetOf} from '../targets.js';
+import {
+	cursorLine,
+	endedText,
+	grouped,
+	groupedTitleParts,
+	jobHeaderText,
+	jobLines,
+	lineCount,
+	lineWindow,
+	noRanksText,
+	ranksOf,
+	singleTitleParts,
+} from './job-rows.js';
 import {
 	DEFAULT_SEARCH_HINT,
 	fixedColumns,
@@ -14,22 +27,23 @@ import {
 	moreText,
 	signalCells,
 	signalsText,
-	titleParts,
 	type SignalCell,
 } from './rank-rows.js';
 
 export interface Props {
-	/** The job's ranks at the last scan; null before the first or without rank sampling. */
+	/** The jobs and their ranks at the last scan; null before the first or without rank sampling. */
 	readonly ranks: RankSet | null;
 	/** Why the last scan failed (snapshot.ranksError). */
 	readonly error: string | null;
-	/** Index (into ranks.ranks) of the selected row; kept visible when the list scrolls. */
+	/** Index of the selected rank among all ranks, job by job; kept visible when the list scrolls. */
 	readonly cursor: number;
-	/** PIDs marked as targets (`●`); none marked means every rank is a target. */
+	/** PIDs marked as targets (`●`), all of one job; none marked means every rank of the cursor's job. */
 	readonly marked: ReadonlySet<number>;
 	readonly width: number;
 	/** Lines available; the pane never draws more. */
 	readonly height: number;
+	/** Epoch ms (the snapshot's): an ended job's time is said against it. */
+	readonly now: number;
 	/** Narrow form: TERM INT USR1 USR2 only, no command column. */
 	readonly compact?: boolean;
 	/** Says where ranks are looked for, after "no ranks found". */
@@ -87,11 +101,13 @@ function Row({rank, selected, marked, compact, signalsWidth, width}: RowProps) {
 	const paint = usePaint();
 	// › and ● carry selection and marking without colour or inverse video.
 	const lead = `${selected ? '›' : ' '}${marked ? '●' : ' '} `;
+	// A stopped rank (T) makes no progress until SIGCONT; a stalled one may be hung in a collective.
+	const color = rank.stopped ? 'red' : rank.stalled ? 'yellow' : null;
 	return (
 		<Box width={width}>
 			<Text wrap="truncate-end" inverse={selected}>
 				{lead}
-				<Text color={rank.stalled ? paint('yellow') : undefined} bold={rank.stalled}>
+				<Text color={color === null ? undefined : paint(color)} bold={color !== null}>
 					{fixedColumns(rank)}
 				</Text>{' '}
 				<Signals cells={signalCells(rank, compact)} width={compact ? 0 : signalsWidth} paint={paint} />
@@ -101,10 +117,19 @@ function Row({rank, selected, marked, compact, signalsWidth, width}: RowProps) {
 	);
 }
 
+/** Ended jobs newest first, the scan's error, or where ranks were looked for: what the pane says without a job. */
+function noJobLines(ranks: RankSet | null, error: string | null, searchHint: string, now: number): string[] {
+	if (error && (ranks === null || ranks.ranks.length === 0)) return [`rank scan failed: ${error}`];
+	const ended = [...(ranks?.ended ?? [])].reverse();
+	if (ended.length > 0) return ended.map(job => endedText(job, now));
+	return [`no ranks found (${searchHint})`];
+}
+
 /**
- * One row per rank with its signal dispositions (`TERM✓ INT✓ USR1✓ USR2✗`), under a title with
- * the launcher and SLURM job. With more ranks than rows, a window around the cursor and a
- * "+N more" line; without ranks, the scan's error or where ranks were looked for.
+ * The jobs and their ranks: with one job, its title then a row per rank with its signal dispositions
+ * (`TERM✓ INT✓ USR1✓ USR2✗`); with several, a bold header line per job above its rows. With more lines
+ * than rows, a window around the cursor that keeps its job's header, and a "+N more" line; without a
+ * job, the jobs that ended, the scan's error or where ranks were looked for.
  */
 function RanksPane({
 	ranks,
@@ -113,56 +138,88 @@ function RanksPane({
 	marked,
 	width,
 	height,
+	now,
 	compact = false,
 	searchHint = DEFAULT_SEARCH_HINT,
 }: Props) {
 	if (height <= 0) return null;
-	const list = ranks?.ranks ?? [];
-	if (ranks === null || list.length === 0) {
-		const reason = error ? `rank scan failed: ${error}` : `no ranks found (${searchHint})`;
+	const jobs = ranks?.jobs ?? [];
+	if (ranks === null || jobs.length === 0) {
+		const reasons = noJobLines(ranks, error, searchHint, now);
 		return (
 			<Box flexDirection="column" width={width}>
 				<Line width={width}>
 					<Text bold>RANKS</Text>
-					{height === 1 ? ` ${reason}` : ''}
+					{height === 1 ? ` ${reasons[0]}` : ''}
 				</Line>
-				{height >= 2 ? <Line width={width}>{reason}</Line> : null}
+				{reasons.slice(0, Math.max(0, height - 1)).map((reason, i) => (
+					<Line key={i} width={width}>
+						{reason}
+					</Line>
+				))}
 			</Box>
 		);
 	}
 
+	const lines = jobLines(jobs);
+	const all = ranksOf(jobs);
+	const title = grouped(jobs)
+		? groupedTitleParts(ranks, targetOf(all, cursor, marked), error)
+		: singleTitleParts(jobs[0]!, marked, error);
 	let room = height - 1;
-	const showHeader = room >= 2;
+	const showHeader = room >= 2 && all.length > 0;
 	if (showHeader) room--;
-	// With too many ranks, one row goes to the "+N more" line (unless only one row is left at all).
-	const scrolled = list.length > room;
+	// With too many lines, one row goes to the "+N more" line (unless only one row is left at all).
+	const scrolled = lines.length > room;
 	const visible = scrolled && room >= 2 ? room - 1 : room;
-	const {start, end} = scrollWindow(list.length, cursor, visible);
-	const at = Math.min(list.length - 1, Math.max(0, cursor));
-	const shown = list.slice(start, end);
-	const signalsWidth = Math.max(0, ...shown.map(rank => columns(signalsText(signalCells(rank, compact)))));
+	const at = cursorLine(lines, cursor);
+	const {shown, ranksAbove, ranksBelow} = lineWindow(lines, at, visible);
+	const shownRanks = shown.flatMap(i => {
+		const line = lines[i]!;
+		return line.kind === 'rank' ? [line.rank] : [];
+	});
+	const signalsWidth = Math.max(0, ...shownRanks.map(rank => columns(signalsText(signalCells(rank, compact)))));
 	return (
 		<Box flexDirection="column" width={width}>
 			<Line width={width}>
-				<Text bold>RANKS</Text> {titleParts(ranks, marked, error).join(' · ')}
+				<Text bold>RANKS</Text> {title.join(' · ')}
 			</Line>
 			{showHeader ? (
 				<Line width={width} dim>
 					{headerText(compact, signalsWidth)}
 				</Line>
 			) : null}
-			{shown.map((rank, i) => (
-				<Row
-					key={rank.pid}
-					rank={rank}
-					selected={start + i === at}
-					marked={marked.has(rank.pid)}
-					compact={compact}
-					signalsWidth={signalsWidth}
-					width={width}
-				/>
-			))}
-			{scrolled && room >= 2 ? <Line width={width}>{moreText(list.length, start, end)}</Line> : null}
+			{shown.map(i => {
+				const line = lines[i]!;
+				if (line.kind === 'job') {
+					return (
+						<Line key={`job ${line.job.id}`} width={width}>
+							<Text bold>{jobHeaderText(line.job, marked)}</Text>
+						</Line>
+					);
+				}
+				if (line.kind === 'no-ranks') {
+					return (
+						<Line key={`none ${line.job.id}`} width={width} dim>
+							{`   ${noRanksText(line.job)}`}
+						</Line>
+					);
+				}
+				return (
+					<Row
+						key={line.rank.pid}
+						rank={line.rank}
+						selected={i === at}
+						marked={marked.has(line.rank.pid)}
+						compact={compact}
+						signalsWidth={signalsWidth}
+						width={width}
+					/>
+				);
+			})}
+			{scrolled && room >= 2 && ranksAbove + ranksBelow > 0 ? (
+				<Line width={width}>{moreText(ranksAbove, ranksBelow)}</Line>
+			) : null}
 		</Box>
 	);
 }
@@ -170,16 +227,27 @@ function RanksPane({
 const Memo = React.memo(RanksPane);
 export default Memo;
 
-/** Title (+launcher, SLURM), column header, one row per rank — or the title and why there are none. */
-export function ranksNeed(ranks: number): Need {
-	return ranks === 0 ? {min: 2, want: 2} : {min: 3, want: 2 + ranks};
+/** Ended jobs the pane asks rows for when no job runs: the newest say what happened; older ones are history. */
+const ENDED_SHOWN = 3;
+
+/**
+ * Title, column header, then a line per rank (and per job header with several jobs); without a job, the
+ * title and a line per ended job (a few at most) or the reason there is none.
+ */
+export function ranksNeed(ranks: RankSet | null): Need {
+	const jobs = ranks?.jobs ?? [];
+	if (ranks === null || jobs.length === 0) {
+		const ended = Math.min(ENDED_SHOWN, ranks?.ended.length ?? 0);
+		return {min: 2, want: 1 + Math.max(1, ended)};
+	}
+	return {min: 3, want: 2 + lineCount(jobs)};
 }
 
 export const ranksPane: PaneDefinition = {
 	id: 'ranks',
 	wideFrom: 110,
 	firstRows: 8,
-	need: data => ranksNeed(data.snapshot.ranks?.ranks.length ?? 0),
+	need: data => ranksNeed(data.snapshot.ranks),
 	render: ({snapshot, cursor, marked}, box) => (
 		<Memo
 			ranks={snapshot.ranks}
@@ -188,6 +256,7 @@ export const ranksPane: PaneDefinition = {
 			marked={marked}
 			width={box.width}
 			height={box.height}
+			now={snapshot.time}
 			compact={box.compact}
 		/>
 	),

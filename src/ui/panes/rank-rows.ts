@@ -1,11 +1,11 @@
-import type {RankProcess, RankSet, SignalState} from '../../core/types.js';
-import {padEnd, padStart, truncate} from '../../format/columns.js';
-import {compactCommand} from '../../format/command-line.js';
+import type {RankProcess, SignalState} from '../../core/types.js';
+import {padEnd, padStart} from '../../format/columns.js';
 import {signalMark, signalName} from '../../format/signals.js';
 import {formatBytes} from '../../format/units.js';
 import {WATCHED_SIGNALS} from '../../ranks/signals.js';
 
-// Pure text for RanksPane: the title, the column header and the fixed columns of each row.
+// Pure text for RanksPane's rank rows: the column header and the fixed columns of each row (job-rows.ts
+// has the titles and job headers).
 
 /** The signals a compact row shows: those a save or preemption uses. */
 const COMPACT_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGUSR1', 'SIGUSR2'] as const;
@@ -33,12 +33,18 @@ export function headerText(compact: boolean, signalsWidth: number): string {
 	return `   ${fixed} ${compact ? 'SIGNALS' : `${padEnd('SIGNALS', signalsWidth)} COMMAND`}`;
 }
 
-/** Everything before the signals: rank, pid, state (`S!` when stalled), CPU, RSS, GPU memory, workers. */
+/** The state column: `T` when stopped (t, a tracing stop, reads the same), `S!` when stalled, else the letter. */
+export function stateText(rank: RankProcess): string {
+	if (rank.stopped) return 'T';
+	return rank.stalled ? `${rank.state}!` : rank.state;
+}
+
+/** Everything before the signals: rank, pid, state, CPU, RSS, GPU memory, workers. */
 export function fixedColumns(rank: RankProcess): string {
 	return [
 		padStart(rank.rank === null ? '?' : String(rank.rank), COLUMNS.rank),
 		padStart(String(rank.pid), COLUMNS.pid),
-		padEnd(rank.stalled ? `${rank.state}!` : rank.state, COLUMNS.state),
+		padEnd(stateText(rank), COLUMNS.state),
 		padStart(rank.cpuPercent === null ? '-' : `${rank.cpuPercent.toFixed(0)}%`, COLUMNS.cpu),
 		padStart(formatBytes(rank.rssBytes), COLUMNS.rss),
 		padStart(formatBytes(rank.gpuMemoryBytes), COLUMNS.gpu),
@@ -66,31 +72,7 @@ export function signalsText(cells: readonly SignalCell[]): string {
 	return cells.map(c => `${c.name}${c.mark}`).join(' ');
 }
 
-/**
- * `RANKS 8 (world 8) · target: all · 1 STALLED · SLURM 998.0, 1 restart · launcher 4242 torchrun …`;
- * the pane truncates it to its width, so the most urgent parts come first.
- */
-export function titleParts(set: RankSet, marked: ReadonlySet<number>, error: string | null): string[] {
-	const {ranks} = set;
-	const world = ranks.find(r => r.worldSize !== null)?.worldSize;
-	const parts = [`${ranks.length}${world ? ` (world ${world})` : ''}`];
-	const targets = ranks.filter(r => marked.has(r.pid)).length;
-	parts.push(targets === 0 ? 'target: all' : `target: ${targets} marked`);
-	const stalled = ranks.filter(r => r.stalled).length;
-	if (stalled > 0) parts.push(`${stalled} STALLED`);
-	if (error) parts.push(`last scan failed: ${error}`);
-	const slurm = ranks.find(r => r.slurm)?.slurm;
-	if (slurm) {
-		// job.step, as squeue and sacct write it; restarts only once there have been some.
-		const restarts =
-			slurm.restartCount === 0 ? '' : `, ${slurm.restartCount} restart${slurm.restartCount === 1 ? '' : 's'}`;
-		parts.push(`SLURM ${slurm.jobId}${slurm.stepId === null ? '' : `.${slurm.stepId}`}${restarts}`);
-	}
-	if (set.launcher) parts.push(`launcher ${set.launcher.pid} ${truncate(compactCommand(set.launcher.cmd), 40)}`);
-	return parts;
-}
-
-/** The "+N more" line under a scrolled list. */
-export function moreText(count: number, start: number, end: number): string {
-	return `+${count - (end - start)} more: ${start} above, ${count - end} below`;
+/** The "+N more" line under a scrolled list: the ranks not drawn above and below it. */
+export function moreText(above: number, below: number): string {
+	return `+${above + below} more: ${above} above, ${below} below`;
 }

@@ -1,12 +1,31 @@
 import {afterEach, describe, expect, test} from 'vitest';
 import {cleanup, render} from 'ink-testing-library';
 import RanksPane, {type Props} from '../../../src/ui/panes/RanksPane.js';
-import {expectFits, frameLines, rankSet, renderOnTerminal, signal} from '../fixtures.js';
+import {
+	endedJob,
+	expectFits,
+	frameLines,
+	jobSet,
+	NOW,
+	rankSet,
+	renderOnTerminal,
+	signal,
+	twoJobs,
+} from '../fixtures.js';
 
 afterEach(cleanup);
 
 const NONE = new Set<number>();
-const base: Props = {ranks: rankSet(8), error: null, cursor: 0, marked: NONE, width: 80, height: 12, compact: true};
+const base: Props = {
+	ranks: rankSet(8),
+	error: null,
+	cursor: 0,
+	marked: NONE,
+	width: 80,
+	height: 12,
+	now: NOW,
+	compact: true,
+};
 
 /** Rank numbers of the rank rows drawn, top to bottom. */
 function rankRows(frame: string | undefined): number[] {
@@ -27,7 +46,7 @@ describe('RanksPane', () => {
 		const {lastFrame} = render(<RanksPane {...base} />);
 		const lines = expectFits(lastFrame(), 80, 12);
 		// Cut at 80 columns, with an ellipsis.
-		expect(lines[0]).toBe('RANKS 8 (world 8) · target: all · launcher 9999 torchrun --nproc_per_node 8 tra…');
+		expect(lines[0]).toBe('RANKS 8 (world 8) · job torchrun:9999 · target: all · launcher 9999 torchrun --…');
 		expect(lines[1]).toMatch(/RANK +PID +ST +CPU% +RSS +GPU +WRK SIGNALS/);
 		expect(rankRows(lastFrame())).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
 		expect(rowOf(lastFrame(), 3)).toMatch(/^ {2} +3 +10003 S +98% +3\.1 GiB +12\.0 GiB +2 TERM✓ INT✓ USR1✓ USR2✗$/);
@@ -89,7 +108,7 @@ describe('RanksPane', () => {
 	test('the SLURM job.step and its restarts, then the launcher, in the title line', () => {
 		const set = rankSet(2, {}, n => ({slurm: {jobId: '998', stepId: '0', restartCount: 1, procId: n}}));
 		const {lastFrame} = render(<RanksPane {...base} ranks={set} width={100} />);
-		expect(frameLines(lastFrame())[0]).toMatch(/ · SLURM 998\.0, 1 restart · launcher 9999 torchrun/);
+		expect(frameLines(lastFrame())[0]).toMatch(/ · SLURM 998\.0, 1 restart · launcher 9999 /);
 		const first = rankSet(2, {}, n => ({slurm: {jobId: '998', stepId: null, restartCount: 0, procId: n}}));
 		expect(frameLines(render(<RanksPane {...base} ranks={first} />).lastFrame())[0]).toContain(' · SLURM 998 · ');
 	});
@@ -145,7 +164,7 @@ describe('RanksPane', () => {
 	});
 
 	test("an empty rank set reads the same, with the app's hint", () => {
-		const {lastFrame} = render(<RanksPane {...base} ranks={rankSet(0)} searchHint={"--match 'train\\.py'"} />);
+		const {lastFrame} = render(<RanksPane {...base} ranks={jobSet([])} searchHint={"--match 'train\\.py'"} />);
 		expect(frameLines(lastFrame())[1]).toBe("no ranks found (--match 'train\\.py')");
 	});
 
@@ -156,7 +175,122 @@ describe('RanksPane', () => {
 
 	test('a failed scan with earlier ranks kept: the ranks, and the error in the title', () => {
 		const {lastFrame} = render(<RanksPane {...base} error="EACCES /proc/4242/status" />);
-		expect(frameLines(lastFrame())[0]).toContain('last scan failed: EACCES /proc/4242/status');
+		expect(frameLines(lastFrame())[0]).toContain('last scan failed: EACCES');
 		expect(rankRows(lastFrame())).toHaveLength(8);
+	});
+
+	test('a stopped rank: T in its state column and STOPPED in the title', () => {
+		const set = rankSet(3, {}, n => (n === 1 ? {stopped: true, state: 'T'} : {}));
+		const {lastFrame} = render(<RanksPane {...base} ranks={set} />);
+		expect(rowOf(lastFrame(), 1)).toMatch(/^ {2} +1 +10001 T {2}/);
+		expect(rowOf(lastFrame(), 0)).toMatch(/^› +0 +10000 S {2}/);
+		expect(frameLines(lastFrame())[0]).toContain('1 STOPPED');
+	});
+
+	test('one job of which only some local ranks run: said in the title', () => {
+		const set = rankSet(2);
+		const partial = jobSet([{...set.jobs[0]!, localWorldSize: 4, allLocalRanksPresent: false}]);
+		const {lastFrame} = render(<RanksPane {...base} ranks={partial} width={100} />);
+		expect(frameLines(lastFrame())[0]).toContain(' · 2 of 4 local ranks · ');
+	});
+});
+
+describe('RanksPane with two jobs', () => {
+	const set = twoJobs({runDir: '/runs/a'});
+
+	test("a bold header per job above its ranks; the title names the cursor's job as the target", () => {
+		const {lastFrame} = render(<RanksPane {...base} ranks={set} cursor={3} width={100} />);
+		const lines = expectFits(lastFrame(), 100, 12);
+		expect(lines[0]).toBe('RANKS 5 in 2 jobs · target: job torchrun:5353 (all 3 ranks)');
+		expect(lines[1]).toMatch(/RANK +PID +ST/);
+		expect(lines[2]).toBe(
+			'JOB torchrun:4242 · 2 ranks (world 2) · run dir /runs/a · launcher 4242 torchrun --nproc_per_node 2…',
+		);
+		expect(lines[3]).toMatch(/^ {2} +0 +10000 S /);
+		expect(lines[4]).toMatch(/^ {2} +1 +10001 S /);
+		expect(lines[5]).toBe(
+			'JOB torchrun:5353 · 3 ranks (world 3) · launcher 5353 torchrun --nproc_per_node 3 finetune.py',
+		);
+		expect(lines[6]).toMatch(/^ {2} +0 +30000 S /);
+		// Cursor 3 is job B's second rank (the cursor counts ranks, not lines).
+		expect(lines[7]).toMatch(/^› +1 +30001 S /);
+		expect(lines[8]).toMatch(/^ {2} +2 +30002 S /);
+		expect(lines).toHaveLength(9);
+	});
+
+	test('marks are counted in their job header and make the title say marked', () => {
+		const {lastFrame} = render(<RanksPane {...base} ranks={set} cursor={0} marked={new Set([10_001])} width={100} />);
+		const lines = frameLines(lastFrame());
+		expect(lines[0]).toContain('target: job torchrun:4242 (1 marked)');
+		expect(lines[2]).toMatch(/^JOB torchrun:4242 · 2 ranks \(world 2\) · 1 marked · /);
+		expect(lines[5]).not.toContain('marked');
+		expect(lines[4]).toMatch(/^ ● +1 +10001 /);
+	});
+
+	test("a job whose launcher is alive and has no ranks: its header and 'no ranks (launcher alive)'", () => {
+		const restarting = jobSet([set.jobs[0]!, {...set.jobs[1]!, ranks: []}]);
+		const {lastFrame} = render(<RanksPane {...base} ranks={restarting} width={100} />);
+		const lines = frameLines(lastFrame());
+		expect(lines[5]).toMatch(/^JOB torchrun:5353 · 0 ranks \(world 3\)/);
+		expect(lines[6]).toBe('   no ranks (launcher alive)');
+	});
+
+	test('scrolled: the cursor and its job header stay on screen, with "+N more" counting ranks', () => {
+		const big = jobSet([
+			set.jobs[0]!,
+			{
+				...set.jobs[1]!,
+				ranks: Array.from({length: 30}, (_, n) => ({...set.jobs[1]!.ranks[0]!, rank: n, pid: 30_000 + n})),
+			},
+		]);
+		for (const cursor of [0, 1, 2, 10, 20, 31]) {
+			const {lastFrame, unmount} = render(<RanksPane {...base} ranks={big} cursor={cursor} height={8} />);
+			const lines = expectFits(lastFrame(), 80, 8);
+			const at = lines.findIndex(line => line.startsWith('›'));
+			expect(at, `cursor ${cursor} in\n${lastFrame()}`).toBeGreaterThan(1);
+			const header = cursor < 2 ? 'JOB torchrun:4242' : 'JOB torchrun:5353';
+			const headerAt = lines.findIndex(line => line.startsWith(header));
+			expect(headerAt, `header of cursor ${cursor} in\n${lastFrame()}`).toBeGreaterThan(1);
+			expect(headerAt).toBeLessThan(at);
+			expect(lines.at(-1)).toMatch(/^\+\d+ more: \d+ above, \d+ below$/);
+			unmount();
+		}
+	});
+
+	test('every height from 0 to 16 is respected, and from 2 rows on the cursor is drawn', () => {
+		for (let height = 0; height <= 16; height++) {
+			for (const cursor of [0, 1, 2, 4]) {
+				const {lastFrame, unmount} = render(
+					<RanksPane {...base} ranks={set} cursor={cursor} height={height} width={60} />,
+				);
+				const lines = expectFits(lastFrame(), 60, height);
+				if (height >= 2)
+					expect(
+						lines.filter(line => line.startsWith('›')),
+						`height ${height}`,
+					).toHaveLength(1);
+				unmount();
+			}
+		}
+	});
+});
+
+describe('RanksPane with no job running', () => {
+	test('the jobs that ended, newest first, instead of "no ranks found"', () => {
+		const ended = jobSet([], {
+			ended: [
+				endedJob('torchrun:4242', 120, {exit: {code: 99, signal: null}}),
+				endedJob('slurm:998.0', 30, {exit: {code: null, signal: 'SIGKILL'}}),
+			],
+		});
+		const {lastFrame} = render(<RanksPane {...base} ranks={ended} />);
+		const lines = expectFits(lastFrame(), 80, 12);
+		expect(lines[0]).toBe('RANKS');
+		expect(lines[1]).toMatch(/^job slurm:998\.0 ended \d\d:\d\d:\d\d, killed by SIGKILL$/);
+		expect(lines[2]).toMatch(/^job torchrun:4242 ended \d\d:\d\d:\d\d, exit 99 — saved for requeue$/);
+		expect(lastFrame()).not.toContain('no ranks found');
+		// One line: the newest, beside the title.
+		const one = render(<RanksPane {...base} ranks={ended} height={1} />);
+		expect(expectFits(one.lastFrame(), 80, 1)[0]).toMatch(/^RANKS job slurm:998\.0 ended /);
 	});
 });

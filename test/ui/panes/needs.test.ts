@@ -4,7 +4,7 @@ import {checkpointsNeed} from '../../../src/ui/panes/CheckpointsPane.js';
 import {gpuColumnsFor, memoryNeed, sparklineWidthFor} from '../../../src/ui/panes/memory-layout.js';
 import {ranksNeed} from '../../../src/ui/panes/RanksPane.js';
 import {SCREEN} from '../../../src/ui/panes/registry.js';
-import {checkpoint, checkpointIndex} from '../fixtures.js';
+import {checkpoint, checkpointIndex, endedJob, jobSet, rankSet, twoJobs} from '../fixtures.js';
 
 // Each pane says what it needs for the data at hand: the rows its own drawing takes.
 
@@ -28,9 +28,18 @@ describe("the panes' needs", () => {
 	});
 
 	test('ranks: title, header and a row each; title and the reason when there are none', () => {
-		expect(ranksNeed(0)).toEqual({min: 2, want: 2});
-		expect(ranksNeed(1)).toEqual({min: 3, want: 3});
-		expect(ranksNeed(64)).toEqual({min: 3, want: 66});
+		expect(ranksNeed(null)).toEqual({min: 2, want: 2});
+		expect(ranksNeed(rankSet(0))).toEqual({min: 3, want: 3}); // its "no ranks (launcher alive)" line
+		expect(ranksNeed(jobSet([]))).toEqual({min: 2, want: 2});
+		expect(ranksNeed(rankSet(1))).toEqual({min: 3, want: 3});
+		expect(ranksNeed(rankSet(64))).toEqual({min: 3, want: 66});
+	});
+
+	test('ranks: with several jobs a header line each; with none, a line per ended job (three at most)', () => {
+		expect(ranksNeed(twoJobs())).toEqual({min: 3, want: 2 + 2 + 5});
+		expect(ranksNeed(jobSet([], {ended: [endedJob('pid:1', 9)]}))).toEqual({min: 2, want: 2});
+		const five = [1, 2, 3, 4, 5].map(i => endedJob(`pid:${i}`, 10 * i));
+		expect(ranksNeed(jobSet([], {ended: five}))).toEqual({min: 2, want: 4});
 	});
 
 	test('checkpoints: a row for the save status when there is one, "no checkpoints yet" takes a row too', () => {

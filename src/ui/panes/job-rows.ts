@@ -1,0 +1,200 @@
+import type {EndedJob, Job, RankProcess, RankSet, SlurmInfo} from '../../core/types.js';
+import {columns, truncate} from '../../format/columns.js';
+import {compactCommand} from '../../format/command-line.js';
+import {jobExitWords} from '../../format/events.js';
+import {localTimeShort} from '../../format/time.js';
+import {scrollWindow} from '../scroll.js';
+import type {Target} from '../targets.js';
+
+// Pure layout and text for the ranks pane's jobs: jobs flattened into lines (a header per job, then its
+// ranks), the cursor's rank found among them, the window of lines drawn, and each job's header in words.
+
+/** One line of the pane's list. */
+export type PaneLine =
+	| {readonly kind: 'job'; readonly job: Job}
+	/** `index`: the rank's place among all ranks, job by job (what the cursor counts). */
+	| {readonly kind: 'rank'; readonly rank: RankProcess; readonly index: number}
+	/** A job with no rank left to show (its launcher restarts them, or they are gone). */
+	| {readonly kind: 'no-ranks'; readonly job: Job};
+
+/** With one job the pane's title says what its header would: a header line per job only with several. */
+export function grouped(jobs: readonly Job[]): boolean {
+	return jobs.length > 1;
+}
+
+/** The list's lines: per job, its header (when grouped), then its ranks or why it has none. */
+export function jobLines(jobs: readonly Job[]): PaneLine[] {
+	const lines: PaneLine[] = [];
+	const headers = grouped(jobs);
+	let index = 0;
+	for (const job of jobs) {
+		if (headers) lines.push({kind: 'job', job});
+		if (job.ranks.length === 0) lines.push({kind: 'no-ranks', job});
+		for (const rank of job.ranks) lines.push({kind: 'rank', rank, index: index++});
+	}
+	return lines;
+}
+
+/** How many lines jobLines makes, without making them (the layout asks for 2048 ranks, often). */
+export function lineCount(jobs: readonly Job[]): number {
+	const headers = grouped(jobs) ? jobs.length : 0;
+	return headers + jobs.reduce((sum, job) => sum + Math.max(1, job.ranks.length), 0);
+}
+
+/** Every rank, job by job: the order of the rank rows and what the cursor indexes. */
+export function ranksOf(jobs: readonly Job[]): RankProcess[] {
+	return jobs.flatMap(job => job.ranks);
+}
+
+/** The line of the cursor's rank (the cursor clamped to the ranks), or 0 when no line is a rank. */
+export function cursorLine(lines: readonly PaneLine[], cursor: number): number {
+	const ranks = lines.filter(line => line.kind === 'rank').length;
+	if (ranks === 0) return 0;
+	const at = Math.max(0, Math.min(Math.floor(cursor), ranks - 1));
+	return lines.findIndex(line => line.kind === 'rank' && line.index === at);
+}
+
+/** The header line of the job that `line` belongs to, or null (not grouped). */
+export function headerOf(lines: readonly PaneLine[], line: number): number | null {
+	for (let i = Math.min(line, lines.length - 1); i >= 0; i--) if (lines[i]!.kind === 'job') return i;
+	return null;
+}
+
+export interface LineWindow {
+	/** Indices of the lines drawn, top to bottom. */
+	readonly shown: readonly number[];
+	/** Rank lines not drawn above and below the window (the "+N more" line). */
+	readonly ranksAbove: number;
+	readonly ranksBelow: number;
+}
+
+const isRank = (line: PaneLine | undefined): boolean => line?.kind === 'rank';
+
+/**
+ * Which of the lines fit in `visible` rows: a window around the cursor's line, moved up to start at its
+ * job's header when both fit; when they do not, the header is pinned as the first row above a window
+ * that still holds the cursor, so the rows on screen always say which job they belong to.
+ */
+export function lineWindow(lines: readonly PaneLine[], cursorAt: number, visible: number): LineWindow {
+	const size = Math.max(0, Math.min(lines.length, Math.floor(visible)));
+	let {start, end} = scrollWindow(lines.length, cursorAt, size);
+	let pinned: number | null = null;
+	const header = headerOf(lines, cursorAt);
+	if (size > 0 && header !== null && header < start) {
+		if (cursorAt - header < size) {
+			start = header;
+			end = start + size;
+		} else if (size >= 2) {
+			// The cursor's line stays where the window put it; the header takes the top row.
+			pinned = header;
+			start += 1;
+		}
+	}
+	const range = Array.from({length: end - start}, (_, i) => start + i);
+	const shown = pinned === null ? range : [pinned, ...range];
+	return {
+		shown,
+		ranksAbove: lines.slice(0, start).filter(isRank).length,
+		ranksBelow: lines.slice(end).filter(isRank).length,
+	};
+}
+
+/** `4 ranks (world 4)`, or with `bare` `4 (world 4)` (after the pane's RANKS). */
+export function rankCountText(job: Job, bare = false): string {
+	const n = job.ranks.length;
+	const world = job.worldSize === null ? '' : ` (world ${job.worldSize})`;
+	return bare ? `${n}${world}` : `${n} rank${n === 1 ? '' : 's'}${world}`;
+}
+
+/** What needs a look first: missing local ranks, stalled and stopped ranks. */
+export function urgentParts(job: Job): string[] {
+	const parts: string[] = [];
+	if (!job.allLocalRanksPresent && job.localWorldSize !== null)
+		parts.push(`${job.ranks.length} of ${job.localWorldSize} local ranks`);
+	const stalled = job.ranks.filter(r => r.stalled && !r.stopped).length;
+	if (stalled > 0) parts.push(`${stalled} STALLED`);
+	const stopped = job.ranks.filter(r => r.stopped).length;
+	if (stopped > 0) parts.push(`${stopped} STOPPED`);
+	return parts;
+}
+
+/** `/home/ann/runs/a` as `…/runs/a` when longer than `max` columns: the end of a path tells runs apart. */
+export function shortPath(path: string, max: number): string {
+	if (columns(path) <= max) return path;
+	const parts = path.split('/');
+	let tail = parts.at(-1) ?? '';
+	for (let i = parts.length - 2; i >= 0; i--) {
+		const longer = `${parts[i]}/${tail}`;
+		if (columns(`…/${longer}`) > max) break;
+		tail = longer;
+	}
+	return truncate(`…/${tail}`, max);
+}
+
+/** `SLURM 998.0, 1 restart`: job.step, as squeue and sacct write it; restarts only once there have been some. */
+export function slurmText(slurm: SlurmInfo): string {
+	const restarts =
+		slurm.restartCount === 0 ? '' : `, ${slurm.restartCount} restart${slurm.restartCount === 1 ? '' : 's'}`;
+	return `SLURM ${slurm.jobId}${slurm.stepId === null ? '' : `.${slurm.stepId}`}${restarts}`;
+}
+
+/** The job's places: run dir (when it is RUN_DIR's job, else where it runs: what tells two jobs apart), SLURM job, launcher. */
+export function detailParts(job: Job): string[] {
+	const parts: string[] = [];
+	if (job.runDir !== null) parts.push(`run dir ${shortPath(job.runDir, 32)}`);
+	else if (job.cwd !== null) parts.push(`in ${shortPath(job.cwd, 32)}`);
+	const slurm = job.slurm ?? job.ranks.find(r => r.slurm)?.slurm;
+	if (slurm) parts.push(slurmText(slurm));
+	if (job.launcher) parts.push(`launcher ${job.launcher.pid} ${truncate(compactCommand(job.launcher.cmd), 40)}`);
+	return parts;
+}
+
+/**
+ * A job's header line when there are several: `JOB torchrun:4242 · 4 ranks (world 4) · 1 STALLED ·
+ * 2 marked · run dir …/runs/a · SLURM 998.0 · launcher 4242 torchrun …`; most urgent first, as the pane
+ * cuts it to its width.
+ */
+export function jobHeaderText(job: Job, marked: ReadonlySet<number>): string {
+	const marks = job.ranks.filter(r => marked.has(r.pid)).length;
+	return [
+		`JOB ${job.id}`,
+		rankCountText(job),
+		...urgentParts(job),
+		...(marks > 0 ? [`${marks} marked`] : []),
+		...detailParts(job),
+	].join(' · ');
+}
+
+/** After RANKS with one job, which the title then stands for: `8 (world 8) · job torchrun:4242 · target: all · …`. */
+export function singleTitleParts(job: Job, marked: ReadonlySet<number>, error: string | null): string[] {
+	const marks = job.ranks.filter(r => marked.has(r.pid)).length;
+	return [
+		rankCountText(job, true),
+		`job ${job.id}`,
+		marks === 0 ? 'target: all' : `target: ${marks} marked`,
+		...urgentParts(job),
+		...(error ? [`last scan failed: ${error}`] : []),
+		...detailParts(job),
+	];
+}
+
+/** After RANKS with several jobs: `7 in 2 jobs · target: job torchrun:4242 (all 4 ranks) · …`. */
+export function groupedTitleParts(set: RankSet, target: Target | null, error: string | null): string[] {
+	const parts = [`${set.ranks.length} in ${set.jobs.length} jobs`];
+	if (target) {
+		const which = target.marked ? `${target.pids.length} marked` : `all ${target.of} rank${target.of === 1 ? '' : 's'}`;
+		parts.push(`target: job ${target.job} (${which})`);
+	}
+	if (error) parts.push(`last scan failed: ${error}`);
+	return parts;
+}
+
+/** `job torchrun:4242 ended 12:03:11, exit 99 — saved for requeue` (the date too when not today). */
+export function endedText(job: EndedJob, now: number): string {
+	return `job ${job.id} ended ${localTimeShort(job.endedAt, now)}, ${jobExitWords(job.exit)}`;
+}
+
+/** The line under a job with no ranks: a live launcher is restarting them. */
+export function noRanksText(job: Job): string {
+	return job.launcher ? 'no ranks (launcher alive)' : 'no ranks';
+}
