@@ -1,6 +1,6 @@
 import {useMemo, useReducer} from 'react';
 import {Text, useApp, useInput} from 'ink';
-import type {RankProcess} from '../core/types.js';
+import type {Job} from '../core/types.js';
 import {keyBarHints} from './hints.js';
 import useSnapshot from './hooks/use-snapshot.js';
 import useTerminalSize from './hooks/use-terminal-size.js';
@@ -8,6 +8,7 @@ import useUiEffects from './hooks/use-ui-effects.js';
 import useValue from './hooks/use-value.js';
 import {computeLayout, tooSmallFor} from './layout.js';
 import Overlay from './overlay.js';
+import {ranksOf} from './panes/job-rows.js';
 import Screen from './screen.js';
 import type {ScreenData} from './screen-data.js';
 import {INITIAL_STATE, type KeyContext, reduce} from './state.js';
@@ -23,7 +24,7 @@ export interface Props {
 	readonly historyPoints?: number;
 }
 
-const NO_RANKS: readonly RankProcess[] = [];
+const NO_JOBS: readonly Job[] = [];
 
 export default function App({session, historyPoints = 120}: Props) {
 	const {exit} = useApp();
@@ -33,11 +34,12 @@ export default function App({session, historyPoints = 120}: Props) {
 	const [ui, dispatch] = useReducer(reduce, INITIAL_STATE);
 	useUiEffects(ui.effects, dispatch, session.monitor, session.actions, exit);
 
-	const ranks = snapshot?.ranks?.ranks ?? NO_RANKS;
-	const rankPids = useMemo(() => ranks.map(r => r.pid), [ranks]);
+	const jobs = snapshot?.ranks?.jobs ?? NO_JOBS;
+	// Every rank, job by job: the rows the cursor moves over (job headers are not rows).
+	const ranks = useMemo(() => ranksOf(jobs), [jobs]);
 	// The marks of ranks still there; the same Set while neither changes, so the memoised ranks pane
 	// is not redrawn for nothing.
-	const marked = useMemo(() => new Set(rankPids.filter(pid => ui.marked.has(pid))), [rankPids, ui.marked]);
+	const marked = useMemo(() => new Set(ranks.filter(r => ui.marked.has(r.pid)).map(r => r.pid)), [ranks, ui.marked]);
 	const history = useMemo(() => {
 		const out: Record<string, number[]> = {};
 		for (const id of Object.keys(snapshot?.metrics ?? {}))
@@ -61,7 +63,7 @@ export default function App({session, historyPoints = 120}: Props) {
 	// handler after each render, and a key typed in between must not be read in a stale mode.
 	useInput((input, key) => {
 		const context: KeyContext = {
-			rankPids,
+			ranks,
 			page: Math.max(1, layout && !layout.tooSmall ? (layout.boxes.ranks?.height ?? 7) - 2 : 5),
 			analysisRows: Math.max(1, overlayRows - 4),
 			width: Math.max(20, columns - 4),
@@ -84,8 +86,9 @@ export default function App({session, historyPoints = 120}: Props) {
 		ui.mode === 'main' ? null : (
 			<Overlay
 				ui={ui}
-				ranks={ranks}
+				jobs={jobs}
 				signal={ui.confirm ? session.actions.signalOf(ui.confirm.action) : null}
+				runDir={session.actions.runDir}
 				readonly={session.readonly}
 				width={columns}
 				height={overlayRows}

@@ -75,7 +75,8 @@ export const KEYMAP: readonly Binding[] = [
 		action: 'save',
 		modes: ['main'],
 		keys: 's',
-		description: 'save: send the save signal to the marked ranks (all when none is marked), after a confirm',
+		description:
+			"save: send the save signal to the cursor's job: its marked ranks (all when none is marked), after a confirm",
 		bar: 'save',
 		acts: true,
 		matches: is('s'),
@@ -84,7 +85,8 @@ export const KEYMAP: readonly Binding[] = [
 		action: 'emergency',
 		modes: ['main'],
 		keys: 'e',
-		description: 'emergency checkpoint: send the emergency signal (save and exit for requeue), after a confirm',
+		description:
+			"emergency checkpoint: send the emergency signal to the cursor's job (save and exit for requeue), after a confirm",
 		bar: 'emergency',
 		acts: true,
 		matches: is('e'),
@@ -93,7 +95,7 @@ export const KEYMAP: readonly Binding[] = [
 		action: 'mark',
 		modes: ['main'],
 		keys: 'space',
-		description: 'mark or unmark the rank under the cursor as a target',
+		description: 'mark or unmark the rank under the cursor as a target (a rank of another job replaces the marks)',
 		bar: 'mark',
 		matches: is(' '),
 	},

@@ -1,9 +1,9 @@
-import type {RankProcess} from '../core/types.js';
+import type {Job} from '../core/types.js';
 import {SIGNAL_LEGEND} from '../format/signals.js';
-import {previewLine} from '../ranks/preview.js';
 import type {SignalName} from '../ranks/signals.js';
+import {confirmText} from './confirm-text.js';
 import {helpEntries} from './keymap.js';
-import {signalWord, targetPids, type UiState} from './state.js';
+import type {UiState} from './state.js';
 import Confirm from './widgets/Confirm.js';
 import Help from './widgets/Help.js';
 import TextBox from './widgets/TextBox.js';
@@ -13,31 +13,26 @@ import TextBox from './widgets/TextBox.js';
 
 export interface OverlayProps {
 	readonly ui: UiState;
-	/** The ranks at the last scan, in display order. */
-	readonly ranks: readonly RankProcess[];
+	/** The jobs at the last scan: the confirm box's target job is looked up here. */
+	readonly jobs: readonly Job[];
 	/** The signal of the confirm box's action. */
 	readonly signal: SignalName | null;
+	/** The session's RUN_DIR (null without one): the box says whether the save will be watched. */
+	readonly runDir: string | null;
 	readonly readonly: boolean;
 	readonly width: number;
 	readonly height: number;
 }
 
-function ConfirmOverlay({ui, ranks, signal, width, height}: OverlayProps) {
+function ConfirmOverlay({ui, jobs, signal, runDir, width, height}: OverlayProps) {
 	if (!ui.confirm || !signal) return null;
-	const chosen = new Set(
-		targetPids(
-			ui,
-			ranks.map(r => r.pid),
-		),
-	);
-	const targets = ranks.filter(r => chosen.has(r.pid));
-	const marked = ranks.some(r => ui.marked.has(r.pid));
-	const plural = targets.length === 1 ? '' : 's';
-	const which = marked ? `${targets.length} marked rank${plural}` : `all ${targets.length} rank${plural}`;
+	const {action, target} = ui.confirm;
+	const job = jobs.find(j => j.id === target.job) ?? null;
+	const {title, lines} = confirmText(action, signal, target, job, runDir);
 	return (
 		<Confirm
-			title={`Send ${signalWord(ui.confirm.action, signal)} to ${which}?`}
-			lines={targets.map(r => previewLine(r, signal, false, 'the TUI never forces; traintop signal --force does'))}
+			title={title}
+			lines={lines}
 			confirmLabel={`Send ${signal}`}
 			selected={ui.confirm.choice}
 			danger={ui.confirm.action === 'emergency'}

@@ -8,9 +8,9 @@ export interface ScreenData {
 	readonly host: string;
 	/** Recent percents per metric, oldest first, for the sparklines. */
 	readonly history: Readonly<Record<MetricId, readonly number[]>>;
-	/** Index of the selected rank row. */
+	/** Index of the selected rank among all ranks, job by job (job headers are not rows). */
 	readonly cursor: number;
-	/** PIDs of the ranks marked as targets. */
+	/** PIDs of the ranks marked as targets, all of one job. */
 	readonly marked: ReadonlySet<number>;
 	/** The last save request's progress, under the checkpoints pane's header. */
 	readonly saveStatus: SaveStatus | null;

@@ -1,3 +1,6 @@
+import type {ExitStatus} from '../core/types.js';
+import {jobExitWords} from '../format/events.js';
+import {localTime} from '../format/time.js';
 import {outcomeLine} from '../ranks/preview.js';
 import type {SendResult} from '../ranks/send.js';
 import type {SignalName} from '../ranks/signals.js';
@@ -5,6 +8,7 @@ import type {SignalAction} from '../session/actions.js';
 import type {SaveStatus} from './panes/CheckpointsPane.js';
 import {type Action, type KeyInfo, type Mode, resolveKey} from './keymap.js';
 import {clampScroll} from './scroll.js';
+import {type RankRef, type Target, targetOf, toggleMark} from './targets.js';
 
 // The TUI's whole state and every way it changes: key presses and the results of what keys asked
 // for (a send, a save confirmed or timed out, an analysis read) all come in as events. A pure
@@ -21,15 +25,20 @@ export interface TextView {
 
 export interface UiState {
 	readonly mode: Mode;
-	/** Index of the selected rank row. */
+	/** Index of the selected rank among all ranks, job by job. */
 	readonly cursor: number;
-	/** PIDs marked as targets; none marked = every rank. */
+	/** PIDs marked as targets, all of one job; none marked = every rank of the cursor's job. */
 	readonly marked: ReadonlySet<number>;
-	/** The confirm box's action and highlighted button (Cancel first, always). */
-	readonly confirm: {readonly action: SignalAction; readonly choice: Choice} | null;
+	/**
+	 * The confirm box's action, its highlighted button (Cancel first, always) and its target, fixed when the
+	 * box opened: what is sent is what the box named, even if the list moves under the cursor meanwhile.
+	 */
+	readonly confirm: {readonly action: SignalAction; readonly choice: Choice; readonly target: Target} | null;
 	/** First line shown of the analysis overlay. */
 	readonly scroll: number;
 	readonly saveStatus: SaveStatus | null;
+	/** Epoch ms of the send saveStatus follows: what a late answer about an earlier send is told apart by. */
+	readonly saveFor: number | null;
 	/** What the last send did, rank by rank. */
 	readonly result: TextView | null;
 	readonly analysis: TextView | null;
@@ -46,6 +55,7 @@ export const INITIAL_STATE: UiState = {
 	confirm: null,
 	scroll: 0,
 	saveStatus: null,
+	saveFor: null,
 	result: null,
 	analysis: null,
 	notice: null,
@@ -54,15 +64,15 @@ export const INITIAL_STATE: UiState = {
 
 export type Effect =
 	| {readonly kind: 'quit'}
-	/** Send the action's signal to these PIDs (each re-checked against the latest rank set). */
-	| {readonly kind: 'send'; readonly action: SignalAction; readonly pids: readonly number[]}
+	/** Send the action's signal to these PIDs of one job (the job and each pid re-checked against the latest scan). */
+	| {readonly kind: 'send'; readonly action: SignalAction; readonly job: string; readonly pids: readonly number[]}
 	/** Read and analyse the memory log, as report lines this wide. */
 	| {readonly kind: 'analyze'; readonly width: number};
 
 /** What the reducer needs to know of the screen and the session when a key comes in. */
 export interface KeyContext {
-	/** PIDs of the rank rows, in display order. */
-	readonly rankPids: readonly number[];
+	/** The rank rows, job by job, in display order: each one's pid and job. */
+	readonly ranks: readonly RankRef[];
 	/** Rows a page moves in the ranks list. */
 	readonly page: number;
 	/** Lines of the analysis box's text area. */
@@ -81,25 +91,55 @@ export type UiEvent =
 	| {readonly type: 'input'; readonly input: string; readonly key: KeyInfo; readonly context: KeyContext}
 	/** The app took the first `count` queued effects to run them. */
 	| {readonly type: 'effects-taken'; readonly count: number}
-	/** A send ran: each rank's outcome; `watching` when a run dir is watched for the checkpoint. */
+	/** A send to a job ran: each rank's outcome, and whether the save it asks for is watched. */
 	| {
 			readonly type: 'sent';
 			readonly action: SignalAction;
 			readonly signal: SignalName;
+			readonly job: string;
 			readonly results: readonly SendResult[];
-			readonly sentAt: string;
-			readonly watching: boolean;
+			/** Epoch ms. */
+			readonly sentAt: number;
+			readonly watch: SaveWatch;
 	  }
-	/** The save's checkpoint appeared (its name), or did not within the timeout (null). */
+	/** A send that found nothing to send to: the job, or every chosen rank of it, is gone. */
+	| {
+			readonly type: 'send-skipped';
+			readonly action: SignalAction;
+			readonly signal: SignalName;
+			readonly job: string;
+			readonly reason: string;
+	  }
+	/**
+	 * What the save watch saw for the send at `sentAt`: the checkpoint (attributed when of the kind asked
+	 * for; else `note` says why it may not be the one), or none within the timeout (null).
+	 */
 	| {
 			readonly type: 'save-finished';
+			readonly sentAt: number;
 			readonly signal: SignalName;
 			readonly checkpoint: string | null;
+			readonly attributed: boolean;
+			readonly note: string | null;
 			readonly seconds: number;
 			readonly timeoutS: number;
 	  }
+	/** The job an emergency signal went to ended before its checkpoint was seen. */
+	| {
+			readonly type: 'job-exited';
+			readonly sentAt: number;
+			readonly signal: SignalName;
+			readonly job: string;
+			readonly exit: ExitStatus | null;
+	  }
 	| {readonly type: 'analysis-loaded'; readonly lines: readonly string[]}
 	| {readonly type: 'analysis-failed'; readonly message: string};
+
+/**
+ * Whether the save a send asks for is watched: only when RUN_DIR is the job's own (a checkpoint there
+ * from another job is no answer); else why not.
+ */
+export type SaveWatch = 'watching' | 'not-this-job' | 'no-run-dir';
 
 const ANALYSIS_TITLE = "Analysis of this run's memory log";
 const NOTICE_MS = 5000;
@@ -110,17 +150,11 @@ export function signalWord(action: SignalAction, signal: SignalName): string {
 	return `${signal} (${action === 'save' ? 'save' : 'emergency checkpoint'})`;
 }
 
-function outcomeTitle(action: SignalAction, signal: SignalName, results: readonly SendResult[]): string {
+function outcomeTitle(action: SignalAction, signal: SignalName, job: string, results: readonly SendResult[]): string {
 	const counts = new Map<string, number>();
 	for (const r of results) counts.set(r.outcome, (counts.get(r.outcome) ?? 0) + 1);
 	const parts = [...counts].map(([outcome, n]) => `${outcome} ${n}`);
-	return `${signalWord(action, signal)}: ${parts.join(', ')}`;
-}
-
-/** The PIDs a signal goes to: the marked ranks still present, or every rank when none is. */
-export function targetPids(state: UiState, rankPids: readonly number[]): number[] {
-	const marked = rankPids.filter(pid => state.marked.has(pid));
-	return marked.length > 0 ? marked : [...rankPids];
+	return `${signalWord(action, signal)} to job ${job}: ${parts.join(', ')}`;
 }
 
 function moveBy(state: UiState, delta: number, context: KeyContext): UiState {
@@ -129,7 +163,7 @@ function moveBy(state: UiState, delta: number, context: KeyContext): UiState {
 		// The analysis scrolls no further than its last page.
 		return {...state, scroll: clampScroll(state.scroll + delta, lines, context.analysisRows)};
 	}
-	return {...state, cursor: clamp(state.cursor + delta, context.rankPids.length)};
+	return {...state, cursor: clamp(state.cursor + delta, context.ranks.length)};
 }
 
 function withEffect(state: UiState, effect: Effect): UiState {
@@ -139,11 +173,11 @@ function withEffect(state: UiState, effect: Effect): UiState {
 /** The send a confirm box asked for: the box closes on the result box, filled in when the send has run. */
 function send(state: UiState, context: KeyContext): UiState {
 	if (!state.confirm) return state;
-	const {action} = state.confirm;
-	const sending = {title: `sending ${signalWord(action, context.signals[action])}…`, lines: []};
+	const {action, target} = state.confirm;
+	const sending = {title: `sending ${signalWord(action, context.signals[action])} to job ${target.job}…`, lines: []};
 	return withEffect(
 		{...state, mode: 'result', confirm: null, result: sending},
-		{kind: 'send', action, pids: targetPids(state, context.rankPids)},
+		{kind: 'send', action, job: target.job, pids: target.pids},
 	);
 }
 
@@ -160,18 +194,16 @@ function onKey(state: UiState, action: Action, context: KeyContext): UiState {
 		case 'page-down':
 			return moveBy(state, state.mode === 'analysis' ? context.analysisRows : context.page, context);
 		case 'mark': {
-			const pid = context.rankPids[clamp(state.cursor, context.rankPids.length)];
-			if (pid === undefined) return state;
-			const marked = new Set(state.marked);
-			if (marked.has(pid)) marked.delete(pid);
-			else marked.add(pid);
+			if (context.ranks.length === 0) return state;
+			const marked = toggleMark(context.ranks, state.cursor, state.marked);
 			// The cursor moves on, so marking several ranks is space, space, space.
-			return {...state, marked, cursor: clamp(state.cursor + 1, context.rankPids.length)};
+			return {...state, marked, cursor: clamp(state.cursor + 1, context.ranks.length)};
 		}
 		case 'save':
-		case 'emergency':
+		case 'emergency': {
+			const target = targetOf(context.ranks, state.cursor, state.marked);
 			// Said, not silently ignored: the user pressed a key that matters, and a confirm box would list no target.
-			if (context.rankPids.length === 0) {
+			if (target === null) {
 				return {
 					...state,
 					notice: {
@@ -180,7 +212,8 @@ function onKey(state: UiState, action: Action, context: KeyContext): UiState {
 					},
 				};
 			}
-			return {...state, mode: 'confirm', confirm: {action, choice: 'cancel'}};
+			return {...state, mode: 'confirm', confirm: {action, choice: 'cancel', target}};
+		}
 		case 'choose-next':
 			if (!state.confirm) return state;
 			return {...state, confirm: {...state.confirm, choice: state.confirm.choice === 'cancel' ? 'confirm' : 'cancel'}};
@@ -203,13 +236,30 @@ function onKey(state: UiState, action: Action, context: KeyContext): UiState {
 }
 
 function onSent(state: UiState, event: Extract<UiEvent, {type: 'sent'}>): UiState {
-	const {action, signal, results, sentAt} = event;
-	const result = {title: outcomeTitle(action, signal, results), lines: results.map(outcomeLine)};
+	const {action, signal, job, results} = event;
+	const result = {title: outcomeTitle(action, signal, job, results), lines: results.map(outcomeLine)};
 	if (!results.some(r => r.outcome === 'sent')) return {...state, result};
-	const saveStatus: SaveStatus = event.watching
-		? {text: `waiting for checkpoint… (${signal} sent ${sentAt})`, level: 'ok'}
-		: {text: `${signal} sent ${sentAt}; no RUN_DIR given, so no checkpoint to wait for`, level: 'warn'};
-	return {...state, result, saveStatus};
+	// The time of day only: the status is about the last send, and the line must fit beside the level word.
+	const sent = `${signal} to job ${job} sent ${localTime(event.sentAt).slice(11)}`;
+	const saveStatus: SaveStatus =
+		event.watch === 'watching'
+			? {text: `waiting for checkpoint… (${sent})`, level: 'ok'}
+			: event.watch === 'not-this-job'
+				? {text: `${sent}; save not watched: RUN_DIR is not this job's`, level: 'warn'}
+				: {text: `${sent}; no RUN_DIR given, so no checkpoint to wait for`, level: 'warn'};
+	return {...state, result, saveStatus, saveFor: event.sentAt};
+}
+
+/** `saved NAME in N s`; a checkpoint that may not be the one asked for says why; none is critical. */
+function saveFinished(event: Extract<UiEvent, {type: 'save-finished'}>): SaveStatus {
+	const {checkpoint, seconds} = event;
+	if (checkpoint === null)
+		return {
+			text: `no new checkpoint ${event.timeoutS} s after ${event.signal}: check the job's log`,
+			level: 'critical',
+		};
+	if (event.attributed) return {text: `saved ${checkpoint} in ${seconds} s`, level: 'ok'};
+	return {text: `${checkpoint} in ${seconds} s${event.note ? ` — ${event.note}` : ''}`, level: 'warn'};
 }
 
 export function reduce(state: UiState, event: UiEvent): UiState {
@@ -222,16 +272,28 @@ export function reduce(state: UiState, event: UiEvent): UiState {
 			return {...state, effects: state.effects.slice(event.count)};
 		case 'sent':
 			return onSent(state, event);
-		case 'save-finished':
+		case 'send-skipped':
 			return {
 				...state,
-				saveStatus: event.checkpoint
-					? {text: `saved ${event.checkpoint} in ${event.seconds} s`, level: 'ok'}
-					: {
-							text: `no new checkpoint ${event.timeoutS} s after ${event.signal}: check the job's log`,
-							level: 'critical',
-						},
+				result: {
+					title: `${signalWord(event.action, event.signal)} to job ${event.job}: nothing sent`,
+					lines: [event.reason],
+				},
 			};
+		// An answer about an earlier send is not news about the last one.
+		case 'save-finished':
+			return state.saveFor === event.sentAt ? {...state, saveStatus: saveFinished(event)} : state;
+		case 'job-exited':
+			return state.saveFor === event.sentAt
+				? {
+						...state,
+						saveStatus: {
+							// Most telling first: the pane cuts the line at its width.
+							text: `no emergency checkpoint seen: job ${event.job} exited after ${event.signal} (${jobExitWords(event.exit)})`,
+							level: 'warn',
+						},
+					}
+				: state;
 		case 'analysis-loaded':
 			return {...state, analysis: {title: ANALYSIS_TITLE, lines: event.lines}};
 		case 'analysis-failed':

@@ -120,7 +120,8 @@ describe('signals through the confirm box', () => {
 		await until(lastFrame, f => /RANKS 3/.test(f));
 		const from = outputLength();
 		await press(stdin, 's');
-		const box = await until(lastFrame, f => f.includes('Send SIGUSR1 (save) to all 3 ranks?'));
+		const box = await until(lastFrame, f => /Send SIGUSR1 \(save\) to job launcher\.py:\d+\?/.test(f));
+		expect(box).toContain(`all 3 ranks · run dir ${dir}`);
 		expect(box).toMatch(/rank 0 {2}pid \d+ {2}handles SIGUSR1/);
 		expect(box).toMatch(/rank 2 {2}pid \d+ {2}NO HANDLER: SIGUSR1 would terminate it/);
 		expect(box).toMatch(/▸ Cancel/);
@@ -136,7 +137,7 @@ describe('signals through the confirm box', () => {
 		const from = outputLength();
 		for (const cancel of [ESC, 'n', CTRL_C]) {
 			await press(stdin, 'e');
-			await until(lastFrame, f => f.includes('Send SIGTERM (emergency checkpoint) to all 3 ranks?'));
+			await until(lastFrame, f => /Send SIGTERM \(emergency checkpoint\) to job \S+\?/.test(f));
 			await press(stdin, cancel);
 			await until(lastFrame, f => f.includes('RANKS 3') && !f.includes('Send SIGTERM'));
 		}
@@ -151,7 +152,7 @@ describe('signals through the confirm box', () => {
 		await press(stdin, 's', RIGHT);
 		await until(lastFrame, f => /▸ Send SIGUSR1/.test(f));
 		await press(stdin, ENTER);
-		const result = await until(lastFrame, f => f.includes('SIGUSR1 (save): sent 2, refused 1'));
+		const result = await until(lastFrame, f => /SIGUSR1 \(save\) to job \S+: sent 2, refused 1/.test(f));
 		expect(result).toMatch(/rank 0 {2}pid \d+ {2}sent/);
 		expect(result).toMatch(/rank 2 {2}pid \d+ {2}refused: rank 2 has no handler for SIGUSR1/);
 		await press(stdin, ESC);
@@ -172,11 +173,12 @@ describe('signals through the confirm box', () => {
 		await press(stdin, ' ');
 		await until(lastFrame, f => f.includes('target: 1 marked') || /●/.test(f));
 		await press(stdin, 's');
-		const box = await until(lastFrame, f => f.includes('Send SIGUSR1 (save) to 1 marked rank?'));
+		const box = await until(lastFrame, f => f.includes('1 marked rank of 3 · '));
+		expect(box).toMatch(/Send SIGUSR1 \(save\) to job \S+\?/);
 		expect(box).toMatch(/rank 0 {2}pid/);
 		expect(box).not.toMatch(/rank 1 {2}pid/);
 		await press(stdin, 'y');
-		await until(lastFrame, f => f.includes('SIGUSR1 (save): sent 1'));
+		await until(lastFrame, f => /SIGUSR1 \(save\) to job \S+: sent 1/.test(f));
 		await until(
 			() => gotLines(from).join('\n'),
 			t => t !== '',

@@ -1,10 +1,12 @@
 import {describe, expect, test} from 'vitest';
 import type {SendResult} from '../../src/ranks/send.js';
 import {barHints, helpEntries, KEYMAP, type KeyInfo, resolveKey, type Mode} from '../../src/ui/keymap.js';
-import {INITIAL_STATE, type KeyContext, reduce, targetPids, type UiEvent, type UiState} from '../../src/ui/state.js';
+import {localTime} from '../../src/format/time.js';
+import {INITIAL_STATE, type KeyContext, reduce, type UiEvent, type UiState} from '../../src/ui/state.js';
+import {targetOf, toggleMark} from '../../src/ui/targets.js';
 
 const ctx: KeyContext = {
-	rankPids: [101, 102, 103, 104],
+	ranks: [101, 102, 103, 104].map(pid => ({pid, job: 'torchrun:100'})),
 	page: 2,
 	analysisRows: 3,
 	width: 76,
@@ -94,13 +96,13 @@ describe('state', () => {
 
 	test('choose-next then activate, or confirm (y), sends to the targets; the box gives way to the result', () => {
 		expect(run(['emergency', 'choose-next', 'activate']).effects).toEqual([
-			{kind: 'send', action: 'emergency', pids: [101, 102, 103, 104]},
+			{kind: 'send', action: 'emergency', job: 'torchrun:100', pids: [101, 102, 103, 104]},
 		]);
 		expect(run(['save', 'choose-next', 'choose-next', 'activate']).effects).toEqual([]);
 		const sending = run(['save', 'confirm']);
-		expect(sending.effects).toEqual([{kind: 'send', action: 'save', pids: [101, 102, 103, 104]}]);
+		expect(sending.effects).toEqual([{kind: 'send', action: 'save', job: 'torchrun:100', pids: [101, 102, 103, 104]}]);
 		expect(sending.state.mode).toBe('result');
-		expect(sending.state.result?.title).toBe('sending SIGUSR1 (save)…');
+		expect(sending.state.result?.title).toBe('sending SIGUSR1 (save) to job torchrun:100…');
 		expect(run(['close'], sending.state).state.mode).toBe('main');
 	});
 
@@ -111,7 +113,7 @@ describe('state', () => {
 	});
 
 	test('no ranks: save opens nothing and says so on the key bar for 5 s', () => {
-		const none = {...ctx, rankPids: []};
+		const none = {...ctx, ranks: []};
 		const {state} = run(['save'], INITIAL_STATE, none);
 		expect(state.mode).toBe('main');
 		expect(state.notice).toEqual({
@@ -132,11 +134,19 @@ describe('state', () => {
 		expect(run(['page-down']).state.cursor).toBe(2);
 		const marked = run(['mark', 'mark', 'up', 'mark']);
 		expect([...marked.state.marked]).toEqual([101]);
-		expect(targetPids(marked.state, ctx.rankPids)).toEqual([101]);
-		expect(targetPids(INITIAL_STATE, ctx.rankPids)).toEqual([101, 102, 103, 104]);
+		expect(targetOf(ctx.ranks, 0, marked.state.marked)?.pids).toEqual([101]);
+		expect(targetOf(ctx.ranks, 0, INITIAL_STATE.marked)?.pids).toEqual([101, 102, 103, 104]);
 		// A marked rank that has gone no longer counts: the rest is "all".
-		expect(targetPids(marked.state, [102, 103])).toEqual([102, 103]);
-		expect(run(['save', 'confirm'], marked.state).effects).toEqual([{kind: 'send', action: 'save', pids: [101]}]);
+		const left = [102, 103].map(pid => ({pid, job: 'torchrun:100'}));
+		expect(targetOf(left, 0, marked.state.marked)).toEqual({
+			job: 'torchrun:100',
+			pids: [102, 103],
+			marked: false,
+			of: 2,
+		});
+		expect(run(['save', 'confirm'], marked.state).effects).toEqual([
+			{kind: 'send', action: 'save', job: 'torchrun:100', pids: [101]},
+		]);
 	});
 
 	test('analysis: an effect for the report as wide as the screen; it scrolls no further than its last page', () => {
@@ -161,55 +171,156 @@ describe('state', () => {
 	test("a send's outcome fills the result box and starts the save status; its checkpoint or timeout ends it", () => {
 		const sending = run(['save', 'confirm']).state;
 		const results = [sent(101, 'sent'), sent(102, 'sent'), sent(103, 'refused')];
-		const after = reduce(sending, {
-			type: 'sent',
-			action: 'save',
-			signal: 'SIGUSR1',
-			results,
-			sentAt: '2026-11-24 02:00:00',
-			watching: true,
-		});
-		expect(after.result?.title).toBe('SIGUSR1 (save): sent 2, refused 1');
+		const sentAt = Date.UTC(2026, 10, 24, 2, 0, 0);
+		const event = {type: 'sent', action: 'save', signal: 'SIGUSR1', job: 'torchrun:100', results, sentAt} as const;
+		const after = reduce(sending, {...event, watch: 'watching'});
+		expect(after.result?.title).toBe('SIGUSR1 (save) to job torchrun:100: sent 2, refused 1');
 		expect(after.result?.lines).toHaveLength(3);
-		expect(after.saveStatus).toEqual({text: 'waiting for checkpoint… (SIGUSR1 sent 2026-11-24 02:00:00)', level: 'ok'});
-		const saved = reduce(after, {
-			type: 'save-finished',
-			signal: 'SIGUSR1',
-			checkpoint: 'checkpoint_step_40',
-			seconds: 1.2,
-			timeoutS: 120,
+		expect(after.saveStatus).toEqual({
+			text: `waiting for checkpoint… (SIGUSR1 to job torchrun:100 sent ${localTime(sentAt).slice(11)})`,
+			level: 'ok',
 		});
+		const finished = {type: 'save-finished', sentAt, signal: 'SIGUSR1', seconds: 1.2, timeoutS: 120} as const;
+		const saved = reduce(after, {...finished, checkpoint: 'checkpoint_step_40', attributed: true, note: null});
 		expect(saved.saveStatus).toEqual({text: 'saved checkpoint_step_40 in 1.2 s', level: 'ok'});
-		const late = reduce(after, {
-			type: 'save-finished',
-			signal: 'SIGUSR1',
-			checkpoint: null,
-			seconds: 120,
-			timeoutS: 120,
+		const maybe = reduce(after, {
+			...finished,
+			checkpoint: 'checkpoint-40',
+			attributed: false,
+			note: 'next checkpoint, may be periodic',
 		});
+		expect(maybe.saveStatus).toEqual({
+			text: 'checkpoint-40 in 1.2 s — next checkpoint, may be periodic',
+			level: 'warn',
+		});
+		const late = reduce(after, {...finished, checkpoint: null, attributed: false, note: null, seconds: 120});
 		expect(late.saveStatus).toEqual({
 			text: "no new checkpoint 120 s after SIGUSR1: check the job's log",
 			level: 'critical',
 		});
-		const noRunDir = reduce(sending, {
+		// An answer about an earlier send does not overwrite the status of the last one.
+		const stale = reduce(after, {
+			...finished,
+			sentAt: sentAt - 60_000,
+			checkpoint: null,
+			attributed: false,
+			note: null,
+		});
+		expect(stale.saveStatus).toBe(after.saveStatus);
+		expect(reduce(sending, {...event, watch: 'no-run-dir'}).saveStatus).toEqual({
+			text: `SIGUSR1 to job torchrun:100 sent ${localTime(sentAt).slice(11)}; no RUN_DIR given, so no checkpoint to wait for`,
+			level: 'warn',
+		});
+		expect(reduce(sending, {...event, watch: 'not-this-job'}).saveStatus).toEqual({
+			text: `SIGUSR1 to job torchrun:100 sent ${localTime(sentAt).slice(11)}; save not watched: RUN_DIR is not this job's`,
+			level: 'warn',
+		});
+		// Nothing sent (every rank refused): no status, nothing to wait for.
+		expect(reduce(sending, {...event, results: [sent(103, 'refused')], watch: 'watching'}).saveStatus).toBeNull();
+	});
+
+	test('an emergency whose job exits first: the exit is the answer, at warn level', () => {
+		const sentAt = Date.UTC(2026, 10, 24, 2, 0, 0);
+		const after = reduce(run(['emergency', 'confirm']).state, {
 			type: 'sent',
+			action: 'emergency',
+			signal: 'SIGTERM',
+			job: 'torchrun:100',
+			results: [sent(101, 'sent')],
+			sentAt,
+			watch: 'watching',
+		});
+		const exited = reduce(after, {
+			type: 'job-exited',
+			sentAt,
+			signal: 'SIGTERM',
+			job: 'torchrun:100',
+			exit: {code: 99, signal: null},
+		});
+		expect(exited.saveStatus).toEqual({
+			text: 'no emergency checkpoint seen: job torchrun:100 exited after SIGTERM (exit 99 — saved for requeue)',
+			level: 'warn',
+		});
+		const killed = reduce(after, {
+			type: 'job-exited',
+			sentAt,
+			signal: 'SIGTERM',
+			job: 'torchrun:100',
+			exit: {code: null, signal: 'SIGKILL'},
+		});
+		expect(killed.saveStatus?.text).toContain('exited after SIGTERM (killed by SIGKILL)');
+	});
+
+	test('a send that finds its job gone: the result box says nothing was sent', () => {
+		const state = reduce(run(['save', 'confirm']).state, {
+			type: 'send-skipped',
 			action: 'save',
 			signal: 'SIGUSR1',
-			results,
-			sentAt: '02:00:00',
-			watching: false,
+			job: 'torchrun:100',
+			reason: 'job torchrun:100 is gone: nothing was sent',
 		});
-		expect(noRunDir.saveStatus?.level).toBe('warn');
-		// Nothing sent (every rank refused): no status, nothing to wait for.
-		expect(
-			reduce(sending, {
-				type: 'sent',
-				action: 'save',
-				signal: 'SIGUSR1',
-				results: [sent(103, 'refused')],
-				sentAt: '02:00:00',
-				watching: true,
-			}).saveStatus,
-		).toBeNull();
+		expect(state.result).toEqual({
+			title: 'SIGUSR1 (save) to job torchrun:100: nothing sent',
+			lines: ['job torchrun:100 is gone: nothing was sent'],
+		});
+		expect(state.saveStatus).toBeNull();
+	});
+});
+
+describe('two jobs', () => {
+	// Job A: pids 201, 202; job B: pids 301, 302, 303. The cursor counts ranks, job by job.
+	const ranks = [
+		{pid: 201, job: 'torchrun:200'},
+		{pid: 202, job: 'torchrun:200'},
+		{pid: 301, job: 'slurm:998.0'},
+		{pid: 302, job: 'slurm:998.0'},
+		{pid: 303, job: 'slurm:998.0'},
+	];
+	const two: KeyContext = {...ctx, ranks};
+
+	test('the cursor moves over the ranks of both jobs, job headers are not stops', () => {
+		expect(run(['down', 'down'], INITIAL_STATE, two).state.cursor).toBe(2);
+		expect(run(['down', 'down', 'down', 'down', 'down', 'down'], INITIAL_STATE, two).state.cursor).toBe(4);
+	});
+
+	test.each([
+		['cursor on A, nothing marked: all of A', 0, [], {job: 'torchrun:200', pids: [201, 202], marked: false, of: 2}],
+		['cursor on B, nothing marked: all of B', 3, [], {job: 'slurm:998.0', pids: [301, 302, 303], marked: false, of: 3}],
+		['cursor on B, B marked: the marked of B', 4, [303], {job: 'slurm:998.0', pids: [303], marked: true, of: 3}],
+		// Marks of A are not targets when the cursor is on B: all of B, never a mix.
+		['cursor on B, A marked: all of B', 2, [201], {job: 'slurm:998.0', pids: [301, 302, 303], marked: false, of: 3}],
+	] as const)('%s', (_, cursor, marked, target) => {
+		expect(targetOf(ranks, cursor, new Set(marked))).toEqual(target);
+	});
+
+	test('marking a rank of another job replaces the marks: marks never span two jobs', () => {
+		expect([...toggleMark(ranks, 2, new Set([201, 202]))]).toEqual([301]);
+		expect([...toggleMark(ranks, 3, new Set([301]))].sort()).toEqual([301, 302]);
+		expect([...toggleMark(ranks, 2, new Set([301, 302]))]).toEqual([302]);
+		// A mark of a rank no longer listed is dropped, not carried into the new job's marks.
+		expect([...toggleMark(ranks, 0, new Set([999]))]).toEqual([201]);
+		// Through the reducer: mark both of A's ranks (the cursor moves on to B's first), skip it, mark B's second.
+		const {state} = run(['mark', 'mark', 'down', 'mark'], INITIAL_STATE, two);
+		expect([...state.marked]).toEqual([302]);
+	});
+
+	test("s acts on the cursor's job only, and the effect carries that job and its pids", () => {
+		// Mark A's first rank, move to B's second rank, save: all of B.
+		const {state, effects} = run(['mark', 'down', 'down', 'save', 'confirm'], INITIAL_STATE, two);
+		expect(state.marked).toEqual(new Set([201]));
+		expect(effects).toEqual([{kind: 'send', action: 'save', job: 'slurm:998.0', pids: [301, 302, 303]}]);
+		// Back on A: its marked rank alone.
+		const onA = run(['mark', 'up', 'emergency', 'confirm'], INITIAL_STATE, two);
+		expect(onA.effects).toEqual([{kind: 'send', action: 'emergency', job: 'torchrun:200', pids: [201]}]);
+	});
+
+	test('the confirm box keeps the target it opened with, whatever the list does before y', () => {
+		const opened = run(['down', 'down', 'save'], INITIAL_STATE, two).state;
+		expect(opened.confirm?.target.job).toBe('slurm:998.0');
+		// Job A ended meanwhile: the same cursor index now points elsewhere, the box's target does not move.
+		const onlyB: KeyContext = {...ctx, ranks: ranks.slice(2)};
+		expect(run(['confirm'], opened, onlyB).effects).toEqual([
+			{kind: 'send', action: 'save', job: 'slurm:998.0', pids: [301, 302, 303]},
+		]);
 	});
 });

@@ -6,9 +6,9 @@ import {fitLines} from './body-lines.js';
 export type ConfirmChoice = 'cancel' | 'confirm';
 
 export interface Props {
-	/** First line, in bold: what is about to happen (`Send SIGUSR1 to 4 ranks?`). */
+	/** First line, in bold: what is about to happen and to which job (`Send SIGUSR1 (save) to job torchrun:4242?`). */
 	readonly title: string;
-	/** The details: one line per target PID, its rank and what it does with the signal. */
+	/** The details: the job's targets in a line, then one line per target PID, its rank and what it does with the signal. */
 	readonly lines: readonly string[];
 	/** The confirm button's label (`Send SIGUSR1`). */
 	readonly confirmLabel: string;

@@ -1,0 +1,68 @@
+import {afterEach, describe, expect, test} from 'vitest';
+import {cleanup, render} from 'ink-testing-library';
+import {confirmText} from '../../src/ui/confirm-text.js';
+import Overlay from '../../src/ui/overlay.js';
+import {INITIAL_STATE, type UiState} from '../../src/ui/state.js';
+import {expectFits, signal, twoJobs} from './fixtures.js';
+
+// The confirm box names the one job a signal goes to, how many of its ranks, and whether its save is watched.
+
+afterEach(cleanup);
+
+const set = twoJobs({runDir: '/runs/a'});
+const [a, b] = set.jobs as [(typeof set.jobs)[0], (typeof set.jobs)[0]];
+const allOfB = {job: b.id, pids: b.ranks.map(r => r.pid), marked: false, of: 3};
+
+describe('confirmText', () => {
+	test("all ranks of RUN_DIR's job: the run dir, then what each rank does with the signal", () => {
+		const allOfA = {job: a.id, pids: a.ranks.map(r => r.pid), marked: false, of: 2};
+		const text = confirmText('save', 'SIGUSR1', allOfA, a, '/runs/a');
+		expect(text.title).toBe('Send SIGUSR1 (save) to job torchrun:4242?');
+		expect(text.lines).toEqual([
+			'all 2 ranks · run dir /runs/a',
+			'rank 0  pid 10000  handles SIGUSR1',
+			'rank 1  pid 10001  handles SIGUSR1',
+		]);
+	});
+
+	test("another job than RUN_DIR's: its save will not be watched, and the box says so", () => {
+		const text = confirmText('emergency', 'SIGTERM', allOfB, b, '/runs/a');
+		expect(text.title).toBe('Send SIGTERM (emergency checkpoint) to job torchrun:5353?');
+		expect(text.lines[0]).toBe("all 3 ranks · RUN_DIR is not this job's: the save will not be watched");
+		expect(text.lines.slice(1).map(l => l.split('  ')[1])).toEqual(['pid 30000', 'pid 30001', 'pid 30002']);
+		expect(confirmText('save', 'SIGUSR1', allOfB, b, null).lines[0]).toBe(
+			'all 3 ranks · no RUN_DIR given: the save will not be watched',
+		);
+	});
+
+	test('marked ranks: their count of the job, and only they are listed', () => {
+		const withoutHandler = {
+			...b,
+			ranks: b.ranks.map(r => (r.pid === 30_002 ? {...r, signals: {...r.signals, SIGUSR1: signal('default')}} : r)),
+		};
+		const marked = {job: b.id, pids: [30_002], marked: true, of: 3};
+		expect(confirmText('save', 'SIGUSR1', marked, withoutHandler, null).lines).toEqual([
+			'1 marked rank of 3 · no RUN_DIR given: the save will not be watched',
+			'rank 2  pid 30002  NO HANDLER: SIGUSR1 would terminate it — will be refused (the TUI never forces; traintop signal --force does)',
+		]);
+	});
+
+	test('a job gone since the box opened: nothing will be sent', () => {
+		expect(confirmText('save', 'SIGUSR1', allOfB, null, null).lines).toEqual([
+			'job torchrun:5353 is no longer running: nothing will be sent',
+		]);
+	});
+});
+
+test('the overlay draws the box for the target the state holds, not for the other job', () => {
+	const ui: UiState = {...INITIAL_STATE, mode: 'confirm', confirm: {action: 'save', choice: 'cancel', target: allOfB}};
+	const {lastFrame} = render(
+		<Overlay ui={ui} jobs={set.jobs} signal="SIGUSR1" runDir="/runs/a" readonly={false} width={100} height={20} />,
+	);
+	const frame = expectFits(lastFrame(), 100, 20).join('\n');
+	expect(frame).toContain('Send SIGUSR1 (save) to job torchrun:5353?');
+	expect(frame).toContain("all 3 ranks · RUN_DIR is not this job's");
+	expect(frame).toContain('pid 30001');
+	expect(frame).not.toContain('pid 10000');
+	expect(frame).toContain('▸ Cancel');
+});
