@@ -1,13 +1,15 @@
 import {type Dispatch, useEffect} from 'react';
-import {localTime} from '../../format/time.js';
+import type {SaveOutcome} from '../../checkpoints/save-attribution.js';
+import type {ExitStatus} from '../../core/types.js';
 import type {SessionActions} from '../../session/actions.js';
-import type {Effect, UiEvent} from '../state.js';
+import type {Effect, SaveWatch, UiEvent} from '../state.js';
 import type {TuiStore} from '../tui-session.js';
 
 /**
  * Runs the effects the reducer queued, once each, and feeds their results back to it as events:
- * a send's outcomes, the save's checkpoint (or its timeout), the analysis. Results that arrive
- * after the app is gone are dropped by React.
+ * a send's outcomes, the save's checkpoint (or its timeout, or the job's exit), the analysis.
+ * Results that arrive after the app is gone are dropped by React. A save watch needs no unmount
+ * cleanup: it ends when awaitSave settles, which closing the session makes it do at once.
  */
 export default function useUiEffects(
 	effects: readonly Effect[],
@@ -44,23 +46,80 @@ function send(
 	store: TuiStore,
 	actions: SessionActions,
 ): void {
-	// The targets as they are now: a rank gone since the confirm box opened is not signalled.
-	const set = store.getSnapshot()?.ranks;
-	const chosen = new Set(effect.pids);
 	const signal = actions.signalOf(effect.action);
+	const base = {action: effect.action, signal, job: effect.job};
+	// The job and its ranks as they are now: found by id, so a job gone since the confirm box opened gets
+	// nothing, and a pid that left it (or was reused by another job) is not a target.
+	const job = store.getSnapshot()?.ranks?.jobs.find(j => j.id === effect.job);
+	if (!job) {
+		dispatch({...base, type: 'send-skipped', reason: `job ${effect.job} is gone: nothing was sent`});
+		return;
+	}
+	const live = new Set(job.ranks.map(r => r.pid));
+	const pids = effect.pids.filter(pid => live.has(pid));
+	if (pids.length === 0) {
+		dispatch({
+			...base,
+			type: 'send-skipped',
+			reason: `none of the chosen ranks of job ${job.id} is left: nothing was sent`,
+		});
+		return;
+	}
 	const sentAt = Date.now();
-	const results = set ? actions.send(signal, {...set, ranks: set.ranks.filter(r => chosen.has(r.pid))}) : [];
-	const watch = actions.awaitCheckpoint;
-	dispatch({type: 'sent', action: effect.action, signal, results, sentAt: localTime(sentAt), watching: watch !== null});
-	if (!watch || !results.some(r => r.outcome === 'sent')) return;
-	void watch(sentAt).then(checkpoint => {
-		const seconds = Math.max(0, Math.round((Date.now() - sentAt) / 100) / 10);
+	const results = actions.send(signal, job, pids);
+	const awaitSave = job.runDir !== null ? actions.awaitSave : null;
+	const watch: SaveWatch = awaitSave ? 'watching' : actions.runDir !== null ? 'not-this-job' : 'no-run-dir';
+	dispatch({...base, type: 'sent', results, sentAt, watch});
+	if (!awaitSave || !results.some(r => r.outcome === 'sent')) return;
+
+	const seconds = () => Math.max(0, Math.round((Date.now() - sentAt) / 100) / 10);
+	let exited = false;
+	// An emergency signal ends the job: its end, seen before the emergency checkpoint, is the answer then.
+	const stopWatchingJob =
+		effect.action === 'emergency'
+			? watchJobEnd(store, job.id, sentAt, exit => {
+					exited = true;
+					dispatch({type: 'job-exited', sentAt, signal, job: effect.job, exit});
+				})
+			: (): void => undefined;
+	void awaitSave(sentAt, effect.action === 'save' ? 'manual' : 'emergency').then((outcome: SaveOutcome) => {
+		stopWatchingJob();
+		// After the job's exit, only a checkpoint is news: "none within the timeout" says less than the exit did.
+		if (exited && outcome.checkpoint === null) return;
 		dispatch({
 			type: 'save-finished',
+			sentAt,
 			signal,
-			checkpoint: checkpoint?.name ?? null,
-			seconds,
+			checkpoint: outcome.checkpoint?.name ?? null,
+			attributed: outcome.attributed,
+			note: outcome.note,
+			seconds: seconds(),
 			timeoutS: actions.timeoutS,
 		});
 	});
+}
+
+/** Calls `onEnd` once, when a snapshot lists job `id` as ended at or after `sinceMs`; returns the unsubscribe. */
+function watchJobEnd(
+	store: TuiStore,
+	id: string,
+	sinceMs: number,
+	onEnd: (exit: ExitStatus | null) => void,
+): () => void {
+	let done = false;
+	let off: (() => void) | null = null;
+	const stop = (): void => {
+		done = true;
+		off?.();
+	};
+	off = store.subscribe(snapshot => {
+		if (done) return;
+		const ended = snapshot.ranks?.ended.find(job => job.id === id && job.endedAt >= sinceMs);
+		if (!ended) return;
+		stop();
+		onEnd(ended.exit);
+	});
+	// A store that answers at once, inside subscribe, is unsubscribed here.
+	if (done) off();
+	return stop;
 }

@@ -9,9 +9,14 @@ import {headerParts, NO_RUN_DIR, olderText, rowCells, stepWidth} from './checkpo
 
 /** What became of the last save request: the app writes it, the pane shows it under the header. */
 export interface SaveStatus {
-	/** `waiting for checkpoint…`, `saved checkpoint_step_1600 in 4 s`, `no new checkpoint 120 s after SIGUSR1` */
+	/**
+	 * `waiting for checkpoint… (SIGUSR1 to job torchrun:4242 sent 10:00:30)`, `saved checkpoint_step_1600 in 4 s`,
+	 * `checkpoint_step_1600 in 4 s — next checkpoint, may be periodic` (not surely the save asked for),
+	 * `no emergency checkpoint seen: job torchrun:4242 exited after SIGTERM (exit 1)`,
+	 * `no new checkpoint 120 s after SIGUSR1`
+	 */
 	readonly text: string;
-	/** ok: in progress or done; warn/critical: a timeout or a failure (the level word is shown too). */
+	/** ok: in progress or done; warn: a save not surely the one asked for, or not watched; critical: none came. */
 	readonly level: Level;
 }
 
