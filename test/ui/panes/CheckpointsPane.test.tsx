@@ -44,7 +44,7 @@ describe('CheckpointsPane', () => {
 
 	test('an overdue save is called out first', () => {
 		const overdue = checkpointIndex({
-			lastSave: {time: NOW - 1_800_000, ageS: 1800, medianIntervalS: 900, overdue: true},
+			lastSave: {time: NOW - 1_800_000, ageS: 1800, medianIntervalS: 900, periodicTime: NOW - 1_800_000, overdue: true},
 		});
 		const {lastFrame} = render(<CheckpointsPane {...base} index={overdue} />);
 		expect(frameLines(lastFrame())[0]).toMatch(/^CHECKPOINTS 5 · OVERDUE: last save 30 min ago · /);
@@ -132,7 +132,7 @@ describe('CheckpointsPane', () => {
 					retention: i === 0 ? 'prune-next' : 'keep',
 				}),
 			),
-			lastSave: {time: NOW - 1_800_000, ageS: 1800, medianIntervalS: 900, overdue: true},
+			lastSave: {time: NOW - 1_800_000, ageS: 1800, medianIntervalS: 900, periodicTime: NOW - 1_800_000, overdue: true},
 		});
 		for (const width of [40, 60, 80, 100]) {
 			for (let height = 0; height <= 12; height++) {
