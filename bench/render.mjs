@@ -64,6 +64,8 @@ function rank(n) {
 		workers: [20_000 + n * 4, 20_001 + n * 4, 20_002 + n * 4, 20_003 + n * 4],
 		slurm: {jobId: '4242', stepId: '0', restartCount: 1, procId: n, localId: n % 8, nodeList: 'node[0-7]'},
 		stalled: n === 41,
+		stopped: false,
+		job: 'slurm:4242.0',
 	};
 }
 
@@ -91,11 +93,40 @@ const index = {
 	warnings: [],
 	scannedAt: T0,
 };
+// One SLURM step of 64 tasks: one job, as discovery groups them.
+const rankList = Array.from({length: 64}, (_, n) => rank(n));
+const job = {
+	id: 'slurm:4242.0',
+	identity: 'slurm',
+	launcher: null,
+	ranks: rankList,
+	worldSize: 64,
+	localWorldSize: 8,
+	allLocalRanksPresent: false,
+	runDir: '/scratch/runs/llama',
+	cwd: '/scratch/runs/llama',
+	slurm: rankList[0].slurm,
+};
 const ranks = {
-	ranks: Array.from({length: 64}, (_, n) => rank(n)),
-	launcher: {pid: 9_990, startTime: 990, cmd: 'srun --ntasks-per-node 8 python3 train.py'},
+	ranks: rankList,
+	jobs: [job],
+	launcher: null,
+	departed: [],
+	ended: [],
+	runDirMatch: {jobs: [job.id], evidence: 'working directory'},
 	sampledAt: T0,
 };
+// The job's life as the alerts pane shows it beside the level changes: saves seen, a stall.
+const jobEvents = Array.from({length: 20}, (_, i) => ({
+	time: T0 - (20 - i) * 90_000,
+	kind: i === 19 ? 'rank-stalled' : 'save-seen',
+	job: 'slurm:4242.0',
+	rank: i === 19 ? 41 : null,
+	pid: i === 19 ? 10_041 : null,
+	level: i === 19 ? 'warn' : 'ok',
+	text: i === 19 ? 'rank 41 (pid 10041) stalled: no CPU time for 60 s' : `saved checkpoint-${(i + 180) * 500} (periodic)`,
+	checkpoint: i === 19 ? undefined : `checkpoint-${(i + 180) * 500}`,
+}));
 const alerts = Array.from({length: 50}, (_, i) => ({
 	time: T0 - (50 - i) * 60_000,
 	metric: `gpu${i % 8}`,
@@ -146,6 +177,8 @@ function snapshot(tick) {
 		metrics,
 		newAlerts: [],
 		recentAlerts: alerts,
+		events: [],
+		recentEvents: jobEvents,
 	};
 }
 

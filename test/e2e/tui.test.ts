@@ -58,11 +58,13 @@ test('s, confirm, the new checkpoint on screen; q leaves with exit 0 and the she
 	expect(main.trimEnd().split('\n').length).toBeLessThanOrEqual(39);
 
 	keys('s');
-	const box = await until(text => text.includes('Send SIGUSR1 (save) to all 2 ranks?'));
+	// The box names the one job the signal goes to, and says the save is watched in its run dir.
+	const box = await until(text => /Send SIGUSR1 \(save\) to job launcher\.py:\d+\?/.test(text));
+	expect(box).toMatch(/all 2 ranks · run dir /);
 	expect(box).toMatch(/rank 1 {2}pid \d+ {2}NO HANDLER/);
 	expect(box).toMatch(/▸ Cancel/);
 	keys('Right', 'Enter');
-	const result = await until(text => text.includes('SIGUSR1 (save): sent 1, refused 1'));
+	const result = await until(text => /SIGUSR1 \(save\) to job launcher\.py:\d+: sent 1, refused 1/.test(text));
 	expect(result).toMatch(/rank 0 {2}pid \d+ {2}sent/);
 	keys('Escape');
 	await until(text => /saved checkpoint_step_\d+_\d+_\d+ in [\d.]+ s/.test(text));
