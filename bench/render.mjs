@@ -124,7 +124,8 @@ const jobEvents = Array.from({length: 20}, (_, i) => ({
 	rank: i === 19 ? 41 : null,
 	pid: i === 19 ? 10_041 : null,
 	level: i === 19 ? 'warn' : 'ok',
-	text: i === 19 ? 'rank 41 (pid 10041) stalled: no CPU time for 60 s' : `saved checkpoint-${(i + 180) * 500} (periodic)`,
+	text:
+		i === 19 ? 'rank 41 (pid 10041) stalled: no CPU time for 60 s' : `saved checkpoint-${(i + 180) * 500} (periodic)`,
 	checkpoint: i === 19 ? undefined : `checkpoint-${(i + 180) * 500}`,
 }));
 const alerts = Array.from({length: 50}, (_, i) => ({
