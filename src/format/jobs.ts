@@ -5,7 +5,7 @@ import {compactCommand} from './command-line.js';
 // A job in words, for lists (signal's "which job?", ranks) and headers.
 
 /** `4 ranks (world 8, 4 of 4 here)`. */
-export function rankCountText(job: Job): string {
+function rankCountText(job: Job): string {
 	const n = job.ranks.length;
 	const world = job.worldSize === null ? '' : `world ${job.worldSize}`;
 	const local =

@@ -50,7 +50,7 @@ function nearestNonRank(pid: number, context: GroupContext): number | undefined 
 }
 
 /** The nearest common ancestor of the processes that is not a rank, if it may be offered as a launcher. */
-export function commonLauncher(pids: readonly number[], context: GroupContext): JobProcess | null {
+function commonLauncher(pids: readonly number[], context: GroupContext): JobProcess | null {
 	if (pids.length === 0) return null;
 	const [first, ...rest] = pids.map(pid => context.ancestors(pid));
 	const common = first!.filter(pid => rest.every(chain => chain.includes(pid)));

@@ -58,7 +58,7 @@ export function rank(n: number, extra: Partial<RankProcess> = {}): RankProcess {
 }
 
 /** The job rankSet() makes: torchrun's elastic agent, pid 9999. */
-export const JOB_ID = 'torchrun:9999';
+const JOB_ID = 'torchrun:9999';
 const LAUNCHER = {pid: 9_999, startTime: 999, cmd: '/opt/conda/bin/torchrun --nproc_per_node 8 train.py'};
 
 /** A job of these ranks (each given the job's id); world size from the ranks, every local rank present. */

@@ -100,14 +100,14 @@ export function lineWindow(lines: readonly PaneLine[], cursorAt: number, visible
 }
 
 /** `4 ranks (world 4)`, or with `bare` `4 (world 4)` (after the pane's RANKS). */
-export function rankCountText(job: Job, bare = false): string {
+function rankCountText(job: Job, bare = false): string {
 	const n = job.ranks.length;
 	const world = job.worldSize === null ? '' : ` (world ${job.worldSize})`;
 	return bare ? `${n}${world}` : `${n} rank${n === 1 ? '' : 's'}${world}`;
 }
 
 /** What needs a look first: missing local ranks, stalled and stopped ranks. */
-export function urgentParts(job: Job): string[] {
+function urgentParts(job: Job): string[] {
 	const parts: string[] = [];
 	if (!job.allLocalRanksPresent && job.localWorldSize !== null)
 		parts.push(`${job.ranks.length} of ${job.localWorldSize} local ranks`);
@@ -132,14 +132,14 @@ export function shortPath(path: string, max: number): string {
 }
 
 /** `SLURM 998.0, 1 restart`: job.step, as squeue and sacct write it; restarts only once there have been some. */
-export function slurmText(slurm: SlurmInfo): string {
+function slurmText(slurm: SlurmInfo): string {
 	const restarts =
 		slurm.restartCount === 0 ? '' : `, ${slurm.restartCount} restart${slurm.restartCount === 1 ? '' : 's'}`;
 	return `SLURM ${slurm.jobId}${slurm.stepId === null ? '' : `.${slurm.stepId}`}${restarts}`;
 }
 
 /** The job's places: run dir (when it is RUN_DIR's job, else where it runs: what tells two jobs apart), SLURM job, launcher. */
-export function detailParts(job: Job): string[] {
+function detailParts(job: Job): string[] {
 	const parts: string[] = [];
 	if (job.runDir !== null) parts.push(`run dir ${shortPath(job.runDir, 32)}`);
 	else if (job.cwd !== null) parts.push(`in ${shortPath(job.cwd, 32)}`);

@@ -34,7 +34,7 @@ export function headerText(compact: boolean, signalsWidth: number): string {
 }
 
 /** The state column: `T` when stopped (t, a tracing stop, reads the same), `S!` when stalled, else the letter. */
-export function stateText(rank: RankProcess): string {
+function stateText(rank: RankProcess): string {
 	if (rank.stopped) return 'T';
 	return rank.stalled ? `${rank.state}!` : rank.state;
 }
