@@ -89,7 +89,7 @@ export async function runSignalCommand(o: SignalCommandOptions): Promise<number>
 	}
 	const runDir = o.runDir === null ? null : existingRunDir(o.runDir);
 	const set = await scanRanks(o.settings, o.selector, {runDir});
-	const choice = chooseJob(set, {job: o.job, runDir});
+	const choice = chooseJob(set, {job: o.job, runDir, narrowedBy: selectorFlag(o.selector)});
 	if (choice.kind === 'none') {
 		say(`traintop: ${noRanksText(o.selector)}; nothing sent`);
 		if (o.json) o.stdout.write(`${JSON.stringify({signal, results: []})}\n`);
@@ -168,6 +168,13 @@ export async function runSignalCommand(o: SignalCommandOptions): Promise<number>
 	} finally {
 		await watcher?.watcher.stop();
 	}
+}
+
+/** `--pid 4242` / `--match REGEX` as typed; null without either. */
+function selectorFlag(selector: RankSelector): string | null {
+	if (selector.kind === 'pid') return `--pid ${selector.pid}`;
+	if (selector.kind === 'match') return `--match ${selector.pattern.source}`;
+	return null;
 }
 
 function jobJson(job: Job) {

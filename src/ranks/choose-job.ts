@@ -16,6 +16,8 @@ export interface JobPick {
 	readonly job?: string | null;
 	/** The RUN_DIR given (the sampler matched it: RankSet.runDirMatch). */
 	readonly runDir?: string | null;
+	/** How the search was narrowed before grouping (`--pid 4242`), said in the reason; null for none. */
+	readonly narrowedBy?: string | null;
 }
 
 /** Does `text` name the job: its id, its launcher's pid, its SLURM job or job.step. */
@@ -53,6 +55,7 @@ export function chooseJob(set: RankSet, pick: JobPick): JobChoice {
 					: `${named.length} jobs name ${pick.runDir} (by ${match?.evidence ?? 'their places'})`,
 		};
 	}
-	if (jobs.length === 1) return {kind: 'one', job: jobs[0]!, why: 'the only job found'};
-	return {kind: 'refused', jobs, why: `${jobs.length} jobs found and nothing picks one`};
+	const among = pick.narrowedBy ? ` with ${pick.narrowedBy}` : '';
+	if (jobs.length === 1) return {kind: 'one', job: jobs[0]!, why: `the only job found${among}`};
+	return {kind: 'refused', jobs, why: `${jobs.length} jobs found${among} and nothing picks one`};
 }

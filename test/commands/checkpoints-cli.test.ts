@@ -159,7 +159,7 @@ test('headless with a RUN_DIR reports a new checkpoint', async () => {
 	await run.waitFor(o => o.stderr.includes('found; launcher pid'));
 	process.kill(ranks.get(0)!, 'SIGUSR1');
 	await run.waitFor(
-		o => /checkpoint: checkpoint_step_\d+_\d+_\d+ saved \(manual, step \d+, [\d.]+ (?:B|KiB|MiB|GiB)\)/.test(o.stderr),
+		o => /saved checkpoint_step_\d+_\d+_\d+ \(manual, step \d+, [\d.]+ (?:B|KiB|MiB|GiB)\)/.test(o.stderr),
 		10_000,
 	);
 	run.child.kill('SIGINT');

@@ -94,7 +94,9 @@ describe('traintop ranks', () => {
 		);
 		// The job's header line, then its ranks.
 		expect(lines[1]).toMatch(
-			new RegExp(`^job launcher\\.py:${job.launcherPid}  4 ranks \\(world 4\\)  launcher ${job.launcherPid} python3 `),
+			new RegExp(
+				`^job launcher\\.py:${job.launcherPid}  4 ranks \\(world 4\\)  in ${dir}  launcher ${job.launcherPid} python3 `,
+			),
 		);
 		const rows = lines.slice(2, 6);
 		expect(rows.map(r => r.split(/ +/)[0])).toEqual(['0', '1', '2', '3']);
@@ -134,7 +136,7 @@ describe('traintop signal', () => {
 			'/nonexistent',
 		]);
 		expect(stderr).toContain(
-			`SIGUSR1 (save) to 4 of 4 ranks of job launcher.py:${job.launcherPid} (the only job found):`,
+			`SIGUSR1 (save) to 4 of 4 ranks of job launcher.py:${job.launcherPid} (the only job found with --pid ${job.launcherPid}):`,
 		);
 		expect(code).toBe(0);
 		expect(stdout.trim().split('\n')).toEqual(

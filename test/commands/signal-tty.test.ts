@@ -34,8 +34,10 @@ function openSignalPrompt(): void {
 
 test('on a terminal it lists the targets and asks; Enter alone cancels and nothing is sent', async () => {
 	openSignalPrompt();
-	const prompt = await until(text => text.includes('Send SIGUSR1? [y/N]'));
-	expect(prompt).toContain('SIGUSR1 (save) to 2 of 2 ranks:');
+	const prompt = await until(text => /Send SIGUSR1 to job launcher\.py:\d+\? \[y\/N\]/.test(text));
+	expect(prompt).toMatch(
+		/SIGUSR1 \(save\) to 2 of 2 ranks of job launcher\.py:\d+ \(the only job found with --pid \d+\):/,
+	);
 	expect(prompt).toMatch(/rank 0 {2}pid \d+ {2}handles SIGUSR1/);
 	term!.keys('Enter');
 	const after = await until(text => text.includes('EXIT='));
@@ -48,7 +50,7 @@ test('on a terminal it lists the targets and asks; Enter alone cancels and nothi
 
 test('answering y sends it, and rank 0 saves', async () => {
 	openSignalPrompt();
-	await until(text => text.includes('Send SIGUSR1? [y/N]'));
+	await until(text => /Send SIGUSR1 to job launcher\.py:\d+\? \[y\/N\]/.test(text));
 	term!.keys('y', 'Enter');
 	const after = await until(text => text.includes('EXIT='));
 	expect(after).toMatch(/rank 0 {2}pid \d+ {2}sent/);

@@ -64,7 +64,15 @@ async function startRank(rank: number, worldSize: number, args: readonly string[
 		'python3',
 		[TRAIN, '--run-dir', runDir, '--step-seconds', '0.05', '--save-every', '0', '--log-every', '5', ...args],
 		{
-			env: {...env, RANK: String(rank), LOCAL_RANK: String(rank), WORLD_SIZE: String(worldSize)},
+			// TORCHELASTIC_RUN_ID as torchrun's agent (here: the test runner) sets it for its workers: the two
+			// ranks are one job, as under torchrun, without the rendezvous that MASTER_ADDR would start with torch.
+			env: {
+				...env,
+				RANK: String(rank),
+				LOCAL_RANK: String(rank),
+				WORLD_SIZE: String(worldSize),
+				TORCHELASTIC_RUN_ID: `traintop-example-${process.pid}`,
+			},
 			stdio: ['ignore', 'pipe', 'pipe'],
 		},
 	);
