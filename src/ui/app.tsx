@@ -71,7 +71,10 @@ export default function App({session, historyPoints = 120}: Props) {
 			signals: {save: session.actions.signalOf('save'), emergency: session.actions.signalOf('emergency')},
 			now: Date.now(),
 		};
-		dispatch({type: 'input', input, key, context});
+		// A key held down (its repeat) can reach us as one string, `jjjj`: each is a press. Only a run of the
+		// same key is split; mixed text is a paste, and a pasted `y` must not answer a confirm box.
+		const repeated = input.length > 1 && !key.ctrl && !key.meta && [...input].every(c => c === input[0]);
+		for (const one of repeated ? [...input] : [input]) dispatch({type: 'input', input: one, key, context});
 	});
 
 	if (layout?.tooSmall) {

@@ -167,3 +167,20 @@ describe("the save of RUN_DIR's job", () => {
 		expect(lastFrame()).not.toContain('no emergency checkpoint');
 	});
 });
+
+describe('keys that arrive together', () => {
+	test('a held key (`jj` in one read) moves twice; pasted text (`ye`) in a confirm box sends nothing', async () => {
+		const {session, sends} = scripted(both);
+		const {lastFrame, stdin} = render(<App session={session} />);
+		await until(lastFrame, f => f.includes('JOB torchrun:5353'));
+		// One write is one read for Ink: the two presses of a key repeat.
+		stdin.write('jj');
+		await until(lastFrame, f => f.includes('target: job torchrun:5353'));
+		await press(stdin, 's');
+		await until(lastFrame, f => f.includes('Send SIGUSR1 (save) to job torchrun:5353?'));
+		stdin.write('ye');
+		await press(stdin, ESC);
+		await until(lastFrame, f => !f.includes('Send SIGUSR1'));
+		expect(sends).toEqual([]);
+	});
+});
