@@ -11,7 +11,7 @@ import Overlay from './overlay.js';
 import {ranksOf} from './panes/job-rows.js';
 import Screen from './screen.js';
 import type {ScreenData} from './screen-data.js';
-import {INITIAL_STATE, type KeyContext, reduce} from './state.js';
+import {cursorIndex, INITIAL_STATE, type KeyContext, reduce} from './state.js';
 import type {TuiSession} from './tui-session.js';
 
 // The one stateful component: it reads the session's snapshots, keeps the whole UI state in one
@@ -46,7 +46,7 @@ export default function App({session, historyPoints = 120}: Props) {
 			out[id] = session.monitor.getHistory(id, historyPoints).map(p => p.value);
 		return out;
 	}, [snapshot, session.monitor, historyPoints]);
-	const cursor = Math.max(0, Math.min(ui.cursor, ranks.length - 1));
+	const cursor = cursorIndex(ui, ranks);
 	const data: ScreenData | null = snapshot && {
 		snapshot,
 		host: session.host,

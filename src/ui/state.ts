@@ -25,8 +25,13 @@ export interface TextView {
 
 export interface UiState {
 	readonly mode: Mode;
-	/** Index of the selected rank among all ranks, job by job. */
+	/** Index of the selected rank among all ranks, job by job (where cursorPid is gone). */
 	readonly cursor: number;
+	/**
+	 * The selected rank's pid: the cursor stays on it when ranks above it come or go (a rank of another job
+	 * exits), so the row under the cursor, which s/e act on, does not change by itself.
+	 */
+	readonly cursorPid: number | null;
 	/** PIDs marked as targets, all of one job; none marked = every rank of the cursor's job. */
 	readonly marked: ReadonlySet<number>;
 	/**
@@ -51,6 +56,7 @@ export interface UiState {
 export const INITIAL_STATE: UiState = {
 	mode: 'main',
 	cursor: 0,
+	cursorPid: null,
 	marked: new Set(),
 	confirm: null,
 	scroll: 0,
@@ -157,13 +163,24 @@ function outcomeTitle(action: SignalAction, signal: SignalName, job: string, res
 	return `${signalWord(action, signal)} to job ${job}: ${parts.join(', ')}`;
 }
 
+/** Where the cursor is in `ranks`: on its pid while that rank is there, else at its index (clamped). */
+export function cursorIndex(state: UiState, ranks: readonly {readonly pid: number}[]): number {
+	const at = state.cursorPid === null ? -1 : ranks.findIndex(r => r.pid === state.cursorPid);
+	return at >= 0 ? at : clamp(state.cursor, ranks.length);
+}
+
+function cursorAt(state: UiState, index: number, ranks: readonly {readonly pid: number}[]): UiState {
+	const cursor = clamp(index, ranks.length);
+	return {...state, cursor, cursorPid: ranks[cursor]?.pid ?? null};
+}
+
 function moveBy(state: UiState, delta: number, context: KeyContext): UiState {
 	if (state.mode === 'analysis') {
 		const lines = state.analysis?.lines.length ?? 0;
 		// The analysis scrolls no further than its last page.
 		return {...state, scroll: clampScroll(state.scroll + delta, lines, context.analysisRows)};
 	}
-	return {...state, cursor: clamp(state.cursor + delta, context.ranks.length)};
+	return cursorAt(state, cursorIndex(state, context.ranks) + delta, context.ranks);
 }
 
 function withEffect(state: UiState, effect: Effect): UiState {
@@ -195,13 +212,14 @@ function onKey(state: UiState, action: Action, context: KeyContext): UiState {
 			return moveBy(state, state.mode === 'analysis' ? context.analysisRows : context.page, context);
 		case 'mark': {
 			if (context.ranks.length === 0) return state;
-			const marked = toggleMark(context.ranks, state.cursor, state.marked);
+			const at = cursorIndex(state, context.ranks);
+			const marked = toggleMark(context.ranks, at, state.marked);
 			// The cursor moves on, so marking several ranks is space, space, space.
-			return {...state, marked, cursor: clamp(state.cursor + 1, context.ranks.length)};
+			return cursorAt({...state, marked}, at + 1, context.ranks);
 		}
 		case 'save':
 		case 'emergency': {
-			const target = targetOf(context.ranks, state.cursor, state.marked);
+			const target = targetOf(context.ranks, cursorIndex(state, context.ranks), state.marked);
 			// Said, not silently ignored: the user pressed a key that matters, and a confirm box would list no target.
 			if (target === null) {
 				return {

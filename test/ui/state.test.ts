@@ -2,7 +2,7 @@ import {describe, expect, test} from 'vitest';
 import type {SendResult} from '../../src/ranks/send.js';
 import {barHints, helpEntries, KEYMAP, type KeyInfo, resolveKey, type Mode} from '../../src/ui/keymap.js';
 import {localTime} from '../../src/format/time.js';
-import {INITIAL_STATE, type KeyContext, reduce, type UiEvent, type UiState} from '../../src/ui/state.js';
+import {cursorIndex, INITIAL_STATE, type KeyContext, reduce, type UiEvent, type UiState} from '../../src/ui/state.js';
 import {targetOf, toggleMark} from '../../src/ui/targets.js';
 
 const ctx: KeyContext = {
@@ -281,6 +281,25 @@ describe('two jobs', () => {
 	test('the cursor moves over the ranks of both jobs, job headers are not stops', () => {
 		expect(run(['down', 'down'], INITIAL_STATE, two).state.cursor).toBe(2);
 		expect(run(['down', 'down', 'down', 'down', 'down', 'down'], INITIAL_STATE, two).state.cursor).toBe(4);
+	});
+
+	test("the cursor stays on its rank when a rank above it leaves; s then acts on that rank's job", () => {
+		// On B's second rank (302), then A's rank 202 exits: the same index would now be B's third rank.
+		const {state} = run(['down', 'down', 'down'], INITIAL_STATE, two);
+		expect(state.cursorPid).toBe(302);
+		const fewer = ranks.filter(r => r.pid !== 202);
+		expect(cursorIndex(state, fewer)).toBe(2);
+		const moved = run(['down'], state, {...ctx, ranks: fewer}).state;
+		expect(moved.cursorPid).toBe(303);
+		// Its own rank gone: the cursor keeps its place, on whichever rank is there now.
+		expect(
+			cursorIndex(
+				state,
+				ranks.filter(r => r.pid !== 302),
+			),
+		).toBe(3);
+		const after = run(['save'], state, {...ctx, ranks: fewer}).state;
+		expect(after.confirm?.target).toMatchObject({job: 'slurm:998.0', pids: [301, 302, 303]});
 	});
 
 	test.each([
