@@ -1,5 +1,6 @@
 import type {JobIdentityKind} from '../core/types.js';
 import {canBeLauncher, programName} from './programs.js';
+import type {ProcessFacts} from './tree.js';
 
 // Which ranks are one job: a pure function of process facts, so each rule has a table test. The identity
 // is the strongest one the ranks carry (ARCHITECTURE.md "a job is the unit"):
@@ -9,16 +10,8 @@ import {canBeLauncher, programName} from './programs.js';
 //   4. the nearest common launcher ancestor (deepspeed, accelerate, mpirun, a Python launcher);
 //   5. nothing: a lone rank is a job of its own, never merged with another by guesswork.
 
-/** What grouping needs of a process (a subset of tree.ts's ProcessFacts). */
-export interface JobProcess {
-	readonly pid: number;
-	readonly ppid: number;
-	readonly uid: number;
-	readonly startTime: number;
-	readonly argv: readonly string[];
-	readonly comm?: string;
-	readonly env: ReadonlyMap<string, string> | null;
-}
+/** What grouping knows of a process: tree.ts's facts (a type-only import: no module cycle at run time). */
+type JobProcess = ProcessFacts;
 
 export interface JobGroup<R> {
 	readonly id: string;

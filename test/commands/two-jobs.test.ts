@@ -1,10 +1,11 @@
-import {mkdtemp, readFile, rm} from 'node:fs/promises';
+import {mkdtemp, rm} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, beforeEach, describe, expect, test} from 'vitest';
-import {startDemoJob, type DemoJob} from '../../src/demo/job.js';
+import type {DemoJob} from '../../src/demo/job.js';
 import {allGotSigterm, endJob} from '../helpers/demo-signals.js';
 import {runCli} from '../helpers/run-cli.js';
+import {checkpointKinds as kinds, startSmallJob} from '../helpers/small-demo-job.js';
 
 // Two real demo jobs of the same user at once, in two run dirs: a signal reaches the ranks of one job only,
 // picked by its RUN_DIR or --job, and nothing at all is sent when nothing picks one.
@@ -23,27 +24,9 @@ afterEach(async () => {
 });
 
 async function start(runDir: string, masterPort: number): Promise<DemoJob> {
-	const job = await startDemoJob({
-		runDir,
-		ranks: 2,
-		workers: 1,
-		stepSeconds: 0.05,
-		saveEvery: 0,
-		shutdownTimeoutS: 3,
-		masterPort,
-	});
+	const job = await startSmallJob(runDir, masterPort, 1);
 	jobs.push(job);
-	await job.ranksReady();
 	return job;
-}
-
-async function kinds(runDir: string): Promise<string[]> {
-	try {
-		const text = await readFile(path.join(runDir, 'checkpoints', 'checkpoint_metadata.json'), 'utf8');
-		return (JSON.parse(text) as {checkpoints: {kind: string}[]}).checkpoints.map(c => c.kind);
-	} catch {
-		return [];
-	}
 }
 
 const NO_GPU = ['--nvidia-smi', '/nonexistent'];

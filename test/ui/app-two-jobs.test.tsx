@@ -1,13 +1,14 @@
-import {mkdtemp, readFile, rm} from 'node:fs/promises';
+import {mkdtemp, rm} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {cleanup, render} from 'ink-testing-library';
 import {afterEach, beforeEach, expect, test} from 'vitest';
-import {type DemoJob, startDemoJob} from '../../src/demo/job.js';
+import type {DemoJob} from '../../src/demo/job.js';
 import App from '../../src/ui/app.js';
 import {allGotSigterm, endJob} from '../helpers/demo-signals.js';
 import {press, untilFrame as until} from '../helpers/ink.js';
 import {closeSessions, testSession} from '../helpers/session.js';
+import {checkpointKinds as kinds, startSmallJob} from '../helpers/small-demo-job.js';
 
 // Two real demo jobs at once, in two run dirs, watched by one real session with RUN_DIR = B's: the TUI shows
 // both jobs, and `s` on a rank of job B sends to B's ranks only; job A gets nothing.
@@ -33,28 +34,9 @@ afterEach(async () => {
 });
 
 async function start(runDir: string, masterPort: number): Promise<DemoJob> {
-	const job = await startDemoJob({
-		runDir,
-		ranks: 2,
-		workers: 0,
-		stepSeconds: 0.05,
-		saveEvery: 0,
-		shutdownTimeoutS: 3,
-		masterPort,
-	});
+	const job = await startSmallJob(runDir, masterPort);
 	jobs.push(job);
-	await job.ranksReady();
 	return job;
-}
-
-/** The kinds of the checkpoints the demo job's metadata lists, oldest first; none when there is no metadata yet. */
-async function kinds(runDir: string): Promise<string[]> {
-	try {
-		const text = await readFile(path.join(runDir, 'checkpoints', 'checkpoint_metadata.json'), 'utf8');
-		return (JSON.parse(text) as {checkpoints: {kind: string}[]}).checkpoints.map(c => c.kind);
-	} catch {
-		return [];
-	}
 }
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
