@@ -268,6 +268,11 @@ export interface RankSet {
 	 * nothing is chosen) and that level. null without a RUN_DIR.
 	 */
 	readonly runDirMatch: {readonly jobs: readonly string[]; readonly evidence: string | null} | null;
+	/**
+	 * Where ranks were looked for, in words, for a view with none to show ("process 4242 and its descendants";
+	 * "process 4242 is not running: …" once a --pid has exited). Absent: the views' default words.
+	 */
+	readonly search?: string;
 	/** Epoch ms of the scan. */
 	readonly sampledAt: number;
 }

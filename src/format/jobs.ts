@@ -1,4 +1,5 @@
 import type {Job} from '../core/types.js';
+import type {RankSelector} from '../ranks/tree.js';
 import {truncate} from './columns.js';
 import {compactCommand} from './command-line.js';
 
@@ -26,4 +27,18 @@ export function jobLine(job: Job, width = 160): string {
 	if (job.launcher) parts.push(`launcher ${job.launcher.pid} ${truncate(compactCommand(job.launcher.cmd), 70)}`);
 	else parts.push(`rank 0 ${truncate(compactCommand(job.ranks[0]?.cmd ?? ''), 70)}`);
 	return truncate(parts.join('  '), width);
+}
+
+/** Where ranks are looked for, said where none was found; a --pid that is not running says the job ended. */
+export function searchText(selector: RankSelector, pidRunning: boolean): string {
+	switch (selector.kind) {
+		case 'env':
+			return 'looking for your processes with RANK, LOCAL_RANK or SLURM_PROCID set; use --pid or --match';
+		case 'pid':
+			return pidRunning
+				? `looking among process ${selector.pid} and its descendants`
+				: `process ${selector.pid} is not running: the job it started has ended, or the pid is wrong`;
+		case 'match':
+			return `looking for processes whose command line matches /${selector.pattern.source}/`;
+	}
 }

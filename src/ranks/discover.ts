@@ -9,6 +9,7 @@ import {
 	type RankSet,
 } from '../core/types.js';
 import type {ProcReader} from '../system/procfs.js';
+import {searchText} from '../format/jobs.js';
 import {signalStates} from './dispositions.js';
 import {describeJob} from './job-facts.js';
 import {decodeWaitStatus, JobTracker} from './lifecycle.js';
@@ -70,6 +71,7 @@ export class RankSampler {
 	/** Each job's first rank's working directory, read at the last full scan. */
 	#cwds = new Map<string, string | null>();
 	#lastScanAt = -Infinity;
+	#search = '';
 
 	constructor(options: RankSamplerOptions) {
 		this.#options = options;
@@ -161,6 +163,7 @@ export class RankSampler {
 			departed,
 			ended,
 			runDirMatch: this.#runDirMatch,
+			search: this.#search,
 			sampledAt: now,
 		};
 	}
@@ -193,6 +196,7 @@ export class RankSampler {
 		this.#tree = buildRankTree(present, selector, this.#self, {slurmJob: this.#options.slurmJob ?? null});
 		this.#cwds = new Map(this.#tree.jobs.map(job => [job.id, proc.cwd(job.ranks[0]!.process.pid)]));
 		this.#runDirMatch = this.#matchRunDir();
+		this.#search = searchText(selector, selector.kind !== 'pid' || proc.stat(selector.pid) !== null);
 		this.#lastScanAt = now;
 	}
 

@@ -143,3 +143,22 @@ test('GPU memory of a rank sums its pid and its workers over GPUs; unknown is nu
 	expect(gpuMemoryOf([10], {processes: [], sampledAt: null, error: null})).toBeNull();
 	expect(gpuMemoryOf([10], null)).toBeNull();
 });
+
+test('where ranks were looked for, in words: a --pid that is not running says the job ended', async () => {
+	const gone = await startPython('');
+	gone.kill();
+	await gone.exited;
+	const set = await new RankSampler({
+		proc: procReader(),
+		selector: {kind: 'pid', pid: gone.pid},
+		host: hostname(),
+	}).sample();
+	expect(set.ranks).toEqual([]);
+	expect(set.search).toBe(`process ${gone.pid} is not running: the job it started has ended, or the pid is wrong`);
+	const alive = await new RankSampler({
+		proc: procReader(),
+		selector: {kind: 'pid', pid: process.pid},
+		host: hostname(),
+	}).sample();
+	expect(alive.search).toBe(`looking among process ${process.pid} and its descendants`);
+});

@@ -122,7 +122,7 @@ function noJobLines(ranks: RankSet | null, error: string | null, searchHint: str
 	if (error && (ranks === null || ranks.ranks.length === 0)) return [`rank scan failed: ${error}`];
 	const ended = [...(ranks?.ended ?? [])].reverse();
 	if (ended.length > 0) return ended.map(job => endedText(job, now));
-	return [`no ranks found (${searchHint})`];
+	return [`no ranks found (${ranks?.search ?? searchHint})`];
 }
 
 /**

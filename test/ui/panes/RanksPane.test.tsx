@@ -168,6 +168,12 @@ describe('RanksPane', () => {
 		expect(frameLines(lastFrame())[1]).toBe("no ranks found (--match 'train\\.py')");
 	});
 
+	test('a --pid whose process is gone: the sampler says the job ended, not "use --pid"', () => {
+		const search = 'process 4242 is not running: the job it started has ended, or the pid is wrong';
+		const {lastFrame} = render(<RanksPane {...base} ranks={{...jobSet([]), search}} width={120} />);
+		expect(frameLines(lastFrame())[1]).toBe(`no ranks found (${search})`);
+	});
+
 	test('a failed scan: the error, instead of the ranks when there are none', () => {
 		const {lastFrame} = render(<RanksPane {...base} ranks={null} error="EACCES /proc/4242/status" height={1} />);
 		expect(expectFits(lastFrame(), 80, 1)[0]).toBe('RANKS rank scan failed: EACCES /proc/4242/status');
