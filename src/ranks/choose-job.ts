@@ -41,6 +41,9 @@ export function chooseJob(set: RankSet, pick: JobPick): JobChoice {
 			why: named.length === 0 ? `no job is '${pick.job}'` : `'${pick.job}' names ${named.length} jobs`,
 		};
 	}
+	const among = pick.narrowedBy ? ` with ${pick.narrowedBy}` : '';
+	// --pid or --match that finds one job has picked it: RUN_DIR is then only where its save is watched.
+	if (pick.narrowedBy && jobs.length === 1) return {kind: 'one', job: jobs[0]!, why: `the only job found${among}`};
 	if (pick.runDir) {
 		const match = set.runDirMatch;
 		const named = jobs.filter(job => match?.jobs.includes(job.id));
@@ -55,7 +58,6 @@ export function chooseJob(set: RankSet, pick: JobPick): JobChoice {
 					: `${named.length} jobs name ${pick.runDir} (by ${match?.evidence ?? 'their places'})`,
 		};
 	}
-	const among = pick.narrowedBy ? ` with ${pick.narrowedBy}` : '';
 	if (jobs.length === 1) return {kind: 'one', job: jobs[0]!, why: `the only job found${among}`};
 	return {kind: 'refused', jobs, why: `${jobs.length} jobs found${among} and nothing picks one`};
 }
