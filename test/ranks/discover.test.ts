@@ -162,3 +162,25 @@ test('where ranks were looked for, in words: a --pid that is not running says th
 	}).sample();
 	expect(alive.search).toBe(`looking among process ${process.pid} and its descendants`);
 });
+
+test("RUN_DIR names the job its ranks use; a --pid that finds one job makes RUN_DIR that job's whatever they show", async () => {
+	const tag = `tt-rundir-${randomUUID()}`;
+	const child = await startPython('', {RANK: '0', WORLD_SIZE: '1'}, tag);
+	children.push(child);
+	const byPid = await new RankSampler({
+		proc: procReader(),
+		selector: {kind: 'pid', pid: child.pid},
+		host: hostname(),
+		runDir: '/nonexistent/run',
+	}).sample();
+	expect(byPid.runDirMatch).toEqual({jobs: [`pid:${child.pid}`], evidence: '--pid'});
+	expect(byPid.jobs[0]?.runDir).toBe('/nonexistent/run');
+	// Found by --match instead, with a run dir it works in (its cwd, the test's): the working directory names it.
+	const byCwd = await new RankSampler({
+		proc: procReader(),
+		selector: {kind: 'match', pattern: new RegExp(tag)},
+		host: hostname(),
+		runDir: process.cwd(),
+	}).sample();
+	expect(byCwd.runDirMatch).toEqual({jobs: [`pid:${child.pid}`], evidence: 'working directory'});
+});
