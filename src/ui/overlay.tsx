@@ -55,7 +55,7 @@ export default function Overlay(props: OverlayProps) {
 				<TextBox
 					title={ui.result.title}
 					lines={ui.result.lines}
-					footer="Enter or Esc: close · the checkpoints pane follows the save"
+					footer="Enter or Esc: close · the checkpoints pane says what came of it"
 					width={width}
 					height={height}
 				/>
