@@ -89,7 +89,12 @@ export async function runSignalCommand(o: SignalCommandOptions): Promise<number>
 	}
 	const runDir = o.runDir === null ? null : existingRunDir(o.runDir);
 	const set = await scanRanks(o.settings, o.selector, {runDir});
-	const choice = chooseJob(set, {job: o.job, runDir, narrowedBy: selectorFlag(o.selector)});
+	const choice = chooseJob(set, {
+		job: o.job,
+		runDir,
+		narrowedBy: selectorFlag(o.selector),
+		byPid: o.selector.kind === 'pid',
+	});
 	if (choice.kind === 'none') {
 		say(`traintop: ${noRanksText(o.selector)}; nothing sent`);
 		if (o.json) o.stdout.write(`${JSON.stringify({signal, results: []})}\n`);

@@ -18,6 +18,8 @@ export interface JobPick {
 	readonly runDir?: string | null;
 	/** How the search was narrowed before grouping (`--pid 4242`), said in the reason; null for none. */
 	readonly narrowedBy?: string | null;
+	/** --pid named a process: the one job found under it is picked, whatever RUN_DIR says. */
+	readonly byPid?: boolean;
 }
 
 /** Does `text` name the job: its id, its launcher's pid, its SLURM job or job.step. */
@@ -42,8 +44,9 @@ export function chooseJob(set: RankSet, pick: JobPick): JobChoice {
 		};
 	}
 	const among = pick.narrowedBy ? ` with ${pick.narrowedBy}` : '';
-	// --pid or --match that finds one job has picked it: RUN_DIR is then only where its save is watched.
-	if (pick.narrowedBy && jobs.length === 1) return {kind: 'one', job: jobs[0]!, why: `the only job found${among}`};
+	// --pid (a process the user named) that finds one job has picked it: RUN_DIR is then only where its save is
+	// watched. --match is a looser net: RUN_DIR still has to name the job it catches.
+	if (pick.byPid && jobs.length === 1) return {kind: 'one', job: jobs[0]!, why: `the only job found${among}`};
 	if (pick.runDir) {
 		const match = set.runDirMatch;
 		const named = jobs.filter(job => match?.jobs.includes(job.id));

@@ -227,9 +227,9 @@ export class RankSampler {
 			const withFiles = jobsNaming(evidence(true));
 			if (withFiles.ids.length > 0) match = withFiles;
 		}
-		// --pid or --match that finds one job has picked it: RUN_DIR is its run dir, whatever its ranks show.
-		if (match.ids.length === 0 && this.#options.selector.kind !== 'env' && this.#tree.jobs.length === 1)
-			return {jobs: [this.#tree.jobs[0]!.id], evidence: `--${this.#options.selector.kind}`};
+		// A --pid that finds one job has picked it: RUN_DIR is its run dir, whatever its ranks show (as in signal).
+		if (match.ids.length === 0 && this.#options.selector.kind === 'pid' && this.#tree.jobs.length === 1)
+			return {jobs: [this.#tree.jobs[0]!.id], evidence: '--pid'};
 		return {jobs: match.ids, evidence: match.evidence};
 	}
 

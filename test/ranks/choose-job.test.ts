@@ -52,8 +52,13 @@ test('RUN_DIR picks the job that names it; none or several naming it: refused', 
 	expect(chooseJob(nobody, {runDir: '/runs/c'})).toMatchObject({kind: 'refused', jobs: [A, B]});
 	// Even with only one job found: a RUN_DIR that it does not use does not name it.
 	expect(chooseJob(set([A], {jobs: [], evidence: null}), {runDir: '/runs/c'}).kind).toBe('refused');
-	// …unless --pid or --match found that one job: it is picked, RUN_DIR is only where its save is watched.
-	expect(chooseJob(set([A], {jobs: [], evidence: null}), {runDir: '/runs/c', narrowedBy: '--pid 100'})).toMatchObject({
+	// …unless --pid found that one job: it is picked, RUN_DIR is only where its save is watched (--match is not enough).
+	expect(
+		chooseJob(set([A], {jobs: [], evidence: null}), {runDir: '/runs/c', narrowedBy: '--match t', byPid: false}).kind,
+	).toBe('refused');
+	expect(
+		chooseJob(set([A], {jobs: [], evidence: null}), {runDir: '/runs/c', narrowedBy: '--pid 100', byPid: true}),
+	).toMatchObject({
 		kind: 'one',
 		job: A,
 		why: 'the only job found with --pid 100',
