@@ -7,6 +7,7 @@ import type {Checkpoint, CheckpointIndex, ScanResult} from '../core/types.js';
 import {diskSpace, type DiskSpace} from './disk.js';
 import {buildIndex, lastSaveAt} from './retention.js';
 import {WAITING_FOR_RUN_DIR} from '../format/checkpoints.js';
+import {indexSignature as signature, isNew} from './index-change.js';
 import {firstOther, settle, unattributed, type SaveExpectation, type SaveOutcome} from './save-attribution.js';
 
 export type {SaveExpectation, SaveOutcome} from './save-attribution.js';
@@ -33,14 +34,6 @@ export interface CheckpointWatcherOptions {
 	readonly watch?: typeof watch;
 }
 
-/** A checkpoint's time may be truncated to the second (names, mtimes): awaitNewCheckpoint accepts this much before sinceMs. */
-const TIME_SLACK_MS = 1000;
-
-/** What the awaits count as new: complete, not complete when the wait began, written since sinceMs (less the slack). */
-function isNew(c: Checkpoint, before: ReadonlySet<string>, sinceMs: number): boolean {
-	return c.status === 'complete' && !before.has(c.path) && c.time >= sinceMs - TIME_SLACK_MS;
-}
-
 const isDirectory = (dir: string): Promise<boolean> =>
 	stat(dir).then(
 		s => s.isDirectory(),
@@ -51,16 +44,6 @@ const defaultScan: ScanFunction = async runDir => {
 	const {scanRunDir} = await import('./scan.js');
 	return scanRunDir(runDir);
 };
-
-/** What subscribers are told about: the index without the parts that change with the clock or every byte written. */
-function signature(index: CheckpointIndex): string {
-	const {scannedAt: _at, lastSave, disk, ...rest} = index;
-	return JSON.stringify({
-		...rest,
-		lastSave: lastSave && {time: lastSave.time, medianIntervalS: lastSave.medianIntervalS},
-		disk: {avg: disk.avgCheckpointBytes, saves: disk.savesUntilFull},
-	});
-}
 
 export class CheckpointWatcher {
 	readonly runDir: string;
@@ -229,25 +212,12 @@ export class CheckpointWatcher {
 	 * TIME_SLACK_MS; null after timeoutMs or on stop(). A checkpoint partial at the call that completes later counts.
 	 */
 	awaitNewCheckpoint(sinceMs: number, timeoutMs: number): Promise<Checkpoint | null> {
-		const before = this.#completePaths();
-		return new Promise(resolve => {
-			const finish = (found: Checkpoint | null): void => {
-				clearTimeout(timer);
-				this.#scanHooks.delete(hook);
-				resolve(found);
-			};
-			const hook = (index: CheckpointIndex | null): void => {
-				if (index === null) {
-					finish(null);
-					return;
-				}
-				const found = index.checkpoints.find(c => isNew(c, before, sinceMs));
-				if (found) finish(found);
-			};
-			const timer = setTimeout(() => finish(null), timeoutMs);
-			if (this.#stopped) return finish(null);
-			this.#scanHooks.add(hook);
-		});
+		return this.#awaitNew<Checkpoint | null>(
+			sinceMs,
+			timeoutMs,
+			fresh => fresh[0],
+			() => null,
+		);
 	}
 
 	/**
@@ -258,26 +228,43 @@ export class CheckpointWatcher {
 	 * one, with a note naming its kind, or nothing.
 	 */
 	awaitSave(sinceMs: number, timeoutMs: number, expect: SaveExpectation): Promise<SaveOutcome> {
-		const before = this.#completePaths();
 		let other: Checkpoint | null = null;
+		return this.#awaitNew<SaveOutcome>(
+			sinceMs,
+			timeoutMs,
+			fresh => {
+				const outcome = settle(fresh, expect);
+				if (!outcome) other ??= firstOther(fresh, expect);
+				return outcome ?? undefined;
+			},
+			timedOut => unattributed(other, expect, timedOut ? timeoutMs : null),
+		);
+	}
+
+	/**
+	 * Waits on each rescan for what `decide` makes of the checkpoints new since the call (undefined: keep waiting);
+	 * `end` says what it comes to at the timeout (true) or on stop() (false).
+	 */
+	#awaitNew<T>(
+		sinceMs: number,
+		timeoutMs: number,
+		decide: (fresh: readonly Checkpoint[]) => T | undefined,
+		end: (timedOut: boolean) => T,
+	): Promise<T> {
+		const before = this.#completePaths();
 		return new Promise(resolve => {
-			const finish = (outcome: SaveOutcome): void => {
+			const finish = (value: T): void => {
 				clearTimeout(timer);
 				this.#scanHooks.delete(hook);
-				resolve(outcome);
+				resolve(value);
 			};
 			const hook = (index: CheckpointIndex | null): void => {
-				if (index === null) {
-					finish(unattributed(other, expect, null));
-					return;
-				}
-				const fresh = index.checkpoints.filter(c => isNew(c, before, sinceMs));
-				const outcome = settle(fresh, expect);
-				if (outcome) finish(outcome);
-				else other ??= firstOther(fresh, expect);
+				if (index === null) return finish(end(false));
+				const value = decide(index.checkpoints.filter(c => isNew(c, before, sinceMs)));
+				if (value !== undefined) finish(value);
 			};
-			const timer = setTimeout(() => finish(unattributed(other, expect, timeoutMs)), timeoutMs);
-			if (this.#stopped) return finish(unattributed(null, expect, null));
+			const timer = setTimeout(() => finish(end(true)), timeoutMs);
+			if (this.#stopped) return finish(end(false));
 			this.#scanHooks.add(hook);
 		});
 	}

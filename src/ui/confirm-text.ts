@@ -2,7 +2,7 @@ import type {Job} from '../core/types.js';
 import {previewLine} from '../ranks/preview.js';
 import type {SignalName} from '../ranks/signals.js';
 import type {SignalAction} from '../session/actions.js';
-import {signalWord} from './state.js';
+import {signalWord} from './send-status.js';
 import type {Target} from './targets.js';
 
 // The confirm box's words: it names the one job the signal goes to, how many of its ranks, whether its

@@ -1,6 +1,4 @@
 import type {ExitStatus} from '../core/types.js';
-import {jobExitWords} from '../format/events.js';
-import {localTime} from '../format/time.js';
 import {outcomeLine} from '../ranks/preview.js';
 import type {SendResult} from '../ranks/send.js';
 import type {SignalName} from '../ranks/signals.js';
@@ -8,6 +6,14 @@ import type {SignalAction} from '../session/actions.js';
 import type {SaveStatus} from './panes/CheckpointsPane.js';
 import {type Action, type KeyInfo, type Mode, resolveKey} from './keymap.js';
 import {clampScroll} from './scroll.js';
+import {
+	jobExitedStatus,
+	outcomeTitle,
+	type SaveWatch,
+	saveFinishedStatus,
+	sentStatus,
+	signalWord,
+} from './send-status.js';
 import {type RankRef, type Target, targetOf, toggleMark} from './targets.js';
 
 // The TUI's whole state and every way it changes: key presses and the results of what keys asked
@@ -145,23 +151,11 @@ export type UiEvent =
  * Whether the save a send asks for is watched: only when RUN_DIR is the job's own (a checkpoint there
  * from another job is no answer); else why not.
  */
-export type SaveWatch = 'watching' | 'not-this-job' | 'no-run-dir';
 
 const ANALYSIS_TITLE = "Analysis of this run's memory log";
 const NOTICE_MS = 5000;
 
 const clamp = (value: number, count: number): number => Math.max(0, Math.min(value, count - 1));
-
-export function signalWord(action: SignalAction, signal: SignalName): string {
-	return `${signal} (${action === 'save' ? 'save' : 'emergency checkpoint'})`;
-}
-
-function outcomeTitle(action: SignalAction, signal: SignalName, job: string, results: readonly SendResult[]): string {
-	const counts = new Map<string, number>();
-	for (const r of results) counts.set(r.outcome, (counts.get(r.outcome) ?? 0) + 1);
-	const parts = [...counts].map(([outcome, n]) => `${outcome} ${n}`);
-	return `${signalWord(action, signal)} to job ${job}: ${parts.join(', ')}`;
-}
 
 /** Where the cursor is in `ranks`: on its pid while that rank is there, else at its index (clamped). */
 export function cursorIndex(state: UiState, ranks: readonly {readonly pid: number}[]): number {
@@ -257,27 +251,7 @@ function onSent(state: UiState, event: Extract<UiEvent, {type: 'sent'}>): UiStat
 	const {action, signal, job, results} = event;
 	const result = {title: outcomeTitle(action, signal, job, results), lines: results.map(outcomeLine)};
 	if (!results.some(r => r.outcome === 'sent')) return {...state, result};
-	// The time of day only: the status is about the last send, and the line must fit beside the level word.
-	const sent = `${signal} to job ${job} sent ${localTime(event.sentAt).slice(11)}`;
-	const saveStatus: SaveStatus =
-		event.watch === 'watching'
-			? {text: `waiting for checkpoint… (${sent})`, level: 'ok'}
-			: event.watch === 'not-this-job'
-				? {text: `${sent}; save not watched: RUN_DIR is not this job's`, level: 'warn'}
-				: {text: `${sent}; no RUN_DIR given, so no checkpoint to wait for`, level: 'warn'};
-	return {...state, result, saveStatus, saveFor: event.sentAt};
-}
-
-/** `saved NAME in N s`; a checkpoint that may not be the one asked for says why; none is critical. */
-function saveFinished(event: Extract<UiEvent, {type: 'save-finished'}>): SaveStatus {
-	const {checkpoint, seconds} = event;
-	if (checkpoint === null)
-		return {
-			text: `no new checkpoint ${event.timeoutS} s after ${event.signal}: check the job's log`,
-			level: 'critical',
-		};
-	if (event.attributed) return {text: `saved ${checkpoint} in ${seconds} s`, level: 'ok'};
-	return {text: `${checkpoint} in ${seconds} s${event.note ? ` — ${event.note}` : ''}`, level: 'warn'};
+	return {...state, result, saveStatus: sentStatus(signal, job, event.sentAt, event.watch), saveFor: event.sentAt};
 }
 
 export function reduce(state: UiState, event: UiEvent): UiState {
@@ -300,17 +274,10 @@ export function reduce(state: UiState, event: UiEvent): UiState {
 			};
 		// An answer about an earlier send is not news about the last one.
 		case 'save-finished':
-			return state.saveFor === event.sentAt ? {...state, saveStatus: saveFinished(event)} : state;
+			return state.saveFor === event.sentAt ? {...state, saveStatus: saveFinishedStatus(event)} : state;
 		case 'job-exited':
 			return state.saveFor === event.sentAt
-				? {
-						...state,
-						saveStatus: {
-							// Most telling first: the pane cuts the line at its width.
-							text: `no emergency checkpoint seen: job ${event.job} exited after ${event.signal} (${jobExitWords(event.exit)})`,
-							level: 'warn',
-						},
-					}
+				? {...state, saveStatus: jobExitedStatus(event.job, event.signal, event.exit)}
 				: state;
 		case 'analysis-loaded':
 			return {...state, analysis: {title: ANALYSIS_TITLE, lines: event.lines}};

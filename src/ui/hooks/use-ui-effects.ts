@@ -2,7 +2,8 @@ import {type Dispatch, useEffect} from 'react';
 import type {SaveOutcome} from '../../checkpoints/save-attribution.js';
 import type {ExitStatus} from '../../core/types.js';
 import type {SessionActions} from '../../session/actions.js';
-import type {Effect, SaveWatch, UiEvent} from '../state.js';
+import type {SaveWatch} from '../send-status.js';
+import type {Effect, UiEvent} from '../state.js';
 import type {TuiStore} from '../tui-session.js';
 
 /**

@@ -1,0 +1,174 @@
+import type {Level} from './types.js';
+
+// The job and its ranks as discovery finds them (ranks/), and the events of its life (core/job-events.ts):
+// part of the Snapshot, kept here so that types.ts stays the index of the shapes. Re-exported by types.ts.
+
+/** What a process does with one signal, read from /proc/PID/status (see ranks/dispositions.ts). */
+export interface SignalState {
+	/** handled: a handler is installed (SigCgt); ignored: SIG_IGN (SigIgn); default: neither. */
+	readonly disposition: 'handled' | 'ignored' | 'default';
+	/** Blocked by the main thread (SigBlk): delivery waits until it is unblocked. */
+	readonly blocked: boolean;
+	/** Sent but not yet delivered (SigPnd or ShdPnd). */
+	readonly pending: boolean;
+	/** The default action ends the process: with the `default` disposition, sending it kills. */
+	readonly terminatesByDefault: boolean;
+}
+
+/** SLURM's view of a task, from its environment; null fields were not set. */
+export interface SlurmInfo {
+	readonly jobId: string;
+	readonly stepId: string | null;
+	/** SLURM_RESTART_COUNT; absent means 0 (it was only set when > 0 until 2026). */
+	readonly restartCount: number;
+	readonly procId: number | null;
+}
+
+/** One rank of the training job: the topmost process carrying that rank. */
+export interface RankProcess {
+	/** Global rank (RANK, else SLURM_PROCID, else LOCAL_RANK); null for a --match process without one. */
+	readonly rank: number | null;
+	readonly localRank: number | null;
+	readonly worldSize: number | null;
+	readonly pid: number;
+	readonly ppid: number;
+	/** /proc/PID/stat field 22 (clock ticks after boot): with the pid, the identity checked before any signal. */
+	readonly startTime: number;
+	/** Epoch ms the process started. */
+	readonly startedAt: number;
+	readonly host: string;
+	readonly cmd: string;
+	/** /proc state letter: R, S, D, Z, T… */
+	readonly state: string;
+	/** Of one core, since the previous sample; null on the first. */
+	readonly cpuPercent: number | null;
+	readonly rssBytes: number | null;
+	/** Rank and its workers on all GPUs; null when per-process GPU memory is unknown. */
+	readonly gpuMemoryBytes: number | null;
+	readonly signals: Readonly<Record<string, SignalState>>;
+	/** Descendants carrying the same rank (DataLoader workers), by pid. */
+	readonly workers: readonly number[];
+	readonly slurm: SlurmInfo | null;
+	/** Running or sleeping, yet no CPU time for the stall window: hung in a collective, deadlocked… */
+	readonly stalled: boolean;
+	/** State T or t: stopped by SIGSTOP/SIGTSTP or held by a debugger. */
+	readonly stopped: boolean;
+	/** The id of the job it belongs to (Job.id). */
+	readonly job: string;
+}
+
+export interface LauncherProcess {
+	readonly pid: number;
+	readonly startTime: number;
+	readonly cmd: string;
+}
+
+/**
+ * What made a set of ranks one job, strongest first: the torchrun/elastic agent (TORCHELASTIC_RUN_ID and the
+ * agent's pid), the SLURM job and step, the rendezvous address (MASTER_ADDR:MASTER_PORT and WORLD_SIZE), the
+ * nearest common launcher ancestor, or nothing (a lone rank is a job of its own).
+ */
+export type JobIdentityKind = 'elastic' | 'slurm' | 'rendezvous' | 'launcher' | 'process';
+
+/** One training job: the unit a signal goes to. */
+export interface Job {
+	/** Short and stable while the job runs: `torchrun:4242`, `slurm:998.0`, `rdzv:10.0.0.1:29500`, `deepspeed:77`, `pid:501`. */
+	readonly id: string;
+	readonly identity: JobIdentityKind;
+	readonly launcher: LauncherProcess | null;
+	/** Ordered by rank. */
+	readonly ranks: readonly RankProcess[];
+	/** WORLD_SIZE (or SLURM_NTASKS) as the ranks declare it; null when none does. */
+	readonly worldSize: number | null;
+	/** Ranks expected on this host (LOCAL_WORLD_SIZE, SLURM_NTASKS_PER_NODE…); null when unknown. */
+	readonly localWorldSize: number | null;
+	/** Every local rank the job declares is present (true when nothing is declared). */
+	readonly allLocalRanksPresent: boolean;
+	/** The RUN_DIR traintop was given, when this job is the one it names; null otherwise. */
+	readonly runDir: string | null;
+	/** Its first rank's working directory (where its relative paths point), read at the last full scan. */
+	readonly cwd: string | null;
+	readonly slurm: SlurmInfo | null;
+}
+
+/** How a process ended, read from a zombie's /proc/PID/stat field 52 (its wait status); null fields unknown. */
+export interface ExitStatus {
+	/** exit(2) code, when it exited. */
+	readonly code: number | null;
+	/** The signal that killed it (SIGKILL…), when one did. */
+	readonly signal: string | null;
+}
+
+/** A rank or launcher seen at the previous sample and gone (or a zombie) at this one. */
+export interface DepartedProcess {
+	readonly role: 'rank' | 'launcher';
+	readonly job: string;
+	readonly rank: number | null;
+	readonly pid: number;
+	/** null: it was reaped before traintop could read how it ended ("gone"). */
+	readonly exit: ExitStatus | null;
+}
+
+/** A job none of whose ranks is left. */
+export interface EndedJob {
+	readonly id: string;
+	readonly launcher: LauncherProcess | null;
+	readonly ranks: number;
+	readonly runDir: string | null;
+	/** Epoch ms of the sample that found it gone. */
+	readonly endedAt: number;
+	/** The launcher's exit when read, else rank 0's (or the only rank's); null when unknown. */
+	readonly exit: ExitStatus | null;
+}
+
+export interface RankSet {
+	/** Every rank of every job, job by job (the order of `jobs`), each job's by rank. */
+	readonly ranks: readonly RankProcess[];
+	readonly jobs: readonly Job[];
+	/** The launcher when there is exactly one job (else each job has its own); null otherwise. */
+	readonly launcher: LauncherProcess | null;
+	/** Ranks and launchers that left since the previous sample. */
+	readonly departed: readonly DepartedProcess[];
+	/** Jobs that ended while traintop watched, newest last (bounded). */
+	readonly ended: readonly EndedJob[];
+	/**
+	 * With a RUN_DIR: the jobs that name it at the strongest level found (one = its job; several = ambiguous,
+	 * nothing is chosen) and that level. null without a RUN_DIR.
+	 */
+	readonly runDirMatch: {readonly jobs: readonly string[]; readonly evidence: string | null} | null;
+	/**
+	 * Where ranks were looked for, in words, for a view with none to show ("process 4242 and its descendants";
+	 * "process 4242 is not running: …" once a --pid has exited). Absent: the views' default words.
+	 */
+	readonly search?: string;
+	/** Epoch ms of the scan. */
+	readonly sampledAt: number;
+}
+
+export type JobEventKind =
+	| 'rank-exited'
+	| 'rank-stopped'
+	| 'rank-stalled'
+	| 'rank-resumed'
+	| 'job-stalled'
+	| 'job-resumed'
+	| 'job-ended'
+	| 'save-seen'
+	| 'overdue';
+
+/** Something that happened to a job: shown in the alerts pane, printed by the headless view, in --json. */
+export interface JobEvent {
+	/** Epoch ms. */
+	readonly time: number;
+	readonly kind: JobEventKind;
+	/** Job.id; null when the event is not tied to a known job (a checkpoint in RUN_DIR with no job found). */
+	readonly job: string | null;
+	readonly rank: number | null;
+	readonly pid: number | null;
+	readonly level: Level;
+	/** One line for people: "rank 2 (pid 4242) stopped (SIGSTOP or a debugger)". */
+	readonly text: string;
+	readonly exit?: ExitStatus | null;
+	/** The checkpoint's name for save-seen and overdue. */
+	readonly checkpoint?: string;
+}
