@@ -259,7 +259,10 @@ export class CheckpointWatcher {
 				resolve(value);
 			};
 			const hook = (index: CheckpointIndex | null): void => {
-				if (index === null) return finish(end(false));
+				if (index === null) {
+					finish(end(false));
+					return;
+				}
 				const value = decide(index.checkpoints.filter(c => isNew(c, before, sinceMs)));
 				if (value !== undefined) finish(value);
 			};
