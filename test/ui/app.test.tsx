@@ -233,6 +233,12 @@ describe('overlays and navigation', () => {
 		await press(stdin, DOWN);
 		await until(lastFrame, f => /›\s+1\s/.test(cursorRow(f) ?? ''));
 		await press(stdin, 'q');
+		// Gone once Ink has let go of stdin (unmounted): a frame it drew on its way out is not one of a live app.
+		await untilValue(
+			() => (stdin as unknown as NodeJS.EventEmitter).listenerCount('readable'),
+			n => n === 0,
+			'Ink to let go of stdin',
+		);
 		const count = frames.length;
 		await press(stdin, 's');
 		// The session still samples: two more snapshots would each have been a frame of a live app.
