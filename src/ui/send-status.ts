@@ -39,15 +39,18 @@ export function sentStatus(signal: SignalName, job: string, sentAt: number, watc
 	return {text: `${sent}; no RUN_DIR given, so no checkpoint to wait for`, level: 'warn'};
 }
 
-/** `saved NAME in N s`; a checkpoint that may not be the one asked for says why; none is critical. */
-export function saveFinishedStatus(event: {
+/** What the save watch saw: the checkpoint (attributed when of the kind asked for, else `note` says why it may not be the one), or none within the timeout (null). */
+export interface SaveFinished {
 	readonly signal: SignalName;
 	readonly checkpoint: string | null;
 	readonly attributed: boolean;
 	readonly note: string | null;
 	readonly seconds: number;
 	readonly timeoutS: number;
-}): SaveStatus {
+}
+
+/** `saved NAME in N s`; a checkpoint that may not be the one asked for says why; none is critical. */
+export function saveFinishedStatus(event: SaveFinished): SaveStatus {
 	const {checkpoint, seconds} = event;
 	if (checkpoint === null)
 		return {

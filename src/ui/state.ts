@@ -9,6 +9,7 @@ import {clampScroll} from './scroll.js';
 import {
 	jobExitedStatus,
 	outcomeTitle,
+	type SaveFinished,
 	type SaveWatch,
 	saveFinishedStatus,
 	sentStatus,
@@ -126,16 +127,7 @@ export type UiEvent =
 	 * What the save watch saw for the send at `sentAt`: the checkpoint (attributed when of the kind asked
 	 * for; else `note` says why it may not be the one), or none within the timeout (null).
 	 */
-	| {
-			readonly type: 'save-finished';
-			readonly sentAt: number;
-			readonly signal: SignalName;
-			readonly checkpoint: string | null;
-			readonly attributed: boolean;
-			readonly note: string | null;
-			readonly seconds: number;
-			readonly timeoutS: number;
-	  }
+	| ({readonly type: 'save-finished'; readonly sentAt: number} & SaveFinished)
 	/** The job an emergency signal went to ended before its checkpoint was seen. */
 	| {
 			readonly type: 'job-exited';
