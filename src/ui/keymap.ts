@@ -63,13 +63,22 @@ const isEscape = (input: string, key: KeyInfo): boolean => key.escape === true |
 const CLOSE_DESCRIPTION = 'close the box (in a confirm: cancel, nothing is sent)';
 
 export const KEYMAP: readonly Binding[] = [
+	// q quits from the main screen only: in a box it closes the box (a user leaving help with q must not lose the
+	// app, and in `traintop demo` the job with it). Ctrl-C quits from any box but a confirm.
+	{
+		action: 'quit',
+		modes: ['main'],
+		keys: 'q',
+		description: 'quit (the job is not touched); in a box: close it',
+		bar: 'quit',
+		matches: is('q'),
+	},
 	{
 		action: 'quit',
 		modes: ['main', 'help', 'analysis', 'result'],
-		keys: 'q  Ctrl-C',
+		keys: 'Ctrl-C',
 		description: 'quit (the job is not touched)',
-		bar: {main: 'quit'},
-		matches: (input, key) => input === 'q' || (key.ctrl === true && input === 'c'),
+		matches: (input, key) => key.ctrl === true && input === 'c',
 	},
 	{
 		action: 'save',
@@ -102,10 +111,10 @@ export const KEYMAP: readonly Binding[] = [
 	{
 		action: 'close',
 		modes: ['help', 'analysis', 'result'],
-		keys: 'Esc',
+		keys: 'Esc  q',
 		description: CLOSE_DESCRIPTION,
 		bar: 'close',
-		matches: isEscape,
+		matches: (input, key) => isEscape(input, key) || input === 'q',
 	},
 	{
 		action: 'up',

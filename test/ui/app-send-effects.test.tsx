@@ -184,3 +184,18 @@ describe('keys that arrive together', () => {
 		expect(sends).toEqual([]);
 	});
 });
+
+describe('q in a box', () => {
+	test('closes help, never the app: the main screen is back and still takes keys', async () => {
+		const {session} = scripted(both);
+		const {lastFrame, stdin} = render(<App session={session} />);
+		await until(lastFrame, f => f.includes('JOB torchrun:5353'));
+		await press(stdin, '?');
+		await until(lastFrame, f => f.includes('traintop keys'));
+		await press(stdin, 'q');
+		await until(lastFrame, f => !f.includes('traintop keys') && f.includes('JOB torchrun:5353'));
+		// Still running: s opens a confirm box.
+		await press(stdin, 's');
+		await until(lastFrame, f => f.includes('Send SIGUSR1 (save) to job torchrun:4242?'));
+	});
+});

@@ -79,8 +79,13 @@ describe('keymap', () => {
 		expect(bar('result')).toEqual(['Esc close']);
 		expect(bar('help')).toEqual(['Esc close']);
 		expect(bar('analysis')).toEqual(['Esc close', '↑↓ scroll']);
-		// q quits from the boxes too, but only the main bar spends room on it.
-		expect(resolveKey('q', {}, 'analysis', false)).toBe('quit');
+		// q in a box closes the box, never the app; Ctrl-C still quits from it (not from a confirm: it cancels).
+		for (const mode of ['analysis', 'help', 'result'] as const) {
+			expect(resolveKey('q', {}, mode, false)).toBe('close');
+			expect(resolveKey('c', {ctrl: true}, mode, false)).toBe('quit');
+		}
+		expect(resolveKey('q', {}, 'confirm', false)).toBeNull();
+		expect(resolveKey('c', {ctrl: true}, 'confirm', false)).toBe('close');
 		expect(bar('analysis').join(' ')).not.toContain('quit');
 	});
 });
