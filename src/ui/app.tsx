@@ -47,6 +47,9 @@ export default function App({session, historyPoints = 120}: Props) {
 		return out;
 	}, [snapshot, session.monitor, historyPoints]);
 	const cursor = cursorIndex(ui, ranks);
+	const save = session.actions.signalOf('save');
+	const emergency = session.actions.signalOf('emergency');
+	const actionSignals = useMemo(() => [save, emergency], [save, emergency]);
 	const data: ScreenData | null = snapshot && {
 		snapshot,
 		host: session.host,
@@ -54,6 +57,7 @@ export default function App({session, historyPoints = 120}: Props) {
 		cursor,
 		marked,
 		saveStatus: ui.saveStatus,
+		actionSignals,
 	};
 	const layout = tooSmallFor(columns, rows) ?? (data ? computeLayout(columns, rows, data) : null);
 	// Overlays may use the whole screen but the key bar, within the rows − 1 rule.

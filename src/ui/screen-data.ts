@@ -14,4 +14,6 @@ export interface ScreenData {
 	readonly marked: ReadonlySet<number>;
 	/** The last save request's progress, under the checkpoints pane's header. */
 	readonly saveStatus: SaveStatus | null;
+	/** The signals the keys send (save, then emergency): the ranks pane keeps their marks visible when narrow. */
+	readonly actionSignals: readonly string[];
 }

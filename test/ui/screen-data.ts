@@ -84,6 +84,7 @@ export function screenData(counts: LayoutCounts): ScreenData {
 		cursor: 0,
 		marked: new Set(),
 		saveStatus: counts.checkpointStatus ? {text: 'waiting for checkpoint…', level: 'ok'} : null,
+		actionSignals: ['SIGUSR1', 'SIGTERM'],
 	};
 }
 

@@ -89,6 +89,7 @@ function screenData(d: Data): ScreenData {
 		cursor: (d.ranks?.ranks.length ?? 1) - 1,
 		marked: new Set([10_001]),
 		saveStatus: {text: 'waiting for checkpoint…', level: 'ok'},
+		actionSignals: ['SIGUSR1', 'SIGTERM'],
 	};
 }
 

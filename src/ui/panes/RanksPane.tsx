@@ -26,6 +26,7 @@ import {
 	headerText,
 	moreText,
 	signalCells,
+	signalRoom,
 	signalsText,
 	type SignalCell,
 } from './rank-rows.js';
@@ -46,6 +47,8 @@ export interface Props {
 	readonly now: number;
 	/** Narrow form: TERM INT USR1 USR2 only, no command column. */
 	readonly compact?: boolean;
+	/** The save and emergency signals: first in a compact row, the last dropped when it is narrow. */
+	readonly signalsFirst?: readonly string[];
 	/** Says where ranks are looked for, after "no ranks found". */
 	readonly searchHint?: string;
 }
@@ -92,12 +95,14 @@ interface RowProps {
 	readonly selected: boolean;
 	readonly marked: boolean;
 	readonly compact: boolean;
+	/** The signals the keys send (save, emergency): a compact row shows them first and keeps them when narrow. */
+	readonly signalsFirst: readonly string[];
 	/** Columns of the signals column (the widest visible row's). */
 	readonly signalsWidth: number;
 	readonly width: number;
 }
 
-function Row({rank, selected, marked, compact, signalsWidth, width}: RowProps) {
+function Row({rank, selected, marked, compact, signalsFirst, signalsWidth, width}: RowProps) {
 	const paint = usePaint();
 	// › and ● carry selection and marking without colour or inverse video.
 	const lead = `${selected ? '›' : ' '}${marked ? '●' : ' '} `;
@@ -110,7 +115,11 @@ function Row({rank, selected, marked, compact, signalsWidth, width}: RowProps) {
 				<Text color={color === null ? undefined : paint(color)} bold={color !== null}>
 					{fixedColumns(rank)}
 				</Text>{' '}
-				<Signals cells={signalCells(rank, compact)} width={compact ? 0 : signalsWidth} paint={paint} />
+				<Signals
+					cells={signalCells(rank, compact, signalsFirst, compact ? signalRoom(width) : undefined)}
+					width={compact ? 0 : signalsWidth}
+					paint={paint}
+				/>
 				{compact ? '' : ` ${compactCommand(rank.cmd)}`}
 			</Text>
 		</Box>
@@ -131,6 +140,8 @@ function noJobLines(ranks: RankSet | null, error: string | null, searchHint: str
  * than rows, a window around the cursor that keeps its job's header, and a "+N more" line; without a
  * job, the jobs that ended, the scan's error or where ranks were looked for.
  */
+const NO_SIGNALS: readonly string[] = [];
+
 function RanksPane({
 	ranks,
 	error,
@@ -140,6 +151,7 @@ function RanksPane({
 	height,
 	now,
 	compact = false,
+	signalsFirst = NO_SIGNALS,
 	searchHint = DEFAULT_SEARCH_HINT,
 }: Props) {
 	if (height <= 0) return null;
@@ -212,6 +224,7 @@ function RanksPane({
 						selected={i === at}
 						marked={marked.has(line.rank.pid)}
 						compact={compact}
+						signalsFirst={signalsFirst}
 						signalsWidth={signalsWidth}
 						width={width}
 					/>
@@ -248,7 +261,7 @@ export const ranksPane: PaneDefinition = {
 	wideFrom: 110,
 	firstRows: 8,
 	need: data => ranksNeed(data.snapshot.ranks),
-	render: ({snapshot, cursor, marked}, box) => (
+	render: ({snapshot, cursor, marked, actionSignals}, box) => (
 		<Memo
 			ranks={snapshot.ranks}
 			error={snapshot.ranksError}
@@ -258,6 +271,7 @@ export const ranksPane: PaneDefinition = {
 			height={box.height}
 			now={snapshot.time}
 			compact={box.compact}
+			signalsFirst={actionSignals}
 		/>
 	),
 };

@@ -1,5 +1,5 @@
 import type {RankProcess, SignalState} from '../../core/types.js';
-import {padEnd, padStart} from '../../format/columns.js';
+import {columns, padEnd, padStart} from '../../format/columns.js';
 import {signalMark, signalName} from '../../format/signals.js';
 import {formatBytes} from '../../format/units.js';
 import {WATCHED_SIGNALS} from '../../ranks/signals.js';
@@ -60,11 +60,32 @@ export interface SignalCell {
 	readonly state: SignalState | null;
 }
 
-export function signalCells(rank: RankProcess, compact: boolean): SignalCell[] {
-	return shownSignals(compact).map(signal => {
+/**
+ * The cells a row shows. Compact rows put the signals the keys send first (`first`: the save and the emergency
+ * signal) and, given `room` columns, keep only what fits: at 60 columns the save signal's mark is what must stay.
+ */
+export function signalCells(
+	rank: RankProcess,
+	compact: boolean,
+	first: readonly string[] = [],
+	room = Number.POSITIVE_INFINITY,
+): SignalCell[] {
+	const order = compact ? [...new Set([...first, ...shownSignals(true)])] : shownSignals(false);
+	const cells = order.map(signal => {
 		const state = rank.signals[signal] ?? null;
 		return {name: signalName(signal), mark: state ? signalMark(state) : '?', state};
 	});
+	let kept = cells.length;
+	while (kept > 1 && columns(signalsText(cells.slice(0, kept))) > room) kept--;
+	return cells.slice(0, kept);
+}
+
+/** The fixed columns' width: each column's width and a space between them. */
+const FIXED_WIDTH = Object.values(COLUMNS).reduce((sum, w) => sum + w + 1, -1);
+
+/** Columns a compact row has for its signals: the width less the cursor/mark lead, the fixed columns and a space. */
+export function signalRoom(width: number): number {
+	return width - 3 - FIXED_WIDTH - 1;
 }
 
 /** The signal cells as plain text: `TERM✓ INT✓ USR1✓ USR2✗`. */

@@ -300,3 +300,24 @@ describe('RanksPane with no job running', () => {
 		expect(expectFits(one.lastFrame(), 80, 1)[0]).toMatch(/^RANKS job slurm:998\.0 ended /);
 	});
 });
+
+describe('narrow: the signals the keys send stay visible', () => {
+	test('at 60 columns the save and emergency marks are kept, other signals dropped first', () => {
+		const {lastFrame} = render(<RanksPane {...base} width={60} signalsFirst={['SIGUSR1', 'SIGTERM']} />);
+		const rows = frameLines(lastFrame()).filter(line => /^[› ][● ] +\d+ /.test(line));
+		expect(rows.length).toBeGreaterThan(0);
+		for (const row of rows) {
+			expect(row).toMatch(/USR1\S+ TERM\S+$/);
+			expect(row).not.toContain('USR2');
+			expect([...row].length).toBeLessThanOrEqual(60);
+		}
+		// Without them first, the old order cut USR1 off at this width.
+		const old = frameLines(render(<RanksPane {...base} width={60} />).lastFrame()).find(line => / 0 /.test(line));
+		expect(old).not.toContain('USR1');
+	});
+
+	test('a save signal set to SIGUSR2 (--save-signal) is the one kept first', () => {
+		const {lastFrame} = render(<RanksPane {...base} width={60} signalsFirst={['SIGUSR2', 'SIGTERM']} />);
+		expect(frameLines(lastFrame()).find(line => /^[› ][● ] +0 /.test(line))).toMatch(/USR2\S+ TERM\S+$/);
+	});
+});
