@@ -9,6 +9,7 @@ import type {
 	CheckpointIndex,
 	GpuProcessTable,
 	GpuState,
+	HostCpu,
 	HostMemory,
 	MetricId,
 	MetricStatus,
@@ -20,6 +21,8 @@ import type {
 export interface MonitorSources {
 	/** Host RAM and swap. May reject: the snapshot then carries `memoryError` and the last reading. */
 	readMemory(): Promise<HostMemory>;
+	/** Host CPU and load, read synchronously each tick; absent = not shown. */
+	readCpu?(): HostCpu | null;
 	/** A push source (the nvidia-smi supervisor) read synchronously on each tick. */
 	readonly gpu: {
 		getState(): GpuState;
@@ -208,6 +211,7 @@ export class Monitor {
 			host: this.#options.host,
 			tick: ++this.#tickCount,
 			memory: this.#lastMemory,
+			cpu: sources.readCpu?.() ?? null,
 			memoryError,
 			gpu,
 			gpuProcesses,

@@ -33,6 +33,16 @@ export interface SwapReading {
 	readonly percent: number;
 }
 
+/** Host CPU: busy share of all cores since the previous tick, and the load average. */
+export interface HostCpu {
+	/** 0–100 over all cores; null on the first reading. */
+	readonly percent: number | null;
+	/** Online cores. */
+	readonly cores: number;
+	/** 1, 5 and 15 minute load averages; null when unreadable. */
+	readonly load: readonly [number, number, number] | null;
+}
+
 export interface HostMemory {
 	readonly ram: RamReading;
 	/** null on a machine without swap: absent, never 0 % of 0 and never NaN. */
@@ -130,6 +140,8 @@ export interface Snapshot {
 	readonly host: string;
 	readonly tick: number;
 	readonly memory: HostMemory | null;
+	/** Host CPU and load; absent or null where it is not read (no /proc, a scripted source). */
+	readonly cpu?: HostCpu | null;
 	/** Why the last memory read failed, if it did. */
 	readonly memoryError: string | null;
 	readonly gpu: GpuState;

@@ -7,6 +7,7 @@ import {Monitor, type MonitorSources} from '../core/monitor.js';
 import {MemoryLogRecorder} from '../memlog/recorder.js';
 import {RankSampler} from '../ranks/discover.js';
 import type {RankSelector} from '../ranks/tree.js';
+import {hostCpuReader} from '../system/cpu.js';
 import {readHostMemory} from '../system/memory.js';
 import {NvidiaSmiReader} from '../system/nvidia-smi.js';
 import {procReader} from '../system/procfs.js';
@@ -94,6 +95,8 @@ export async function openSession(options: SessionOptions): Promise<Session> {
 	nvidiaSmi?.start();
 	const sources: MonitorSources = {
 		readMemory: options.sources?.readMemory ?? readHostMemory,
+		// Real in tests too: the host's CPU is not what tests script.
+		readCpu: hostCpuReader(),
 		gpu,
 		readRanks: async gpuProcesses => {
 			const set = await ranks.sample(gpuProcesses);

@@ -4,16 +4,18 @@ import type {ScreenData} from '../screen-data.js';
 import {gpuColumnsFor, MEMORY_WIDE, memoryNeed, sparklineWidthFor} from './memory-layout.js';
 import {GAP, type PaneDefinition} from './pane.js';
 import Line from '../widgets/Line.js';
-import type {GpuState, HostMemory, MetricId, MetricStatus} from '../../core/types.js';
+import type {GpuState, HostCpu, HostMemory, MetricId, MetricStatus} from '../../core/types.js';
 import Gauge from '../widgets/Gauge.js';
 import {padEnd} from '../../format/columns.js';
-import {gpuRow, gpuStatusText, hiddenGpusText, ramRow, swapRow, type GaugeRow} from './memory-rows.js';
+import {cpuText, gpuRow, gpuStatusText, hiddenGpusText, ramRow, swapRow, type GaugeRow} from './memory-rows.js';
 
 export interface Props {
 	/** Host name, shown in the title. */
 	readonly host: string;
 	/** Last host memory reading; null before the first. */
 	readonly memory: HostMemory | null;
+	/** Host CPU and load, on the title line; absent or null: not shown. */
+	readonly cpu?: HostCpu | null;
 	/** Why the last memory read failed, if it did. */
 	readonly memoryError: string | null;
 	readonly gpu: GpuState;
@@ -76,6 +78,7 @@ function MemoryPane(props: Props) {
 	const showSwap = body >= 3;
 	const gpuRows = Math.max(0, body - 1 - (showSwap ? 1 : 0));
 
+	const cpuLine = cpuText(props.cpu);
 	const notes: string[] = [];
 	if (props.memoryError) notes.push(`memory read failed: ${props.memoryError}`);
 	if (props.gpu.status === 'ok' && props.gpu.warning) notes.push(`nvidia-smi warns: ${props.gpu.warning}`);
@@ -129,6 +132,7 @@ function MemoryPane(props: Props) {
 					<Text bold>MEMORY</Text>
 					{` ${props.host}`}
 					{notes.length > 0 ? ` · ${notes.join(' · ')}` : ''}
+					{cpuLine ? ` · ${cpuLine}` : ''}
 				</Line>
 			) : null}
 			{ramLine}
@@ -154,6 +158,7 @@ export const memoryPane: PaneDefinition = {
 		<Memo
 			host={data.host}
 			memory={data.snapshot.memory}
+			cpu={data.snapshot.cpu}
 			memoryError={data.snapshot.memoryError}
 			gpu={data.snapshot.gpu}
 			metrics={data.snapshot.metrics}

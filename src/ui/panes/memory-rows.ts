@@ -1,5 +1,5 @@
 import {gpuMetricId} from '../../core/metric-id.js';
-import type {GpuReading, GpuState, HostMemory, Level, MetricId, MetricStatus} from '../../core/types.js';
+import type {GpuReading, GpuState, HostCpu, HostMemory, Level, MetricId, MetricStatus} from '../../core/types.js';
 import {LEVEL_TAG, worse} from '../../format/levels.js';
 import {formatAge} from '../../format/duration.js';
 import {formatPercent} from '../../format/units.js';
@@ -111,4 +111,12 @@ export function hiddenGpusText(hidden: readonly GaugeRow[], anyShown: boolean): 
 	const tag = worst === null || worst.level === 'ok' ? '' : ` ${LEVEL_TAG[worst.level]}`;
 	const highest = worst ? `; highest ${worst.label} ${formatPercent(worst.percent)}${tag}` : '';
 	return `${anyShown ? '+' : ''}${hidden.length}${anyShown ? ' more' : ''} GPU${hidden.length === 1 ? '' : 's'}${highest}`;
+}
+
+/** `CPU 12% of 16 cores · load 9.8 7.2 5.1` for the title line; null when the host CPU is not read. */
+export function cpuText(cpu: HostCpu | null | undefined): string | null {
+	if (!cpu) return null;
+	const cores = `${cpu.cores} core${cpu.cores === 1 ? '' : 's'}`;
+	const busy = cpu.percent === null ? `CPU (${cores})` : `CPU ${cpu.percent.toFixed(0)}% of ${cores}`;
+	return cpu.load ? `${busy} · load ${cpu.load.map(n => n.toFixed(2)).join(' ')}` : busy;
 }

@@ -201,3 +201,12 @@ describe('a failed memory read', () => {
 		expect(ram).not.toMatch(/ ok /);
 	});
 });
+
+test('the title carries the host CPU and load average when they are read', () => {
+	const {lastFrame} = render(
+		<MemoryPane {...base} width={100} cpu={{percent: 12.4, cores: 16, load: [9.8, 7.25, 5.1]}} />,
+	);
+	expect(lastFrame()?.split('\n')[0]).toContain('CPU 12% of 16 cores · load 9.80 7.25 5.10');
+	const first = render(<MemoryPane {...base} width={100} cpu={{percent: null, cores: 1, load: null}} />);
+	expect(first.lastFrame()?.split('\n')[0]).toMatch(/CPU \(1 core\)$/);
+});
