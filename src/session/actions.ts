@@ -3,10 +3,11 @@ import type {Settings} from '../config/schema.js';
 import {thresholdsFrom} from '../config/thresholds.js';
 import {UsageError} from '../core/errors.js';
 import type {SaveExpectation, SaveOutcome} from '../checkpoints/save-attribution.js';
-import type {Job} from '../core/types.js';
+import type {Job, RankProcess} from '../core/types.js';
 import {analyze} from '../memlog/analyze.js';
 import {readSeries, type SkippedLine} from '../memlog/reader.js';
 import {formatReport} from '../memlog/report.js';
+import {type RankDetail, rankDetail} from '../ranks/detail.js';
 import {type SendResult, sendSignal} from '../ranks/send.js';
 import type {SignalName} from '../ranks/signals.js';
 import type {ProcReader} from '../system/procfs.js';
@@ -35,6 +36,8 @@ export interface SessionActions {
 	readonly timeoutS: number;
 	/** The analysis of this run's memory log as report lines `width` columns wide, or why there is none. */
 	analyze(width: number): Promise<readonly string[]>;
+	/** What /proc shows of one rank now (its argv, cwd, launch variables, workers); null when it is gone. */
+	rankDetail(rank: RankProcess): RankDetail | null;
 }
 
 export interface ActionSources {
@@ -78,5 +81,6 @@ export function sessionActions({settings, proc, checkpoints, logPath}: ActionSou
 				];
 			}
 		},
+		rankDetail: rank => rankDetail(rank, proc, Date.now()),
 	};
 }

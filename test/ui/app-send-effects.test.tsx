@@ -48,6 +48,7 @@ function scripted(ranks: RankSet) {
 		runDir: '/runs/a',
 		timeoutS: 120,
 		analyze: async () => [],
+		rankDetail: () => null,
 	};
 	const session: TuiSession = {
 		host: 'node1',
