@@ -14,12 +14,13 @@ export type Action =
 	| 'analyze'
 	| 'help'
 	| 'close'
+	| 'detail'
 	| 'choose-next'
 	| 'confirm'
 	| 'activate';
 
 /** Where the user is: each has its own keys. */
-export type Mode = 'main' | 'confirm' | 'result' | 'help' | 'analysis';
+export type Mode = 'main' | 'confirm' | 'result' | 'help' | 'analysis' | 'detail';
 
 /** The parts of Ink's `useInput` key that traintop reads. */
 export interface KeyInfo {
@@ -75,7 +76,7 @@ export const KEYMAP: readonly Binding[] = [
 	},
 	{
 		action: 'quit',
-		modes: ['main', 'help', 'analysis', 'result'],
+		modes: ['main', 'help', 'analysis', 'result', 'detail'],
 		keys: 'Ctrl-C',
 		description: 'quit (the job is not touched)',
 		matches: (input, key) => key.ctrl === true && input === 'c',
@@ -110,7 +111,7 @@ export const KEYMAP: readonly Binding[] = [
 	},
 	{
 		action: 'close',
-		modes: ['help', 'analysis', 'result'],
+		modes: ['help', 'analysis', 'result', 'detail'],
 		keys: 'Esc  q',
 		description: CLOSE_DESCRIPTION,
 		bar: 'close',
@@ -118,33 +119,43 @@ export const KEYMAP: readonly Binding[] = [
 	},
 	{
 		action: 'up',
-		modes: ['main', 'analysis'],
+		modes: ['main', 'analysis', 'detail'],
 		keys: '↑  k',
 		description: 'move up',
 		matches: (input, key) => key.upArrow === true || input === 'k',
 	},
 	{
 		action: 'down',
-		modes: ['main', 'analysis'],
+		modes: ['main', 'analysis', 'detail'],
 		keys: '↓  j',
 		description: 'move down',
-		bar: {main: 'move', analysis: 'scroll'},
+		bar: {main: 'move', analysis: 'scroll', detail: 'scroll'},
 		barKey: '↑↓',
 		matches: (input, key) => key.downArrow === true || input === 'j',
 	},
 	{
 		action: 'page-up',
-		modes: ['main', 'analysis'],
+		modes: ['main', 'analysis', 'detail'],
 		keys: 'PgUp',
 		description: 'page up',
 		matches: (_, key) => key.pageUp === true,
 	},
 	{
 		action: 'page-down',
-		modes: ['main', 'analysis'],
+		modes: ['main', 'analysis', 'detail'],
 		keys: 'PgDn',
 		description: 'page down',
 		matches: (_, key) => key.pageDown === true,
+	},
+	// Not a signal action: --readonly keeps it, since it only reads /proc.
+	{
+		action: 'detail',
+		modes: ['main'],
+		keys: 'Enter',
+		description:
+			'the detail of the rank under the cursor: its whole command line, cwd, launch variables, signals, workers, events',
+		bar: 'detail',
+		matches: (_, key) => key.return === true,
 	},
 	{
 		action: 'analyze',

@@ -9,7 +9,7 @@ import Help from './widgets/Help.js';
 import TextBox from './widgets/TextBox.js';
 
 // The box that takes the screen in every mode but the main one: the confirm box, a send's
-// outcome, the help, the analysis. It only renders what the state holds.
+// outcome, the help, the analysis, a rank's detail. It only renders what the state holds.
 
 export interface OverlayProps {
 	readonly ui: UiState;
@@ -73,6 +73,17 @@ export default function Overlay(props: OverlayProps) {
 					lines={ui.analysis.lines}
 					scroll={ui.scroll}
 					footer="↑↓ PgUp PgDn: scroll · Esc: close"
+					width={width}
+					height={height}
+				/>
+			) : null;
+		case 'detail':
+			return ui.detail ? (
+				<TextBox
+					title={ui.detail.title}
+					lines={ui.detail.lines}
+					scroll={ui.scroll}
+					footer="↑↓ PgUp PgDn: scroll · Esc or q: back to the ranks"
 					width={width}
 					height={height}
 				/>

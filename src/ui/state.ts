@@ -3,6 +3,14 @@ import {outcomeLine} from '../ranks/preview.js';
 import type {SendResult} from '../ranks/send.js';
 import type {SignalName} from '../ranks/signals.js';
 import type {SignalAction} from '../session/actions.js';
+import {
+	type DetailEffect,
+	type DetailEvent,
+	type DetailView,
+	detailAnswered,
+	NO_RANK_TO_SHOW,
+	openDetail,
+} from './detail-view.js';
 import type {SaveStatus} from './panes/CheckpointsPane.js';
 import {type Action, type KeyInfo, type Mode, resolveKey} from './keymap.js';
 import {clampScroll} from './scroll.js';
@@ -46,7 +54,7 @@ export interface UiState {
 	 * box opened: what is sent is what the box named, even if the list moves under the cursor meanwhile.
 	 */
 	readonly confirm: {readonly action: SignalAction; readonly choice: Choice; readonly target: Target} | null;
-	/** First line shown of the analysis overlay. */
+	/** First line shown of the analysis or rank detail box. */
 	readonly scroll: number;
 	readonly saveStatus: SaveStatus | null;
 	/** Epoch ms of the send saveStatus follows: what a late answer about an earlier send is told apart by. */
@@ -54,6 +62,8 @@ export interface UiState {
 	/** What the last send did, rank by rank. */
 	readonly result: TextView | null;
 	readonly analysis: TextView | null;
+	/** The rank detail box (Enter on a rank). */
+	readonly detail: DetailView | null;
 	/** A short message on the key bar (a key that had nothing to act on), shown until `until` (epoch ms). */
 	readonly notice: {readonly text: string; readonly until: number} | null;
 	/** Effects asked for and not yet taken by the app, oldest first. */
@@ -71,6 +81,7 @@ export const INITIAL_STATE: UiState = {
 	saveFor: null,
 	result: null,
 	analysis: null,
+	detail: null,
 	notice: null,
 	effects: [],
 };
@@ -80,7 +91,8 @@ export type Effect =
 	/** Send the action's signal to these PIDs of one job (the job and each pid re-checked against the latest scan). */
 	| {readonly kind: 'send'; readonly action: SignalAction; readonly job: string; readonly pids: readonly number[]}
 	/** Read and analyse the memory log, as report lines this wide. */
-	| {readonly kind: 'analyze'; readonly width: number};
+	| {readonly kind: 'analyze'; readonly width: number}
+	| DetailEffect;
 
 /** What the reducer needs to know of the screen and the session when a key comes in. */
 export interface KeyContext {
@@ -137,12 +149,8 @@ export type UiEvent =
 			readonly exit: ExitStatus | null;
 	  }
 	| {readonly type: 'analysis-loaded'; readonly lines: readonly string[]}
-	| {readonly type: 'analysis-failed'; readonly message: string};
-
-/**
- * Whether the save a send asks for is watched: only when RUN_DIR is the job's own (a checkpoint there
- * from another job is no answer); else why not.
- */
+	| {readonly type: 'analysis-failed'; readonly message: string}
+	| DetailEvent;
 
 const ANALYSIS_TITLE = "Analysis of this run's memory log";
 const NOTICE_MS = 5000;
@@ -160,10 +168,13 @@ function cursorAt(state: UiState, index: number, ranks: readonly {readonly pid: 
 	return {...state, cursor, cursorPid: ranks[cursor]?.pid ?? null};
 }
 
+/** The modes whose box scrolls (by the analysis box's rows): ↑↓ PgUp PgDn move its text, not the cursor. */
+const scrolls = (mode: UiState['mode']): boolean => mode === 'analysis' || mode === 'detail';
+
 function moveBy(state: UiState, delta: number, context: KeyContext): UiState {
-	if (state.mode === 'analysis') {
-		const lines = state.analysis?.lines.length ?? 0;
-		// The analysis scrolls no further than its last page.
+	if (scrolls(state.mode)) {
+		const lines = (state.mode === 'analysis' ? state.analysis : state.detail)?.lines.length ?? 0;
+		// The box scrolls no further than its last page.
 		return {...state, scroll: clampScroll(state.scroll + delta, lines, context.analysisRows)};
 	}
 	return cursorAt(state, cursorIndex(state, context.ranks) + delta, context.ranks);
@@ -193,9 +204,9 @@ function onKey(state: UiState, action: Action, context: KeyContext): UiState {
 		case 'down':
 			return moveBy(state, 1, context);
 		case 'page-up':
-			return moveBy(state, -(state.mode === 'analysis' ? context.analysisRows : context.page), context);
+			return moveBy(state, -(scrolls(state.mode) ? context.analysisRows : context.page), context);
 		case 'page-down':
-			return moveBy(state, state.mode === 'analysis' ? context.analysisRows : context.page, context);
+			return moveBy(state, scrolls(state.mode) ? context.analysisRows : context.page, context);
 		case 'mark': {
 			if (context.ranks.length === 0) return state;
 			const at = cursorIndex(state, context.ranks);
@@ -236,6 +247,11 @@ function onKey(state: UiState, action: Action, context: KeyContext): UiState {
 				{...state, mode: 'analysis', scroll: 0, analysis: {title: ANALYSIS_TITLE, lines: ['reading the log…']}},
 				{kind: 'analyze', width: context.width},
 			);
+		case 'detail': {
+			const open = openDetail(context.ranks[cursorIndex(state, context.ranks)], context.width);
+			if (open === null) return {...state, notice: {text: NO_RANK_TO_SHOW, until: context.now + NOTICE_MS}};
+			return withEffect({...state, mode: 'detail', scroll: 0, detail: open.view}, open.effect);
+		}
 	}
 }
 
@@ -275,5 +291,8 @@ export function reduce(state: UiState, event: UiEvent): UiState {
 			return {...state, analysis: {title: ANALYSIS_TITLE, lines: event.lines}};
 		case 'analysis-failed':
 			return {...state, analysis: {title: 'Analysis', lines: [`cannot analyse: ${event.message}`]}};
+		case 'detail-loaded':
+		case 'detail-failed':
+			return {...state, detail: detailAnswered(state.detail, event)};
 	}
 }

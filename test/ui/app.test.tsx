@@ -192,7 +192,8 @@ describe('signals through the confirm box', () => {
 		const {lastFrame, stdin} = await app({readonly: true});
 		await until(lastFrame, f => /RANKS 3/.test(f));
 		const from = outputLength();
-		await press(stdin, 's', 'e', 'y', ENTER);
+		// Enter on the ranks opens the rank's detail, which --readonly keeps (it only reads): Esc closes it.
+		await press(stdin, 's', 'e', 'y', ENTER, ESC);
 		const frame = lastFrame() ?? '';
 		expect(frame).not.toContain('Send SIG');
 		expect(frame).toContain('READ-ONLY');

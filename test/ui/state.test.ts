@@ -69,8 +69,8 @@ describe('keymap', () => {
 		}
 		expect(resolveKey('q', {}, 'main', true)).toBe('quit');
 		expect(helpEntries(true).length).toBe(helpEntries(false).length - 2);
-		expect(barHints('main', true).map(h => h.label)).toEqual(['quit', 'mark', 'move', 'analyze', 'help']);
-		expect(barHints('main', false).map(h => h.key)).toEqual(['q', 's', 'e', 'space', '↑↓', 'a', '?']);
+		expect(barHints('main', true).map(h => h.label)).toEqual(['quit', 'mark', 'move', 'detail', 'analyze', 'help']);
+		expect(barHints('main', false).map(h => h.key)).toEqual(['q', 's', 'e', 'space', '↑↓', 'Enter', 'a', '?']);
 	});
 
 	test("every mode's key bar comes from the keymap, most important first", () => {

@@ -2,13 +2,14 @@ import {type Dispatch, useEffect} from 'react';
 import type {SaveOutcome} from '../../checkpoints/save-attribution.js';
 import type {ExitStatus} from '../../core/types.js';
 import type {SessionActions} from '../../session/actions.js';
+import {detailTitle, rankDetailLines} from '../rank-detail-lines.js';
 import type {SaveWatch} from '../send-status.js';
 import type {Effect, UiEvent} from '../state.js';
 import type {TuiStore} from '../tui-session.js';
 
 /**
  * Runs the effects the reducer queued, once each, and feeds their results back to it as events:
- * a send's outcomes, the save's checkpoint (or its timeout, or the job's exit), the analysis.
+ * a send's outcomes, the save's checkpoint (or its timeout, or the job's exit), the analysis, a rank's detail.
  * Results that arrive after the app is gone are dropped by React. A save watch needs no unmount
  * cleanup: it ends when awaitSave settles, which closing the session makes it do at once.
  */
@@ -36,9 +37,38 @@ export default function useUiEffects(
 						(error: unknown) => dispatch({type: 'analysis-failed', message: (error as Error).message}),
 					);
 					break;
+				case 'detail':
+					detail(effect, dispatch, store, actions);
+					break;
 			}
 		}
 	}, [effects, dispatch, store, actions, quit]);
+}
+
+/**
+ * The rank as the latest snapshot has it (by pid: the list may have moved since Enter), read once through
+ * /proc; a rank gone from the snapshot or from /proc gets the words for that, not the old scan's numbers.
+ */
+function detail(
+	effect: Extract<Effect, {kind: 'detail'}>,
+	dispatch: Dispatch<UiEvent>,
+	store: TuiStore,
+	actions: SessionActions,
+): void {
+	const snapshot = store.getSnapshot();
+	const rank = snapshot?.ranks?.ranks.find(r => r.pid === effect.pid);
+	const {pid} = effect;
+	if (!snapshot || !rank) {
+		dispatch({type: 'detail-failed', pid, message: `pid ${pid} is no longer a rank: it has exited (see the alerts)`});
+		return;
+	}
+	const read = actions.rankDetail(rank);
+	if (!read) {
+		dispatch({type: 'detail-failed', pid, message: `${detailTitle(rank)}: it has exited since the last scan`});
+		return;
+	}
+	const lines = rankDetailLines(read, snapshot.recentEvents, effect.width);
+	dispatch({type: 'detail-loaded', pid, title: detailTitle(rank), lines});
 }
 
 function send(
