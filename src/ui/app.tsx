@@ -8,6 +8,7 @@ import useUiEffects from './hooks/use-ui-effects.js';
 import useValue from './hooks/use-value.js';
 import {computeLayout, tooSmallFor} from './layout.js';
 import Overlay from './overlay.js';
+import {BOX_FRAME_COLUMNS, maxBoxSize} from './overlay-box.js';
 import {ranksOf} from './panes/job-rows.js';
 import Screen from './screen.js';
 import type {ScreenData} from './screen-data.js';
@@ -60,8 +61,9 @@ export default function App({session, historyPoints = 120}: Props) {
 		actionSignals,
 	};
 	const layout = tooSmallFor(columns, rows) ?? (data ? computeLayout(columns, rows, data) : null);
-	// Overlays may use the whole screen but the key bar, within the rows − 1 rule.
-	const overlayRows = Math.max(4, rows - 2);
+	// The biggest a box over the panes may be (overlay-box.ts): the analysis is laid out for its text width
+	// and scrolls by its text rows (the border, title and footer off).
+	const biggestBox = maxBoxSize(columns, rows);
 
 	// Keys are resolved in the reducer, against the state they arrive in: Ink re-subscribes this
 	// handler after each render, and a key typed in between must not be read in a stale mode.
@@ -69,8 +71,8 @@ export default function App({session, historyPoints = 120}: Props) {
 		const context: KeyContext = {
 			ranks,
 			page: Math.max(1, layout && !layout.tooSmall ? (layout.boxes.ranks?.height ?? 7) - 2 : 5),
-			analysisRows: Math.max(1, overlayRows - 4),
-			width: Math.max(20, columns - 4),
+			analysisRows: Math.max(1, biggestBox.height - 4),
+			width: Math.max(20, biggestBox.width - BOX_FRAME_COLUMNS),
 			readonly: session.readonly,
 			signals: {save: session.actions.signalOf('save'), emergency: session.actions.signalOf('emergency')},
 			now: Date.now(),
@@ -98,7 +100,7 @@ export default function App({session, historyPoints = 120}: Props) {
 				runDir={session.actions.runDir}
 				readonly={session.readonly}
 				width={columns}
-				height={overlayRows}
+				height={rows}
 			/>
 		);
 	return <Screen layout={layout} data={data} overlay={overlay} hints={hints} />;

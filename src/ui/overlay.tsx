@@ -56,6 +56,7 @@ export default function Overlay(props: OverlayProps) {
 					title={ui.result.title}
 					lines={ui.result.lines}
 					footer="Enter or Esc: close · the checkpoints pane says what came of it"
+					place="top"
 					width={width}
 					height={height}
 				/>

@@ -9,12 +9,12 @@ import type {KeyHint} from './widgets/key-bar.js';
 export interface Props {
 	readonly layout: ScreenLayout;
 	readonly data: ScreenData;
-	/** A box that takes the panes' place (confirm, help…), or null for the panes. */
+	/** A box floating over the panes (confirm, help…), absolutely placed by itself; or null. */
 	readonly overlay?: React.ReactNode;
 	readonly hints: readonly KeyHint[];
 }
 
-/** The whole screen as the layout says: the bands of panes (or an overlay), then the key bar. Pure. */
+/** The whole screen as the layout says: the bands of panes, then the key bar, and a box over them. Pure. */
 export default function Screen({layout, data, overlay = null, hints}: Props) {
 	const bands = layout.bands.map((band, i) => {
 		const panes = band.panes.map(({pane, box}) => (
@@ -28,10 +28,15 @@ export default function Screen({layout, data, overlay = null, hints}: Props) {
 			<React.Fragment key={i}>{panes}</React.Fragment>
 		);
 	});
+	// With a box, the screen is its full rows − 1 lines and the key bar the last of them: the box is placed
+	// in the rows − 2 lines above it (overlay-box.ts), which short panes alone would not reach. The box
+	// comes last so that Ink paints it over the panes.
 	return (
-		<Box flexDirection="column" width={layout.columns}>
-			{overlay ?? bands}
+		<Box flexDirection="column" width={layout.columns} height={overlay ? layout.rows - 1 : undefined}>
+			{bands}
+			{overlay ? <Box flexGrow={1} /> : null}
 			<KeyBar hints={hints} width={layout.keyBar.width} />
+			{overlay}
 		</Box>
 	);
 }

@@ -79,7 +79,8 @@ async function settled(stdin: {write(data: string): void}, lastFrame: () => stri
 	await press(stdin, 'a');
 	await until(lastFrame, f => f.includes('No memory log'));
 	await press(stdin, ESC);
-	await until(lastFrame, f => f.includes('RANKS 3'));
+	// The panes stay drawn around a box: the main screen is back once the box is gone.
+	await until(lastFrame, f => f.includes('RANKS 3') && !f.includes('No memory log'));
 	const from = lastSteps();
 	await untilValue(
 		lastSteps,
@@ -189,7 +190,7 @@ describe('signals through the confirm box', () => {
 	});
 
 	test('--readonly: s and e do nothing, are off the key bar and the help; the bar says READ-ONLY', async () => {
-		const {lastFrame, stdin} = await app({readonly: true});
+		const {lastFrame, stdin, stdout} = await app({readonly: true});
 		await until(lastFrame, f => /RANKS 3/.test(f));
 		const from = outputLength();
 		// Enter on the ranks opens the rank's detail, which --readonly keeps (it only reads): Esc closes it.
@@ -198,8 +199,12 @@ describe('signals through the confirm box', () => {
 		expect(frame).not.toContain('Send SIG');
 		expect(frame).toContain('READ-ONLY');
 		expect(frame).not.toMatch(/s save/);
+		// The help is taller than the box a 24-line terminal has room for (rows − 3) and does not scroll yet:
+		// on a taller one it is whole.
+		Object.defineProperty(stdout, 'rows', {value: 30, configurable: true});
+		stdout.emit('resize');
 		await press(stdin, '?');
-		const help = await until(lastFrame, f => f.includes('traintop keys'));
+		const help = await until(lastFrame, f => f.includes('traintop keys') && f.includes('--readonly'));
 		expect(help).not.toMatch(/save: send the save signal/);
 		expect(help).toContain('--readonly: s and e are off');
 		expect(gotLines(from)).toEqual([]);
@@ -270,7 +275,8 @@ describe('overlays and navigation', () => {
 		const {lastFrame, stdin} = await app({log: true, logFile: log});
 		await until(lastFrame, f => /RANKS 3/.test(f));
 		await press(stdin, 'a');
-		const report = await until(lastFrame, f => /RAM/.test(f) && f.includes('Analysis of this run'));
+		// The memory pane's RAM shows around the box: the report is in once the box no longer says it is reading.
+		const report = await until(lastFrame, f => f.includes('Analysis of this run') && !f.includes('reading the log'));
 		expect(report).toMatch(/91/);
 		await press(stdin, ESC);
 

@@ -1,4 +1,5 @@
 import {afterEach, describe, expect, test} from 'vitest';
+import {Box} from 'ink';
 import {cleanup, render} from 'ink-testing-library';
 import {confirmText} from '../../src/ui/confirm-text.js';
 import Overlay from '../../src/ui/overlay.js';
@@ -56,10 +57,13 @@ describe('confirmText', () => {
 
 test('the overlay draws the box for the target the state holds, not for the other job', () => {
 	const ui: UiState = {...INITIAL_STATE, mode: 'confirm', confirm: {action: 'save', choice: 'cancel', target: allOfB}};
+	// The box floats over the screen it is given (the panes' place): a 100×20 one, as the app's Screen is.
 	const {lastFrame} = render(
-		<Overlay ui={ui} jobs={set.jobs} signal="SIGUSR1" runDir="/runs/a" readonly={false} width={100} height={20} />,
+		<Box width={100} height={19}>
+			<Overlay ui={ui} jobs={set.jobs} signal="SIGUSR1" runDir="/runs/a" readonly={false} width={100} height={20} />
+		</Box>,
 	);
-	const frame = expectFits(lastFrame(), 100, 20).join('\n');
+	const frame = expectFits(lastFrame(), 100, 19).join('\n');
 	expect(frame).toContain('Send SIGUSR1 (save) to job torchrun:5353?');
 	expect(frame).toContain("all 3 ranks · RUN_DIR is not this job's");
 	expect(frame).toContain('pid 30001');

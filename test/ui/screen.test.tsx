@@ -1,9 +1,12 @@
 import {afterEach, describe, expect, test} from 'vitest';
+import type React from 'react';
 import {cleanup} from 'ink-testing-library';
 import {computeLayout} from '../../src/ui/layout.js';
+import {type BoxPlace, boxWidthFor, placeBox} from '../../src/ui/overlay-box.js';
 import {GAP} from '../../src/ui/panes/pane.js';
 import Screen from '../../src/ui/screen.js';
 import type {ScreenData} from '../../src/ui/screen-data.js';
+import TextBox from '../../src/ui/widgets/TextBox.js';
 import type {Alert, CheckpointIndex, GpuState, MetricStatus, RankSet} from '../../src/core/types.js';
 import {gpu, hostMemory} from '../helpers/snapshots.js';
 import {
@@ -93,12 +96,22 @@ function screenData(d: Data): ScreenData {
 	};
 }
 
-/** The app's screen for this data at this size. */
-function TestScreen({columns, rows, d}: {readonly columns: number; readonly rows: number; readonly d: Data}) {
+/** The app's screen for this data at this size, with a box over it or none. */
+function TestScreen({
+	columns,
+	rows,
+	d,
+	overlay = null,
+}: {
+	readonly columns: number;
+	readonly rows: number;
+	readonly d: Data;
+	readonly overlay?: React.ReactNode;
+}) {
 	const screen = screenData(d);
 	const layout = computeLayout(columns, rows, screen);
 	if (layout.tooSmall) throw new Error('too small');
-	return <Screen layout={layout} data={screen} hints={hints} />;
+	return <Screen layout={layout} data={screen} overlay={overlay} hints={hints} />;
 }
 
 const sizes = [
@@ -153,5 +166,65 @@ describe('a whole screen', () => {
 		expect(header.indexOf('ALERTS')).toBe(layout.boxes.checkpoints!.width + GAP);
 		const row = lines.find(line => line.startsWith('step 500'))!;
 		expect(row).toMatch(/checkpoint_step_500 +\d\d:\d\d:\d\d ▲ WARN ram/);
+	});
+});
+
+describe('a box over the panes', () => {
+	// A send's result as the app shows it: a title, a line per rank, the footer.
+	const title = 'SIGUSR1 (save) to job torchrun:9999: sent 3';
+	const outcomes = ['rank 0  pid 10000  sent', 'rank 1  pid 10001  sent', 'rank 2  pid 10002  sent'];
+	const footer = 'Enter or Esc: close';
+	const pad = (line: string, columns: number) => [...line].concat(Array(columns).fill(' ')).slice(0, columns);
+
+	for (const place of ['centre', 'top'] as const satisfies readonly BoxPlace[]) {
+		for (const name of ['heavy', 'typical'] as const) {
+			test.each(sizes)(
+				`${place}, over ${name} data at %i×%i: the panes drawn around it, none inside it, the key bar last`,
+				(columns, rows) => {
+					const d = datasets[name];
+					const box = (
+						<TextBox title={title} lines={outcomes} footer={footer} width={columns} height={rows} place={place} />
+					);
+					const under = renderOnTerminal(<TestScreen columns={columns} rows={rows} d={d} />, columns).lastFrame();
+					const over = renderOnTerminal(
+						<TestScreen columns={columns} rows={rows} d={d} overlay={box} />,
+						columns,
+					).lastFrame();
+					const panes = frameLines(under).slice(0, -1);
+					const lines = expectFits(over, columns, rows - 1);
+					expect(lines).toHaveLength(rows - 1);
+					expect(lines.at(-1)).toMatch(/^q quit/);
+					const at = placeBox(columns, rows, {width: boxWidthFor([title, ...outcomes, footer]), height: 7}, place);
+					const inner = at.width - 4;
+					const inside = [
+						`╭${'─'.repeat(at.width - 2)}╮`,
+						...[title, ...outcomes, footer].map(text => `│ ${text.padEnd(inner)} │`),
+						`╰${'─'.repeat(at.width - 2)}╯`,
+					];
+					for (let row = 0; row < rows - 2; row++) {
+						const seen = pad(lines[row] ?? '', columns);
+						const pane = pad(panes[row] ?? '', columns);
+						const boxRow = row - at.top;
+						if (boxRow >= 0 && boxRow < at.height) {
+							// Every cell of the box is the box's: no pane text shows through its blank cells.
+							expect(seen.slice(at.left, at.left + at.width).join('')).toBe(inside[boxRow]);
+							expect(seen.slice(0, at.left)).toEqual(pane.slice(0, at.left));
+							expect(seen.slice(at.left + at.width)).toEqual(pane.slice(at.left + at.width));
+						} else {
+							expect(seen).toEqual(pane);
+						}
+					}
+				},
+			);
+		}
+	}
+
+	test.each(sizes)('a result box at the top leaves the CHECKPOINTS pane in sight at %i×%i', (columns, rows) => {
+		const box = <TextBox title={title} lines={outcomes} footer={footer} width={columns} height={rows} place="top" />;
+		const {lastFrame} = renderOnTerminal(
+			<TestScreen columns={columns} rows={rows} d={datasets.typical} overlay={box} />,
+			columns,
+		);
+		expect(lastFrame()).toMatch(/^CHECKPOINTS 5/m);
 	});
 });

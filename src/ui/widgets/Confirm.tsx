@@ -1,6 +1,8 @@
 import React from 'react';
 import {Box, Text} from 'ink';
+import {columns} from '../../format/columns.js';
 import {usePaint} from '../color.js';
+import {BOX_FRAME_COLUMNS, BOX_FRAME_ROWS, boxLine, boxWidthFor, maxBoxSize, placeBox} from '../overlay-box.js';
 import {fitLines} from './body-lines.js';
 
 export type ConfirmChoice = 'cancel' | 'confirm';
@@ -14,63 +16,72 @@ export interface Props {
 	readonly confirmLabel: string;
 	/** The highlighted button. Defaults to Cancel: Enter on an unread box must do nothing. */
 	readonly selected?: ConfirmChoice;
-	/** Columns of the box, border included. */
+	/** Columns of the screen the box floats over, centred; it is as wide as its text needs, at most width − 4. */
 	readonly width: number;
-	/** Most lines the box may take, border included; body lines beyond it are summarised. */
-	readonly height?: number;
+	/** Lines of the screen the box floats over; at most height − 3 of them are the box, body lines beyond it summarised. */
+	readonly height: number;
 	/** A destructive action (emergency checkpoint, a signal that kills): red border. */
 	readonly danger?: boolean;
 }
 
-/** Border (2), title and buttons: the rows every confirm box needs. */
-const FIXED_ROWS = 4;
+/** Title and buttons, besides the border: the rows every confirm box needs. */
+const FIXED_ROWS = BOX_FRAME_ROWS + 2;
+const BUTTON_GAP = '   ';
+
+/** A button's text: the ▸ marks the selection without colour or inverse video (NO_COLOR, a plain log of the screen). */
+const buttonText = (label: string, selected: boolean): string => (selected ? `▸ ${label} ` : `  ${label} `);
 
 function Button({label, selected}: {readonly label: string; readonly selected: boolean}) {
-	// The ▸ marks the selection without colour or inverse video (NO_COLOR, a plain log of the screen).
 	return (
 		<Text inverse={selected} bold={selected}>
-			{selected ? `▸ ${label} ` : `  ${label} `}
+			{buttonText(label, selected)}
 		</Text>
 	);
 }
 
-/** A bordered yes/no box. It only renders; the app owns the keys (←/→/Tab, Enter, Esc). */
-function Confirm({
-	title,
-	lines,
-	confirmLabel,
-	selected = 'cancel',
-	width,
-	height = Number.POSITIVE_INFINITY,
-	danger = false,
-}: Props) {
+/** A bordered yes/no box floating over the panes. It only renders; the app owns the keys (←/→/Tab, Enter, Esc). */
+function Confirm({title, lines, confirmLabel, selected = 'cancel', width, height, danger = false}: Props) {
 	const paint = usePaint();
-	const room = Math.max(0, height - FIXED_ROWS);
+	const room = Math.max(0, maxBoxSize(width, height).height - FIXED_ROWS);
 	// Blank lines around the body only when every body line already fits.
 	const spacing = room >= lines.length + 2 ? 2 : room >= lines.length + 1 ? 1 : 0;
 	const body = fitLines(lines, room - spacing);
+	const buttons =
+		buttonText('Cancel', selected === 'cancel') + BUTTON_GAP + buttonText(confirmLabel, selected === 'confirm');
+	const box = placeBox(width, height, {
+		width: boxWidthFor([title, ...body, buttons]),
+		height: FIXED_ROWS + spacing + body.length,
+	});
+	// The buttons' line is runs of text: padded after them to the box's inner width, as boxLine pads a line.
+	const buttonsPad = ' '.repeat(Math.max(0, box.width - BOX_FRAME_COLUMNS - columns(buttons)));
+	const blank = boxLine('', box.width);
 	return (
 		<Box
+			position="absolute"
+			marginLeft={box.left}
+			marginTop={box.top}
+			width={box.width}
+			height={box.height}
 			flexDirection="column"
 			borderStyle="round"
 			borderColor={paint(danger ? 'red' : 'yellow')}
-			paddingX={1}
-			width={width}
 		>
 			<Text bold wrap="truncate-end">
-				{title}
+				{boxLine(title, box.width)}
 			</Text>
-			{spacing === 2 ? <Text> </Text> : null}
+			{spacing === 2 ? <Text>{blank}</Text> : null}
 			{body.map((line, i) => (
 				<Text key={i} wrap="truncate-end">
-					{line}
+					{boxLine(line, box.width)}
 				</Text>
 			))}
-			{spacing >= 1 ? <Text> </Text> : null}
+			{spacing >= 1 ? <Text>{blank}</Text> : null}
 			<Text wrap="truncate-end">
+				{' '}
 				<Button label="Cancel" selected={selected === 'cancel'} />
-				{'   '}
+				{BUTTON_GAP}
 				<Button label={confirmLabel} selected={selected === 'confirm'} />
+				{`${buttonsPad} `}
 			</Text>
 		</Box>
 	);

@@ -1,7 +1,8 @@
 import React from 'react';
 import {Box, Text} from 'ink';
 import {padEnd} from '../../format/columns.js';
-import {fitLines} from './body-lines.js';
+import {BOX_FRAME_ROWS, boxLine, boxWidthFor, maxBoxSize, placeBox} from '../overlay-box.js';
+import {clampScroll} from '../scroll.js';
 
 export interface KeyHelp {
 	/** As the user types it: `q`, `↑↓ j k`, `space`. */
@@ -12,29 +13,46 @@ export interface KeyHelp {
 export interface Props {
 	/** The keys to list, in order (the app passes its keymap, without the actions --readonly removes). */
 	readonly entries: readonly KeyHelp[];
-	/** Columns of the box, border included. */
+	/** Columns of the screen the box floats over, centred; it is as wide as its lines need, at most width − 4. */
 	readonly width: number;
-	/** Most lines the box may take, border included. */
-	readonly height?: number;
+	/** Lines of the screen the box floats over; the box is at most height − 3 of them, and scrolls beyond. */
+	readonly height: number;
 	readonly title?: string;
 	/** Lines after the keys (the signal marks' legend). */
 	readonly notes?: readonly string[];
+	/** First line shown when the list is taller than the box (clamped so the last page stays full). */
+	readonly scroll?: number;
 }
 
-/** A bordered overlay listing keys; it only renders (Esc and ? are the app's). */
-function Help({entries, width, height = Number.POSITIVE_INFINITY, title = 'Keys', notes = []}: Props) {
+/** The title, besides the border. */
+const FIXED_ROWS = BOX_FRAME_ROWS + 1;
+
+/** A bordered box listing keys, floating over the panes; it only renders (Esc and ? are the app's). */
+function Help({entries, width, height, title = 'Keys', notes = [], scroll = 0}: Props) {
 	const keysWidth = Math.max(0, ...entries.map(e => [...e.keys].length));
-	const rows = [...entries.map(e => `${padEnd(e.keys, keysWidth)}  ${e.description}`), ...notes];
-	// Border (2) and title.
-	const body = fitLines(rows, Math.max(0, height - 3));
+	const lines = [...entries.map(e => `${padEnd(e.keys, keysWidth)}  ${e.description}`), ...notes];
+	const rows = Math.max(0, Math.min(lines.length, maxBoxSize(width, height).height - FIXED_ROWS));
+	const first = clampScroll(scroll, lines.length, rows);
+	const shown = lines.slice(first, first + rows);
+	// Which lines are shown, when not all: the list goes on past the box's edge.
+	const more = lines.length > rows ? ` (lines ${first + 1}–${first + shown.length} of ${lines.length})` : '';
+	const box = placeBox(width, height, {width: boxWidthFor([title + more, ...lines]), height: rows + FIXED_ROWS});
 	return (
-		<Box flexDirection="column" borderStyle="round" paddingX={1} width={width}>
+		<Box
+			position="absolute"
+			marginLeft={box.left}
+			marginTop={box.top}
+			width={box.width}
+			height={box.height}
+			flexDirection="column"
+			borderStyle="round"
+		>
 			<Text bold wrap="truncate-end">
-				{title}
+				{boxLine(title + more, box.width)}
 			</Text>
-			{body.map((line, i) => (
-				<Text key={i} wrap="truncate-end">
-					{line}
+			{shown.map((line, i) => (
+				<Text key={first + i} wrap="truncate-end">
+					{boxLine(line, box.width)}
 				</Text>
 			))}
 		</Box>

@@ -1,5 +1,6 @@
 import React from 'react';
 import {Box, Text} from 'ink';
+import {BOX_FRAME_ROWS, type BoxPlace, boxLine, boxWidthFor, maxBoxSize, placeBox} from '../overlay-box.js';
 import {clampScroll} from '../scroll.js';
 
 export interface Props {
@@ -10,34 +11,52 @@ export interface Props {
 	readonly scroll?: number;
 	/** The last line: how to close or scroll. */
 	readonly footer: string;
-	/** Columns of the box, border included. */
+	/** Columns of the screen the box floats over; the box is as wide as its text needs, at most width − 4. */
 	readonly width: number;
-	/** Lines of the box, border included. */
+	/** Lines of the screen the box floats over; the box is as tall as its text needs, at most height − 3. */
 	readonly height: number;
+	/** Centred over the panes (the default), or at the top of the screen. */
+	readonly place?: BoxPlace;
 }
 
-/** Border (2), title and footer. */
-const FIXED_ROWS = 4;
+/** Title and footer, besides the border. */
+const FIXED_ROWS = BOX_FRAME_ROWS + 2;
 
-/** A bordered, scrollable box of text: a signal's outcomes, the analysis report. It only renders. */
-function TextBox({title, lines, scroll = 0, footer, width, height}: Props) {
-	const rows = Math.max(0, height - FIXED_ROWS);
+/**
+ * A bordered, scrollable box of text floating over the panes: a signal's outcomes, the analysis
+ * report. It only renders.
+ */
+function TextBox({title, lines, scroll = 0, footer, width, height, place = 'centre'}: Props) {
+	const rows = Math.max(0, Math.min(lines.length, maxBoxSize(width, height).height - FIXED_ROWS));
 	const first = clampScroll(scroll, lines.length, rows);
 	const shown = lines.slice(first, first + rows);
 	const more = lines.length > rows ? ` (lines ${first + 1}–${first + shown.length} of ${lines.length})` : '';
+	const box = placeBox(
+		width,
+		height,
+		{width: boxWidthFor([title + more, ...lines, footer]), height: rows + FIXED_ROWS},
+		place,
+	);
 	return (
-		<Box flexDirection="column" borderStyle="round" paddingX={1} width={width}>
+		<Box
+			position="absolute"
+			marginLeft={box.left}
+			marginTop={box.top}
+			width={box.width}
+			height={box.height}
+			flexDirection="column"
+			borderStyle="round"
+		>
 			<Text bold wrap="truncate-end">
-				{title}
-				{more}
+				{boxLine(title + more, box.width)}
 			</Text>
 			{shown.map((line, i) => (
 				<Text key={first + i} wrap="truncate-end">
-					{line === '' ? ' ' : line}
+					{boxLine(line, box.width)}
 				</Text>
 			))}
 			<Text dimColor wrap="truncate-end">
-				{footer}
+				{boxLine(footer, box.width)}
 			</Text>
 		</Box>
 	);

@@ -12,6 +12,8 @@ import {cleanup, render} from 'ink-testing-library';
 import {ColorContext, colorAllowed} from '../../../src/ui/color.js';
 import Gauge from '../../../src/ui/widgets/Gauge.js';
 import AlertsPane from '../../../src/ui/panes/AlertsPane.js';
+import Confirm from '../../../src/ui/widgets/Confirm.js';
+import {Box} from 'ink';
 import {alert, NOW} from '../fixtures.js';
 
 afterEach(cleanup);
@@ -62,5 +64,31 @@ describe('NO_COLOR', () => {
 		expect(lastFrame()).toContain('▼ ok');
 		expect(lastFrame()).toContain('▲ CRIT');
 		expect(lastFrame()).toContain('▲ WARN');
+	});
+
+	test('a box over the panes under NO_COLOR: no colour, and its border still marks it off from them', () => {
+		const box = (color: boolean) => (
+			<ColorContext.Provider value={color}>
+				<Box width={80} height={23}>
+					<Confirm
+						title="Emergency checkpoint?"
+						lines={['rank 0  pid 10000']}
+						confirmLabel="Send SIGTERM"
+						danger
+						width={80}
+						height={24}
+					/>
+				</Box>
+			</ColorContext.Provider>
+		);
+		expect(render(box(true)).lastFrame()).toContain('\u001B[31m╭'); // red: a destructive action
+		const frame = render(box(false)).lastFrame() ?? '';
+		expect(frame).not.toMatch(FOREGROUND);
+		// Bold and inverse (the title, the selected button) are not colour: they stay, and are read past here.
+		// biome-ignore lint/suspicious/noControlCharactersInRegex: ESC is what an SGR sequence starts with.
+		const text = frame.replace(/\u001B\[[\d;]*m/g, '');
+		expect(text).toMatch(/╭─+╮/);
+		expect(text).toMatch(/│ Emergency checkpoint\? +│/);
+		expect(text).toMatch(/╰─+╯/);
 	});
 });

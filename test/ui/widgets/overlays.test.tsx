@@ -1,12 +1,35 @@
+import type React from 'react';
 import {afterEach, describe, expect, test} from 'vitest';
+import {Box} from 'ink';
 import {cleanup, render} from 'ink-testing-library';
 import Confirm from '../../../src/ui/widgets/Confirm.js';
 import Help from '../../../src/ui/widgets/Help.js';
 import KeyBar from '../../../src/ui/widgets/KeyBar.js';
+import TextBox from '../../../src/ui/widgets/TextBox.js';
 import {fitKeyBar} from '../../../src/ui/widgets/key-bar.js';
 import {expectFits, frameLines} from '../fixtures.js';
 
 afterEach(cleanup);
+
+// A box floats: Ink lays it out over whatever its parent holds and sizes nothing by it, so each box
+// is drawn on a screen of columns × rows (the rows − 1 lines the app draws), as in the app.
+function onScreen(box: React.ReactElement, columns: number, rows: number): string[] {
+	const {lastFrame} = render(
+		<Box width={columns} height={rows - 1}>
+			{box}
+		</Box>,
+	);
+	return expectFits(lastFrame(), columns, rows - 1);
+}
+
+/** The box's lines (its border's first to last line), cut to its columns, and where it is. */
+function boxOf(lines: readonly string[]): {left: number; top: number; rows: string[]} {
+	const top = lines.findIndex(l => l.includes('╭'));
+	const bottom = lines.findIndex(l => l.includes('╰'));
+	const left = [...lines[top]!].indexOf('╭');
+	const right = [...lines[top]!].indexOf('╮');
+	return {left, top, rows: lines.slice(top, bottom + 1).map(l => [...l].slice(left, right + 1).join(''))};
+}
 
 const targets = [
 	'pid 10000  rank 0  handles SIGUSR1',
@@ -16,49 +39,70 @@ const targets = [
 
 describe('Confirm', () => {
 	test('Cancel is selected by default', () => {
-		const {lastFrame} = render(
-			<Confirm title="Send SIGUSR1 to 3 ranks?" lines={targets} confirmLabel="Send SIGUSR1" width={70} />,
-		);
-		expect(lastFrame()).toContain('▸ Cancel');
-		expect(lastFrame()).not.toContain('▸ Send SIGUSR1');
-		expect(lastFrame()).toContain('Send SIGUSR1');
+		const frame = onScreen(
+			<Confirm title="Send SIGUSR1 to 3 ranks?" lines={targets} confirmLabel="Send SIGUSR1" width={80} height={24} />,
+			80,
+			24,
+		).join('\n');
+		expect(frame).toContain('▸ Cancel');
+		expect(frame).not.toContain('▸ Send SIGUSR1');
+		expect(frame).toContain('Send SIGUSR1');
 	});
 
 	test('the selected prop moves the highlight', () => {
-		const {lastFrame} = render(
+		const frame = onScreen(
 			<Confirm
 				title="Emergency checkpoint?"
 				lines={targets}
 				confirmLabel="Send SIGTERM"
 				selected="confirm"
 				danger
-				width={70}
+				width={80}
+				height={24}
 			/>,
-		);
-		expect(lastFrame()).toContain('▸ Send SIGTERM');
-		expect(lastFrame()).not.toContain('▸ Cancel');
+			80,
+			24,
+		).join('\n');
+		expect(frame).toContain('▸ Send SIGTERM');
+		expect(frame).not.toContain('▸ Cancel');
 	});
 
-	test('a bordered box with the title and every target line', () => {
-		const {lastFrame} = render(
-			<Confirm title="Send SIGUSR1 to 3 ranks?" lines={targets} confirmLabel="Send" width={80} />,
+	test('a bordered box as wide as its widest line, centred, every line padded to the border', () => {
+		const lines = onScreen(
+			<Confirm title="Send SIGUSR1 to 3 ranks?" lines={targets} confirmLabel="Send" width={80} height={24} />,
+			80,
+			24,
 		);
-		const lines = expectFits(lastFrame(), 80, 2 + 1 + 1 + targets.length + 1 + 1);
-		expect(lines[0]).toMatch(/^╭─+╮$/);
-		expect(lines.at(-1)).toMatch(/^╰─+╯$/);
-		expect(lines[1]).toContain('Send SIGUSR1 to 3 ranks?');
-		for (const target of targets) expect(lastFrame()).toContain(target);
+		const box = boxOf(lines);
+		// The widest line (the third target), a space and the border each side; a blank line around the body.
+		const width = targets[2]!.length + 4;
+		const height = 2 + 1 + 1 + targets.length + 1 + 1;
+		expect(box.left).toBe(Math.floor((80 - width) / 2));
+		expect(box.top).toBe(Math.floor((22 - height) / 2));
+		expect(box.rows).toEqual([
+			`╭${'─'.repeat(width - 2)}╮`,
+			`│ ${'Send SIGUSR1 to 3 ranks?'.padEnd(width - 4)} │`,
+			`│${' '.repeat(width - 2)}│`,
+			...targets.map(t => `│ ${t.padEnd(width - 4)} │`),
+			`│${' '.repeat(width - 2)}│`,
+			`│ ${'▸ Cancel      Send'.padEnd(width - 4)} │`,
+			`╰${'─'.repeat(width - 2)}╯`,
+		]);
 	});
 
-	test('a long target list is cut to the height, saying how many more', () => {
+	test('a long target list is cut to the screen, saying how many more', () => {
 		const many = Array.from({length: 64}, (_, i) => `pid ${10_000 + i}  rank ${i}`);
-		const {lastFrame} = render(
-			<Confirm title="Send SIGUSR1 to 64 ranks?" lines={many} confirmLabel="Send" width={60} height={12} />,
+		const lines = onScreen(
+			<Confirm title="Send SIGUSR1 to 64 ranks?" lines={many} confirmLabel="Send" width={60} height={15} />,
+			60,
+			15,
 		);
-		expectFits(lastFrame(), 60, 12);
-		expect(lastFrame()).toContain('pid 10000');
-		expect(lastFrame()).toContain('… +57 more');
-		expect(lastFrame()).toContain('▸ Cancel');
+		// rows − 3 lines at most: border, title, 7 targets, the count, the buttons.
+		expect(boxOf(lines).rows).toHaveLength(12);
+		const frame = lines.join('\n');
+		expect(frame).toContain('pid 10000');
+		expect(frame).toContain('… +57 more');
+		expect(frame).toContain('▸ Cancel');
 	});
 });
 
@@ -72,17 +116,68 @@ describe('Help', () => {
 	];
 
 	test('lists every key with its description, keys in one column', () => {
-		const {lastFrame} = render(<Help entries={entries} width={60} />);
-		const lines = expectFits(lastFrame(), 60, 2 + 1 + entries.length);
-		expect(lastFrame()).toContain('Keys');
-		expect(lines.find(l => l.includes('q Ctrl-C'))).toMatch(/│ q Ctrl-C {2}quit/);
-		expect(lines.find(l => l.includes('space'))).toMatch(/│ space {5}mark or unmark a rank as a target/);
+		const lines = onScreen(<Help entries={entries} width={60} height={24} />, 60, 24);
+		expect(boxOf(lines).rows).toHaveLength(2 + 1 + entries.length);
+		expect(lines.join('\n')).toContain('Keys');
+		expect(lines.find(l => l.includes('q Ctrl-C'))).toMatch(/│ q Ctrl-C {2}quit {30}│/);
+		expect(lines.find(l => l.includes('space'))).toMatch(/│ space {5}mark or unmark a rank as a target │/);
 	});
 
-	test('cut to its height with a count of the rest', () => {
-		const {lastFrame} = render(<Help entries={entries} width={60} height={6} />);
-		expectFits(lastFrame(), 60, 6);
-		expect(lastFrame()).toContain('… +3 more');
+	test('taller than the screen: the lines that fit, which they are, and scroll shows the rest', () => {
+		const long = Array.from({length: 20}, (_, i) => ({keys: `k${i}`, description: `key number ${i}`}));
+		const top = onScreen(<Help entries={long} width={60} height={15} />, 60, 15);
+		const box = boxOf(top);
+		expect(box.rows).toHaveLength(12);
+		expect(box.rows[1]).toContain('Keys (lines 1–9 of 20)');
+		expect(top.join('\n')).toContain('key number 8');
+		expect(top.join('\n')).not.toContain('key number 9');
+		const end = onScreen(<Help entries={long} width={60} height={15} scroll={50} />, 60, 15).join('\n');
+		expect(end).toContain('Keys (lines 12–20 of 20)');
+		expect(end).toContain('key number 19');
+		expect(end).not.toContain('key number 10 ');
+	});
+});
+
+describe('TextBox', () => {
+	const lines = ['rank 0  pid 10000  sent', 'rank 1  pid 10001  sent'];
+
+	test('as small as its text, centred', () => {
+		const frame = onScreen(
+			<TextBox title="SIGUSR1: sent 2" lines={lines} footer="Esc: close" width={100} height={30} />,
+			100,
+			30,
+		);
+		const box = boxOf(frame);
+		const width = lines[0]!.length + 4;
+		expect(box.rows).toHaveLength(2 + 1 + lines.length + 1);
+		expect(box.left).toBe(Math.floor((100 - width) / 2));
+		expect(box.top).toBe(Math.floor((28 - box.rows.length) / 2));
+		expect(box.rows[1]).toBe(`│ ${'SIGUSR1: sent 2'.padEnd(width - 4)} │`);
+		expect(box.rows[4]).toBe(`│ ${'Esc: close'.padEnd(width - 4)} │`);
+	});
+
+	test('place="top": on the first line, the screen below it free', () => {
+		const frame = onScreen(
+			<TextBox title="SIGUSR1: sent 2" lines={lines} footer="Esc: close" width={100} height={30} place="top" />,
+			100,
+			30,
+		);
+		expect(boxOf(frame).top).toBe(0);
+		expect(frame.slice(6).every(l => l.trim() === '')).toBe(true);
+	});
+
+	test('longer than the screen: a page from scroll, and which lines they are', () => {
+		const many = Array.from({length: 40}, (_, i) => `line ${i}`);
+		const frame = onScreen(
+			<TextBox title="Report" lines={many} scroll={10} footer="↑↓ scroll" width={80} height={24} />,
+			80,
+			24,
+		);
+		const box = boxOf(frame);
+		expect(box.rows).toHaveLength(21);
+		expect(box.rows[1]).toContain('Report (lines 11–27 of 40)');
+		expect(box.rows[2]).toContain('line 10');
+		expect(box.rows[18]).toContain('line 26');
 	});
 });
 
