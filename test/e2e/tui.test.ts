@@ -66,6 +66,13 @@ test('s, confirm, the new checkpoint on screen; q leaves with exit 0 and the she
 	keys('Right', 'Enter');
 	const result = await until(text => /SIGUSR1 \(save\) to job launcher\.py:\d+: sent 1, refused 1/.test(text));
 	expect(result).toMatch(/rank 0 {2}pid \d+ {2}sent/);
+	// The result box floats over the panes: the checkpoints pane below it stays in sight and reports the save.
+	expect(result).toMatch(/^CHECKPOINTS /m);
+	const both = await until(
+		text => /sent 1, refused 1/.test(text) && /saved checkpoint_step_\d+_\d+_\d+ in /.test(text),
+	);
+	expect(both).toMatch(/^CHECKPOINTS /m);
+	expect(both).toMatch(/^» saved checkpoint_step_/m);
 	keys('Escape');
 	await until(text => /saved checkpoint_step_\d+_\d+_\d+ in [\d.]+ s/.test(text));
 	// The timeline has it too (its snapshot may come a tick after the watcher saw the save).
