@@ -7,7 +7,8 @@ import useTerminalSize from './hooks/use-terminal-size.js';
 import useUiEffects from './hooks/use-ui-effects.js';
 import useValue from './hooks/use-value.js';
 import {computeLayout, tooSmallFor} from './layout.js';
-import Overlay from './overlay.js';
+import {helpEntries} from './keymap.js';
+import Overlay, {helpNotes} from './overlay.js';
 import {BOX_FRAME_COLUMNS, maxBoxSize} from './overlay-box.js';
 import {ranksOf} from './panes/job-rows.js';
 import Screen from './screen.js';
@@ -72,6 +73,7 @@ export default function App({session, historyPoints = 120}: Props) {
 			ranks,
 			page: Math.max(1, layout && !layout.tooSmall ? (layout.boxes.ranks?.height ?? 7) - 2 : 5),
 			analysisRows: Math.max(1, biggestBox.height - 4),
+			helpLines: helpEntries(session.readonly).length + helpNotes(session.readonly).length,
 			width: Math.max(20, biggestBox.width - BOX_FRAME_COLUMNS),
 			readonly: session.readonly,
 			signals: {save: session.actions.signalOf('save'), emergency: session.actions.signalOf('emergency')},

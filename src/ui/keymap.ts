@@ -119,43 +119,33 @@ export const KEYMAP: readonly Binding[] = [
 	},
 	{
 		action: 'up',
-		modes: ['main', 'analysis', 'detail'],
+		modes: ['main', 'analysis', 'detail', 'help'],
 		keys: '↑  k',
 		description: 'move up',
 		matches: (input, key) => key.upArrow === true || input === 'k',
 	},
 	{
 		action: 'down',
-		modes: ['main', 'analysis', 'detail'],
+		modes: ['main', 'analysis', 'detail', 'help'],
 		keys: '↓  j',
 		description: 'move down',
-		bar: {main: 'move', analysis: 'scroll', detail: 'scroll'},
+		bar: {main: 'move', analysis: 'scroll', detail: 'scroll', help: 'scroll'},
 		barKey: '↑↓',
 		matches: (input, key) => key.downArrow === true || input === 'j',
 	},
 	{
 		action: 'page-up',
-		modes: ['main', 'analysis', 'detail'],
+		modes: ['main', 'analysis', 'detail', 'help'],
 		keys: 'PgUp',
 		description: 'page up',
 		matches: (_, key) => key.pageUp === true,
 	},
 	{
 		action: 'page-down',
-		modes: ['main', 'analysis', 'detail'],
+		modes: ['main', 'analysis', 'detail', 'help'],
 		keys: 'PgDn',
 		description: 'page down',
 		matches: (_, key) => key.pageDown === true,
-	},
-	// Not a signal action: --readonly keeps it, since it only reads /proc.
-	{
-		action: 'detail',
-		modes: ['main'],
-		keys: 'Enter',
-		description:
-			'the detail of the rank under the cursor: its whole command line, cwd, launch variables, signals, workers, events',
-		bar: 'detail',
-		matches: (_, key) => key.return === true,
 	},
 	{
 		action: 'analyze',
@@ -166,6 +156,16 @@ export const KEYMAP: readonly Binding[] = [
 		matches: is('a'),
 	},
 	{action: 'help', modes: ['main'], keys: '?', description: 'this help', bar: 'help', matches: is('?', 'h')},
+	// After help on the bar (it drops from the end when narrow). Not a signal action: --readonly keeps it, since it only reads /proc.
+	{
+		action: 'detail',
+		modes: ['main'],
+		keys: 'Enter',
+		description:
+			'the detail of the rank under the cursor: its whole command line, cwd, launch variables, signals, workers, events',
+		bar: 'detail',
+		matches: (_, key) => key.return === true,
+	},
 	{
 		action: 'close',
 		modes: ['result', 'help'],

@@ -42,6 +42,11 @@ function ConfirmOverlay({ui, jobs, signal, runDir, width, height}: OverlayProps)
 	);
 }
 
+/** The lines under the keys in help: the signal marks' legend, and what --readonly takes away. */
+export function helpNotes(readonly: boolean): string[] {
+	return [SIGNAL_LEGEND, ...(readonly ? ['--readonly: s and e are off; no signal can be sent'] : [])];
+}
+
 /** The overlay of the current mode, or null on the main screen. */
 export default function Overlay(props: OverlayProps) {
 	const {ui, width, height} = props;
@@ -61,12 +66,17 @@ export default function Overlay(props: OverlayProps) {
 					height={height}
 				/>
 			) : null;
-		case 'help': {
-			const notes = [SIGNAL_LEGEND, ...(props.readonly ? ['--readonly: s and e are off; no signal can be sent'] : [])];
+		case 'help':
 			return (
-				<Help entries={helpEntries(props.readonly)} notes={notes} title="traintop keys" width={width} height={height} />
+				<Help
+					entries={helpEntries(props.readonly)}
+					notes={helpNotes(props.readonly)}
+					title="traintop keys"
+					width={width}
+					height={height}
+					scroll={ui.scroll}
+				/>
 			);
-		}
 		case 'analysis':
 			return ui.analysis ? (
 				<TextBox

@@ -29,7 +29,7 @@ export function wrapText(text: string, width: number, indent = ''): string[] {
 }
 
 /** wrapText over words given: a word holding blanks (a quoted argument) is broken only when longer than a line. */
-export function wrapWords(words: readonly string[], width: number, indent = ''): string[] {
+function wrapWords(words: readonly string[], width: number, indent = ''): string[] {
 	const lines: string[] = [];
 	const rest = Math.max(1, width - columns(indent));
 	const room = (): number => (lines.length === 0 ? Math.max(1, width) : rest);

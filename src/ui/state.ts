@@ -102,6 +102,8 @@ export interface KeyContext {
 	readonly page: number;
 	/** Lines of the analysis box's text area. */
 	readonly analysisRows: number;
+	/** Lines the help lists (keys and notes): how far it scrolls. */
+	readonly helpLines: number;
 	/** Columns the analysis report is laid out for. */
 	readonly width: number;
 	readonly readonly: boolean;
@@ -169,13 +171,18 @@ function cursorAt(state: UiState, index: number, ranks: readonly {readonly pid: 
 }
 
 /** The modes whose box scrolls (by the analysis box's rows): ↑↓ PgUp PgDn move its text, not the cursor. */
-const scrolls = (mode: UiState['mode']): boolean => mode === 'analysis' || mode === 'detail';
+const scrolls = (mode: UiState['mode']): boolean => mode === 'analysis' || mode === 'detail' || mode === 'help';
+
+/** Lines of the scrolling box the mode shows. */
+function boxLines(state: UiState, context: KeyContext): number {
+	if (state.mode === 'help') return context.helpLines;
+	return (state.mode === 'analysis' ? state.analysis : state.detail)?.lines.length ?? 0;
+}
 
 function moveBy(state: UiState, delta: number, context: KeyContext): UiState {
 	if (scrolls(state.mode)) {
-		const lines = (state.mode === 'analysis' ? state.analysis : state.detail)?.lines.length ?? 0;
 		// The box scrolls no further than its last page.
-		return {...state, scroll: clampScroll(state.scroll + delta, lines, context.analysisRows)};
+		return {...state, scroll: clampScroll(state.scroll + delta, boxLines(state, context), context.analysisRows)};
 	}
 	return cursorAt(state, cursorIndex(state, context.ranks) + delta, context.ranks);
 }
@@ -241,7 +248,7 @@ function onKey(state: UiState, action: Action, context: KeyContext): UiState {
 		case 'close':
 			return {...state, mode: 'main', confirm: null};
 		case 'help':
-			return {...state, mode: 'help'};
+			return {...state, mode: 'help', scroll: 0};
 		case 'analyze':
 			return withEffect(
 				{...state, mode: 'analysis', scroll: 0, analysis: {title: ANALYSIS_TITLE, lines: ['reading the log…']}},

@@ -9,6 +9,7 @@ const ctx: KeyContext = {
 	ranks: [101, 102, 103].map(pid => ({pid, job: 'torchrun:100'})),
 	page: 2,
 	analysisRows: 3,
+	helpLines: 10,
 	width: 76,
 	readonly: false,
 	signals: {save: 'SIGUSR1', emergency: 'SIGTERM'},

@@ -9,6 +9,7 @@ const ctx: KeyContext = {
 	ranks: [101, 102, 103, 104].map(pid => ({pid, job: 'torchrun:100'})),
 	page: 2,
 	analysisRows: 3,
+	helpLines: 10,
 	width: 76,
 	readonly: false,
 	signals: {save: 'SIGUSR1', emergency: 'SIGTERM'},
@@ -29,6 +30,7 @@ const KEYS: Readonly<Record<string, readonly [string, KeyInfo]>> = {
 	mark: [' ', {}],
 	analyze: ['a', {}],
 	quit: ['q', {}],
+	help: ['?', {}],
 };
 
 function key(name: string, context: KeyContext = ctx): UiEvent {
@@ -69,15 +71,15 @@ describe('keymap', () => {
 		}
 		expect(resolveKey('q', {}, 'main', true)).toBe('quit');
 		expect(helpEntries(true).length).toBe(helpEntries(false).length - 2);
-		expect(barHints('main', true).map(h => h.label)).toEqual(['quit', 'mark', 'move', 'detail', 'analyze', 'help']);
-		expect(barHints('main', false).map(h => h.key)).toEqual(['q', 's', 'e', 'space', '↑↓', 'Enter', 'a', '?']);
+		expect(barHints('main', true).map(h => h.label)).toEqual(['quit', 'mark', 'move', 'analyze', 'help', 'detail']);
+		expect(barHints('main', false).map(h => h.key)).toEqual(['q', 's', 'e', 'space', '↑↓', 'a', '?', 'Enter']);
 	});
 
 	test("every mode's key bar comes from the keymap, most important first", () => {
 		const bar = (mode: Mode) => barHints(mode, false).map(h => `${h.key} ${h.label}`);
 		expect(bar('confirm')).toEqual(['Enter press highlighted', '←→ choose', 'y send', 'Esc cancel']);
 		expect(bar('result')).toEqual(['Esc close']);
-		expect(bar('help')).toEqual(['Esc close']);
+		expect(bar('help')).toEqual(['Esc close', '↑↓ scroll']);
 		expect(bar('analysis')).toEqual(['Esc close', '↑↓ scroll']);
 		// q in a box closes the box, never the app; Ctrl-C still quits from it (not from a confirm: it cancels).
 		for (const mode of ['analysis', 'help', 'result'] as const) {
@@ -87,6 +89,20 @@ describe('keymap', () => {
 		expect(resolveKey('q', {}, 'confirm', false)).toBeNull();
 		expect(resolveKey('c', {ctrl: true}, 'confirm', false)).toBe('close');
 		expect(bar('analysis').join(' ')).not.toContain('quit');
+	});
+});
+
+describe('help scrolls', () => {
+	test('↓ and PgDn move the help, not the rank cursor, and stop at its last page; it opens at the top', () => {
+		const opened = run(['help']).state;
+		expect(opened.mode).toBe('help');
+		const down = run(['down', 'down'], opened).state;
+		expect(down.scroll).toBe(2);
+		expect(down.cursor).toBe(opened.cursor);
+		// 10 lines in a 3-line box: the last page starts at line 7.
+		expect(run(['page-down', 'page-down', 'page-down', 'page-down'], opened).state.scroll).toBe(7);
+		const again = run(['close', 'help'], down).state;
+		expect(again.scroll).toBe(0);
 	});
 });
 

@@ -1,4 +1,4 @@
-// Shared by the bordered overlays (Confirm, Help): fitting a list of lines into the rows left.
+// The confirm box's body: fitting a list of lines into the rows left.
 
 /**
  * At most `rows` of `lines`; when they do not all fit, the last row says how many were left out,
