@@ -13,6 +13,7 @@ import {BOX_FRAME_COLUMNS, maxBoxSize} from './overlay-box.js';
 import {ranksOf} from './panes/job-rows.js';
 import Screen from './screen.js';
 import type {ScreenData} from './screen-data.js';
+import {sortRankSet} from './rank-sort.js';
 import {cursorIndex, INITIAL_STATE, type KeyContext, reduce} from './state.js';
 import type {TuiSession} from './tui-session.js';
 
@@ -36,7 +37,16 @@ export default function App({session, historyPoints = 120}: Props) {
 	const [ui, dispatch] = useReducer(reduce, INITIAL_STATE);
 	useUiEffects(ui.effects, dispatch, session.monitor, session.actions, exit);
 
-	const jobs = snapshot?.ranks?.jobs ?? NO_JOBS;
+	// The ranks in the order the user chose (o); the snapshot the panes get carries them so.
+	const sortedRanks = useMemo(
+		() => (snapshot?.ranks ? sortRankSet(snapshot.ranks, ui.sort) : null),
+		[snapshot?.ranks, ui.sort],
+	);
+	const shown = useMemo(
+		() => (snapshot && sortedRanks !== snapshot.ranks ? {...snapshot, ranks: sortedRanks} : snapshot),
+		[snapshot, sortedRanks],
+	);
+	const jobs = sortedRanks?.jobs ?? NO_JOBS;
 	// Every rank, job by job: the rows the cursor moves over (job headers are not rows).
 	const ranks = useMemo(() => ranksOf(jobs), [jobs]);
 	// The marks of ranks still there; the same Set while neither changes, so the memoised ranks pane
@@ -52,8 +62,9 @@ export default function App({session, historyPoints = 120}: Props) {
 	const save = session.actions.signalOf('save');
 	const emergency = session.actions.signalOf('emergency');
 	const actionSignals = useMemo(() => [save, emergency], [save, emergency]);
-	const data: ScreenData | null = snapshot && {
-		snapshot,
+	const data: ScreenData | null = shown && {
+		snapshot: shown,
+		sort: ui.sort,
 		host: session.host,
 		history,
 		cursor,

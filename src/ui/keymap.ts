@@ -15,6 +15,7 @@ export type Action =
 	| 'help'
 	| 'close'
 	| 'detail'
+	| 'sort'
 	| 'choose-next'
 	| 'confirm'
 	| 'activate';
@@ -156,6 +157,13 @@ export const KEYMAP: readonly Binding[] = [
 		matches: is('a'),
 	},
 	{action: 'help', modes: ['main'], keys: '?', description: 'this help', bar: 'help', matches: is('?', 'h')},
+	{
+		action: 'sort',
+		modes: ['main'],
+		keys: 'o',
+		description: 'order the ranks within each job: by rank, RSS, CPU, GPU memory (largest first), in turn',
+		matches: is('o'),
+	},
 	// After help on the bar (it drops from the end when narrow). Not a signal action: --readonly keeps it, since it only reads /proc.
 	{
 		action: 'detail',

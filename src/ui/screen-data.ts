@@ -1,5 +1,6 @@
 import type {MetricId, Snapshot} from '../core/types.js';
 import type {SaveStatus} from './panes/CheckpointsPane.js';
+import type {RankSort} from './rank-sort.js';
 
 /** Everything the panes show, gathered once per frame by the app: each pane picks its own props from it. */
 export interface ScreenData {
@@ -14,6 +15,8 @@ export interface ScreenData {
 	readonly marked: ReadonlySet<number>;
 	/** The last save request's progress, under the checkpoints pane's header. */
 	readonly saveStatus: SaveStatus | null;
+	/** The ranks table's order (the snapshot's ranks are already in it); its title says so. */
+	readonly sort?: RankSort;
 	/** The signals the keys send (save, then emergency): the ranks pane keeps their marks visible when narrow. */
 	readonly actionSignals: readonly string[];
 }

@@ -13,6 +13,7 @@ import {
 } from './detail-view.js';
 import type {SaveStatus} from './panes/CheckpointsPane.js';
 import {type Action, type KeyInfo, type Mode, resolveKey} from './keymap.js';
+import {nextSort, type RankSort} from './rank-sort.js';
 import {clampScroll} from './scroll.js';
 import {
 	jobExitedStatus,
@@ -47,6 +48,8 @@ export interface UiState {
 	 * exits), so the row under the cursor, which s/e act on, does not change by itself.
 	 */
 	readonly cursorPid: number | null;
+	/** The ranks table's order (within each job). */
+	readonly sort: RankSort;
 	/** PIDs marked as targets, all of one job; none marked = every rank of the cursor's job. */
 	readonly marked: ReadonlySet<number>;
 	/**
@@ -74,6 +77,7 @@ export const INITIAL_STATE: UiState = {
 	mode: 'main',
 	cursor: 0,
 	cursorPid: null,
+	sort: 'rank',
 	marked: new Set(),
 	confirm: null,
 	scroll: 0,
@@ -249,6 +253,11 @@ function onKey(state: UiState, action: Action, context: KeyContext): UiState {
 			return {...state, mode: 'main', confirm: null};
 		case 'help':
 			return {...state, mode: 'help', scroll: 0};
+		// The cursor stays on its rank (by pid) as the rows move under it.
+		case 'sort': {
+			const at = context.ranks[cursorIndex(state, context.ranks)];
+			return {...state, sort: nextSort(state.sort), cursorPid: at?.pid ?? state.cursorPid};
+		}
 		case 'analyze':
 			return withEffect(
 				{...state, mode: 'analysis', scroll: 0, analysis: {title: ANALYSIS_TITLE, lines: ['reading the log…']}},

@@ -8,7 +8,7 @@ import type {SessionActions} from '../../src/session/actions.js';
 import App from '../../src/ui/app.js';
 import type {TuiSession} from '../../src/ui/tui-session.js';
 import {press, untilFrame as until} from '../helpers/ink.js';
-import {checkpoint, jobSet, twoJobs} from './fixtures.js';
+import {checkpoint, GIB, job, jobSet, rank, twoJobs} from './fixtures.js';
 import {screenData} from './screen-data.js';
 
 // What the app does with a send, against a scripted session: the job is looked up again when the send runs
@@ -198,5 +198,22 @@ describe('q in a box', () => {
 		// Still running: s opens a confirm box.
 		await press(stdin, 's');
 		await until(lastFrame, f => f.includes('Send SIGUSR1 (save) to job torchrun:4242?'));
+	});
+});
+
+describe('o orders the ranks', () => {
+	test('by RSS within each job: the rows move, the title says so, the cursor stays on its rank', async () => {
+		const heavy = jobSet([
+			job('torchrun:100', [rank(0, {pid: 100, rssBytes: 1 * GIB}), rank(1, {pid: 101, rssBytes: 5 * GIB})]),
+		]);
+		const {session} = scripted(heavy);
+		const {lastFrame, stdin} = render(<App session={session} />);
+		const order = (f: string) => [...f.matchAll(/^[› ][● ] +\d+ +(\d+) /gm)].map(m => Number(m[1]));
+		await until(lastFrame, f => order(f).join() === '100,101');
+		await press(stdin, 'o');
+		const sorted = await until(lastFrame, f => order(f).join() === '101,100');
+		expect(sorted).toContain('sorted by RSS ↓');
+		// The cursor was on pid 100 (the first row); it is still on it, now the second row.
+		expect(sorted).toMatch(/^› +0 +100 /m);
 	});
 });

@@ -6,6 +6,7 @@ import type {RankProcess, RankSet} from '../../core/types.js';
 import {columns} from '../../format/columns.js';
 import {compactCommand} from '../../format/command-line.js';
 import {usePaint, type Paint} from '../color.js';
+import {sortLabel} from '../rank-sort.js';
 import {targetOf} from '../targets.js';
 import {
 	cursorLine,
@@ -49,6 +50,8 @@ export interface Props {
 	readonly compact?: boolean;
 	/** The save and emergency signals: first in a compact row, the last dropped when it is narrow. */
 	readonly signalsFirst?: readonly string[];
+	/** How the rows are ordered, when not by rank (`sorted by RSS ↓`), at the end of the title. */
+	readonly sortText?: string | null;
 	/** Says where ranks are looked for, after "no ranks found". */
 	readonly searchHint?: string;
 }
@@ -152,6 +155,7 @@ function RanksPane({
 	now,
 	compact = false,
 	signalsFirst = NO_SIGNALS,
+	sortText = null,
 	searchHint = DEFAULT_SEARCH_HINT,
 }: Props) {
 	if (height <= 0) return null;
@@ -194,7 +198,7 @@ function RanksPane({
 	return (
 		<Box flexDirection="column" width={width}>
 			<Line width={width}>
-				<Text bold>RANKS</Text> {title.join(' · ')}
+				<Text bold>RANKS</Text> {(sortText ? [...title, sortText] : title).join(' · ')}
 			</Line>
 			{showHeader ? (
 				<Line width={width} dim>
@@ -261,7 +265,7 @@ export const ranksPane: PaneDefinition = {
 	wideFrom: 110,
 	firstRows: 8,
 	need: data => ranksNeed(data.snapshot.ranks),
-	render: ({snapshot, cursor, marked, actionSignals}, box) => (
+	render: ({snapshot, cursor, marked, actionSignals, sort}, box) => (
 		<Memo
 			ranks={snapshot.ranks}
 			error={snapshot.ranksError}
@@ -272,6 +276,7 @@ export const ranksPane: PaneDefinition = {
 			now={snapshot.time}
 			compact={box.compact}
 			signalsFirst={actionSignals}
+			sortText={sortLabel(sort ?? 'rank')}
 		/>
 	),
 };
