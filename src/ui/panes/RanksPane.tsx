@@ -50,7 +50,7 @@ export interface Props {
 	readonly compact?: boolean;
 	/** The save and emergency signals: first in a compact row, the last dropped when it is narrow. */
 	readonly signalsFirst?: readonly string[];
-	/** How the rows are ordered, when not by rank (`sorted by RSS ↓`), at the end of the title. */
+	/** How the rows are ordered, when not by rank (`sorted by RSS ↓`): after the count, where a cut title keeps it. */
 	readonly sortText?: string | null;
 	/** Says where ranks are looked for, after "no ranks found". */
 	readonly searchHint?: string;
@@ -198,7 +198,7 @@ function RanksPane({
 	return (
 		<Box flexDirection="column" width={width}>
 			<Line width={width}>
-				<Text bold>RANKS</Text> {(sortText ? [...title, sortText] : title).join(' · ')}
+				<Text bold>RANKS</Text> {(sortText ? [title[0]!, sortText, ...title.slice(1)] : title).join(' · ')}
 			</Line>
 			{showHeader ? (
 				<Line width={width} dim>
