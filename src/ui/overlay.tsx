@@ -3,7 +3,7 @@ import {SIGNAL_LEGEND} from '../format/signals.js';
 import type {SignalName} from '../ranks/signals.js';
 import {confirmText} from './confirm-text.js';
 import {helpEntries} from './keymap.js';
-import type {UiState} from './state.js';
+import type {TextView, UiState} from './state.js';
 import Confirm from './widgets/Confirm.js';
 import Help from './widgets/Help.js';
 import TextBox from './widgets/TextBox.js';
@@ -50,6 +50,10 @@ export function helpNotes(readonly: boolean): string[] {
 /** The overlay of the current mode, or null on the main screen. */
 export default function Overlay(props: OverlayProps) {
 	const {ui, width, height} = props;
+	// The analysis and a rank's detail: text that scrolls in a box.
+	const scrolling = (view: TextView, footer: string) => (
+		<TextBox title={view.title} lines={view.lines} scroll={ui.scroll} footer={footer} width={width} height={height} />
+	);
 	switch (ui.mode) {
 		case 'main':
 			return null;
@@ -78,26 +82,8 @@ export default function Overlay(props: OverlayProps) {
 				/>
 			);
 		case 'analysis':
-			return ui.analysis ? (
-				<TextBox
-					title={ui.analysis.title}
-					lines={ui.analysis.lines}
-					scroll={ui.scroll}
-					footer="↑↓ PgUp PgDn: scroll · Esc: close"
-					width={width}
-					height={height}
-				/>
-			) : null;
+			return ui.analysis ? scrolling(ui.analysis, '↑↓ PgUp PgDn: scroll · Esc: close') : null;
 		case 'detail':
-			return ui.detail ? (
-				<TextBox
-					title={ui.detail.title}
-					lines={ui.detail.lines}
-					scroll={ui.scroll}
-					footer="↑↓ PgUp PgDn: scroll · Esc or q: back to the ranks"
-					width={width}
-					height={height}
-				/>
-			) : null;
+			return ui.detail ? scrolling(ui.detail, '↑↓ PgUp PgDn: scroll · Esc or q: back to the ranks') : null;
 	}
 }

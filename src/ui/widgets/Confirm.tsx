@@ -1,5 +1,6 @@
 import React from 'react';
-import {Box, Text} from 'ink';
+import {Text} from 'ink';
+import FloatingBox from './FloatingBox.js';
 import {columns} from '../../format/columns.js';
 import {usePaint} from '../color.js';
 import {BOX_FRAME_COLUMNS, BOX_FRAME_ROWS, boxLine, boxWidthFor, maxBoxSize, placeBox} from '../overlay-box.js';
@@ -56,16 +57,7 @@ function Confirm({title, lines, confirmLabel, selected = 'cancel', width, height
 	const buttonsPad = ' '.repeat(Math.max(0, box.width - BOX_FRAME_COLUMNS - columns(buttons)));
 	const blank = boxLine('', box.width);
 	return (
-		<Box
-			position="absolute"
-			marginLeft={box.left}
-			marginTop={box.top}
-			width={box.width}
-			height={box.height}
-			flexDirection="column"
-			borderStyle="round"
-			borderColor={paint(danger ? 'red' : 'yellow')}
-		>
+		<FloatingBox box={box} borderColor={paint(danger ? 'red' : 'yellow')}>
 			<Text bold wrap="truncate-end">
 				{boxLine(title, box.width)}
 			</Text>
@@ -83,7 +75,7 @@ function Confirm({title, lines, confirmLabel, selected = 'cancel', width, height
 				<Button label={confirmLabel} selected={selected === 'confirm'} />
 				{`${buttonsPad} `}
 			</Text>
-		</Box>
+		</FloatingBox>
 	);
 }
 

@@ -1,5 +1,6 @@
 import React from 'react';
-import {Box, Text} from 'ink';
+import {Text} from 'ink';
+import FloatingBox from './FloatingBox.js';
 import {padEnd} from '../../format/columns.js';
 import {BOX_FRAME_ROWS, boxLine, boxWidthFor, maxBoxSize, placeBox} from '../overlay-box.js';
 import {clampScroll} from '../scroll.js';
@@ -38,15 +39,7 @@ function Help({entries, width, height, title = 'Keys', notes = [], scroll = 0}: 
 	const more = lines.length > rows ? ` (lines ${first + 1}–${first + shown.length} of ${lines.length})` : '';
 	const box = placeBox(width, height, {width: boxWidthFor([title + more, ...lines]), height: rows + FIXED_ROWS});
 	return (
-		<Box
-			position="absolute"
-			marginLeft={box.left}
-			marginTop={box.top}
-			width={box.width}
-			height={box.height}
-			flexDirection="column"
-			borderStyle="round"
-		>
+		<FloatingBox box={box}>
 			<Text bold wrap="truncate-end">
 				{boxLine(title + more, box.width)}
 			</Text>
@@ -55,7 +48,7 @@ function Help({entries, width, height, title = 'Keys', notes = [], scroll = 0}: 
 					{boxLine(line, box.width)}
 				</Text>
 			))}
-		</Box>
+		</FloatingBox>
 	);
 }
 

@@ -1,5 +1,6 @@
 import React from 'react';
-import {Box, Text} from 'ink';
+import {Text} from 'ink';
+import FloatingBox from './FloatingBox.js';
 import {BOX_FRAME_ROWS, type BoxPlace, boxLine, boxWidthFor, maxBoxSize, placeBox} from '../overlay-box.js';
 import {clampScroll} from '../scroll.js';
 
@@ -38,15 +39,7 @@ function TextBox({title, lines, scroll = 0, footer, width, height, place = 'cent
 		place,
 	);
 	return (
-		<Box
-			position="absolute"
-			marginLeft={box.left}
-			marginTop={box.top}
-			width={box.width}
-			height={box.height}
-			flexDirection="column"
-			borderStyle="round"
-		>
+		<FloatingBox box={box}>
 			<Text bold wrap="truncate-end">
 				{boxLine(title + more, box.width)}
 			</Text>
@@ -58,7 +51,7 @@ function TextBox({title, lines, scroll = 0, footer, width, height, place = 'cent
 			<Text dimColor wrap="truncate-end">
 				{boxLine(footer, box.width)}
 			</Text>
-		</Box>
+		</FloatingBox>
 	);
 }
 
