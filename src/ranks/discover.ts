@@ -107,12 +107,14 @@ export class RankSampler {
 			if (!stat || !status || stat.startTime !== r.process.startTime || stat.state === 'Z') continue;
 			const id = processIdentity(stat);
 			seen.add(id);
-			const cpuPercent = this.#cpuPercent(id, stat.utime + stat.stime, now);
-			const stall = nextStall(
-				this.#stall.get(id),
-				{ticks: stat.utime + stat.stime, state: stat.state, now},
-				this.#options.stallAfterMs ?? 60_000,
-			);
+			const previous = this.#stall.get(id);
+			const ticks = stat.utime + stat.stime;
+			// CPU % over the time since the previous sample, whose ticks and time the stall state keeps.
+			const cpuPercent =
+				previous && now > previous.at
+					? ((ticks - previous.ticks) / CLOCK_TICKS_PER_SECOND / ((now - previous.at) / 1000)) * 100
+					: null;
+			const stall = nextStall(previous, {ticks, state: stat.state, now}, this.#options.stallAfterMs ?? 60_000);
 			this.#stall.set(id, stall);
 			const env = r.process.env ?? new Map<string, string>();
 			byPid.set(stat.pid, {
@@ -138,7 +140,6 @@ export class RankSampler {
 			});
 		}
 		for (const id of this.#stall.keys()) if (!seen.has(id)) this.#stall.delete(id);
-		for (const id of this.#previousCpu.keys()) if (!seen.has(id)) this.#previousCpu.delete(id);
 
 		const current: Job[] = this.#tree.jobs.flatMap(group => {
 			const ranks = group.ranks.flatMap(member => {
@@ -168,16 +169,6 @@ export class RankSampler {
 		};
 	}
 
-	readonly #previousCpu = new Map<string, {readonly ticks: number; readonly at: number}>();
-
-	#cpuPercent(id: string, ticks: number, now: number): number | null {
-		const previous = this.#previousCpu.get(id);
-		this.#previousCpu.set(id, {ticks, at: now});
-		return previous && now > previous.at
-			? ((ticks - previous.ticks) / CLOCK_TICKS_PER_SECOND / ((now - previous.at) / 1000)) * 100
-			: null;
-	}
-
 	/** Is the launcher still there? A zombie is not, and says how it ended. */
 	#alive(launcher: LauncherProcess): boolean {
 		const stat = this.#options.proc.stat(launcher.pid);
@@ -194,8 +185,14 @@ export class RankSampler {
 		const live = new Set(present.map(f => processIdentity(f)));
 		for (const key of this.#cache.keys()) if (!live.has(key.slice(0, key.indexOf('|')))) this.#cache.delete(key);
 		this.#tree = buildRankTree(present, selector, this.#self, {slurmJob: this.#options.slurmJob ?? null});
-		this.#cwds = new Map(this.#tree.jobs.map(job => [job.id, proc.cwd(job.ranks[0]!.process.pid)]));
-		this.#runDirMatch = this.#matchRunDir();
+		// Each rank's cwd is read at most once a scan: the jobs' places and the RUN_DIR match both use it.
+		const cwds = new Map<number, string | null>();
+		const cwdOf = (pid: number): string | null => {
+			if (!cwds.has(pid)) cwds.set(pid, proc.cwd(pid));
+			return cwds.get(pid) ?? null;
+		};
+		this.#cwds = new Map(this.#tree.jobs.map(job => [job.id, cwdOf(job.ranks[0]!.process.pid)]));
+		this.#runDirMatch = this.#matchRunDir(cwdOf);
 		this.#search = searchText(selector, selector.kind !== 'pid' || proc.stat(selector.pid) !== null);
 		this.#lastScanAt = now;
 	}
@@ -204,7 +201,7 @@ export class RankSampler {
 	 * Which job names the RUN_DIR: command lines and working directories first (cheap); open files are read
 	 * only when those settle nothing, and only at a full scan.
 	 */
-	#matchRunDir(): RankSet['runDirMatch'] {
+	#matchRunDir(cwdOf: (pid: number) => string | null): RankSet['runDirMatch'] {
 		const runDir = this.#options.runDir;
 		if (!runDir) return null;
 		const {proc} = this.#options;
@@ -215,7 +212,7 @@ export class RankSampler {
 					jobEvidence(
 						job.ranks.map(r => ({
 							argv: r.process.argv,
-							cwd: proc.cwd(r.process.pid),
+							cwd: cwdOf(r.process.pid),
 							openFiles: withFiles ? proc.openFiles(r.process.pid) : null,
 						})),
 						path.resolve(runDir),
