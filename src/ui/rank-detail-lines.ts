@@ -2,7 +2,7 @@ import type {JobEvent, SignalState} from '../core/types.js';
 import {formatDuration} from '../format/duration.js';
 import {LEVEL_TAG} from '../format/levels.js';
 import {columns} from '../format/columns.js';
-import {signalMark} from '../format/signals.js';
+import {type SignalHandling, signalHandling, signalMark} from '../format/signals.js';
 import {localTime, localTimeShort} from '../format/time.js';
 import {formatBytes, formatPercent} from '../format/units.js';
 import type {RankDetail} from '../ranks/detail.js';
@@ -116,16 +116,16 @@ function stateWords(detail: RankDetail): string {
 	return detail.stalled ? `${state}, stalled (no CPU time for the stall window)` : state;
 }
 
+const HANDLING_WORDS: Readonly<Record<SignalHandling, string>> = {
+	handled: 'handled',
+	ignored: 'ignored',
+	kills: 'no handler: the signal kills',
+	harmless: 'no handler, harmless',
+};
+
 /** The words behind a signal's mark (format/signals.ts's legend, one signal at a time). */
 export function signalWords(state: SignalState): string {
-	const base =
-		state.disposition === 'handled'
-			? 'handled'
-			: state.disposition === 'ignored'
-				? 'ignored'
-				: state.terminatesByDefault
-					? 'no handler: the signal kills'
-					: 'no handler, harmless';
+	const base = HANDLING_WORDS[signalHandling(state)];
 	const blocked = state.blocked ? ' · blocked: delivery waits until it is unblocked' : '';
 	return `${base}${blocked}${state.pending ? ' · pending: sent, not yet delivered' : ''}`;
 }

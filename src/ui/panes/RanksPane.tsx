@@ -5,6 +5,7 @@ import Line from '../widgets/Line.js';
 import type {RankProcess, RankSet} from '../../core/types.js';
 import {columns} from '../../format/columns.js';
 import {compactCommand} from '../../format/command-line.js';
+import {type SignalHandling, signalHandling} from '../../format/signals.js';
 import {usePaint, type Paint} from '../color.js';
 import {sortLabel} from '../rank-sort.js';
 import {targetOf} from '../targets.js';
@@ -56,11 +57,15 @@ export interface Props {
 	readonly searchHint?: string;
 }
 
+const MARK_COLOR: Readonly<Record<SignalHandling, string | null>> = {
+	handled: 'green',
+	ignored: 'yellow',
+	kills: 'red',
+	harmless: null,
+};
+
 function markColor(cell: SignalCell): string | null {
-	if (!cell.state) return null;
-	if (cell.state.disposition === 'handled') return 'green';
-	if (cell.state.disposition === 'ignored') return 'yellow';
-	return cell.state.terminatesByDefault ? 'red' : null;
+	return cell.state ? MARK_COLOR[signalHandling(cell.state)] : null;
 }
 
 /** The marks coloured by what the signal would do; padded to `width` so the commands line up. */
