@@ -5,14 +5,18 @@ import {compactCommand} from './command-line.js';
 
 // A job in words, for lists (signal's "which job?", ranks) and headers.
 
-/** `4 ranks (world 8, 4 of 4 here)`. */
-function rankCountText(job: Job): string {
+/** `4 ranks (world 4)`, or with `bare` `4 (world 4)` (after the pane's RANKS). */
+export function rankCountText(job: Job, bare = false): string {
 	const n = job.ranks.length;
-	const world = job.worldSize === null ? '' : `world ${job.worldSize}`;
-	const local =
-		job.localWorldSize === null || job.allLocalRanksPresent ? '' : `${n} of ${job.localWorldSize} local ranks here`;
-	const details = [world, local].filter(Boolean).join(', ');
-	return `${n} rank${n === 1 ? '' : 's'}${details ? ` (${details})` : ''}`;
+	const world = job.worldSize === null ? '' : ` (world ${job.worldSize})`;
+	return bare ? `${n}${world}` : `${n} rank${n === 1 ? '' : 's'}${world}`;
+}
+
+/** `2 of 4 local ranks` when ranks this host should run are missing; null when all are here (or unknown). */
+export function missingLocalText(job: Job): string | null {
+	return job.allLocalRanksPresent || job.localWorldSize === null
+		? null
+		: `${job.ranks.length} of ${job.localWorldSize} local ranks`;
 }
 
 /**
@@ -20,7 +24,8 @@ function rankCountText(job: Job): string {
  * it runs ("in /home/u/exp") when no RUN_DIR names it, since that is what tells two jobs apart.
  */
 export function jobLine(job: Job, width = 160): string {
-	const parts = [job.id, rankCountText(job)];
+	const missing = missingLocalText(job);
+	const parts = [job.id, rankCountText(job), ...(missing ? [missing] : [])];
 	if (job.runDir) parts.push(`run dir ${job.runDir}`);
 	else if (job.cwd) parts.push(`in ${job.cwd}`);
 	if (job.slurm) parts.push(`SLURM ${job.slurm.jobId}${job.slurm.stepId === null ? '' : `.${job.slurm.stepId}`}`);

@@ -2,6 +2,7 @@ import type {EndedJob, Job, RankProcess, RankSet, SlurmInfo} from '../../core/ty
 import {columns, truncate} from '../../format/columns.js';
 import {compactCommand} from '../../format/command-line.js';
 import {jobExitWords} from '../../format/events.js';
+import {missingLocalText, rankCountText} from '../../format/jobs.js';
 import {localTimeShort} from '../../format/time.js';
 import {scrollWindow} from '../scroll.js';
 import type {Target} from '../targets.js';
@@ -99,18 +100,11 @@ export function lineWindow(lines: readonly PaneLine[], cursorAt: number, visible
 	};
 }
 
-/** `4 ranks (world 4)`, or with `bare` `4 (world 4)` (after the pane's RANKS). */
-function rankCountText(job: Job, bare = false): string {
-	const n = job.ranks.length;
-	const world = job.worldSize === null ? '' : ` (world ${job.worldSize})`;
-	return bare ? `${n}${world}` : `${n} rank${n === 1 ? '' : 's'}${world}`;
-}
-
 /** What needs a look first: missing local ranks, stalled and stopped ranks. */
 function urgentParts(job: Job): string[] {
 	const parts: string[] = [];
-	if (!job.allLocalRanksPresent && job.localWorldSize !== null)
-		parts.push(`${job.ranks.length} of ${job.localWorldSize} local ranks`);
+	const missing = missingLocalText(job);
+	if (missing) parts.push(missing);
 	const stalled = job.ranks.filter(r => r.stalled && !r.stopped).length;
 	if (stalled > 0) parts.push(`${stalled} STALLED`);
 	const stopped = job.ranks.filter(r => r.stopped).length;
