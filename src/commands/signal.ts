@@ -92,8 +92,7 @@ export async function runSignalCommand(o: SignalCommandOptions): Promise<number>
 	const choice = chooseJob(set, {
 		job: o.job,
 		runDir,
-		narrowedBy: selectorFlag(o.selector),
-		byPid: o.selector.kind === 'pid',
+		selector: o.selector,
 	});
 	if (choice.kind === 'none') {
 		say(`traintop: ${noRanksText(o.selector)}; nothing sent`);
@@ -173,13 +172,6 @@ export async function runSignalCommand(o: SignalCommandOptions): Promise<number>
 	} finally {
 		await watcher?.watcher.stop();
 	}
-}
-
-/** `--pid 4242` / `--match REGEX` as typed; null without either. */
-function selectorFlag(selector: RankSelector): string | null {
-	if (selector.kind === 'pid') return `--pid ${selector.pid}`;
-	if (selector.kind === 'match') return `--match ${selector.pattern.source}`;
-	return null;
 }
 
 function jobJson(job: Job) {

@@ -1,4 +1,5 @@
 import type {Job, RankSet} from '../core/types.js';
+import type {RankSelector} from './tree.js';
 
 // Which one job an action goes to. A signal goes to the ranks of one job, picked explicitly (--job, a
 // RUN_DIR that names it; --pid / --match narrow the search before this) or unambiguously (the only job).
@@ -16,10 +17,18 @@ export interface JobPick {
 	readonly job?: string | null;
 	/** The RUN_DIR given (the sampler matched it: RankSet.runDirMatch). */
 	readonly runDir?: string | null;
-	/** How the search was narrowed before grouping (`--pid 4242`), said in the reason; null for none. */
-	readonly narrowedBy?: string | null;
-	/** --pid named a process: the one job found under it is picked, whatever RUN_DIR says. */
-	readonly byPid?: boolean;
+	/**
+	 * How ranks were searched: --pid or --match narrowed the search (said in the reason), and the one job found
+	 * under a --pid is picked whatever RUN_DIR says. Absent: your processes with rank variables.
+	 */
+	readonly selector?: RankSelector;
+}
+
+/** `--pid 4242` / `--match REGEX` as typed; null without either. */
+function selectorFlag(selector: RankSelector | undefined): string | null {
+	if (selector?.kind === 'pid') return `--pid ${selector.pid}`;
+	if (selector?.kind === 'match') return `--match ${selector.pattern.source}`;
+	return null;
 }
 
 /** Does `text` name the job: its id, its launcher's pid, its SLURM job or job.step. */
@@ -43,10 +52,12 @@ export function chooseJob(set: RankSet, pick: JobPick): JobChoice {
 			why: named.length === 0 ? `no job is '${pick.job}'` : `'${pick.job}' names ${named.length} jobs`,
 		};
 	}
-	const among = pick.narrowedBy ? ` with ${pick.narrowedBy}` : '';
+	const flag = selectorFlag(pick.selector);
+	const among = flag ? ` with ${flag}` : '';
 	// --pid (a process the user named) that finds one job has picked it: RUN_DIR is then only where its save is
 	// watched. --match is a looser net: RUN_DIR still has to name the job it catches.
-	if (pick.byPid && jobs.length === 1) return {kind: 'one', job: jobs[0]!, why: `the only job found${among}`};
+	if (pick.selector?.kind === 'pid' && jobs.length === 1)
+		return {kind: 'one', job: jobs[0]!, why: `the only job found${among}`};
 	if (pick.runDir) {
 		const match = set.runDirMatch;
 		const named = jobs.filter(job => match?.jobs.includes(job.id));

@@ -54,10 +54,10 @@ test('RUN_DIR picks the job that names it; none or several naming it: refused', 
 	expect(chooseJob(set([A], {jobs: [], evidence: null}), {runDir: '/runs/c'}).kind).toBe('refused');
 	// …unless --pid found that one job: it is picked, RUN_DIR is only where its save is watched (--match is not enough).
 	expect(
-		chooseJob(set([A], {jobs: [], evidence: null}), {runDir: '/runs/c', narrowedBy: '--match t', byPid: false}).kind,
+		chooseJob(set([A], {jobs: [], evidence: null}), {runDir: '/runs/c', selector: {kind: 'match', pattern: /t/}}).kind,
 	).toBe('refused');
 	expect(
-		chooseJob(set([A], {jobs: [], evidence: null}), {runDir: '/runs/c', narrowedBy: '--pid 100', byPid: true}),
+		chooseJob(set([A], {jobs: [], evidence: null}), {runDir: '/runs/c', selector: {kind: 'pid', pid: 100}}),
 	).toMatchObject({
 		kind: 'one',
 		job: A,
