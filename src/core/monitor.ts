@@ -1,6 +1,9 @@
 import {errorMessage} from './errors.js';
 import {JobEventLog} from './event-log.js';
 import {LevelTracker, type ThresholdRule} from './thresholds.js';
+import {alertMarker, eventMarker, type Marker} from './markers.js';
+import {type HistoryPoint, MetricHistory} from './metric-history.js';
+import {RankHistory, type RankSample} from './rank-history.js';
 import {RingBuffer} from './ring-buffer.js';
 import {gpuMetricId} from './metric-id.js';
 import {NO_GPU_PROCESSES} from './types.js';
@@ -54,8 +57,10 @@ export interface MonitorOptions {
 	/** Sampling period of `start()`. Tests call `tick()` instead. */
 	readonly intervalMs: number;
 	readonly host: string;
-	/** Samples of history kept per metric (default 3600: an hour at 1 s). */
+	/** Samples kept as they came per metric (default 3600: an hour at 1 s); the whole run is kept coarser. */
 	readonly historyLength?: number;
+	/** Chart marks kept (saves, alerts, exits; default 1000). */
+	readonly markerLimit?: number;
 	/** How often ranks are scanned (default 2000 ms); the scan runs on the first tick at or after it. */
 	readonly ranksIntervalMs?: number;
 	/** Level changes kept in `recentAlerts` (default 50). */
@@ -65,10 +70,7 @@ export interface MonitorOptions {
 	readonly now?: () => number;
 }
 
-export interface HistoryPoint {
-	readonly time: number;
-	readonly value: number;
-}
+export type {HistoryPoint} from './metric-history.js';
 
 export type SnapshotListener = (snapshot: Snapshot) => void;
 
@@ -81,7 +83,9 @@ export class Monitor {
 	readonly #options: MonitorOptions;
 	readonly #now: () => number;
 	readonly #levels = new LevelTracker();
-	readonly #history = new Map<MetricId, RingBuffer<HistoryPoint>>();
+	readonly #history = new Map<MetricId, MetricHistory>();
+	readonly #markers: RingBuffer<Marker>;
+	readonly #rankHistory = new RankHistory();
 	readonly #peaks = new Map<MetricId, number>();
 	readonly #listeners = new Set<SnapshotListener>();
 	#recentAlerts: Alert[] = [];
@@ -95,11 +99,13 @@ export class Monitor {
 	#timer: NodeJS.Timeout | null = null;
 	#unsubscribeCheckpoints: (() => void) | null = null;
 	#inFlight: Promise<Snapshot> | null = null;
+	#startedAt: number | null = null;
 
 	constructor(options: MonitorOptions) {
 		this.#options = options;
 		this.#now = options.now ?? Date.now;
 		this.#events = new JobEventLog(options.recentEventLimit ?? 50);
+		this.#markers = new RingBuffer(options.markerLimit ?? 1000);
 	}
 
 	getSnapshot(): Snapshot | null {
@@ -108,7 +114,27 @@ export class Monitor {
 
 	/** Oldest first (the newest `limit` when given); empty for a metric never seen. */
 	getHistory(metric: MetricId, limit?: number): readonly HistoryPoint[] {
-		return this.#history.get(metric)?.toArray(limit) ?? [];
+		return this.#history.get(metric)?.latest(limit) ?? [];
+	}
+
+	/** A metric's points from `from` on (epoch ms), oldest first: as sampled, or coarser beyond the last hour. */
+	getSeries(metric: MetricId, from: number): readonly HistoryPoint[] {
+		return this.#history.get(metric)?.since(from) ?? [];
+	}
+
+	/** Saves, alerts and exits from `from` on, oldest first (the newest `markerLimit` of the run). */
+	getMarkers(from: number): readonly Marker[] {
+		return this.#markers.toArray().filter(m => m.time >= from);
+	}
+
+	/** A rank's RSS and CPU at each rank scan, oldest first. */
+	getRankHistory(pid: number, startTime: number): readonly RankSample[] {
+		return this.#rankHistory.of(pid, startTime);
+	}
+
+	/** Epoch ms of the first sample; null before it. */
+	get startedAt(): number | null {
+		return this.#startedAt;
 	}
 
 	subscribe(listener: SnapshotListener): () => void {
@@ -164,6 +190,7 @@ export class Monitor {
 		const gpuProcesses = gpu.status === 'ok' ? sources.gpu.getProcesses() : NO_GPU_PROCESSES;
 		await this.#readRanks(gpuProcesses);
 		const time = this.#now();
+		this.#startedAt ??= time;
 
 		const newAlerts: Alert[] = [];
 		const metrics: Record<MetricId, MetricStatus> = {};
@@ -206,6 +233,8 @@ export class Monitor {
 
 		// Events when a new rank sample or a changed index came in; the index's OVERDUE as judged with the ranks.
 		const life = this.#events.update(this.#ranks, sources.checkpoints?.getIndex() ?? null, time);
+		for (const marker of [...newAlerts.map(alertMarker), ...life.events.map(eventMarker)])
+			if (marker) this.#markers.push(marker);
 		const snapshot: Snapshot = {
 			time,
 			host: this.#options.host,
@@ -238,6 +267,7 @@ export class Monitor {
 		try {
 			this.#ranks = await readRanks.call(this.#options.sources, gpuProcesses);
 			this.#ranksError = null;
+			this.#rankHistory.record(this.#ranks);
 		} catch (error) {
 			// Keep the last ranks: a failed scan is not the job vanishing.
 			this.#ranksError = errorMessage(error);
@@ -247,10 +277,10 @@ export class Monitor {
 	#record(metric: MetricId, time: number, value: number): void {
 		let buffer = this.#history.get(metric);
 		if (!buffer) {
-			buffer = new RingBuffer<HistoryPoint>(this.#options.historyLength ?? 3600);
+			buffer = new MetricHistory({recent: this.#options.historyLength ?? 3600});
 			this.#history.set(metric, buffer);
 		}
-		buffer.push({time, value});
+		buffer.push(time, value);
 		const peak = this.#peaks.get(metric);
 		if (peak === undefined || value > peak) this.#peaks.set(metric, value);
 	}

@@ -1,0 +1,43 @@
+import type {Alert, JobEvent, Level} from './types.js';
+
+// What the history charts mark on their time axis: the saves, the alerts and the exits, so that "memory
+// climbed, the save came, the job died" reads as one picture. Derived from the Monitor's alerts and job
+// events as they happen; the Monitor keeps a bounded number of them.
+
+export type MarkerKind = 'save' | 'alert' | 'exit';
+
+export interface Marker {
+	/** Epoch ms. */
+	readonly time: number;
+	readonly kind: MarkerKind;
+	readonly level: Level;
+	/** The alert's or event's own words. */
+	readonly text: string;
+}
+
+const EVENT_MARKERS: Partial<Record<JobEvent['kind'], MarkerKind>> = {
+	'save-seen': 'save',
+	'rank-exited': 'exit',
+	'job-ended': 'exit',
+	'rank-stalled': 'alert',
+	'job-stalled': 'alert',
+	'rank-stopped': 'alert',
+	overdue: 'alert',
+};
+
+/** A level change upwards is an alert worth a mark; a return to ok is not. */
+export function alertMarker(alert: Alert): Marker | null {
+	if (alert.to === 'ok') return null;
+	return {
+		time: alert.time,
+		kind: 'alert',
+		level: alert.to,
+		text: `${alert.metric} ${alert.value.toFixed(1)}% ${alert.to}`,
+	};
+}
+
+/** Saves, exits, stalls and overdue saves; the rest of a job's life (resumes) is not marked. */
+export function eventMarker(event: JobEvent): Marker | null {
+	const kind = EVENT_MARKERS[event.kind];
+	return kind ? {time: event.time, kind, level: event.level, text: event.text} : null;
+}
