@@ -18,7 +18,8 @@ export type Action =
 	| 'sort'
 	| 'choose-next'
 	| 'confirm'
-	| 'activate';
+	| 'activate'
+	| 'suspend';
 
 /** Where the user is: each has its own keys. */
 export type Mode = 'main' | 'confirm' | 'result' | 'help' | 'analysis' | 'detail';
@@ -81,6 +82,14 @@ export const KEYMAP: readonly Binding[] = [
 		keys: 'Ctrl-C',
 		description: 'quit (the job is not touched)',
 		matches: (input, key) => key.ctrl === true && input === 'c',
+	},
+	// Raw mode turns Ctrl-Z into a key: it does what the terminal would have done, in every mode (a box stays open).
+	{
+		action: 'suspend',
+		modes: ['main', 'confirm', 'result', 'help', 'analysis', 'detail'],
+		keys: 'Ctrl-Z',
+		description: 'suspend to the shell (fg brings traintop back)',
+		matches: (input, key) => key.ctrl === true && input === 'z',
 	},
 	{
 		action: 'save',

@@ -91,7 +91,8 @@ export const INITIAL_STATE: UiState = {
 };
 
 export type Effect =
-	| {readonly kind: 'quit'}
+	/** Suspend: stop the process as Ctrl-Z would outside raw mode (hooks/use-suspend.ts); the state stays as it is. */
+	| {readonly kind: 'quit' | 'suspend'}
 	/** Send the action's signal to these PIDs of one job (the job and each pid re-checked against the latest scan). */
 	| {readonly kind: 'send'; readonly action: SignalAction; readonly job: string; readonly pids: readonly number[]}
 	/** Read and analyse the memory log, as report lines this wide. */
@@ -209,7 +210,8 @@ function send(state: UiState, context: KeyContext): UiState {
 function onKey(state: UiState, action: Action, context: KeyContext): UiState {
 	switch (action) {
 		case 'quit':
-			return withEffect(state, {kind: 'quit'});
+		case 'suspend':
+			return withEffect(state, {kind: action});
 		case 'up':
 			return moveBy(state, -1, context);
 		case 'down':
