@@ -1,5 +1,6 @@
 import {render} from 'ink';
 import App from './app.js';
+import useSuspend, {type ScreenModes} from './hooks/use-suspend.js';
 import type {TuiSession} from './tui-session.js';
 
 // Opens the TUI on the terminal and gives the terminal back as it was: the alternate screen is
@@ -10,6 +11,13 @@ import type {TuiSession} from './tui-session.js';
 const ENTER_ALTERNATE_SCREEN = '\u001B[?1049h\u001B[H';
 const LEAVE_ALTERNATE_SCREEN = '\u001B[?1049l';
 const CLEAR_SCREEN = '\u001B[2J\u001B[H';
+const ALTERNATE_SCREEN: ScreenModes = {enter: ENTER_ALTERNATE_SCREEN, leave: LEAVE_ALTERNATE_SCREEN};
+
+/** The app, and Ctrl-Z / `fg` leaving and taking the alternate screen with the rest of the terminal. */
+function Tui({session}: {readonly session: TuiSession}) {
+	useSuspend(ALTERNATE_SCREEN);
+	return <App session={session} />;
+}
 
 export interface TerminalOptions {
 	readonly stdout: NodeJS.WriteStream;
@@ -27,7 +35,7 @@ export async function runTui(session: TuiSession, {stdout, stdin, signal}: Termi
 	};
 	stdout.write(ENTER_ALTERNATE_SCREEN);
 	process.on('exit', restore);
-	const instance = render(<App session={session} />, {
+	const instance = render(<Tui session={session} />, {
 		stdout,
 		stdin,
 		// Ctrl-C reaches the app's keymap: quit, or cancel an open confirm box.

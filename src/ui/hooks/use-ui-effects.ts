@@ -6,6 +6,7 @@ import {detailTitle, rankDetailLines} from '../rank-detail-lines.js';
 import type {SaveWatch} from '../send-status.js';
 import type {Effect, UiEvent} from '../state.js';
 import type {TuiStore} from '../tui-session.js';
+import {suspendProcess} from './use-suspend.js';
 
 /**
  * Runs the effects the reducer queued, once each, and feeds their results back to it as events:
@@ -27,6 +28,9 @@ export default function useUiEffects(
 			switch (effect.kind) {
 				case 'quit':
 					quit();
+					break;
+				case 'suspend':
+					suspendProcess();
 					break;
 				case 'send':
 					send(effect, dispatch, store, actions);
