@@ -59,6 +59,14 @@ export interface GpuReading {
 	/** used / total × 100, null when either is unknown (MIG, unified-memory GB10). */
 	readonly memoryPercent: number | null;
 	readonly utilizationPercent: number | null;
+	// The sensors (`temperature.gpu`, `power.draw`, `power.limit`). nvidia-smi's reader always sets them (null when the
+	// driver marks them N/A or does not know the field); a reading built elsewhere may leave them out (= unknown).
+	/** GPU core temperature in °C. */
+	readonly temperatureC?: number | null;
+	/** Board power draw in W (nvidia-smi's `power.draw`: averaged where the GPU offers it, else instant). */
+	readonly powerDrawW?: number | null;
+	/** The power limit in W. */
+	readonly powerLimitW?: number | null;
 }
 
 /** GPU memory held by one process on one GPU (`--query-compute-apps`). */

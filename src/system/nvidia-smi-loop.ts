@@ -9,11 +9,14 @@ import {errorMessage} from '../core/errors.js';
 import type {GpuState} from '../core/types.js';
 import {formatDuration} from '../format/duration.js';
 import {
+	GPU_QUERY_FIELDS,
 	GpuSampleAssembler,
+	dropRejectedField,
 	firstMeaningfulLine,
 	gpuLoopArgs,
 	isWarningLine,
 	parseGpuLine,
+	type GpuField,
 	type GpuSample,
 } from './nvidia-smi-parse.js';
 import {OUTPUT_DRAIN_MS, type ChildGroups} from './nvidia-smi-processes.js';
@@ -45,6 +48,8 @@ const TEXT_LINES_KEPT = 20;
 /** One run of the device loop, from spawn to its end. */
 interface LoopRun {
 	readonly child: ChildProcess;
+	/** What this run asked for, so its rows are read against its own columns. */
+	readonly fields: readonly GpuField[];
 	readonly assembler: GpuSampleAssembler;
 	/** Lines that were not rows since the last sample: what nvidia-smi said if it fails now. */
 	text: string[];
@@ -68,6 +73,8 @@ export class GpuLoop {
 	readonly #afterSample: () => void;
 
 	#state: GpuState = {status: 'starting'};
+	/** The query's fields: all of them until a driver refuses a sensor, then without it, for good. */
+	#fields: readonly GpuField[] = GPU_QUERY_FIELDS;
 	#halted = false;
 	#current: LoopRun | null = null;
 	#nextBackoffMs: number;
@@ -107,13 +114,14 @@ export class GpuLoop {
 		if (this.#halted) return;
 		let child: ChildProcess;
 		try {
-			child = spawnInOwnGroup(this.#command, gpuLoopArgs(this.#intervalMs), this.#env);
+			child = spawnInOwnGroup(this.#command, gpuLoopArgs(this.#intervalMs, this.#fields), this.#env);
 		} catch (error) {
 			this.#scheduleRestart(`cannot start ${this.#command}: ${errorMessage(error)}`, null);
 			return;
 		}
 		const run: LoopRun = {
 			child,
+			fields: this.#fields,
 			assembler: new GpuSampleAssembler(),
 			text: [],
 			warning: null,
@@ -147,7 +155,7 @@ export class GpuLoop {
 	#onLoopLine(run: LoopRun, line: string, stream: 'stdout' | 'stderr'): void {
 		if (run.finished) return;
 		// NVML errors come on stdout, so both streams are read; only stdout carries rows.
-		const parsed = stream === 'stdout' ? parseGpuLine(line) : parseGpuLineAsText(line);
+		const parsed = stream === 'stdout' ? parseGpuLine(line, run.fields) : parseGpuLineAsText(line);
 		if (parsed.kind === 'blank') return;
 		if (parsed.kind === 'row') {
 			for (const sample of run.assembler.push(parsed.row)) this.#onSample(run, sample);
@@ -209,6 +217,13 @@ export class GpuLoop {
 		} else {
 			void this.#groups.terminate(run.child);
 		}
+		const fewer = run.samples === 0 ? this.#withoutRejectedField(run) : null;
+		if (fewer !== null) {
+			// An older driver that lacks a sensor field refused the whole query: ask again at once without it.
+			this.#fields = fewer;
+			void waitForExit(run.child).then(() => this.#spawnLoop());
+			return;
+		}
 		const said = firstMeaningfulLine(run.text);
 		const how = signal !== null ? `killed by ${signal}` : `exit ${code}`;
 		if (said === null && run.warning !== null && run.samples > 0 && this.#state.status === 'ok') {
@@ -217,6 +232,15 @@ export class GpuLoop {
 			return;
 		}
 		this.#scheduleRestart(`${said ?? run.warning ?? 'nvidia-smi exited unexpectedly'} (${how})`, run.child);
+	}
+
+	/** The fields without the sensor that the run's text says the driver does not know; null when it says no such thing. */
+	#withoutRejectedField(run: LoopRun): GpuField[] | null {
+		for (const line of run.text) {
+			const fewer = dropRejectedField(run.fields, line);
+			if (fewer !== null) return fewer;
+		}
+		return null;
 	}
 
 	#finishLoop(run: LoopRun): void {

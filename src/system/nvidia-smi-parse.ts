@@ -4,12 +4,10 @@
 import type {GpuProcess, GpuReading} from '../core/types.js';
 
 /**
- * The device fields of the long-lived loop, in the order the parser expects them.
- * Kept minimal on purpose: every one exists on drivers old enough to still be in use (gpustat asked for the same
- * ones in 2016), so there is no `Field "x" is not a valid field to query.` fallback to maintain.
- * `count` tells when a sample is complete; `timestamp` groups the rows of one sample.
+ * The device fields every driver in use answers (gpustat asked for the same ones in 2016), in the order the parser
+ * expects them. `count` tells when a sample is complete; `timestamp` groups the rows of one sample.
  */
-export const GPU_QUERY_FIELDS = [
+const GPU_BASE_FIELDS = [
 	'timestamp',
 	'count',
 	'index',
@@ -19,6 +17,20 @@ export const GPU_QUERY_FIELDS = [
 	'memory.used',
 	'utilization.gpu',
 ] as const;
+
+/**
+ * Sensors asked for after the base fields. Every recording has them, from a 2018 GTX 770 (`[Not Supported]` values) and
+ * driver 440 to 610 (`power.draw` there is the average where the GPU has one, else the instant reading; its
+ * `power.draw.instant`/`.average` split is newer and left out). Still, one field a driver does not know makes it refuse
+ * the WHOLE query (`Field "x" is not a valid field to query.`, exit 2), so the loop drops a sensor it names
+ * (`dropRejectedField`) and asks again: memory must never be lost for a temperature.
+ */
+export const GPU_SENSOR_FIELDS = ['temperature.gpu', 'power.draw', 'power.limit'] as const;
+
+/** The loop's first query: the base fields, then the sensors. */
+export const GPU_QUERY_FIELDS = [...GPU_BASE_FIELDS, ...GPU_SENSOR_FIELDS] as const;
+
+export type GpuField = (typeof GPU_QUERY_FIELDS)[number];
 
 /**
  * Per-process fields. Never `process_name`: it is printed unquoted and may itself contain ", " (a command line),
@@ -33,8 +45,21 @@ export const BYTES_PER_MIB = 1_048_576;
 const CSV_FORMAT = '--format=csv,noheader,nounits';
 
 /** Arguments of the long-lived device loop (one sample every `intervalMs`). */
-export function gpuLoopArgs(intervalMs: number): string[] {
-	return [`--query-gpu=${GPU_QUERY_FIELDS.join(',')}`, CSV_FORMAT, '-lms', String(Math.max(1, Math.round(intervalMs)))];
+export function gpuLoopArgs(intervalMs: number, fields: readonly GpuField[] = GPU_QUERY_FIELDS): string[] {
+	return [`--query-gpu=${fields.join(',')}`, CSV_FORMAT, '-lms', String(Math.max(1, Math.round(intervalMs)))];
+}
+
+/**
+ * The field a driver refused the query for (`Field "power.draw" is not a valid field to query.`), when it is a sensor
+ * still in `fields`: the fields to ask for next, without it. null for any other text (a base field refused is an error
+ * like any other: there is nothing to drop).
+ */
+export function dropRejectedField(fields: readonly GpuField[], text: string): GpuField[] | null {
+	const match =
+		/^\s*Field\s+["\u201c\u201d]?([^"\u201c\u201d\s]+)["\u201c\u201d]?\s+is not a valid field to query/.exec(text);
+	const rejected = match?.[1];
+	if (rejected === undefined || !(GPU_SENSOR_FIELDS as readonly string[]).includes(rejected)) return null;
+	return fields.includes(rejected as GpuField) ? fields.filter(field => field !== rejected) : null;
 }
 
 /** Arguments of the per-process one-shot. */
@@ -68,12 +93,12 @@ function parseText(cell: string): string | null {
 
 /**
  * A number, null for a marker, undefined for anything else (which means the line is not a row).
- * A unit suffix is tolerated in case `nounits` was ignored ("2566 MiB", "52 %").
+ * A unit suffix is tolerated in case `nounits` was ignored ("2566 MiB", "52 %", "106.56 W").
  */
 export function parseNumber(cell: string): number | null | undefined {
 	const value = cell.trim();
 	if (isUnavailable(value)) return null;
-	const match = /^(-?\d+(?:\.\d+)?)(?: ?(?:MiB|%))?$/.exec(value);
+	const match = /^(-?\d+(?:\.\d+)?)(?: ?(?:MiB|%|W))?$/.exec(value);
 	return match?.[1] === undefined ? undefined : Number(match[1]);
 }
 
@@ -109,10 +134,19 @@ function textOrBlank<Row>(line: string): ParsedLine<Row> {
 	return text.trim() === '' ? {kind: 'blank'} : {kind: 'text', text};
 }
 
-/** Parses one line of the `GPU_QUERY_FIELDS` loop. */
-export function parseGpuLine(line: string): ParsedLine<GpuRow> {
+/** A sensor's value: null when not asked for or marked N/A, undefined when the cell is not a number (not a row). */
+function sensor(cells: readonly string[], fields: readonly GpuField[], field: GpuField): number | null | undefined {
+	const at = fields.indexOf(field);
+	return at < 0 ? null : parseNumber(cells[at] ?? '');
+}
+
+/**
+ * Parses one line of the loop. `fields` is what the loop asked for: `GPU_QUERY_FIELDS`, or fewer sensors after a
+ * driver refused one; a sensor not asked for reads null, as one marked N/A does.
+ */
+export function parseGpuLine(line: string, fields: readonly GpuField[] = GPU_QUERY_FIELDS): ParsedLine<GpuRow> {
 	const cells = splitCsvLine(line);
-	if (cells.length !== GPU_QUERY_FIELDS.length) return textOrBlank(line);
+	if (cells.length !== fields.length) return textOrBlank(line);
 	const [timestampCell, countCell, indexCell, uuidCell, nameCell, totalCell, usedCell, utilizationCell] = cells as [
 		string,
 		string,
@@ -129,6 +163,9 @@ export function parseGpuLine(line: string): ParsedLine<GpuRow> {
 	const totalMib = parseNumber(totalCell);
 	const usedMib = parseNumber(usedCell);
 	const utilization = parseNumber(utilizationCell);
+	const temperature = sensor(cells, fields, 'temperature.gpu');
+	const powerDraw = sensor(cells, fields, 'power.draw');
+	const powerLimit = sensor(cells, fields, 'power.limit');
 	if (
 		timestamp === null ||
 		count === undefined ||
@@ -136,7 +173,10 @@ export function parseGpuLine(line: string): ParsedLine<GpuRow> {
 		index === undefined ||
 		totalMib === undefined ||
 		usedMib === undefined ||
-		utilization === undefined
+		utilization === undefined ||
+		temperature === undefined ||
+		powerDraw === undefined ||
+		powerLimit === undefined
 	) {
 		return textOrBlank(line);
 	}
@@ -155,6 +195,9 @@ export function parseGpuLine(line: string): ParsedLine<GpuRow> {
 				memoryUsedBytes,
 				memoryPercent: memoryPercent(memoryUsedBytes, memoryTotalBytes),
 				utilizationPercent: utilization,
+				temperatureC: temperature,
+				powerDrawW: powerDraw,
+				powerLimitW: powerLimit,
 			},
 		},
 	};

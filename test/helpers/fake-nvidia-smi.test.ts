@@ -167,9 +167,10 @@ describe('fake nvidia-smi: projection of recordings', () => {
 });
 
 describe('fake nvidia-smi: refusals and errors', () => {
-	it('exits 97 for a field the recording lacks, and answers [N/A] for it with FAKE_NVSMI_FILL_MISSING=na', async () => {
+	it('exits 97 for a field the recording lacks with FAKE_NVSMI_FILL_MISSING=strict, [N/A] with =na', async () => {
 		const refused = await runFake([GPU_FIELDS, '--format=csv,noheader,nounits'], {
 			FAKE_NVSMI_SCENARIO: 'issue__gb10-unified-memory',
+			FAKE_NVSMI_FILL_MISSING: 'strict',
 		});
 		expect(refused.code).toBe(97);
 		expect(refused.stdout).toBe('');

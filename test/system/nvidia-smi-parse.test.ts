@@ -36,7 +36,7 @@ const H100_UUID = 'GPU-00000000-0000-0000-0000-000000000000';
 const catalogue = loadCatalogue();
 
 /** The lines nvidia-smi would print for our own query, from frame `frame` (0-based) of a recording. */
-function ourLines(scenario: string, query: QueryKind, frame = 0, fillMissing = false): string[] {
+function ourLines(scenario: string, query: QueryKind, frame = 0, fillMissing: boolean | 'known' = 'known'): string[] {
 	const loaded = loadScenario(scenario);
 	if (loaded.kind !== 'data') throw new Error(`${scenario} is not a data scenario`);
 	const table = loaded.frames[query][frame];
@@ -66,9 +66,9 @@ function captureLine(file: string, phase: string, label: string, position: numbe
 }
 
 describe('the queries', () => {
-	it('asks the loop for exactly the minimal device fields, noheader and nounits, at the interval in ms', () => {
+	it('asks the loop for exactly the device fields and the sensors, noheader and nounits, at the interval in ms', () => {
 		expect(gpuLoopArgs(1000)).toEqual([
-			'--query-gpu=timestamp,count,index,uuid,name,memory.total,memory.used,utilization.gpu',
+			'--query-gpu=timestamp,count,index,uuid,name,memory.total,memory.used,utilization.gpu,temperature.gpu,power.draw,power.limit',
 			'--format=csv,noheader,nounits',
 			'-lms',
 			'1000',
@@ -100,6 +100,9 @@ describe('parseGpuLine on recorded devices', () => {
 				memoryUsedBytes: 0,
 				memoryPercent: 0,
 				utilizationPercent: 0,
+				temperatureC: 41,
+				powerDrawW: 69.85,
+				powerLimitW: 700,
 			},
 		});
 		const load = rowOf(loadLine!).reading;
@@ -147,8 +150,8 @@ describe('parseGpuLine on recorded devices', () => {
 	it('returns every line that is not a row as text: headers, other tables, WARNING, error text, fragments', () => {
 		const notRows = [
 			// Our own header, as `csv` without noheader would print it.
-			'timestamp, count, index, uuid, name, memory.total [MiB], memory.used [MiB], utilization.gpu [%]',
-			// The compute-apps header and a compute-apps row from the H100 capture: also 8 columns.
+			'timestamp, count, index, uuid, name, memory.total [MiB], memory.used [MiB], utilization.gpu [%], temperature.gpu, power.draw [W], power.limit [W]',
+			// The compute-apps header and a compute-apps row from the H100 capture.
 			captureLine(H100, 'load', 'query-compute-apps (per-process)', 0),
 			captureLine(H100, 'load', 'query-compute-apps (per-process)', 1),
 			fixture('errors/inforom-warning.txt').trimEnd(),

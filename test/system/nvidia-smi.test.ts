@@ -23,7 +23,7 @@ const H100_UUID = 'GPU-00000000-0000-0000-0000-000000000000';
 const DRIVER_NOT_LOADED =
 	"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.";
 const LOOP_ARGS = [
-	'--query-gpu=timestamp,count,index,uuid,name,memory.total,memory.used,utilization.gpu',
+	'--query-gpu=timestamp,count,index,uuid,name,memory.total,memory.used,utilization.gpu,temperature.gpu,power.draw,power.limit',
 	'--format=csv,noheader,nounits',
 	'-lms',
 	'100',
@@ -141,6 +141,9 @@ describe('device samples', () => {
 					memoryUsedBytes: 0,
 					memoryPercent: 0,
 					utilizationPercent: 0,
+					temperatureC: 41,
+					powerDrawW: 69.85,
+					powerLimitW: 700,
 				},
 			],
 		});
@@ -166,6 +169,10 @@ describe('device samples', () => {
 			memoryUsedBytes: 10032 * MiB,
 			memoryPercent: (10032 / 12206) * 100,
 			utilizationPercent: 86,
+			// Recorded in 2016; power was not asked for then: the fake answers [N/A], read as null.
+			temperatureC: 54,
+			powerDrawW: null,
+			powerLimitW: null,
 		});
 		// Every published sample is complete, never a partial one.
 		expect(h.states.every(({state: s}) => s.status !== 'ok' || s.gpus.length === 8)).toBe(true);
@@ -193,6 +200,9 @@ describe('device samples', () => {
 				memoryUsedBytes: null,
 				memoryPercent: null,
 				utilizationPercent: 0,
+				temperatureC: 35,
+				powerDrawW: 11.17,
+				powerLimitW: null,
 			},
 		]);
 	});

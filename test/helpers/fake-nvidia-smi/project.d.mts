@@ -17,6 +17,7 @@ export function projectTable(
 		noheader: boolean;
 		nounits: boolean;
 		timestamp?: string | null;
-		fillMissing?: boolean;
+		/** true: `[N/A]` for any field not recorded; 'known': only for fields fields.json lists; false: throw. */
+		fillMissing?: boolean | 'known';
 	},
 ): string[];

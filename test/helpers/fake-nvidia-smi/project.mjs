@@ -36,10 +36,16 @@ function withUnits(value, unit, nounits) {
 	return NUMBER.test(value) ? `${value} ${unit}` : value;
 }
 
+/** A field the catalogue (fields.json) lists for this kind of query: one some real driver answers. */
+function knownField(catalogue, query, name) {
+	return catalogue[query]?.aliases.has(name) === true;
+}
+
 /**
  * Returns the lines nvidia-smi would print (without line endings).
  * `timestamp` (a string) replaces the recorded one, as in loop mode; `count`, `index` and `timestamp` are derived
- * when the recording lacks them; `fillMissing` answers `[N/A]` for anything else that is missing.
+ * when the recording lacks them. Anything else that is missing: `fillMissing` true answers `[N/A]` for it, `'known'`
+ * only when the catalogue knows the field (a real query field the recording did not ask for), false never.
  */
 export function projectTable(
 	table,
@@ -59,7 +65,9 @@ export function projectTable(
 		if (query === 'query-gpu' && name === 'count') return {name, unit: null, value: () => String(table.rows.length)};
 		if (query === 'query-gpu' && name === 'index')
 			return {name, unit: null, value: (_row, position) => String(position)};
-		if (fillMissing) return {name, unit, value: () => '[N/A]'};
+		if (fillMissing === true || (fillMissing === 'known' && knownField(catalogue, query, name))) {
+			return {name, unit, value: () => '[N/A]'};
+		}
 		throw new MissingField(field);
 	});
 	const lines = noheader ? [] : [columns.map(c => (c.unit ? `${c.name} [${c.unit}]` : c.name)).join(', ')];

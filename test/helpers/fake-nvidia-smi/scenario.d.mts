@@ -34,6 +34,8 @@ export type Scenario =
 			readonly file: string;
 			readonly text: string;
 			readonly exit: number;
+			/** The field an invalid-field recording names; null for other errors. */
+			readonly field: string | null;
 	  };
 
 export function loadCatalogue(root?: string): Catalogue;

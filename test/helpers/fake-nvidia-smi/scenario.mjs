@@ -176,7 +176,8 @@ function loadScenarioFile(file, root, catalogue) {
 		return {...base, append: json.append_stdout ?? null, exit: json.exit ?? 0};
 	}
 	if (json.exit !== undefined && json.stdout !== undefined) {
-		return {kind: 'error', text: json.stdout, exit: json.exit};
+		// `field`: the field name an invalid-field recording names (the fake substitutes it).
+		return {kind: 'error', text: json.stdout, exit: json.exit, field: json.field ?? null};
 	}
 	if (json.files !== undefined) return issueScenario(json, catalogue);
 	throw new CannotAnswer(`${file} is not a scenario the fake understands`);
