@@ -1,7 +1,9 @@
 import {useMemo, useReducer} from 'react';
 import {Text, useApp, useInput} from 'ink';
+import type {HistoryPoint} from '../core/metric-history.js';
 import type {Job} from '../core/types.js';
 import {keyBarHints} from './hints.js';
+import {windowStart} from './history/window.js';
 import useSnapshot from './hooks/use-snapshot.js';
 import useTerminalSize from './hooks/use-terminal-size.js';
 import useUiEffects from './hooks/use-ui-effects.js';
@@ -12,7 +14,7 @@ import Overlay, {helpNotes} from './overlay.js';
 import {BOX_FRAME_COLUMNS, maxBoxSize} from './overlay-box.js';
 import {ranksOf} from './panes/job-rows.js';
 import Screen from './screen.js';
-import type {ScreenData} from './screen-data.js';
+import type {ChartHistory, ScreenData} from './screen-data.js';
 import {sortRankSet} from './rank-sort.js';
 import {cursorIndex, INITIAL_STATE, type KeyContext, reduce} from './state.js';
 import type {TuiSession} from './tui-session.js';
@@ -58,6 +60,15 @@ export default function App({session, historyPoints = 120}: Props) {
 			out[id] = session.monitor.getHistory(id, historyPoints).map(p => p.value);
 		return out;
 	}, [snapshot, session.monitor, historyPoints]);
+	// The history charts' window, read from the Monitor once per snapshot or window change.
+	const charts = useMemo((): ChartHistory | undefined => {
+		if (!snapshot) return undefined;
+		const to = snapshot.time;
+		const from = windowStart(ui.window, to, session.monitor.startedAt);
+		const series: Record<string, readonly HistoryPoint[]> = {};
+		for (const id of Object.keys(snapshot.metrics)) series[id] = session.monitor.getSeries(id, from);
+		return {window: ui.window, from, to, series, markers: session.monitor.getMarkers(from)};
+	}, [snapshot, session.monitor, ui.window]);
 	const cursor = cursorIndex(ui, ranks);
 	const save = session.actions.signalOf('save');
 	const emergency = session.actions.signalOf('emergency');
@@ -67,6 +78,7 @@ export default function App({session, historyPoints = 120}: Props) {
 		sort: ui.sort,
 		host: session.host,
 		history,
+		charts,
 		cursor,
 		marked,
 		saveStatus: ui.saveStatus,

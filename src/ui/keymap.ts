@@ -16,6 +16,7 @@ export type Action =
 	| 'close'
 	| 'detail'
 	| 'sort'
+	| 'window'
 	| 'choose-next'
 	| 'confirm'
 	| 'activate'
@@ -172,6 +173,13 @@ export const KEYMAP: readonly Binding[] = [
 		keys: 'o',
 		description: 'order the ranks within each job: by rank, RSS, CPU, GPU memory (largest first), in turn',
 		matches: is('o'),
+	},
+	{
+		action: 'window',
+		modes: ['main'],
+		keys: 'w',
+		description: 'history charts over the last 5 minutes, the last hour, the whole run, in turn',
+		matches: is('w'),
 	},
 	// After help on the bar (it drops from the end when narrow). Not a signal action: --readonly keeps it, since it only reads /proc.
 	{

@@ -46,6 +46,7 @@ interface Slot {
 	readonly widths: readonly number[];
 	readonly need: Need;
 	readonly firstRows: number;
+	readonly spare: boolean;
 }
 
 /** The widths of a band's panes side by side: each its share, the last the rest, GAP between. */
@@ -67,6 +68,7 @@ function slotsFor(bands: readonly Band[], columns: number, budget: number, data:
 					widths: [columns],
 					need: pane.need(data, {width: columns, budget}),
 					firstRows: pane.firstRows,
+					spare: pane.spare ?? false,
 				});
 			}
 			continue;
@@ -78,6 +80,7 @@ function slotsFor(bands: readonly Band[], columns: number, budget: number, data:
 			widths,
 			need: {min: Math.max(...needs.map(n => n.min)), want: Math.max(...needs.map(n => n.want))},
 			firstRows: Math.max(...band.panes.map(p => p.firstRows)),
+			spare: band.panes.every(p => p.spare ?? false),
 		});
 	}
 	return slots;
@@ -86,9 +89,12 @@ function slotsFor(bands: readonly Band[], columns: number, budget: number, data:
 /**
  * Shares `budget` rows: every slot its minimum, then each its first helping in order (the memory
  * gauges all they want: they are the point of the tool), then the rest one row at a time in turn,
- * so that 500 ranks cannot crowd out the checkpoints.
+ * so that 500 ranks cannot crowd out the checkpoints — a spare slot (the history) last in each turn.
  */
-function share(budget: number, slots: readonly {readonly need: Need; readonly firstRows: number}[]): number[] {
+function share(
+	budget: number,
+	slots: readonly {readonly need: Need; readonly firstRows: number; readonly spare?: boolean}[],
+): number[] {
 	const rows = slots.map(slot => slot.need.min);
 	let left = budget - rows.reduce((a, b) => a + b, 0);
 	slots.forEach((slot, i) => {
@@ -96,16 +102,17 @@ function share(budget: number, slots: readonly {readonly need: Need; readonly fi
 		rows[i]! += add;
 		left -= add;
 	});
+	const turn = [...slots.keys()].sort((a, b) => Number(slots[a]!.spare ?? false) - Number(slots[b]!.spare ?? false));
 	let growing = true;
 	while (left > 0 && growing) {
 		growing = false;
-		slots.forEach((slot, i) => {
-			if (left > 0 && rows[i]! < slot.need.want) {
+		for (const i of turn) {
+			if (left > 0 && rows[i]! < slots[i]!.need.want) {
 				rows[i]!++;
 				left--;
 				growing = true;
 			}
-		});
+		}
 	}
 	return rows;
 }

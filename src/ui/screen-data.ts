@@ -1,4 +1,7 @@
+import type {Marker} from '../core/markers.js';
 import type {MetricId, Snapshot} from '../core/types.js';
+import type {Series} from './history/chart-specs.js';
+import type {HistoryWindow} from './history/window.js';
 import type {SaveStatus} from './panes/CheckpointsPane.js';
 import type {RankSort} from './rank-sort.js';
 
@@ -17,6 +20,19 @@ export interface ScreenData {
 	readonly saveStatus: SaveStatus | null;
 	/** The ranks table's order (the snapshot's ranks are already in it); its title says so. */
 	readonly sort?: RankSort;
+	/** The history charts' window and what falls in it; absent: no history pane. */
+	readonly charts?: ChartHistory;
 	/** The signals the keys send (save, then emergency): the ranks pane keeps their marks visible when narrow. */
 	readonly actionSignals: readonly string[];
+}
+
+/** The Monitor's history over the charts' window, read once per frame. */
+export interface ChartHistory {
+	readonly window: HistoryWindow;
+	/** Epoch ms at the charts' left and right edges. */
+	readonly from: number;
+	readonly to: number;
+	/** Each metric's points from `from` on. */
+	readonly series: Series;
+	readonly markers: readonly Marker[];
 }

@@ -1,30 +1,13 @@
-import type {ExitStatus} from '../core/types.js';
 import {outcomeLine} from '../ranks/preview.js';
-import type {SendResult} from '../ranks/send.js';
-import type {SignalName} from '../ranks/signals.js';
 import type {SignalAction} from '../session/actions.js';
-import {
-	type DetailEffect,
-	type DetailEvent,
-	type DetailView,
-	detailAnswered,
-	NO_RANK_TO_SHOW,
-	openDetail,
-} from './detail-view.js';
+import {type DetailView, detailAnswered, NO_RANK_TO_SHOW, openDetail} from './detail-view.js';
 import type {SaveStatus} from './panes/CheckpointsPane.js';
-import {type Action, type KeyInfo, type Mode, resolveKey} from './keymap.js';
+import {type Action, type Mode, resolveKey} from './keymap.js';
+import {type HistoryWindow, nextWindow} from './history/window.js';
 import {nextSort, type RankSort} from './rank-sort.js';
 import {clampScroll} from './scroll.js';
-import {
-	jobExitedStatus,
-	outcomeTitle,
-	type SaveFinished,
-	type SaveWatch,
-	saveFinishedStatus,
-	sentStatus,
-	signalWord,
-} from './send-status.js';
-import {type RankRef, type Target, targetOf, toggleMark} from './targets.js';
+import {jobExitedStatus, outcomeTitle, saveFinishedStatus, sentStatus, signalWord} from './send-status.js';
+import {type Target, targetOf, toggleMark} from './targets.js';
 
 // The TUI's whole state and every way it changes: key presses and the results of what keys asked
 // for (a send, a save confirmed or timed out, an analysis read) all come in as events. A pure
@@ -50,6 +33,8 @@ export interface UiState {
 	readonly cursorPid: number | null;
 	/** The ranks table's order (within each job). */
 	readonly sort: RankSort;
+	/** The history charts' time window. */
+	readonly window: HistoryWindow;
 	/** PIDs marked as targets, all of one job; none marked = every rank of the cursor's job. */
 	readonly marked: ReadonlySet<number>;
 	/**
@@ -78,6 +63,7 @@ export const INITIAL_STATE: UiState = {
 	cursor: 0,
 	cursorPid: null,
 	sort: 'rank',
+	window: '5m',
 	marked: new Set(),
 	confirm: null,
 	scroll: 0,
@@ -90,74 +76,9 @@ export const INITIAL_STATE: UiState = {
 	effects: [],
 };
 
-export type Effect =
-	/** Suspend: stop the process as Ctrl-Z would outside raw mode (hooks/use-suspend.ts); the state stays as it is. */
-	| {readonly kind: 'quit' | 'suspend'}
-	/** Send the action's signal to these PIDs of one job (the job and each pid re-checked against the latest scan). */
-	| {readonly kind: 'send'; readonly action: SignalAction; readonly job: string; readonly pids: readonly number[]}
-	/** Read and analyse the memory log, as report lines this wide. */
-	| {readonly kind: 'analyze'; readonly width: number}
-	| DetailEffect;
+import type {Effect, KeyContext, UiEvent} from './ui-events.js';
 
-/** What the reducer needs to know of the screen and the session when a key comes in. */
-export interface KeyContext {
-	/** The rank rows, job by job, in display order: each one's pid and job. */
-	readonly ranks: readonly RankRef[];
-	/** Rows a page moves in the ranks list. */
-	readonly page: number;
-	/** Lines of the analysis box's text area. */
-	readonly analysisRows: number;
-	/** Lines the help lists (keys and notes): how far it scrolls. */
-	readonly helpLines: number;
-	/** Columns the analysis report is laid out for. */
-	readonly width: number;
-	readonly readonly: boolean;
-	/** The signal each action sends (the settings). */
-	readonly signals: Readonly<Record<SignalAction, SignalName>>;
-	/** Epoch ms. */
-	readonly now: number;
-}
-
-export type UiEvent =
-	/** A key press, resolved against the mode it arrives in (not the mode of the last frame). */
-	| {readonly type: 'input'; readonly input: string; readonly key: KeyInfo; readonly context: KeyContext}
-	/** The app took the first `count` queued effects to run them. */
-	| {readonly type: 'effects-taken'; readonly count: number}
-	/** A send to a job ran: each rank's outcome, and whether the save it asks for is watched. */
-	| {
-			readonly type: 'sent';
-			readonly action: SignalAction;
-			readonly signal: SignalName;
-			readonly job: string;
-			readonly results: readonly SendResult[];
-			/** Epoch ms. */
-			readonly sentAt: number;
-			readonly watch: SaveWatch;
-	  }
-	/** A send that found nothing to send to: the job, or every chosen rank of it, is gone. */
-	| {
-			readonly type: 'send-skipped';
-			readonly action: SignalAction;
-			readonly signal: SignalName;
-			readonly job: string;
-			readonly reason: string;
-	  }
-	/**
-	 * What the save watch saw for the send at `sentAt`: the checkpoint (attributed when of the kind asked
-	 * for; else `note` says why it may not be the one), or none within the timeout (null).
-	 */
-	| ({readonly type: 'save-finished'; readonly sentAt: number} & SaveFinished)
-	/** The job an emergency signal went to ended before its checkpoint was seen. */
-	| {
-			readonly type: 'job-exited';
-			readonly sentAt: number;
-			readonly signal: SignalName;
-			readonly job: string;
-			readonly exit: ExitStatus | null;
-	  }
-	| {readonly type: 'analysis-loaded'; readonly lines: readonly string[]}
-	| {readonly type: 'analysis-failed'; readonly message: string}
-	| DetailEvent;
+export type {Effect, KeyContext, UiEvent};
 
 const ANALYSIS_TITLE = "Analysis of this run's memory log";
 const NOTICE_MS = 5000;
@@ -260,6 +181,8 @@ function onKey(state: UiState, action: Action, context: KeyContext): UiState {
 			const at = context.ranks[cursorIndex(state, context.ranks)];
 			return {...state, sort: nextSort(state.sort), cursorPid: at?.pid ?? state.cursorPid};
 		}
+		case 'window':
+			return {...state, window: nextWindow(state.window)};
 		case 'analyze':
 			return withEffect(
 				{...state, mode: 'analysis', scroll: 0, analysis: {title: ANALYSIS_TITLE, lines: ['reading the log…']}},

@@ -1,4 +1,6 @@
+import type {Marker} from '../core/markers.js';
 import type {HistoryPoint} from '../core/monitor.js';
+import type {RankSample} from '../core/rank-history.js';
 import type {SessionActions} from '../session/actions.js';
 import type {SnapshotStore} from './hooks/use-snapshot.js';
 import type {ObservableValue} from './hooks/use-value.js';
@@ -9,6 +11,14 @@ import type {ObservableValue} from './hooks/use-value.js';
 export interface TuiStore extends SnapshotStore {
 	/** The newest `limit` values of a metric, oldest first (Monitor.getHistory). */
 	getHistory(metric: string, limit: number): readonly HistoryPoint[];
+	/** A metric's points from `from` on, for the history charts (Monitor.getSeries). */
+	getSeries(metric: string, from: number): readonly HistoryPoint[];
+	/** Saves, alerts and exits from `from` on (Monitor.getMarkers). */
+	getMarkers(from: number): readonly Marker[];
+	/** A rank's RSS and CPU per scan (Monitor.getRankHistory). */
+	getRankHistory(pid: number, startTime: number): readonly RankSample[];
+	/** Epoch ms of the first sample; null before it. */
+	readonly startedAt: number | null;
 }
 
 export interface TuiSession {

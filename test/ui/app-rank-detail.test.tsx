@@ -9,6 +9,7 @@ import type {TuiSession} from '../../src/ui/tui-session.js';
 import {press, untilFrame as until} from '../helpers/ink.js';
 import {twoJobs} from './fixtures.js';
 import {screenData} from './screen-data.js';
+import {NO_HISTORY} from './no-history.js';
 
 // Enter on a rank in the app, against a scripted session: the box shows what the session's rankDetail read of
 // the cursor's rank (its whole command line, wrapped), and Esc or q goes back to the ranks.
@@ -94,7 +95,7 @@ function scripted(ranks: RankSet, recentEvents: readonly JobEvent[] = []) {
 	const session: TuiSession = {
 		host: 'node1',
 		readonly: false,
-		monitor: {subscribe: () => () => undefined, getSnapshot: () => snapshot, getHistory: () => []},
+		monitor: {subscribe: () => () => undefined, getSnapshot: () => snapshot, ...NO_HISTORY},
 		recorder: {trouble: {get: () => null, subscribe: () => () => undefined}},
 		actions,
 		start: () => undefined,

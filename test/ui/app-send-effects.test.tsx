@@ -10,6 +10,7 @@ import type {TuiSession} from '../../src/ui/tui-session.js';
 import {press, untilFrame as until} from '../helpers/ink.js';
 import {checkpoint, GIB, job, jobSet, rank, twoJobs} from './fixtures.js';
 import {screenData} from './screen-data.js';
+import {NO_HISTORY} from './no-history.js';
 
 // What the app does with a send, against a scripted session: the job is looked up again when the send runs
 // (only its ranks still there get the signal; a job gone gets nothing), the save is watched only for RUN_DIR's
@@ -59,7 +60,7 @@ function scripted(ranks: RankSet) {
 				return () => listeners.delete(listener);
 			},
 			getSnapshot: () => snapshot,
-			getHistory: () => [],
+			...NO_HISTORY,
 		},
 		recorder: {trouble: {get: () => null, subscribe: () => () => undefined}},
 		actions,

@@ -32,7 +32,7 @@ function linesUsed(layout: Laid): number {
 	const lower = layout.split
 		? Math.max(layout.checkpoints.height, layout.alerts.height)
 		: layout.checkpoints.height + layout.alerts.height;
-	return layout.memory.height + layout.ranks.height + lower + layout.keyBar.height;
+	return layout.memory.height + layout.history.height + layout.ranks.height + lower + layout.keyBar.height;
 }
 
 describe('computeLayout: too small', () => {
@@ -126,7 +126,10 @@ describe('computeLayout: sizes', () => {
 		expect(layout.checkpoints.height).toBe(layout.alerts.height);
 		expect(layout.checkpoints.compact).toBe(false);
 		expect(layout.alerts.compact).toBe(false);
-		expect(layout.height).toBe(layout.memory.height + layout.ranks.height + layout.checkpoints.height + 1);
+		expect(layout.height).toBe(
+			layout.memory.height + layout.history.height + layout.ranks.height + layout.checkpoints.height + 1,
+		);
+		expect(layout.height).toBe(59);
 	});
 
 	test('a save status line gets its own row', () => {
@@ -143,7 +146,7 @@ describe('computeLayout: sizes', () => {
 		expect(layout.height).toBe(29);
 	});
 
-	test('nothing to list: the panes take their one message line and the rest stays empty', () => {
+	test('nothing to list: the panes take their one message line and the history charts the rest', () => {
 		const layout = screen(
 			computeLayout(100, 30, {
 				gpus: 0,
@@ -158,7 +161,8 @@ describe('computeLayout: sizes', () => {
 		expect(layout.ranks.height).toBe(2);
 		expect(layout.checkpoints.height).toBe(2);
 		expect(layout.alerts.height).toBe(1);
-		expect(layout.height).toBe(10);
+		expect(layout.history.height).toBe(29 - 10);
+		expect(layout.height).toBe(29);
 	});
 });
 
@@ -207,7 +211,8 @@ describe('computeLayout: invariants', () => {
 				}
 				const s = screen(layout);
 				expect(s.height).toBe(linesUsed(s));
-				expect(s.height).toBeLessThanOrEqual(rows - 1);
+				// Every row is used (the history takes what the other panes do not want), never the last.
+				expect(s.height).toBe(Math.floor(rows) - 1);
 				expect(s.memory.height).toBeGreaterThanOrEqual(4);
 				expect(s.ranks.height).toBeGreaterThanOrEqual(2);
 				expect(s.checkpoints.height).toBeGreaterThanOrEqual(2);

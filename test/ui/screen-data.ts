@@ -97,6 +97,7 @@ export interface MemoryBoxView extends PaneBox {
 /** A laid-out screen's boxes by pane, as the layout tests read them. */
 export interface Panes {
 	readonly memory: MemoryBoxView;
+	readonly history: PaneBox;
 	readonly ranks: PaneBox;
 	readonly checkpoints: PaneBox;
 	readonly alerts: PaneBox;
@@ -115,6 +116,7 @@ export function panesOf(layout: ScreenLayout, counts: LayoutCounts): Panes {
 			gpuColumns: gpuColumnsFor(counts.gpus, memory.width, memory.budget),
 			sparklineWidth: sparklineWidthFor(memory.width),
 		},
+		history: box('history'),
 		ranks: box('ranks'),
 		checkpoints: box('checkpoints'),
 		alerts: box('alerts'),

@@ -89,6 +89,17 @@ function screenData(d: Data): ScreenData {
 		},
 		host: 'node1',
 		history: {ram: [50, 60, 78]},
+		charts: {
+			window: '5m',
+			from: NOW - 300_000,
+			to: NOW,
+			// RAM climbing from 50 % over the last four minutes, past its 85 % threshold; a save and the alert marked.
+			series: {ram: Array.from({length: 240}, (_, i) => ({time: NOW - 240_000 + i * 1000, value: 50 + i / 6}))},
+			markers: [
+				{time: NOW - 120_000, kind: 'save', level: 'ok', text: 'saved'},
+				{time: NOW - 30_000, kind: 'alert', level: 'critical', text: 'ram 86%'},
+			],
+		},
 		cursor: (d.ranks?.ranks.length ?? 1) - 1,
 		marked: new Set([10_001]),
 		saveStatus: {text: 'waiting for checkpoint…', level: 'ok'},
@@ -119,7 +130,9 @@ const sizes = [
 	[80, 24],
 	[100, 30],
 	[120, 40],
+	[160, 50],
 	[200, 60],
+	[250, 70],
 ] as const;
 
 const datasets = {
@@ -137,6 +150,8 @@ describe('a whole screen', () => {
 				const {lastFrame} = renderOnTerminal(<TestScreen columns={columns} rows={rows} d={d} />, columns);
 				const lines = expectFits(lastFrame(), columns, rows - 1);
 				const frame = lastFrame()!;
+				// Every row used: the history charts take what the other panes leave.
+				expect(lines, frame).toHaveLength(rows - 1);
 				expect(lines[0]).toMatch(/^MEMORY node1/);
 				expect(frame).toMatch(/^RANKS/m);
 				expect(frame).toMatch(/CHECKPOINTS/);

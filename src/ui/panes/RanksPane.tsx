@@ -262,7 +262,9 @@ export function ranksNeed(ranks: RankSet | null): Need {
 		const ended = Math.min(ENDED_SHOWN, ranks?.ended.length ?? 0);
 		return {min: 2, want: 1 + Math.max(1, ended)};
 	}
-	return {min: 3, want: 2 + lineCount(jobs)};
+	// The title, the column header (drawn only over rank rows), then the jobs' lines.
+	const header = jobs.some(job => job.ranks.length > 0) ? 1 : 0;
+	return {min: 2 + header, want: 1 + header + lineCount(jobs)};
 }
 
 export const ranksPane: PaneDefinition = {

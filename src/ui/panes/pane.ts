@@ -36,6 +36,8 @@ export interface PaneDefinition {
 	 * shared out one row at a time. Infinity: all it wants, first (the memory gauges are the point).
 	 */
 	readonly firstRows: number;
+	/** Takes its rows last in each round of the sharing: the spare rows, once the others have theirs (the history). */
+	readonly spare?: boolean;
 	need(data: ScreenData, room: PaneRoom): Need;
 	render(data: ScreenData, box: PaneBox): React.ReactNode;
 }

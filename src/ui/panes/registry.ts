@@ -1,3 +1,4 @@
+import {historyPane} from '../history/HistoryPane.js';
 import {alertsPane} from './AlertsPane.js';
 import {checkpointsPane} from './CheckpointsPane.js';
 import {memoryPane} from './MemoryPane.js';
@@ -11,6 +12,7 @@ const SPLIT_COLUMNS = 160;
 
 export const SCREEN: readonly Band[] = [
 	{panes: [memoryPane]},
+	{panes: [historyPane]},
 	{panes: [ranksPane]},
 	{panes: [checkpointsPane, alertsPane], sideBySideFrom: SPLIT_COLUMNS, shares: [0.6]},
 ];

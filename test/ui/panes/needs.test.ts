@@ -29,7 +29,8 @@ describe("the panes' needs", () => {
 
 	test('ranks: title, header and a row each; title and the reason when there are none', () => {
 		expect(ranksNeed(null)).toEqual({min: 2, want: 2});
-		expect(ranksNeed(rankSet(0))).toEqual({min: 3, want: 3}); // its "no ranks (launcher alive)" line
+		// The title and its "no ranks (launcher alive)" line: no column header over no rows.
+		expect(ranksNeed(rankSet(0))).toEqual({min: 2, want: 2});
 		expect(ranksNeed(jobSet([]))).toEqual({min: 2, want: 2});
 		expect(ranksNeed(rankSet(1))).toEqual({min: 3, want: 3});
 		expect(ranksNeed(rankSet(64))).toEqual({min: 3, want: 66});
@@ -56,9 +57,15 @@ describe("the panes' needs", () => {
 		expect(alertsNeed(3)).toEqual({min: 1, want: 4});
 	});
 
-	test('the registry: memory first and all it wants; checkpoints and alerts share the last band', () => {
-		expect(SCREEN.map(band => band.panes.map(p => p.id))).toEqual([['memory'], ['ranks'], ['checkpoints', 'alerts']]);
+	test('the registry: memory first and all it wants, the history the spare rows; checkpoints and alerts share the last band', () => {
+		expect(SCREEN.map(band => band.panes.map(p => p.id))).toEqual([
+			['memory'],
+			['history'],
+			['ranks'],
+			['checkpoints', 'alerts'],
+		]);
 		expect(SCREEN[0]!.panes[0]!.firstRows).toBe(Number.POSITIVE_INFINITY);
-		expect(new Set(SCREEN.flatMap(band => band.panes.map(p => p.id))).size).toBe(4);
+		expect(SCREEN[1]!.panes[0]!.spare).toBe(true);
+		expect(new Set(SCREEN.flatMap(band => band.panes.map(p => p.id))).size).toBe(5);
 	});
 });

@@ -1,0 +1,102 @@
+import React from 'react';
+import {Box, Text} from 'ink';
+import type {Marker} from '../../core/markers.js';
+import {LEVEL_COLOR} from '../../format/levels.js';
+import {usePaint} from '../color.js';
+import {type CellStyle, plotArea, runsOf, thresholdRowFromTop} from '../widgets/braille-plot.js';
+import {type AxisStyle, markerRule, tickRow, timeTicks} from '../widgets/time-axis.js';
+import {CHART_FRAME_ROWS} from './chart-grid.js';
+import type {ChartSpec} from './chart-specs.js';
+
+export interface Props {
+	readonly spec: ChartSpec;
+	readonly markers: readonly Marker[];
+	/** Epoch ms at the left and right edges. */
+	readonly from: number;
+	readonly to: number;
+	readonly width: number;
+	/** Lines, the title and the time axis included. */
+	readonly height: number;
+}
+
+/** Columns of the y scale: `100%` and a space. */
+const SCALE = 5;
+
+const PLOT_COLOR: Readonly<Record<CellStyle, string | null>> = {
+	data: 'cyan',
+	over: 'red',
+	threshold: 'red',
+	empty: null,
+};
+const AXIS_COLOR: Readonly<Record<AxisStyle, string | null>> = {
+	rule: null,
+	save: 'green',
+	ok: null,
+	warn: 'yellow',
+	critical: 'red',
+	exit: 'magenta',
+};
+
+function percent(value: number | null): string {
+	return value === null ? 'n/a' : `${value.toFixed(1)}%`;
+}
+
+/** The y scale's label for a plot row: the threshold where its line is, else 100 % at the top and 0 % at the bottom. */
+function scaleLabel(row: number, rows: number, thresholdRow: number | null, threshold: number | null): string {
+	if (row === thresholdRow && threshold !== null) return `${Math.round(threshold)}%`.padStart(SCALE - 1);
+	if (row === 0 && rows > 1) return '100%';
+	if (row === rows - 1 && rows > 1) return '  0%';
+	return '    ';
+}
+
+/** One metric over the window: title, a braille area with the threshold line and y scale, the marks and clock times. */
+function Chart({spec, markers, from, to, width, height}: Props) {
+	const paint = usePaint();
+	const plotRows = Math.max(1, height - CHART_FRAME_ROWS);
+	const plotWidth = Math.max(1, width - SCALE);
+	const rows = plotArea({points: spec.points, from, to, width: plotWidth, height: plotRows, threshold: spec.threshold});
+	const thresholdRow = thresholdRowFromTop(spec.threshold, plotRows);
+	const windowMax = spec.points.filter(p => p.time >= from).reduce((m, p) => Math.max(m, p.value), -1);
+	const rule = runsOf(markerRule(markers, from, to, plotWidth));
+	const color = (c: string | null) => (c === null ? undefined : paint(c));
+	return (
+		<Box flexDirection="column" width={width}>
+			<Text wrap="truncate-end">
+				<Text bold color={paint(LEVEL_COLOR[spec.level])}>
+					{spec.label}
+				</Text>
+				{` ${percent(spec.now)}${spec.note ? ` (${spec.note})` : ''}${windowMax >= 0 ? ` · max ${percent(windowMax)} in window` : ''}`}
+			</Text>
+			{rows.map((row, i) => (
+				<Text key={i} wrap="truncate-end">
+					<Text dimColor color={i === thresholdRow ? paint('red') : undefined}>
+						{`${scaleLabel(i, plotRows, thresholdRow, spec.threshold)} `}
+					</Text>
+					{runsOf(row).map((run, j) => (
+						<Text key={j} color={color(PLOT_COLOR[run.style])} dimColor={run.style === 'threshold'}>
+							{run.text}
+						</Text>
+					))}
+				</Text>
+			))}
+			<Text wrap="truncate-end">
+				{' '.repeat(SCALE)}
+				{rule.map((run, j) => (
+					<Text
+						key={j}
+						color={color(AXIS_COLOR[run.style])}
+						dimColor={run.style === 'rule'}
+						bold={run.style !== 'rule'}
+					>
+						{run.text}
+					</Text>
+				))}
+			</Text>
+			<Text wrap="truncate-end" dimColor>
+				{' '.repeat(SCALE) + tickRow(timeTicks(from, to, plotWidth), plotWidth)}
+			</Text>
+		</Box>
+	);
+}
+
+export default React.memo(Chart);

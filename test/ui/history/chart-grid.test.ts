@@ -1,0 +1,27 @@
+import {describe, expect, it} from 'vitest';
+import {chartGrid} from '../../../src/ui/history/chart-grid.js';
+
+describe('chartGrid', () => {
+	it.each([
+		// count, width, rows → columns, heights (all rows used)
+		[1, 120, 20, 1, [20]],
+		[2, 120, 20, 1, [10, 10]],
+		[3, 120, 14, 2, [7, 7]],
+		[9, 200, 30, 3, [10, 10, 10]],
+		[9, 250, 24, 3, [8, 8, 8]],
+	])('%i charts in %i×%i: %i columns, rows %j', (count, width, rows, columns, heights) => {
+		const grid = chartGrid(count, width, rows);
+		expect(grid?.columns).toBe(columns);
+		expect(grid?.heights).toEqual(heights);
+		expect(grid!.heights.reduce((a, b) => a + b, 0)).toBe(rows);
+		// The columns and the gaps between them fill the width exactly.
+		expect(grid!.widths.reduce((a, b) => a + b, 0) + 2 * (grid!.columns - 1)).toBe(width);
+	});
+
+	it('answers null when not even one chart row fits: the pane then merges charts or draws strips', () => {
+		expect(chartGrid(9, 120, 8)).toBeNull();
+		expect(chartGrid(1, 120, 3)).toBeNull();
+		expect(chartGrid(1, 30, 10)).toBeNull();
+		expect(chartGrid(1, 120, 4)?.heights).toEqual([4]);
+	});
+});
