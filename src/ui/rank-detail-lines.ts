@@ -6,6 +6,8 @@ import {type SignalHandling, signalHandling, signalMark} from '../format/signals
 import {localTime, localTimeShort} from '../format/time.js';
 import {formatBytes, formatPercent} from '../format/units.js';
 import type {RankDetail} from '../ranks/detail.js';
+import type {RankSample} from '../core/rank-history.js';
+import {rankHistoryLines} from './rank-history-lines.js';
 
 // The rank detail box's text: what ranks/detail.ts read, in lines no wider than the box. Nothing is
 // cut: a long command line or path is what the user opened the detail to read, so it wraps instead.
@@ -173,10 +175,16 @@ function eventLines(detail: RankDetail, events: readonly JobEvent[], width: numb
 
 /**
  * The detail box's lines, `width` columns at most: the rank's state and resources, its command line
- * and cwd whole, its launch variables (those set), its signals, its workers and its recent events
- * (`events` is the snapshot's recentEvents: this rank's are picked by pid).
+ * and cwd whole, its RSS and CPU over time (`history`, the Monitor's samples of it), its launch variables
+ * (those set), its signals, its workers and its recent events (`events` is the snapshot's recentEvents: this
+ * rank's are picked by pid).
  */
-export function rankDetailLines(detail: RankDetail, events: readonly JobEvent[], width: number): string[] {
+export function rankDetailLines(
+	detail: RankDetail,
+	events: readonly JobEvent[],
+	width: number,
+	history: readonly RankSample[] = [],
+): string[] {
 	const resources = [
 		`CPU ${formatPercent(detail.cpuPercent)}`,
 		`RSS ${formatBytes(detail.rssBytes)}`,
@@ -195,6 +203,8 @@ export function rankDetailLines(detail: RankDetail, events: readonly JobEvent[],
 		...field('cwd', detail.cwd ?? 'not readable', width),
 		// Said once, so that nobody waits for these numbers to move.
 		...field('read at', `${localTime(detail.readAt)}; reopen the detail for newer numbers`, width),
+		'',
+		...rankHistoryLines(history, width),
 		'',
 		'Launch variables',
 		...variableLines(detail, width),

@@ -71,7 +71,12 @@ function detail(
 		dispatch({type: 'detail-failed', pid, message: `${detailTitle(rank)}: it has exited since the last scan`});
 		return;
 	}
-	const lines = rankDetailLines(read, snapshot.recentEvents, effect.width);
+	const lines = rankDetailLines(
+		read,
+		snapshot.recentEvents,
+		effect.width,
+		store.getRankHistory(rank.pid, rank.startTime),
+	);
 	dispatch({type: 'detail-loaded', pid, title: detailTitle(rank), lines});
 }
 
