@@ -19,7 +19,7 @@ export interface Props {
 	readonly height: number;
 }
 
-/** Columns of the y scale: `100%` and a space. */
+/** Columns of the y scale: `100%` and its axis line. */
 const SCALE = 5;
 
 const PLOT_COLOR: Readonly<Record<CellStyle, string | null>> = {
@@ -49,6 +49,11 @@ function scaleLabel(row: number, rows: number, thresholdRow: number | null, thre
 	return '    ';
 }
 
+/** The label and the y axis: a tick where a value is labelled, the line elsewhere. */
+function axisCell(label: string): string {
+	return `${label}${label.trim() ? '┤' : '│'}`;
+}
+
 /** One metric over the window: title, a braille area with the threshold line and y scale, the marks and clock times. */
 function Chart({spec, markers, from, to, width, height}: Props) {
 	const paint = usePaint();
@@ -70,7 +75,7 @@ function Chart({spec, markers, from, to, width, height}: Props) {
 			{rows.map((row, i) => (
 				<Text key={i} wrap="truncate-end">
 					<Text dimColor color={i === thresholdRow ? paint('red') : undefined}>
-						{`${scaleLabel(i, plotRows, thresholdRow, spec.threshold)} `}
+						{axisCell(scaleLabel(i, plotRows, thresholdRow, spec.threshold))}
 					</Text>
 					{runsOf(row).map((run, j) => (
 						<Text key={j} color={color(PLOT_COLOR[run.style])} dimColor={run.style === 'threshold'}>
@@ -80,7 +85,7 @@ function Chart({spec, markers, from, to, width, height}: Props) {
 				</Text>
 			))}
 			<Text wrap="truncate-end">
-				{' '.repeat(SCALE)}
+				{'    └'}
 				{rule.map((run, j) => (
 					<Text
 						key={j}

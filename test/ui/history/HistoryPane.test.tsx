@@ -50,8 +50,9 @@ describe('HistoryPane', () => {
 		expect(lines).toHaveLength(16);
 		expect(lines[0]).toBe('HISTORY last 5 min · w window · ▲ save  ! alert  ✕ exit');
 		expect(lines[1]).toMatch(/^RAM 89\.8% · max 89\.8% in window/);
-		expect(frame).toMatch(/^ 85% [⠀-⣿]*┄+/m);
-		expect(lines[2]).toMatch(/^100%/);
+		expect(frame).toMatch(/^ 85%┤[⠀-⣿]*┄+/m);
+		expect(lines[2]).toMatch(/^100%┤/);
+		expect(lines[4]).toMatch(/^ {4}│/);
 		const rule = lines.at(-2)!;
 		expect(rule.indexOf('▲')).toBeLessThan(rule.indexOf('!'));
 		expect(rule.indexOf('!')).toBeLessThan(rule.indexOf('✕'));
