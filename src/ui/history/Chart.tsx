@@ -45,6 +45,8 @@ function percent(value: number | null): string {
 function scaleLabel(row: number, rows: number, thresholdRow: number | null, threshold: number | null): string {
 	if (row === thresholdRow && threshold !== null) return `${Math.round(threshold)}%`.padStart(SCALE - 1);
 	if (row === 0 && rows > 1) return '100%';
+	// Tall charts get their middle labelled too.
+	if (rows >= 7 && row === thresholdRowFromTop(50, rows) && row !== thresholdRow) return ' 50%';
 	if (row === rows - 1 && rows > 1) return '  0%';
 	return '    ';
 }
