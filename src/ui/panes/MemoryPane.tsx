@@ -7,7 +7,17 @@ import Line from '../widgets/Line.js';
 import type {GpuState, HostCpu, HostMemory, MetricId, MetricStatus} from '../../core/types.js';
 import Gauge from '../widgets/Gauge.js';
 import {padEnd} from '../../format/columns.js';
-import {cpuText, gpuRow, gpuStatusText, hiddenGpusText, ramRow, swapRow, type GaugeRow} from './memory-rows.js';
+import {
+	cpuText,
+	gpuRow,
+	gpuStatusText,
+	hiddenGpusText,
+	ramRow,
+	sensorColumns,
+	swapRow,
+	type GaugeRow,
+	type SensorColumns,
+} from './memory-rows.js';
 
 export interface Props {
 	/** Host name, shown in the title. */
@@ -37,6 +47,21 @@ export interface Props {
 }
 
 const NO_HISTORY: Readonly<Record<MetricId, readonly number[]>> = {};
+const NO_SENSORS: SensorColumns = {utilization: false, temperature: false, power: false};
+
+/**
+ * The sensor props of one gauge: for each column the pane has, the GPU's value (null where it has none), or null on a
+ * RAM or swap line (a blank column, so its bar lines up with the GPUs'); undefined where the pane has no such column.
+ */
+function sensorProps(row: GaugeRow, columns: SensorColumns) {
+	const value = (has: boolean, known: number | null | undefined) => (has ? (known ?? null) : undefined);
+	return {
+		utilizationPercent: value(columns.utilization, row.sensors?.utilizationPercent),
+		temperatureC: value(columns.temperature, row.sensors?.temperatureC),
+		powerDrawW: value(columns.power, row.sensors?.powerDrawW),
+		powerLimitW: value(columns.power, row.sensors?.powerLimitW),
+	};
+}
 
 /**
  * RAM, swap and every GPU against their thresholds. Lines, from the top, while `height` lasts:
@@ -53,7 +78,15 @@ function MemoryPane(props: Props) {
 
 	const gpus: GaugeRow[] = props.gpu.status === 'ok' ? props.gpu.gpus.map(reading => gpuRow(reading, metrics)) : [];
 	const labelWidth = Math.max(4, ...gpus.map(g => g.label.length));
-	const gauge = (row: GaugeRow, gaugeWidth: number) => (
+	// Title first to go when short of rows, then swap: RAM and the GPUs are what jobs die of.
+	const showTitle = height >= 4;
+	const body = height - (showTitle ? 1 : 0);
+	const showSwap = body >= 3;
+	const gpuRows = Math.max(0, body - 1 - (showSwap ? 1 : 0));
+	// The GPUs' sensor columns; RAM and swap keep them blank when the GPU gauges are full lines beneath them.
+	const gpuSensors = gpuRows > 0 ? sensorColumns(gpus) : NO_SENSORS;
+	const hostSensors = gpuColumns === 1 ? gpuSensors : NO_SENSORS;
+	const gauge = (row: GaugeRow, gaugeWidth: number, sensors: SensorColumns) => (
 		<Gauge
 			key={row.metric}
 			label={row.label}
@@ -69,14 +102,9 @@ function MemoryPane(props: Props) {
 			sparklineWidth={sparklineWidth}
 			width={gaugeWidth}
 			stale={row.stale}
+			{...sensorProps(row, sensors)}
 		/>
 	);
-
-	// Title first to go when short of rows, then swap: RAM and the GPUs are what jobs die of.
-	const showTitle = height >= 4;
-	const body = height - (showTitle ? 1 : 0);
-	const showSwap = body >= 3;
-	const gpuRows = Math.max(0, body - 1 - (showSwap ? 1 : 0));
 
 	const cpuLine = cpuText(props.cpu);
 	const notes: string[] = [];
@@ -84,13 +112,13 @@ function MemoryPane(props: Props) {
 	if (props.gpu.status === 'ok' && props.gpu.warning) notes.push(`nvidia-smi warns: ${props.gpu.warning}`);
 
 	const ramLine = memory ? (
-		gauge(ramRow(memory, metrics), width)
+		gauge(ramRow(memory, metrics), width, hostSensors)
 	) : (
 		<Line width={width}>{`${padEnd('RAM', labelWidth)} n/a: ${props.memoryError ?? 'no reading yet'}`}</Line>
 	);
 	const swap = memory ? swapRow(memory, metrics) : null;
 	const swapLine = swap ? (
-		gauge(swap, width)
+		gauge(swap, width, hostSensors)
 	) : (
 		<Line width={width}>{`${padEnd('swap', labelWidth)} ${memory ? 'none' : 'n/a'}`}</Line>
 	);
@@ -111,7 +139,7 @@ function MemoryPane(props: Props) {
 			const group = gpus.slice(line * gpuColumns, (line + 1) * gpuColumns);
 			gpuLines.push(
 				<Box key={`gpus-${line}`} width={width} columnGap={GAP}>
-					{group.map(g => gauge(g, gpuColumns === 1 ? width : gaugeWidth))}
+					{group.map(g => gauge(g, gpuColumns === 1 ? width : gaugeWidth, gpuSensors))}
 				</Box>,
 			);
 		}

@@ -6,6 +6,14 @@ import {formatPercent} from '../../format/units.js';
 
 // Pure data for MemoryPane: one entry per gauge, computed from the snapshot's fields.
 
+/** A GPU's sensors as nvidia-smi gave them; null where it had none (N/A) or was not asked. */
+export interface GpuSensors {
+	readonly utilizationPercent: number | null;
+	readonly temperatureC: number | null;
+	readonly powerDrawW: number | null;
+	readonly powerLimitW: number | null;
+}
+
 export interface GaugeRow {
 	readonly metric: MetricId;
 	readonly label: string;
@@ -18,6 +26,8 @@ export interface GaugeRow {
 	readonly headroomBytes: number | null;
 	/** The value and its judgement are from the last reading: this one failed. */
 	readonly stale: boolean;
+	/** A GPU's utilisation, temperature and power (null where nvidia-smi has none); null for RAM and swap. */
+	readonly sensors: GpuSensors | null;
 }
 
 /** Bytes between what is used and the threshold (negative over it); null when a size is unknown. */
@@ -37,6 +47,7 @@ function row(
 	used: number | null,
 	total: number | null,
 	metrics: Readonly<Record<MetricId, MetricStatus>>,
+	sensors: GpuSensors | null = null,
 ): GaugeRow {
 	const status = metrics[metric];
 	// The core judges levels; before its first judgement a gauge is plain ok, never guessed here.
@@ -52,6 +63,7 @@ function row(
 		totalBytes: total,
 		headroomBytes: headroomBytes(total, used, threshold),
 		stale: status?.stale === true,
+		sensors,
 	};
 }
 
@@ -73,7 +85,30 @@ export function gpuRow(reading: GpuReading, metrics: Readonly<Record<MetricId, M
 		reading.memoryUsedBytes,
 		reading.memoryTotalBytes,
 		metrics,
+		{
+			utilizationPercent: reading.utilizationPercent,
+			temperatureC: reading.temperatureC ?? null,
+			powerDrawW: reading.powerDrawW ?? null,
+			powerLimitW: reading.powerLimitW ?? null,
+		},
 	);
+}
+
+/** Which sensor columns the GPU lines of a pane have: those that at least one GPU reports. */
+export interface SensorColumns {
+	readonly utilization: boolean;
+	readonly temperature: boolean;
+	readonly power: boolean;
+}
+
+export function sensorColumns(gpus: readonly GaugeRow[]): SensorColumns {
+	const any = (pick: (sensors: GpuSensors) => number | null | undefined) =>
+		gpus.some(g => g.sensors !== null && Number.isFinite(pick(g.sensors)));
+	return {
+		utilization: any(s => s.utilizationPercent),
+		temperature: any(s => s.temperatureC),
+		power: any(s => s.powerDrawW),
+	};
 }
 
 /** What stands in for the GPU gauges when the reader has none to give; null when it has. */

@@ -4,6 +4,7 @@ import type {Level} from '../../core/types.js';
 import {padEnd, padStart} from '../../format/columns.js';
 import {LEVEL_COLOR, LEVEL_TAG} from '../../format/levels.js';
 import {formatBytes, formatPercent, formatThreshold} from '../../format/units.js';
+import {powerText, temperatureText, utilizationText} from '../../format/gpu-sensors.js';
 import {usePaint} from '../color.js';
 import {barSegments, OPTIONAL_PARTS, planGauge, type OptionalPart, VALUE_WIDTH} from './gauge-plan.js';
 import {sparkline} from './sparkline.js';
@@ -29,6 +30,13 @@ export interface Props {
 	readonly totalBytes?: number | null;
 	/** Recent percents, oldest first, for the sparkline. */
 	readonly history?: readonly number[];
+	/** A GPU's utilisation in percent (`util 87%`), at the end of the line after the sparkline. */
+	readonly utilizationPercent?: number | null;
+	/** A GPU's temperature in °C (`64°C`). */
+	readonly temperatureC?: number | null;
+	/** A GPU's power draw in W (`312/700 W` with `powerLimitW`); its column is there when this one is not undefined. */
+	readonly powerDrawW?: number | null;
+	readonly powerLimitW?: number | null;
 	/** Columns the sparkline gets when the line has room for it (blank until history comes); 0 for none. */
 	readonly sparklineWidth?: number;
 	/** Columns of the whole line; the gauge never draws wider. */
@@ -48,7 +56,7 @@ function known(value: number | null | undefined): value is number {
 }
 
 /**
- * One line: `GPU0 ██████████░░░┊░░  72.1% WARN  57.7 GiB/80.0 GiB  peak  80.2%  9.8 GiB to 85%  ▁▂▃▅`.
+ * One line: `GPU0 ██████████░░░┊░░  72.1% WARN  57.7 GiB/80.0 GiB  peak  80.2%  9.8 GiB to 85%  ▁▂▃▅  util  87%  64°C 312/700 W`.
  * The level word is always there, so the level reads without colour. Each optional part keeps
  * its columns even when its value is unknown, so the bars of a pane line up.
  */
@@ -61,6 +69,9 @@ function Gauge(props: Props) {
 	if (props.headroomBytes !== undefined) wanted.add('headroom');
 	if (props.peak !== undefined) wanted.add('peak');
 	if (props.usedBytes !== undefined || props.totalBytes !== undefined) wanted.add('usage');
+	if (props.utilizationPercent !== undefined) wanted.add('utilization');
+	if (props.temperatureC !== undefined) wanted.add('temperature');
+	if (props.powerDrawW !== undefined) wanted.add('power');
 	const plan = planGauge(width, labelWidth, sparklineWidth, wanted);
 	const color = paint(LEVEL_COLOR[level]);
 	const over = known(props.headroomBytes) && props.headroomBytes < 0;
@@ -70,8 +81,8 @@ function Gauge(props: Props) {
 			: '';
 	const peak = known(props.peak) ? `peak ${padStart(formatPercent(props.peak), VALUE_WIDTH)}` : '';
 	const slot = (part: OptionalPart, text: string, align: 'left' | 'right' = 'left') => {
-		const partWidth = OPTIONAL_PARTS[part].width;
-		return `  ${align === 'right' ? padStart(text, partWidth) : padEnd(text, partWidth)}`;
+		const {width: partWidth, gap} = OPTIONAL_PARTS[part];
+		return `${' '.repeat(gap)}${align === 'right' ? padStart(text, partWidth) : padEnd(text, partWidth)}`;
 	};
 	return (
 		<Box width={width}>
@@ -99,6 +110,9 @@ function Gauge(props: Props) {
 				) : (
 					''
 				)}
+				{plan.parts.has('utilization') ? slot('utilization', utilizationText(props.utilizationPercent, 4)) : ''}
+				{plan.parts.has('temperature') ? slot('temperature', temperatureText(props.temperatureC), 'right') : ''}
+				{plan.parts.has('power') ? slot('power', powerText(props.powerDrawW, props.powerLimitW)) : ''}
 			</Text>
 		</Box>
 	);

@@ -61,22 +61,32 @@ const GAP = 2;
 
 /**
  * The optional parts of a gauge line, most important first, with the columns each always takes
- * (so that the bars of every gauge in a pane line up, whatever their texts) and the bar it must
- * leave: absolute numbers and history only once the bar itself is comfortable to read.
+ * (so that the bars of every gauge in a pane line up, whatever their texts), the blank columns
+ * before it, and the bar it must leave: absolute numbers and history only once the bar itself is
+ * comfortable to read. A GPU's sensors come after its memory history and before the absolute
+ * memory numbers (the percent and the headroom already say how full it is), and go whole, the
+ * power first, then the temperature, then the utilisation: never cut mid-word.
  */
 export const OPTIONAL_PARTS = {
 	/** `9.8 GiB to 85%`, `1.2 GiB over 90%` */
-	headroom: {width: 17, minBar: MIN_BAR},
+	headroom: {width: 17, minBar: MIN_BAR, gap: GAP},
 	/** `peak  80.2%` */
-	peak: {width: 11, minBar: MIN_BAR},
-	sparkline: {width: 0, minBar: 20},
+	peak: {width: 11, minBar: MIN_BAR, gap: GAP},
+	sparkline: {width: 0, minBar: 20, gap: GAP},
+	/** `util 100%`: the GPU's busy share (nvidia-smi `utilization.gpu`). */
+	utilization: {width: 9, minBar: 20, gap: GAP},
+	/** `64°C`, one space after the utilisation (and only with it, when the gauge has both). */
+	temperature: {width: 5, minBar: 20, gap: 1, after: 'utilization'},
+	/** `312/700 W`, draw and limit (`1000/1000 W` fits); only with the temperature, when the gauge has both. */
+	power: {width: 11, minBar: 20, gap: 1, after: 'temperature'},
 	/** `57.7 GiB/80.0 GiB` */
-	usage: {width: 17, minBar: 20},
+	usage: {width: 17, minBar: 20, gap: GAP},
 } as const;
 
 export type OptionalPart = keyof typeof OPTIONAL_PARTS;
 
-const ALL_PARTS: ReadonlySet<OptionalPart> = new Set(Object.keys(OPTIONAL_PARTS) as OptionalPart[]);
+/** The parts of a memory gauge (the default): the sensors are a GPU's, asked for by name. */
+const MEMORY_PARTS: ReadonlySet<OptionalPart> = new Set<OptionalPart>(['headroom', 'peak', 'sparkline', 'usage']);
 
 export interface GaugePlan {
 	readonly barWidth: number;
@@ -100,7 +110,7 @@ export function planGauge(
 	width: number,
 	labelWidth: number,
 	sparklineWidth: number,
-	wanted: ReadonlySet<OptionalPart> = ALL_PARTS,
+	wanted: ReadonlySet<OptionalPart> = MEMORY_PARTS,
 ): GaugePlan {
 	let used = gaugeBaseWidth(labelWidth);
 	const parts = new Set<OptionalPart>();
@@ -109,9 +119,11 @@ export function planGauge(
 		const part = OPTIONAL_PARTS[name];
 		const partWidth = name === 'sparkline' ? sparklineWidth : part.width;
 		if (partWidth <= 0) continue;
-		if (used + GAP + partWidth + part.minBar <= width) {
+		// A narrower part that comes after a wider one it belongs with never shows without it.
+		if ('after' in part && wanted.has(part.after) && !parts.has(part.after)) continue;
+		if (used + part.gap + partWidth + part.minBar <= width) {
 			parts.add(name);
-			used += GAP + partWidth;
+			used += part.gap + partWidth;
 		}
 	}
 	return {barWidth: Math.max(1, Math.min(MAX_BAR, width - used)), parts};

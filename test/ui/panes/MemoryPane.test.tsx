@@ -103,7 +103,8 @@ describe('MemoryPane', () => {
 		const history = {ram: [0, 50, 100], gpu0: [100, 100]};
 		const wide = render(<MemoryPane {...base} history={history} width={100} sparklineWidth={10} />);
 		expect(line(wide.lastFrame(), 'RAM ')).toMatch(/▁▅█$/);
-		expect(line(wide.lastFrame(), 'GPU0')).toMatch(/██$/);
+		// The GPU's utilisation comes after its sparkline (see MemoryPane-sensors.test.tsx).
+		expect(line(wide.lastFrame(), 'GPU0')).toMatch(/██ {2}util {2}50%$/);
 		expectFits(wide.lastFrame(), 100, 8);
 		const compact = render(<MemoryPane {...base} history={history} width={100} sparklineWidth={10} compact />);
 		expect(compact.lastFrame()).not.toMatch(/[▁▅]/);
