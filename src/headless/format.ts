@@ -15,6 +15,7 @@ import {rankWords} from '../format/events.js';
 import {LEVEL_WORD} from '../format/levels.js';
 import {localTime} from '../format/time.js';
 import {formatPercent, formatThreshold} from '../format/units.js';
+import {utilizationText} from '../format/gpu-sensors.js';
 
 // Pure text for the headless mode. Lines are meant for a tmux pane, `tail -f` or a SLURM .out
 // file: one line each, greppable (`grep CRIT`), levels upper-case only when they need attention.
@@ -32,7 +33,9 @@ function metricPart(
 
 /**
  * One status line per log record: the window's last value of each metric, its level, and its
- * peak inside the window when that was higher (a spike that came and went is still shown).
+ * peak inside the window when that was higher (a spike that came and went is still shown); a
+ * GPU's utilisation after it when nvidia-smi gave one (its temperature and power are in the
+ * JSON record: eight GPUs' worth would make the line unreadable).
  */
 export function formatStatusLine(record: LogRecord, metrics: Readonly<Record<string, MetricStatus>>): string {
 	const parts = [localTime(Date.parse(record.timestamp))];
@@ -46,8 +49,10 @@ export function formatStatusLine(record: LogRecord, metrics: Readonly<Record<str
 		parts.push(`gpu ${record.gpu_status}`);
 	}
 	for (const g of record.gpus) {
+		const util = utilizationText(g.utilization_percent);
 		parts.push(
-			metricPart(gpuMetricId(g.index), g.memory_percent, g.peak_memory_percent ?? null, metrics[gpuMetricId(g.index)]),
+			metricPart(gpuMetricId(g.index), g.memory_percent, g.peak_memory_percent ?? null, metrics[gpuMetricId(g.index)]) +
+				(util === '' ? '' : ` ${util}`),
 		);
 	}
 	return parts.join('  ');

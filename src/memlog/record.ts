@@ -14,6 +14,11 @@ export interface GpuRecord {
 	readonly memory_percent: number | null;
 	readonly peak_memory_percent: number | null;
 	readonly utilization_percent: number | null;
+	// The GPU's sensors at the window's last sample (null: N/A, or not asked of this driver). The writer always sets
+	// them; older records lack them and the readers do not read them.
+	readonly temperature_c?: number | null;
+	readonly power_draw_w?: number | null;
+	readonly power_limit_w?: number | null;
 }
 
 export interface AlertRecord {

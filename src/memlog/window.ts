@@ -136,6 +136,9 @@ export class LogWindow {
 				memory_percent: g.memoryPercent === null ? null : pct(g.memoryPercent),
 				peak_memory_percent: this.#peakGpu.has(g.index) ? pct(this.#peakGpu.get(g.index)!) : null,
 				utilization_percent: g.utilizationPercent,
+				temperature_c: g.temperatureC ?? null,
+				power_draw_w: g.powerDrawW ?? null,
+				power_limit_w: g.powerLimitW ?? null,
 			}));
 		const aggregate = aggregateGpus([...this.#lastGpus.values()]);
 		const gpuMessage = gpuStateMessage(last);

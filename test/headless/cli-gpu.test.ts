@@ -103,8 +103,10 @@ describe('headless with GPUs', () => {
 			.stdout()
 			.split('\n')
 			.find(l => l.includes('gpu7'))!;
-		// 10032 of 12206 MiB on GPU 1 = 82.2 %.
-		expect(line).toMatch(/gpu0 6\.6% ok {2}gpu1 82\.2% WARN {2}gpu2 52\.8% ok .* gpu7 52\.8% ok$/);
+		// 10032 of 12206 MiB on GPU 1 = 82.2 %; each GPU's recorded utilization.gpu after it.
+		expect(line).toMatch(
+			/gpu0 6\.6% ok util 0% {2}gpu1 82\.2% WARN util 86% {2}gpu2 52\.8% ok util 85% .* gpu7 52\.8% ok util 82%$/,
+		);
 		expect(run.stderr()).toContain('GPU: 8 devices, 8 × GeForce GTX TITAN X');
 		expect(run.stderr()).toMatch(/WARN gpu1 at 82\.2%: within 10 points of the 90% threshold \(was ok\)/);
 		const logged = records(await readFile(path.join(dir, 'traintop-memory.jsonl'), 'utf8'));

@@ -71,7 +71,9 @@ describe('formatStatusLine', () => {
 			gpu0: status(87.5, 'critical', 90),
 			gpu1: {value: null, level: 'ok', peak: null, threshold: 90},
 		});
-		expect(line).toBe('2026-11-22 09:05:07  ram 86.2% CRIT  swap 12.5% ok  gpu0 87.5% CRIT (peak 91.0%)  gpu1 n/a ok');
+		expect(line).toBe(
+			'2026-11-22 09:05:07  ram 86.2% CRIT  swap 12.5% ok  gpu0 87.5% CRIT (peak 91.0%) util 99%  gpu1 n/a ok',
+		);
 	});
 });
 
