@@ -19,11 +19,11 @@ const GPU_BASE_FIELDS = [
 ] as const;
 
 /**
- * Sensors asked for after the base fields. Every recording has them, from a 2018 GTX 770 (`[Not Supported]` values) and
- * driver 440 to 610 (`power.draw` there is the average where the GPU has one, else the instant reading; its
- * `power.draw.instant`/`.average` split is newer and left out). Still, one field a driver does not know makes it refuse
- * the WHOLE query (`Field "x" is not a valid field to query.`, exit 2), so the loop drops a sensor it names
- * (`dropRejectedField`) and asks again: memory must never be lost for a temperature.
+ * Sensors asked for after the base fields. Every driver in the recordings that was asked for them knew them, from a
+ * 2018 GTX 770 (`[Not Supported]` values) and driver 440 to 610 (`power.draw` there is the average where the GPU has
+ * one, else the instant reading; its `power.draw.instant`/`.average` split is newer and left out). Still, one field a
+ * driver does not know makes it refuse the WHOLE query (`Field "x" is not a valid field to query.`, exit 2), so the
+ * loop drops a sensor it names (`dropRejectedField`) and asks again: memory must never be lost for a temperature.
  */
 export const GPU_SENSOR_FIELDS = ['temperature.gpu', 'power.draw', 'power.limit'] as const;
 
