@@ -40,6 +40,47 @@ async function until(session, predicate, timeoutMs = 30_000) {
 	}
 }
 
+/** RAM percent as the last shot showed it: the chart shot sets its threshold just above it. */
+let ramNow = 0;
+
+/**
+ * The history chart's story in one picture: RAM climbing (the demo's leaking rank) across a threshold set
+ * 1.5 points above where it was, the saves marked on the time axis, the alert where it crossed.
+ */
+async function chartShot() {
+	const session = 'chart';
+	const threshold = (ramNow + 1.5).toFixed(1);
+	// No GPU pane here: the RAM chart gets the rows (the 120×40 shot shows GPUs).
+	const env = 'TERM=xterm-256color';
+	tmux(
+		'new-session',
+		'-d',
+		'-s',
+		session,
+		'-x',
+		'120',
+		'-y',
+		'40',
+		`env ${env} ${process.execPath} ${cli} ${dir} --pid ${job.launcherPid} --interval 0.5 --no-log --nvidia-smi /nonexistent --ram-threshold ${threshold}; sleep 30`,
+	);
+	// Crossed (the alert marked) with saves on the axis, then a few more seconds of climbing past it.
+	await until(session, text => /^RAM .* CRIT/m.test(text) && /^ {4}└.*▲.*!/m.test(text), 120_000);
+	// The whole run (w twice): traintop started a minute ago, so the climb spans the chart.
+	tmux('send-keys', '-t', session, 'w', 'w');
+	await until(session, text => /^HISTORY whole run/m.test(text));
+	await sleep(8000);
+	writeFileSync(
+		path.join(out, 'chart-120x40.svg'),
+		ansiToSvg(tmux('capture-pane', '-p', '-e', '-t', session), {
+			columns: 120,
+			rows: 40,
+			title: `traintop: RAM across --ram-threshold ${threshold}, the saves marked`,
+		}),
+	);
+	console.log(`wrote screenshots/chart-120x40.svg (threshold ${threshold} %)`);
+	tmux('send-keys', '-t', session, 'q');
+}
+
 const dir = mkdtempSync(path.join(tmpdir(), 'traintop-demo-'));
 const job = await startDemoJob({
 	runDir: dir,
@@ -48,7 +89,8 @@ const job = await startDemoJob({
 	saveEvery: 40,
 	maxCheckpoints: 3,
 	noUsr1Ranks: [3],
-	leakMbPerMin: 120,
+	// Fast enough that the chart shot's RAM climbs across a threshold set just above it within a minute.
+	leakMbPerMin: 1500,
 	leakRanks: [1],
 });
 try {
@@ -60,6 +102,7 @@ try {
 			rows: 40,
 			scenario: 'issue-titanx-8gpu-noheader-nounits',
 			confirm: true,
+			detail: true,
 			gpus: '8 × GeForce GTX TITAN X (recorded output of a real node, replayed)',
 		},
 		{
@@ -68,6 +111,7 @@ try {
 			rows: 24,
 			scenario: 'cap-linux-h100-80gb-hbm3-590.48.01',
 			confirm: false,
+			detail: false,
 			gpus: 'an H100 80GB HBM3 (recorded output, replayed)',
 		},
 	];
@@ -103,9 +147,24 @@ try {
 			);
 			console.log(`wrote screenshots/confirm-${shot.columns}x${shot.rows}.svg`);
 			tmux('send-keys', '-t', session, 'Escape');
+			// Gone before the next key: an Escape followed at once by an arrow reads as Alt+arrow.
+			await until(session, text => !text.includes('Send SIGUSR1'));
 		}
+		if (shot.detail) {
+			// Rank 1, the leaking one: its RSS chart climbs.
+			tmux('send-keys', '-t', session, 'Down', 'Enter');
+			await until(session, text => /rank 1 · pid \d+/.test(text) && /History \(\d+ scans/.test(text));
+			writeFileSync(
+				path.join(out, `detail-${shot.columns}x${shot.rows}.svg`),
+				ansiToSvg(capture(), {columns: shot.columns, rows: shot.rows, title: "traintop: a rank's detail (Enter)"}),
+			);
+			console.log(`wrote screenshots/detail-${shot.columns}x${shot.rows}.svg`);
+			tmux('send-keys', '-t', session, 'Escape');
+		}
+		ramNow = Number(/^RAM .*? (\d+\.\d)% /m.exec(tmux('capture-pane', '-p', '-t', session))?.[1] ?? ramNow);
 		tmux('send-keys', '-t', session, 'q');
 	}
+	await chartShot();
 } finally {
 	try {
 		tmux('kill-server');

@@ -6,6 +6,7 @@ import {usePaint} from '../color.js';
 import {type CellStyle, plotArea, runsOf, thresholdRowFromTop} from '../widgets/braille-plot.js';
 import {type AxisStyle, markerRule, tickRow, timeTicks} from '../widgets/time-axis.js';
 import {CHART_FRAME_ROWS} from './chart-grid.js';
+import {chartTop} from './chart-scale.js';
 import type {ChartSpec} from './chart-specs.js';
 
 export interface Props {
@@ -41,13 +42,25 @@ function percent(value: number | null): string {
 	return value === null ? 'n/a' : `${value.toFixed(1)}%`;
 }
 
-/** The y scale's label for a plot row: the threshold where its line is, else 100 % at the top and 0 % at the bottom. */
-function scaleLabel(row: number, rows: number, thresholdRow: number | null, threshold: number | null): string {
-	if (row === thresholdRow && threshold !== null) return `${Math.round(threshold)}%`.padStart(SCALE - 1);
-	if (row === 0 && rows > 1) return '100%';
+/** `100%`, ` 85%`, `2.5%`: four columns, one decimal only where the whole number would say too little. */
+function scaleText(value: number): string {
+	const text = value >= 10 || Number.isInteger(value) ? `${Math.round(value)}%` : `${value.toFixed(1)}%`;
+	return text.padStart(SCALE - 1).slice(-(SCALE - 1));
+}
+
+/** The y scale's label for a plot row: the threshold where its line is, else the top and 0 at the bottom. */
+function scaleLabel(
+	row: number,
+	rows: number,
+	top: number,
+	thresholdRow: number | null,
+	threshold: number | null,
+): string {
+	if (row === thresholdRow && threshold !== null) return scaleText(threshold);
+	if (row === 0 && rows > 1) return scaleText(top);
 	// Tall charts get their middle labelled too.
-	if (rows >= 7 && row === thresholdRowFromTop(50, rows) && row !== thresholdRow) return ' 50%';
-	if (row === rows - 1 && rows > 1) return '  0%';
+	if (rows >= 7 && row === thresholdRowFromTop(top / 2, rows, top) && row !== thresholdRow) return scaleText(top / 2);
+	if (row === rows - 1 && rows > 1) return scaleText(0);
 	return '    ';
 }
 
@@ -61,9 +74,18 @@ function Chart({spec, markers, from, to, width, height}: Props) {
 	const paint = usePaint();
 	const plotRows = Math.max(1, height - CHART_FRAME_ROWS);
 	const plotWidth = Math.max(1, width - SCALE);
-	const rows = plotArea({points: spec.points, from, to, width: plotWidth, height: plotRows, threshold: spec.threshold});
-	const thresholdRow = thresholdRowFromTop(spec.threshold, plotRows);
 	const windowMax = spec.points.filter(p => p.time >= from).reduce((m, p) => Math.max(m, p.value), -1);
+	const top = chartTop(spec.threshold, windowMax);
+	const rows = plotArea({
+		points: spec.points,
+		from,
+		to,
+		width: plotWidth,
+		height: plotRows,
+		max: top,
+		threshold: spec.threshold,
+	});
+	const thresholdRow = thresholdRowFromTop(spec.threshold, plotRows, top);
 	const rule = runsOf(markerRule(markers, from, to, plotWidth));
 	const color = (c: string | null) => (c === null ? undefined : paint(c));
 	return (
@@ -77,7 +99,7 @@ function Chart({spec, markers, from, to, width, height}: Props) {
 			{rows.map((row, i) => (
 				<Text key={i} wrap="truncate-end">
 					<Text dimColor color={i === thresholdRow ? paint('red') : undefined}>
-						{axisCell(scaleLabel(i, plotRows, thresholdRow, spec.threshold))}
+						{axisCell(scaleLabel(i, plotRows, top, thresholdRow, spec.threshold))}
 					</Text>
 					{runsOf(row).map((run, j) => (
 						<Text key={j} color={color(PLOT_COLOR[run.style])} dimColor={run.style === 'threshold'}>
