@@ -58,7 +58,11 @@ export function binColumns(
 ): (number | null)[] {
 	const out: (number | null)[] = new Array(columns).fill(null);
 	if (columns <= 0 || to <= from) return out;
-	const sorted = [...points].filter(p => Number.isFinite(p.value)).sort((a, b) => a.time - b.time);
+	// The Monitor's series come in time order (a merged GPU chart's do not): sort only when needed, as
+	// this runs for every chart on every frame.
+	const finite = points.filter(p => Number.isFinite(p.value));
+	const inOrder = finite.every((p, i) => i === 0 || finite[i - 1]!.time <= p.time);
+	const sorted = inOrder ? finite : finite.sort((a, b) => a.time - b.time);
 	const span = (to - from) / columns;
 	const hold = Math.max(span, 3 * typicalGap(sorted));
 	let i = 0;
