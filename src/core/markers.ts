@@ -1,4 +1,4 @@
-import type {Alert, JobEvent, Level} from './types.js';
+import type {Alert, JobEvent, Level, MetricId} from './types.js';
 
 // What the history charts mark on their time axis: the saves, the alerts and the exits, so that "memory
 // climbed, the save came, the job died" reads as one picture. Derived from the Monitor's alerts and job
@@ -13,6 +13,8 @@ export interface Marker {
 	readonly level: Level;
 	/** The alert's or event's own words. */
 	readonly text: string;
+	/** The metric of an alert: only its chart marks it. Absent: every chart (a save, an exit). */
+	readonly metric?: MetricId;
 }
 
 const EVENT_MARKERS: Partial<Record<JobEvent['kind'], MarkerKind>> = {
@@ -33,6 +35,7 @@ export function alertMarker(alert: Alert): Marker | null {
 		kind: 'alert',
 		level: alert.to,
 		text: `${alert.metric} ${alert.value.toFixed(1)}% ${alert.to}`,
+		metric: alert.metric,
 	};
 }
 

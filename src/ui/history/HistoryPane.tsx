@@ -7,7 +7,7 @@ import type {Need, PaneDefinition} from '../panes/pane.js';
 import {GAP} from '../panes/pane.js';
 import Chart from './Chart.js';
 import {type ChartGrid, chartGrid} from './chart-grid.js';
-import {type ChartSpec, chartSpecs, mergeGpus, type Series} from './chart-specs.js';
+import {type ChartSpec, chartSpecs, markersFor, mergeGpus, type Series} from './chart-specs.js';
 import {stripLine} from './strips.js';
 import {type HistoryWindow, windowLabel} from './window.js';
 
@@ -24,16 +24,25 @@ export interface Props {
 	readonly height: number;
 }
 
-/** The most charts on offer first, then fewer: the GPUs as one chart, then RAM and that chart alone. */
+/** Plot rows that make a chart worth showing every metric for; below, fewer and bigger charts. */
+const READABLE_PLOT_ROWS = 3;
+
+/**
+ * The most charts on offer that are still readable: all of them, then the GPUs as one chart, then without
+ * swap, then RAM alone; failing all, the same order with one plot row each.
+ */
 function arrange(
 	specs: readonly ChartSpec[],
 	width: number,
 	rows: number,
 ): {specs: ChartSpec[]; grid: ChartGrid} | null {
 	const merged = mergeGpus(specs);
-	for (const candidate of [[...specs], merged, merged.filter(s => s.id !== 'swap'), merged.slice(0, 1)]) {
-		const grid = chartGrid(candidate.length, width, rows);
-		if (grid) return {specs: candidate, grid};
+	const candidates = [[...specs], merged, merged.filter(s => s.id !== 'swap'), merged.slice(0, 1)];
+	for (const minPlotRows of [READABLE_PLOT_ROWS, 1]) {
+		for (const candidate of candidates) {
+			const grid = chartGrid(candidate.length, width, rows, minPlotRows);
+			if (grid) return {specs: candidate, grid};
+		}
 	}
 	return null;
 }
@@ -86,7 +95,7 @@ function HistoryPane({metrics, series, markers, window, from, to, width, height}
 						<Chart
 							key={spec.id}
 							spec={spec}
-							markers={markers}
+							markers={markersFor(spec, markers)}
 							from={from}
 							to={to}
 							width={grid.widths[c]!}

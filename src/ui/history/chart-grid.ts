@@ -1,15 +1,13 @@
 import {GAP} from '../panes/pane.js';
 
-// How the history pane arranges its charts: stacked while each still gets a readable height, side by
-// side when the rows run short, and with too many charts for the room the GPUs become one chart of
-// their highest (an out-of-memory is decided by the fullest device). Pure, table-tested.
+// How the history pane arranges its charts: stacked or side by side, whichever gives each chart the
+// most room to read (time across, a useful height); with too many charts for the room the pane makes the
+// GPUs one chart of their highest (an out-of-memory is decided by the fullest device). Pure, table-tested.
 
 /** Rows of a chart besides its plot: its title, the time rule with the marks, the time labels. */
 export const CHART_FRAME_ROWS = 3;
 /** Narrowest chart worth drawing: y scale, a plot a time axis can label. */
 const MIN_CHART_WIDTH = 36;
-/** Stacked charts get at least this many plot rows before the pane puts them side by side. */
-const COMFORTABLE_PLOT_ROWS = 4;
 
 export interface ChartGrid {
 	readonly columns: number;
@@ -29,28 +27,29 @@ function heightsFor(gridRows: number, rows: number): number[] {
 	return Array.from({length: gridRows}, (_, i) => each + (i < rows - each * gridRows ? 1 : 0));
 }
 
+/** Plot rows beyond this add little to reading a chart; width (time) keeps helping. */
+const USEFUL_PLOT_ROWS = 10;
+
 /**
- * The grid for `count` charts in `width` × `rows`: the fewest columns that give every chart the
- * comfortable height; failing that, the arrangement with the tallest charts that still have a plot
- * row; null when none fits (fewer charts, then).
+ * The grid for `count` charts in `width` × `rows` whose every chart has at least `minPlotRows` plot
+ * rows: of those, the one with the most plot area that helps (width × height up to 10 rows), the
+ * fewest columns on a tie; null when none fits (fewer charts, then).
  */
-export function chartGrid(count: number, width: number, rows: number): ChartGrid | null {
+export function chartGrid(count: number, width: number, rows: number, minPlotRows = 1): ChartGrid | null {
 	if (count <= 0) return null;
-	let fallback: ChartGrid | null = null;
-	let fallbackHeight = 0;
+	let best: ChartGrid | null = null;
+	let bestScore = 0;
 	for (let columns = 1; columns <= count; columns++) {
 		const widths = widthsFor(columns, width);
 		if (Math.min(...widths) < MIN_CHART_WIDTH) break;
-		const gridRows = Math.ceil(count / columns);
-		const heights = heightsFor(gridRows, rows);
-		const shortest = Math.min(...heights);
-		if (shortest < CHART_FRAME_ROWS + 1) continue;
-		const grid = {columns, widths, heights};
-		if (shortest >= CHART_FRAME_ROWS + COMFORTABLE_PLOT_ROWS) return grid;
-		if (shortest > fallbackHeight) {
-			fallback = grid;
-			fallbackHeight = shortest;
+		const heights = heightsFor(Math.ceil(count / columns), rows);
+		const plotRows = Math.min(...heights) - CHART_FRAME_ROWS;
+		if (plotRows < minPlotRows) continue;
+		const score = Math.min(...widths) * Math.min(plotRows, USEFUL_PLOT_ROWS);
+		if (score > bestScore) {
+			best = {columns, widths, heights};
+			bestScore = score;
 		}
 	}
-	return fallback;
+	return best;
 }

@@ -16,6 +16,8 @@ export interface ChartSpec {
 	readonly now: number | null;
 	/** A label of a few letters, for the one-line strips. */
 	readonly short?: string;
+	/** The metrics it draws: their alerts are marked on it. */
+	readonly metrics: readonly MetricId[];
 	/** Which GPU the latest highest value is on, for a merged chart. */
 	readonly note?: string;
 }
@@ -36,6 +38,7 @@ function spec(
 		threshold: status?.threshold ?? null,
 		level: status?.level ?? 'ok',
 		now: status?.value ?? null,
+		metrics: [id],
 	};
 }
 
@@ -66,7 +69,13 @@ export function mergeGpus(specs: readonly ChartSpec[]): ChartSpec[] {
 		threshold: highest.threshold,
 		level: gpus.map(g => g.level).reduce(worse),
 		now: highest.now,
+		metrics: gpus.flatMap(g => g.metrics),
 		note: highest.label,
 	};
 	return [...specs.filter(s => !s.id.startsWith('gpu')), merged];
+}
+
+/** The marks of one chart: saves and exits on every chart, an alert only on its metric's. */
+export function markersFor<M extends {readonly metric?: MetricId}>(spec: ChartSpec, markers: readonly M[]): M[] {
+	return markers.filter(m => m.metric === undefined || spec.metrics.includes(m.metric));
 }

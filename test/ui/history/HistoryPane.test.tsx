@@ -13,7 +13,7 @@ const FROM = NOW - 300_000;
 const climbing = Array.from({length: 300}, (_, i) => ({time: FROM + i * 1000, value: 40 + i / 6}));
 const markers: Marker[] = [
 	{time: NOW - 150_000, kind: 'save', level: 'ok', text: 'checkpoint_step_100 saved'},
-	{time: NOW - 30_000, kind: 'alert', level: 'critical', text: 'ram 85.1% critical'},
+	{time: NOW - 30_000, kind: 'alert', level: 'critical', text: 'ram 85.1% critical', metric: 'ram'},
 	{time: NOW - 1000, kind: 'exit', level: 'critical', text: 'job ended by SIGKILL'},
 ];
 
@@ -85,5 +85,20 @@ describe('HistoryPane', () => {
 		expect(lines[1]).toMatch(/^RAM +[▁-█ ]+ +89\.8%$/);
 		expect(lines[2]).toMatch(/^GPU max +[▁-█ ]+ +28\.0%$/);
 		expect(draw(80, 1, metrics, series).lines).toHaveLength(1);
+	});
+
+	test("an alert is marked on its own metric's chart only; saves and exits on every chart", () => {
+		const {metrics, series} = gpus(1);
+		const {frame} = draw(200, 14, metrics, series);
+		const rules = frame.split('\n').filter(line => line.includes('└'));
+		// RAM and GPU0 side by side: one rule line holding both charts' axes.
+		expect(rules).toHaveLength(1);
+		const line = rules[0]!;
+		const second = line.indexOf('└', line.indexOf('└') + 1);
+		const [ram, gpu] = [line.slice(0, second), line.slice(second)];
+		expect(ram).toMatch(/▲.*!.*✕/);
+		expect(gpu).toMatch(/▲/);
+		expect(gpu).toMatch(/✕/);
+		expect(gpu).not.toContain('!');
 	});
 });

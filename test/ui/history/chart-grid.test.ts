@@ -6,9 +6,9 @@ describe('chartGrid', () => {
 		// count, width, rows → columns, heights (all rows used)
 		[1, 120, 20, 1, [20]],
 		[2, 120, 20, 1, [10, 10]],
-		[3, 120, 14, 2, [7, 7]],
+		[3, 120, 14, 3, [14]],
 		[9, 200, 30, 3, [10, 10, 10]],
-		[9, 250, 24, 3, [8, 8, 8]],
+		[9, 250, 24, 5, [12, 12]],
 	])('%i charts in %i×%i: %i columns, rows %j', (count, width, rows, columns, heights) => {
 		const grid = chartGrid(count, width, rows);
 		expect(grid?.columns).toBe(columns);
@@ -23,5 +23,12 @@ describe('chartGrid', () => {
 		expect(chartGrid(1, 120, 3)).toBeNull();
 		expect(chartGrid(1, 30, 10)).toBeNull();
 		expect(chartGrid(1, 120, 4)?.heights).toEqual([4]);
+	});
+});
+
+describe('chartGrid: how many plot rows it insists on', () => {
+	it('finds nothing for 9 charts in 120×12 with 3 plot rows each: the pane then merges the GPUs', () => {
+		expect(chartGrid(9, 120, 12, 3)).toBeNull();
+		expect(chartGrid(2, 120, 12, 3)?.heights).toEqual([12]);
 	});
 });
