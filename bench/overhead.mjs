@@ -1,68 +1,49 @@
 #!/usr/bin/env node
-// Measures what traintop costs the node it watches: CPU % of one core and peak RSS of
-// `traintop --headless` at 1 s sampling — without GPUs, with 8 GPUs (the fake nvidia-smi), and with
-// 8 GPUs plus the 8 ranks of the demo job and a run dir of 50 checkpoints — side by side with htop
-// at the same refresh (-d 10),
-// all running at once for the same 60 s.
+// Measures what traintop costs the node it watches, side by side with htop and glances, all running at once for
+// the same 60 s: CPU % of one core, peak RSS (VmHWM) and RSS at the end, of
+//   - `traintop --headless` at 1 s sampling: without GPUs, with 8 GPUs (the fake nvidia-smi), and with 8 GPUs
+//     plus the 8 ranks of the demo job and a run dir of 50 checkpoints (the budget's scenario);
+//   - the interactive TUI on that same scenario at 1 s sampling, in a 120×40 and in a 200×60 terminal;
+//   - htop -d 10 (1 s refresh) and glances -t 1 (1 s refresh; the glances python process itself).
+// The budget (README "Performance", the TUI's issue): headless < 0.5 % and < 100 MB; the TUI at 120×40 no more
+// CPU than glances in the same run and ≤ 120 MB RSS, at 200×60 no more than 1.5× that.
 //
-//   npm run bench:overhead                 # 60 s
-//   node bench/overhead.mjs --duration 20  # quicker
+//   npm run bench:overhead                               # 60 s
+//   node bench/overhead.mjs --duration 20                # quicker
+//   node bench/overhead.mjs --baseline /tmp/old/dist/cli.js
+//       # also that build's TUI, at both sizes, in the same run: before/after a change on equal terms
 //
-// Needs a build (npm run build), tmux (htop needs a terminal) and htop (apt-get install htop).
-// CPU is read from /proc/PID/stat (utime + stime of that process alone, not its children), after a
-// 3 s warm-up so start-up (module loading, nvidia-smi's first sample) is not counted; peak RSS is
-// the kernel's high-water mark, VmHWM, start-up included.
+// Needs a build (npm run build), tmux (htop, glances and the TUI need a terminal), htop and glances
+// (apt-get install htop glances; benches are not run in CI). CPU is read from /proc/PID/stat (utime + stime of
+// that process and its threads, not its children: not the fake nvidia-smi nor the ranks), after a 5 s warm-up so
+// start-up (module loading, nvidia-smi's first sample, glances' first full scan) is not counted; peak RSS is the
+// kernel's high-water mark, VmHWM, start-up included. Each terminal is a session of a private tmux server.
 
-import {execFileSync, spawn} from 'node:child_process';
-import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {spawn} from 'node:child_process';
+import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {fileURLToPath} from 'node:url';
+import {argValue, commandExists, cpuSeconds, requireAll, sleep, statusKb} from './lib/proc.mjs';
+import {fakeGpuEnv, root, startScenario, tuiCommand} from './lib/scenario.mjs';
+import {TmuxServer} from './lib/tmux.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cli = path.join(root, 'dist/cli.js');
-const fakeDir = path.join(root, 'test/helpers/fake-nvidia-smi');
-const durationArg = process.argv.indexOf('--duration');
-const durationS = durationArg > 0 ? Number(process.argv[durationArg + 1]) : 60;
-const warmupS = 3;
-const clockTicks = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
+const durationS = Number(argValue('--duration', '60'));
+const baseline = argValue('--baseline', null);
+const warmupS = 5;
 
-for (const [what, ok] of [
+requireAll('bench/overhead', [
 	['a build (npm run build)', existsSync(cli)],
 	['tmux', commandExists('tmux')],
 	['htop (apt-get install htop)', commandExists('htop')],
-]) {
-	if (!ok) {
-		console.error(`bench/overhead needs ${what}`);
-		process.exit(2);
-	}
-}
-
-function commandExists(name) {
-	try {
-		execFileSync('sh', ['-c', `command -v ${name}`], {stdio: 'ignore'});
-		return true;
-	} catch {
-		return false;
-	}
-}
-
-/** utime + stime of one process, in seconds (fields 14 and 15, counted after the ')' of comm). */
-function cpuSeconds(pid) {
-	const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-	const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-	return (Number(fields[11]) + Number(fields[12])) / clockTicks;
-}
-
-function statusKb(pid, key) {
-	const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-	return Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-}
+	['glances (apt-get install glances)', commandExists('glances')],
+	[`the baseline build ${baseline}`, baseline === null || existsSync(baseline)],
+]);
 
 const work = mkdtempSync(path.join(tmpdir(), 'traintop-bench-'));
 const invocationLog = path.join(work, 'nvidia-smi-calls.jsonl');
 
-function startTraintop(label, extraArgs, env) {
+function startHeadless(label, extraArgs, env) {
 	const child = spawn(
 		process.execPath,
 		[cli, '--headless', '--interval', '1', '--log-file', path.join(work, `${label}.jsonl`), ...extraArgs],
@@ -71,79 +52,62 @@ function startTraintop(label, extraArgs, env) {
 	return {label, pid: child.pid, child};
 }
 
-// The performance budget's scenario (README "Performance"): 8 ranks. The demo job's ranks are python3 processes
-// whose own CPU is not traintop's; traintop finds them with --pid and scans them every 2 s.
-// Its run dir holds 50 checkpoints in the seed layout (the budget's "run dir of 50 checkpoints"),
-// which that traintop watches as its RUN_DIR.
-const {startDemoJob} = await import(path.join(root, 'dist/demo/job.js'));
-const runDir = path.join(work, 'run');
-const EMPTY_ZIP = Buffer.from([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)]);
-for (let step = 100; step <= 5000; step += 100) {
-	const dir = path.join(runDir, 'checkpoints', `checkpoint_step_${step}_20261122_${String(step).padStart(6, '0')}`);
-	mkdirSync(dir, {recursive: true});
-	writeFileSync(path.join(dir, 'state.pt'), EMPTY_ZIP);
-}
-const job = await startDemoJob({runDir, ranks: 8, workers: 2, stepSeconds: 0.5, saveEvery: 0, shutdownTimeoutS: 5});
-await job.ranksReady();
+const {runDir, job} = await startScenario(work);
 
 const subjects = [
-	startTraintop('traintop, no GPU', ['--nvidia-smi', '/nonexistent/nvidia-smi'], {}),
-	startTraintop('traintop, 8 GPUs (fake nvidia-smi)', [], {
-		PATH: `${fakeDir}:${process.env.PATH}`,
-		FAKE_NVSMI_SCENARIO: 'issue-titanx-8gpu-noheader-nounits',
-		FAKE_NVSMI_LOG: invocationLog,
-	}),
-	startTraintop('traintop, 8 GPUs + 8 ranks + 50 ckpts', ['--pid', String(job.launcherPid), runDir], {
-		PATH: `${fakeDir}:${process.env.PATH}`,
-		FAKE_NVSMI_SCENARIO: 'issue-titanx-8gpu-noheader-nounits',
-	}),
+	startHeadless('headless, no GPU', ['--nvidia-smi', '/nonexistent/nvidia-smi'], {}),
+	startHeadless('headless, 8 GPUs (fake nvidia-smi)', [], fakeGpuEnv({FAKE_NVSMI_LOG: invocationLog})),
+	startHeadless('headless, 8 GPUs + 8 ranks + 50 ckpts', ['--pid', String(job.launcherPid), runDir], fakeGpuEnv()),
 ];
 
-const session = `traintop-bench-${process.pid}`;
-execFileSync('tmux', ['new-session', '-d', '-s', session, '-x', '200', '-y', '50', 'htop -d 10']);
-const htopPid = Number(execFileSync('tmux', ['list-panes', '-t', session, '-F', '#{pane_pid}']).toString().trim());
-subjects.push({label: 'htop -d 10 (1 s refresh)', pid: htopPid});
-
-// The interactive TUI in the budget's scenario, drawing at 120×40 every second.
-const tuiSession = `${session}-tui`;
-const tuiCommand = `exec env PATH=${fakeDir}:${process.env.PATH} FAKE_NVSMI_SCENARIO=issue-titanx-8gpu-noheader-nounits ${process.execPath} ${cli} ${runDir} --pid ${job.launcherPid} --interval 1 --no-log`;
-execFileSync('tmux', ['new-session', '-d', '-s', tuiSession, '-x', '120', '-y', '40', tuiCommand]);
-const tuiPid = Number(execFileSync('tmux', ['list-panes', '-t', tuiSession, '-F', '#{pane_pid}']).toString().trim());
-subjects.push({label: 'traintop TUI 120×40, same as the above', pid: tuiPid});
+const tmux = new TmuxServer('traintop-bench');
+function inTerminal(label, columns, rows, command) {
+	subjects.push({label, ...tmux.start(columns, rows, command)});
+}
+const sizes = [
+	[120, 40],
+	[200, 60],
+];
+for (const [columns, rows] of sizes) {
+	inTerminal(
+		`TUI ${columns}×${rows}, same scenario`,
+		columns,
+		rows,
+		tuiCommand({cli, runDir, launcherPid: job.launcherPid}),
+	);
+}
+if (baseline) {
+	for (const [columns, rows] of sizes) {
+		const command = tuiCommand({cli: baseline, runDir, launcherPid: job.launcherPid});
+		inTerminal(`baseline TUI ${columns}×${rows}`, columns, rows, command);
+	}
+}
+inTerminal('htop -d 10 (1 s refresh)', 120, 40, 'exec htop -d 10');
+// /usr/bin/glances is a python script: exec'ed, the pane's process is the python running glances.
+inTerminal('glances -t 1 (1 s refresh)', 120, 40, 'exec glances -t 1');
 
 function cleanup() {
 	for (const s of subjects) s.child?.kill('SIGINT');
+	tmux.close();
 	void job.stop();
-	for (const name of [session, `${session}-tui`]) {
-		try {
-			execFileSync('tmux', ['kill-session', '-t', name], {stdio: 'ignore'});
-		} catch {}
-	}
 }
 process.on('SIGINT', () => {
 	cleanup();
 	process.exit(130);
 });
 
-const sleep = ms => new Promise(resolve => setTimeout(resolve, ms));
 console.log(`measuring for ${durationS} s after a ${warmupS} s warm-up…`);
 await sleep(warmupS * 1000);
 const start = subjects.map(s => cpuSeconds(s.pid));
 const t0 = performance.now();
 const callsBefore = existsSync(invocationLog) ? readFileSync(invocationLog, 'utf8').trim().split('\n').length : 0;
-const maxRss = subjects.map(() => 0);
-while (performance.now() - t0 < durationS * 1000) {
-	await sleep(1000);
-	subjects.forEach((s, i) => {
-		maxRss[i] = Math.max(maxRss[i], statusKb(s.pid, 'VmRSS'));
-	});
-}
+while (performance.now() - t0 < durationS * 1000) await sleep(1000);
 const wall = (performance.now() - t0) / 1000;
 const rows = subjects.map((s, i) => ({
 	label: s.label,
 	cpu: ((cpuSeconds(s.pid) - start[i]) / wall) * 100,
-	rss: maxRss[i] / 1024,
 	hwm: statusKb(s.pid, 'VmHWM') / 1024,
+	rss: statusKb(s.pid, 'VmRSS') / 1024,
 }));
 const calls = existsSync(invocationLog) ? readFileSync(invocationLog, 'utf8').trim().split('\n') : [];
 const callsDuring = calls.length - callsBefore;
@@ -154,16 +118,34 @@ rmSync(work, {recursive: true, force: true});
 
 console.log('');
 console.log(
-	`${'process'.padEnd(40)}${'CPU % of one core'.padStart(18)}${'max RSS MB'.padStart(12)}${'VmHWM MB'.padStart(10)}`,
+	`${'process'.padEnd(40)}${'CPU % of one core'.padStart(18)}${'peak RSS MB'.padStart(13)}${'RSS MB'.padStart(9)}`,
 );
 for (const r of rows) {
 	console.log(
-		`${r.label.padEnd(40)}${r.cpu.toFixed(2).padStart(18)}${r.rss.toFixed(1).padStart(12)}${r.hwm.toFixed(1).padStart(10)}`,
+		`${r.label.padEnd(40)}${r.cpu.toFixed(2).padStart(18)}${r.hwm.toFixed(1).padStart(13)}${r.rss.toFixed(1).padStart(9)}`,
 	);
 }
 console.log('');
-console.log(`over ${wall.toFixed(1)} s; target for traintop: < 0.5 % CPU and < 100 MB RSS`);
+console.log(`over ${wall.toFixed(1)} s`);
+const row = label => rows.find(r => r.label.startsWith(label));
+const glances = row('glances');
+const small = row('TUI 120×40');
+const big = row('TUI 200×60');
+const verdict = (ok, text) => console.log(`${ok ? 'ok  ' : 'FAIL'} ${text}`);
+verdict(
+	small.cpu <= glances.cpu,
+	`TUI 120×40 CPU ${small.cpu.toFixed(2)} % ≤ glances' ${glances.cpu.toFixed(2)} % in this run`,
+);
+verdict(small.hwm <= 120, `TUI 120×40 peak RSS ${small.hwm.toFixed(1)} MB ≤ 120 MB`);
+verdict(
+	big.cpu <= 1.5 * glances.cpu && big.hwm <= 180,
+	`TUI 200×60 within 1.5× that budget: CPU ${big.cpu.toFixed(2)} % ≤ ${(1.5 * glances.cpu).toFixed(2)} %, ` +
+		`peak RSS ${big.hwm.toFixed(1)} MB ≤ 180 MB (${(big.cpu / small.cpu).toFixed(2)}× the 120×40 TUI's CPU)`,
+);
+for (const r of rows.filter(r => r.label.startsWith('headless'))) {
+	verdict(r.cpu < 0.5 && r.hwm < 100, `${r.label}: < 0.5 % CPU and < 100 MB peak RSS`);
+}
 console.log(
-	`nvidia-smi started ${callsDuring} time(s) for the second traintop during the measurement (the long-lived -lms loop once at start-up, ` +
+	`nvidia-smi started ${callsDuring} time(s) for the second headless traintop during the measurement (the long-lived -lms loop once at start-up, ` +
 		'then one --query-compute-apps one-shot per --gpu-process-interval, 5 s)',
 );

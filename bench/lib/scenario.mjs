@@ -1,0 +1,47 @@
+// The performance budget's scenario (README "Performance"), shared by the benches: the demo job with 8 ranks
+// (python3 processes whose own CPU is not traintop's; traintop finds them with --pid and scans them every 2 s),
+// a run dir holding 50 checkpoints in the seed layout, and the fake nvidia-smi answering for 8 GPUs.
+
+import {mkdirSync, writeFileSync} from 'node:fs';
+import path from 'node:path';
+import {fileURLToPath} from 'node:url';
+import {shellQuote} from './tmux.mjs';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const fakeNvidiaSmiDir = path.join(root, 'test/helpers/fake-nvidia-smi');
+const FAKE_8GPU_SCENARIO = 'issue-titanx-8gpu-noheader-nounits';
+
+/** The environment that puts the fake nvidia-smi (8 GPUs) first on PATH. */
+export function fakeGpuEnv(extra = {}) {
+	return {PATH: `${fakeNvidiaSmiDir}:${process.env.PATH}`, FAKE_NVSMI_SCENARIO: FAKE_8GPU_SCENARIO, ...extra};
+}
+
+const EMPTY_ZIP = Buffer.from([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)]);
+
+/** Starts the demo job (8 ranks) in `<work>/run`, seeded with 50 checkpoints; resolves once its ranks are ready. */
+export async function startScenario(work, {ranks = 8, checkpoints = 50} = {}) {
+	const {startDemoJob} = await import(path.join(root, 'dist/demo/job.js'));
+	const runDir = path.join(work, 'run');
+	for (let i = 1; i <= checkpoints; i++) {
+		const step = i * 100;
+		const dir = path.join(runDir, 'checkpoints', `checkpoint_step_${step}_20261122_${String(step).padStart(6, '0')}`);
+		mkdirSync(dir, {recursive: true});
+		writeFileSync(path.join(dir, 'state.pt'), EMPTY_ZIP);
+	}
+	const job = await startDemoJob({runDir, ranks, workers: 2, stepSeconds: 0.5, saveEvery: 0, shutdownTimeoutS: 5});
+	await job.ranksReady();
+	return {runDir, job};
+}
+
+/**
+ * The shell line that runs the TUI on the scenario in a tmux pane: `exec`ed, so the pane's pid is node's.
+ * `nodeArgs` go before the script (--cpu-prof…); `cli` is the built dist/cli.js to run; `args` follow the
+ * sampling interval (by default no memory log).
+ */
+export function tuiCommand({cli, runDir, launcherPid, interval = 1, nodeArgs = [], env = {}, args = ['--no-log']}) {
+	const vars = Object.entries(fakeGpuEnv(env)).map(([k, v]) => `${k}=${shellQuote(String(v))}`);
+	const words = [process.execPath, ...nodeArgs, cli, runDir, '--pid', String(launcherPid)];
+	return ['exec env', ...vars, ...words.map(shellQuote), '--interval', String(interval), ...args.map(shellQuote)].join(
+		' ',
+	);
+}
