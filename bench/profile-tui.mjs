@@ -7,6 +7,7 @@
 //   npm run bench:profile                                  # 120×40, 60 s
 //   node bench/profile-tui.mjs --size 200x60 --duration 30 --out /tmp/prof
 //   node bench/profile-tui.mjs --cli /tmp/old/dist/cli.js  # another build
+//   node bench/profile-tui.mjs --interval 0.1 --warmup 120  # the soak's pace, after two minutes
 //
 // Needs a build (npm run build) and tmux.
 
@@ -23,6 +24,7 @@ const durationS = Number(argValue('--duration', '60'));
 const [columns, rows] = argValue('--size', '120x40').split(/[x×]/).map(Number);
 const out = path.resolve(argValue('--out', mkdtempSync(path.join(tmpdir(), 'traintop-prof-'))));
 const top = Number(argValue('--top', '25'));
+const interval = Number(argValue('--interval', '1'));
 // Start-up (module loading, the first samples, the first full frame) is left out of the summary and the CPU %.
 const warmupS = Number(argValue('--warmup', '5'));
 
@@ -37,7 +39,11 @@ const work = mkdtempSync(path.join(tmpdir(), 'traintop-prof-run-'));
 const {runDir, job} = await startScenario(work);
 const tmux = new TmuxServer('traintop-prof');
 const nodeArgs = ['--cpu-prof', `--cpu-prof-dir=${out}`];
-const {session, pid} = tmux.start(columns, rows, tuiCommand({cli, runDir, launcherPid: job.launcherPid, nodeArgs}));
+const {session, pid} = tmux.start(
+	columns,
+	rows,
+	tuiCommand({cli, runDir, launcherPid: job.launcherPid, interval, nodeArgs}),
+);
 const cleanup = async () => {
 	tmux.close();
 	await job.stop();
@@ -47,7 +53,9 @@ process.on('SIGINT', () => {
 	void cleanup().then(() => process.exit(130));
 });
 
-console.log(`profiling the TUI at ${columns}×${rows} for ${durationS} s after a ${warmupS} s warm-up (${cli})…`);
+console.log(
+	`profiling the TUI at ${columns}×${rows}, --interval ${interval}, for ${durationS} s after a ${warmupS} s warm-up (${cli})…`,
+);
 await sleep(warmupS * 1000);
 const cpu0 = cpuSeconds(pid);
 await sleep(durationS * 1000);
