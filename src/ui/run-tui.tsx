@@ -1,5 +1,6 @@
 import {render} from 'ink';
 import App from './app.js';
+import {installInkRows} from './ink-rows.js';
 import useSuspend, {type ScreenModes} from './hooks/use-suspend.js';
 import type {TuiSession} from './tui-session.js';
 
@@ -12,6 +13,11 @@ const ENTER_ALTERNATE_SCREEN = '\u001B[?1049h\u001B[H';
 const LEAVE_ALTERNATE_SCREEN = '\u001B[?1049l';
 const CLEAR_SCREEN = '\u001B[2J\u001B[H';
 const ALTERNATE_SCREEN: ScreenModes = {enter: ENTER_ALTERNATE_SCREEN, leave: LEAVE_ALTERNATE_SCREEN};
+/**
+ * Samples come at most ten a second (--interval ≥ 0.1 s), so ten frames a second draw every one; what comes
+ * faster (a held key's repeats) is drawn together, the latest state last (Ink throttles, leading and trailing).
+ */
+const MAX_FPS = 10;
 
 /** The app, and Ctrl-Z / `fg` leaving and taking the alternate screen with the rest of the terminal. */
 function Tui({session}: {readonly session: TuiSession}) {
@@ -27,6 +33,8 @@ export interface TerminalOptions {
 }
 
 export async function runTui(session: TuiSession, {stdout, stdin, signal}: TerminalOptions): Promise<void> {
+	// Ink composes each frame's rows anew, cell by cell; this draws the rows it can as their text (ink-rows.ts).
+	await installInkRows();
 	let restored = false;
 	const restore = (): void => {
 		if (restored) return;
@@ -41,6 +49,7 @@ export async function runTui(session: TuiSession, {stdout, stdin, signal}: Termi
 		// Ctrl-C reaches the app's keymap: quit, or cancel an open confirm box.
 		exitOnCtrlC: false,
 		patchConsole: false,
+		maxFps: MAX_FPS,
 	});
 	// On a resize Ink first redraws the frame laid out for the old size; in a narrower terminal its
 	// lines wrap, Ink's next erase counts too few, and pieces stayed at the top. This listener comes
