@@ -62,20 +62,48 @@ export class MetricHistory {
 	}
 
 	/**
-	 * Points from `from` on, oldest first: the samples as they came where they reach back that far; else the
-	 * buckets (each its highest value) up to where the samples begin, then the samples.
+	 * The points from `from` to `to`, oldest first, at most `bins` of them: each the highest in its share of the
+	 * span (at its own time), so a chart gets what it can draw, not an hour of samples a frame. Where the samples
+	 * kept as they came do not reach back to `from`, the buckets (each its span's highest) come first. A share
+	 * with no point stays without one: a gap in the samples stays a gap.
 	 */
-	since(from: number): HistoryPoint[] {
-		const recent = this.#recent.toArray();
-		const oldest = recent[0];
-		if (!oldest) return [];
-		if (oldest.time <= from) return recent.filter(p => p.time >= from);
-		const coarse = this.#buckets.filter(b => b.time >= from - this.#bucketMs && b.time < oldest.time);
-		// The open bucket too, where it began before the samples kept: its start would be a gap otherwise.
-		const open = this.#open && this.#bucketStart(this.#open.index);
-		if (this.#open && open !== null && open < oldest.time && open >= from - this.#bucketMs)
-			coarse.push({time: open, value: this.#open.value});
-		return [...coarse, ...recent];
+	series(from: number, to: number, bins = Number.POSITIVE_INFINITY): HistoryPoint[] {
+		const oldest = this.#recent.at(0);
+		if (!oldest || to < from) return [];
+		const out: HistoryPoint[] = [];
+		const binMs = Number.isFinite(bins) && bins > 0 ? (to - from) / bins : 0;
+		let lastBin = -1;
+		const add = (point: HistoryPoint): void => {
+			if (point.time < from || point.time > to) return;
+			const bin = binMs > 0 ? Math.min(bins - 1, Math.floor((point.time - from) / binMs)) : out.length;
+			const last = out.at(-1);
+			if (last && bin === lastBin) {
+				if (point.value > last.value) out[out.length - 1] = point;
+				return;
+			}
+			out.push(point);
+			lastBin = bin;
+		};
+		if (oldest.time > from) {
+			for (const bucket of this.#buckets) if (bucket.time < oldest.time) add(bucket);
+			// The open bucket too, where it began before the samples kept: its start would be a gap otherwise.
+			const open = this.#open && this.#bucketStart(this.#open.index);
+			if (this.#open && open !== null && open < oldest.time) add({time: open, value: this.#open.value});
+		}
+		for (let i = this.#firstAtOrAfter(from); i < this.#recent.length; i++) add(this.#recent.at(i)!);
+		return out;
+	}
+
+	/** Index of the first recent sample at or after `time` (they are in time order): a binary search. */
+	#firstAtOrAfter(time: number): number {
+		let low = 0;
+		let high = this.#recent.length;
+		while (low < high) {
+			const mid = (low + high) >> 1;
+			if (this.#recent.at(mid)!.time < time) low = mid + 1;
+			else high = mid;
+		}
+		return low;
 	}
 
 	#close(bucket: {index: number; value: number}): void {

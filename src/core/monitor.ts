@@ -117,9 +117,12 @@ export class Monitor {
 		return this.#history.get(metric)?.latest(limit) ?? [];
 	}
 
-	/** A metric's points from `from` on (epoch ms), oldest first: as sampled, or coarser beyond the last hour. */
-	getSeries(metric: MetricId, from: number): readonly HistoryPoint[] {
-		return this.#history.get(metric)?.since(from) ?? [];
+	/**
+	 * A metric's points from `from` to `to` (epoch ms), oldest first, at most `bins` (each its share's highest):
+	 * as sampled, or coarser beyond the last hour.
+	 */
+	getSeries(metric: MetricId, from: number, to: number, bins?: number): readonly HistoryPoint[] {
+		return this.#history.get(metric)?.series(from, to, bins) ?? [];
 	}
 
 	/** Saves, alerts and exits from `from` on, oldest first (the newest `markerLimit` of the run). */

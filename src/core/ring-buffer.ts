@@ -39,6 +39,12 @@ export class RingBuffer<T> {
 		return out;
 	}
 
+	/** The `index`-th oldest item (0 = the oldest), read in place: no copy of the ring. */
+	at(index: number): T | undefined {
+		if (index < 0 || index >= this.#length) return undefined;
+		return this.#items[(this.#start + index) % this.capacity];
+	}
+
 	last(): T | undefined {
 		return this.#length === 0 ? undefined : this.#items[(this.#start + this.#length - 1) % this.capacity];
 	}

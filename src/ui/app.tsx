@@ -66,9 +66,10 @@ export default function App({session, historyPoints = 120}: Props) {
 		const to = snapshot.time;
 		const from = windowStart(ui.window, to, session.monitor.startedAt);
 		const series: Record<string, readonly HistoryPoint[]> = {};
-		for (const id of Object.keys(snapshot.metrics)) series[id] = session.monitor.getSeries(id, from);
+		// No chart is wider than the terminal: two dot columns a cell are all the points one can draw.
+		for (const id of Object.keys(snapshot.metrics)) series[id] = session.monitor.getSeries(id, from, to, 2 * columns);
 		return {window: ui.window, from, to, series, markers: session.monitor.getMarkers(from)};
-	}, [snapshot, session.monitor, ui.window]);
+	}, [snapshot, session.monitor, ui.window, columns]);
 	const cursor = cursorIndex(ui, ranks);
 	const save = session.actions.signalOf('save');
 	const emergency = session.actions.signalOf('emergency');

@@ -11,8 +11,8 @@ import type {ObservableValue} from './hooks/use-value.js';
 export interface TuiStore extends SnapshotStore {
 	/** The newest `limit` values of a metric, oldest first (Monitor.getHistory). */
 	getHistory(metric: string, limit: number): readonly HistoryPoint[];
-	/** A metric's points from `from` on, for the history charts (Monitor.getSeries). */
-	getSeries(metric: string, from: number): readonly HistoryPoint[];
+	/** A metric's points from `from` to `to`, at most `bins`, for the history charts (Monitor.getSeries). */
+	getSeries(metric: string, from: number, to: number, bins: number): readonly HistoryPoint[];
 	/** Saves, alerts and exits from `from` on (Monitor.getMarkers). */
 	getMarkers(from: number): readonly Marker[];
 	/** A rank's RSS and CPU per scan (Monitor.getRankHistory). */

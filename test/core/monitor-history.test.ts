@@ -48,15 +48,15 @@ describe('Monitor history for the charts', () => {
 			await tick();
 		}
 		const first = monitor.startedAt ?? 0;
-		const all = monitor.getSeries('ram', first);
+		const all = monitor.getSeries('ram', first, Number.MAX_SAFE_INTEGER);
 		expect(all[0]?.time).toBeLessThanOrEqual(first);
 		// The early spike is kept in its bucket even though only the last 60 samples are kept as they came.
 		expect(Math.max(...all.map(p => p.value))).toBe(97);
 		expect(monitor.getHistory('ram')).toHaveLength(60);
 		// A window inside the last minute is the samples themselves.
-		const last = monitor.getSeries('ram', (monitor.getSnapshot()?.time ?? 0) - 10_000);
+		const last = monitor.getSeries('ram', (monitor.getSnapshot()?.time ?? 0) - 10_000, Number.MAX_SAFE_INTEGER);
 		expect(last).toHaveLength(11);
-		expect(monitor.getSeries('gpu3', first)).toEqual([]);
+		expect(monitor.getSeries('gpu3', first, Number.MAX_SAFE_INTEGER)).toEqual([]);
 	});
 
 	test('level rises, saves and exits are marked; a return to ok is not', async () => {
