@@ -3,9 +3,10 @@
 // the budget's scenario (the demo job's 8 ranks, a run dir of 50 checkpoints, 8 GPUs from the fake nvidia-smi),
 // sampling every 0.1 s (the shortest --interval the settings accept; 10× the default), scanning the ranks every
 // 0.5 s (the shortest --ranks-interval; 4×), listing GPU processes every 0.5 s (10×) and writing the memory log
-// every 3 s (10×). Every minute it prints each one's RSS, anonymous RSS (RssAnon: the JS heap and malloc, not the
-// mapped code) and CPU % of a core over that minute; at the end, a verdict: RSS growth from minute 5 (start-up
-// and warm-up over) to the end, in MB and %.
+// every 3 s (10×). Every minute it prints each one's RSS, its lowest and highest over the minute (read every 5 s),
+// anonymous RSS (RssAnon: the JS heap and malloc, not the mapped code) and CPU % of a core over that minute; at
+// the end, a verdict: the growth from minute 5 (start-up and warm-up over) to the end, in MB and %, of the RSS
+// and of the minute's lowest RSS (the floor the garbage collector gets back to: what a leak raises).
 //
 //   npm run bench:soak                       # 30 min
 //   node bench/soak.mjs --minutes 5          # a quick look
@@ -72,22 +73,36 @@ process.on('SIGINT', () => {
 	void cleanup().then(() => process.exit(130));
 });
 
-const mb = kb => (kb / 1024).toFixed(1).padStart(7);
-console.log(`soak: ${minutes} min at --interval ${interval}; RSS and RssAnon in MB, CPU % of a core over the minute`);
+const mb = kb => (kb / 1024).toFixed(1);
 console.log(
-	`${'min'.padStart(4)}${subjects.map(s => `${`${s.label} RSS`.padStart(18)}${'anon'.padStart(8)}${'CPU %'.padStart(7)}`).join('')}`,
+	`soak: ${minutes} min at --interval ${interval}. Each minute: RSS now, and its lowest and highest over the minute ` +
+		'(read every 5 s: the heap fills with garbage between collections, so the lowest, after one, is what a leak ' +
+		'raises), RssAnon now (the JS heap and malloc), CPU % of a core over the minute. MB.',
 );
-const history = subjects.map(() => []);
+console.log(
+	`${'min'.padStart(4)}${subjects.map(s => `${`${s.label} RSS`.padStart(17)}${'low–high'.padStart(14)}${'anon'.padStart(7)}${'CPU %'.padStart(7)}`).join('')}`,
+);
+/** Per subject, per minute: the RSS read at its end, and its lowest and highest over it. */
+const minutesOf = subjects.map(() => []);
 let cpuBefore = subjects.map(s => cpuSeconds(s.pid));
 const t0 = performance.now();
 for (let minute = 1; minute <= minutes; minute++) {
-	await sleep(t0 + minute * 60_000 - performance.now());
+	const low = subjects.map(() => Number.POSITIVE_INFINITY);
+	const high = subjects.map(() => 0);
+	for (let tick = 1; tick <= 12; tick++) {
+		await sleep(t0 + ((minute - 1) * 60 + tick * 5) * 1000 - performance.now());
+		subjects.forEach((s, i) => {
+			const rss = statusKb(s.pid, 'VmRSS');
+			low[i] = Math.min(low[i], rss);
+			high[i] = Math.max(high[i], rss);
+		});
+	}
 	const cpuNow = subjects.map(s => cpuSeconds(s.pid));
 	const cells = subjects.map((s, i) => {
 		const rss = statusKb(s.pid, 'VmRSS');
-		history[i].push(rss);
+		minutesOf[i].push({rss, low: low[i], high: high[i]});
 		const cpu = ((cpuNow[i] - cpuBefore[i]) / 60) * 100;
-		return `${mb(rss).padStart(18)}${mb(statusKb(s.pid, 'RssAnon')).padStart(8)}${cpu.toFixed(2).padStart(7)}`;
+		return `${mb(rss).padStart(17)}${`${mb(low[i])}–${mb(high[i])}`.padStart(14)}${mb(statusKb(s.pid, 'RssAnon')).padStart(7)}${cpu.toFixed(2).padStart(7)}`;
 	});
 	cpuBefore = cpuNow;
 	console.log(`${String(minute).padStart(4)}${cells.join('')}`);
@@ -96,14 +111,16 @@ const alive = subjects.map(s => Number.isFinite(statusKb(s.pid, 'VmRSS')));
 await cleanup();
 
 console.log('');
-for (const [i, s] of subjects.entries()) {
-	const from = history[i][fromMinute - 1];
-	const to = history[i].at(-1);
+const change = (from, to) => {
 	const growth = (to - from) / 1024;
-	const hwm = Math.max(...history[i]) / 1024;
+	return `${mb(from)} → ${mb(to)} MB, ${growth >= 0 ? '+' : ''}${growth.toFixed(1)} MB (${((growth / (from / 1024)) * 100).toFixed(1)} %)`;
+};
+for (const [i, s] of subjects.entries()) {
+	const from = minutesOf[i][fromMinute - 1];
+	const to = minutesOf[i].at(-1);
+	const highest = Math.max(...minutesOf[i].map(m => m.high));
 	console.log(
-		`${alive[i] ? '' : 'EXITED '}${s.label}: RSS ${mb(from).trim()} MB at minute ${fromMinute} → ${mb(to).trim()} MB at ` +
-			`minute ${minutes}: ${growth >= 0 ? '+' : ''}${growth.toFixed(1)} MB (${((growth / (from / 1024)) * 100).toFixed(1)} %), ` +
-			`highest ${hwm.toFixed(1)} MB`,
+		`${alive[i] ? '' : 'EXITED '}${s.label}, minute ${fromMinute} → ${minutes}: RSS ${change(from.rss, to.rss)}; ` +
+			`lowest of the minute ${change(from.low, to.low)}; highest RSS seen ${mb(highest)} MB`,
 	);
 }
