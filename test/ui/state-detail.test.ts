@@ -1,20 +1,12 @@
 import {describe, expect, test} from 'vitest';
 import {barHints, type KeyInfo, resolveKey} from '../../src/ui/keymap.js';
 import {INITIAL_STATE, type KeyContext, reduce, type UiEvent, type UiState} from '../../src/ui/state.js';
+import {keyContext} from './key-context.js';
 
 // The rank detail in the reducer: Enter on a rank opens its box and asks for one read of that rank (the
 // cursor's pid); the answer fills the box; Esc or q goes back to the ranks; the arrows scroll it.
 
-const ctx: KeyContext = {
-	ranks: [101, 102, 103].map(pid => ({pid, job: 'torchrun:100'})),
-	page: 2,
-	analysisRows: 3,
-	helpLines: 10,
-	width: 76,
-	readonly: false,
-	signals: {save: 'SIGUSR1', emergency: 'SIGTERM'},
-	now: 1_000_000,
-};
+const ctx: KeyContext = keyContext([101, 102, 103]);
 
 const KEYS: Readonly<Record<string, readonly [string, KeyInfo]>> = {
 	enter: ['', {return: true}],

@@ -1,20 +1,12 @@
 import {describe, expect, test} from 'vitest';
 import {barHints, helpEntries, type KeyInfo, type Mode, resolveKey} from '../../src/ui/keymap.js';
 import {INITIAL_STATE, type KeyContext, reduce, type UiEvent, type UiState} from '../../src/ui/state.js';
+import {keyContext} from './key-context.js';
 
 // Ctrl-Z in the reducer: in raw mode it arrives as a key (Ink: input 'z', ctrl), and in every mode it asks for
 // the suspend effect and nothing else: no quit, no mode change (after `fg` the user is where they were).
 
-const ctx: KeyContext = {
-	ranks: [101, 102].map(pid => ({pid, job: 'torchrun:100'})),
-	page: 2,
-	analysisRows: 3,
-	helpLines: 10,
-	width: 76,
-	readonly: false,
-	signals: {save: 'SIGUSR1', emergency: 'SIGTERM'},
-	now: 1_000_000,
-};
+const ctx: KeyContext = keyContext([101, 102]);
 
 const KEYS: Readonly<Record<string, readonly [string, KeyInfo]>> = {
 	'ctrl-z': ['z', {ctrl: true}],

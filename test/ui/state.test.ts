@@ -4,17 +4,9 @@ import {barHints, helpEntries, KEYMAP, type KeyInfo, resolveKey, type Mode} from
 import {localTime} from '../../src/format/time.js';
 import {cursorIndex, INITIAL_STATE, type KeyContext, reduce, type UiEvent, type UiState} from '../../src/ui/state.js';
 import {targetOf, toggleMark} from '../../src/ui/targets.js';
+import {keyContext} from './key-context.js';
 
-const ctx: KeyContext = {
-	ranks: [101, 102, 103, 104].map(pid => ({pid, job: 'torchrun:100'})),
-	page: 2,
-	analysisRows: 3,
-	helpLines: 10,
-	width: 76,
-	readonly: false,
-	signals: {save: 'SIGUSR1', emergency: 'SIGTERM'},
-	now: 1_000_000,
-};
+const ctx: KeyContext = keyContext([101, 102, 103, 104]);
 
 /** The key that asks for each action in these tests. */
 const KEYS: Readonly<Record<string, readonly [string, KeyInfo]>> = {

@@ -1,17 +1,9 @@
 import {describe, expect, it} from 'vitest';
 import {nextWindow, windowLabel, windowStart} from '../../../src/ui/history/window.js';
 import {INITIAL_STATE, type KeyContext, reduce} from '../../../src/ui/state.js';
+import {keyContext} from '../key-context.js';
 
-const context: KeyContext = {
-	ranks: [],
-	page: 2,
-	analysisRows: 3,
-	helpLines: 10,
-	width: 76,
-	readonly: false,
-	signals: {save: 'SIGUSR1', emergency: 'SIGTERM'},
-	now: 0,
-};
+const context: KeyContext = keyContext([], {now: 0});
 
 describe('the history window', () => {
 	it('w cycles 5 minutes → the last hour → the whole run → 5 minutes, from the main screen only', () => {
