@@ -175,7 +175,8 @@ function eventLines(detail: RankDetail, events: readonly JobEvent[], width: numb
 
 /**
  * The detail box's lines, `width` columns at most: the rank's state and resources, its command line
- * and cwd whole, its RSS and CPU over time (`history`, the Monitor's samples of it), its launch variables
+ * and cwd whole, its RSS and CPU over time (`history`, the Monitor's samples of it), its GPU memory per device
+ * (`gpus`, rank-gpu-lines.ts), its launch variables
  * (those set), its signals, its workers and its recent events (`events` is the snapshot's recentEvents: this
  * rank's are picked by pid).
  */
@@ -184,6 +185,7 @@ export function rankDetailLines(
 	events: readonly JobEvent[],
 	width: number,
 	history: readonly RankSample[] = [],
+	gpus: readonly string[] = [],
 ): string[] {
 	const resources = [
 		`CPU ${formatPercent(detail.cpuPercent)}`,
@@ -204,14 +206,15 @@ export function rankDetailLines(
 		// Said once, so that nobody waits for these numbers to move.
 		...field('read at', `${localTime(detail.readAt)}; reopen the detail for newer numbers`, width),
 		'',
-		...rankHistoryLines(history, width),
-		'',
 		'Launch variables',
 		...variableLines(detail, width),
 		'',
 		'Signals',
 		...signalLines(detail, width),
 		'',
+		...rankHistoryLines(history, width),
+		'',
+		...(gpus.length > 0 ? [...gpus, ''] : []),
 		`Workers (${detail.workers.length})`,
 		...workerLines(detail, width),
 		'',

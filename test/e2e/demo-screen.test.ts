@@ -57,7 +57,9 @@ test('120×40 beside the demo: at least 36 of the 39 rows used; Enter shows the 
 		'the detail',
 	);
 	for (const arg of argv) expect(detail).toContain(arg);
-	expect(detail).toMatch(/│ History/);
+	// Further down: its RSS and CPU over time, and its GPU memory per device (none here: no GPU).
+	keys('PageDown');
+	await until(screen, s => /│ History/.test(s) && /│ GPU memory/.test(s), 'the history and GPU sections');
 	keys('Escape');
 	await until(screen, s => !/│ command /.test(s) && /^› +0 /m.test(s), 'back to the ranks');
 

@@ -3,6 +3,7 @@ import type {SaveOutcome} from '../../checkpoints/save-attribution.js';
 import type {ExitStatus} from '../../core/types.js';
 import type {SessionActions} from '../../session/actions.js';
 import {detailTitle, rankDetailLines} from '../rank-detail-lines.js';
+import {rankGpuLines} from '../rank-gpu-lines.js';
 import type {SaveWatch} from '../send-status.js';
 import type {Effect, UiEvent} from '../state.js';
 import type {TuiStore} from '../tui-session.js';
@@ -71,12 +72,9 @@ function detail(
 		dispatch({type: 'detail-failed', pid, message: `${detailTitle(rank)}: it has exited since the last scan`});
 		return;
 	}
-	const lines = rankDetailLines(
-		read,
-		snapshot.recentEvents,
-		effect.width,
-		store.getRankHistory(rank.pid, rank.startTime),
-	);
+	const gpus = rankGpuLines([rank.pid, ...rank.workers], snapshot.gpuProcesses, snapshot.gpu);
+	const history = store.getRankHistory(rank.pid, rank.startTime);
+	const lines = rankDetailLines(read, snapshot.recentEvents, effect.width, history, gpus);
 	dispatch({type: 'detail-loaded', pid, title: detailTitle(rank), lines});
 }
 
