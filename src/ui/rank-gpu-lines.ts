@@ -9,7 +9,10 @@ import {formatBytes} from '../format/units.js';
 export function rankGpuLines(pids: readonly number[], table: GpuProcessTable, gpu: GpuState): string[] {
 	if (gpu.status !== 'ok') return ['GPU memory', '  no GPU reading'];
 	if (table.sampledAt === null)
-		return ['GPU memory', `  per-process GPU memory not read yet${table.error ? `: ${table.error}` : ''}`];
+		return [
+			'GPU memory',
+			table.error ? `  per-process GPU memory unavailable: ${table.error}` : '  per-process GPU memory not read yet',
+		];
 	const mine = new Set(pids);
 	const byDevice = new Map<string, {bytes: number | null; processes: number}>();
 	for (const process of table.processes) {

@@ -35,6 +35,9 @@ describe('rankGpuLines', () => {
 		expect(rankGpuLines([1], {processes: [], sampledAt: null, error: null}, gpus)[1]).toBe(
 			'  per-process GPU memory not read yet',
 		);
+		expect(rankGpuLines([1], {processes: [], sampledAt: null, error: 'exit 6'}, gpus)[1]).toBe(
+			'  per-process GPU memory unavailable: exit 6',
+		);
 		expect(rankGpuLines([1], table([{pid: 2, gpuUuid: 'GPU-0', usedBytes: GIB}]), gpus)[1]).toBe(
 			'  none: no process of this rank is on a GPU',
 		);
