@@ -153,7 +153,10 @@ try {
 		if (shot.detail) {
 			// Rank 1, the leaking one: its RSS chart climbs.
 			tmux('send-keys', '-t', session, 'Down', 'Enter');
-			await until(session, text => /rank 1 · pid \d+/.test(text) && /History \(\d+ scans/.test(text));
+			await until(session, text => /rank 1 · pid \d+/.test(text) && /command /.test(text));
+			// A page down: its signals, its RSS climbing and its GPU memory per device.
+			tmux('send-keys', '-t', session, 'PageDown');
+			await until(session, text => /History \(\d+ scans/.test(text) && /GPU memory/.test(text));
 			writeFileSync(
 				path.join(out, `detail-${shot.columns}x${shot.rows}.svg`),
 				ansiToSvg(capture(), {columns: shot.columns, rows: shot.rows, title: "traintop: a rank's detail (Enter)"}),
