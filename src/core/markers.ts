@@ -11,8 +11,6 @@ export interface Marker {
 	readonly time: number;
 	readonly kind: MarkerKind;
 	readonly level: Level;
-	/** The alert's or event's own words. */
-	readonly text: string;
 	/** The metric of an alert: only its chart marks it. Absent: every chart (a save, an exit). */
 	readonly metric?: MetricId;
 }
@@ -34,7 +32,6 @@ export function alertMarker(alert: Alert): Marker | null {
 		time: alert.time,
 		kind: 'alert',
 		level: alert.to,
-		text: `${alert.metric} ${alert.value.toFixed(1)}% ${alert.to}`,
 		metric: alert.metric,
 	};
 }
@@ -42,5 +39,5 @@ export function alertMarker(alert: Alert): Marker | null {
 /** Saves, exits, stalls and overdue saves; the rest of a job's life (resumes) is not marked. */
 export function eventMarker(event: JobEvent): Marker | null {
 	const kind = EVENT_MARKERS[event.kind];
-	return kind ? {time: event.time, kind, level: event.level, text: event.text} : null;
+	return kind ? {time: event.time, kind, level: event.level} : null;
 }

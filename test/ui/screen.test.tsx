@@ -96,8 +96,8 @@ function screenData(d: Data): ScreenData {
 			// RAM climbing from 50 % over the last four minutes, past its 85 % threshold; a save and the alert marked.
 			series: {ram: Array.from({length: 240}, (_, i) => ({time: NOW - 240_000 + i * 1000, value: 50 + i / 6}))},
 			markers: [
-				{time: NOW - 120_000, kind: 'save', level: 'ok', text: 'saved'},
-				{time: NOW - 30_000, kind: 'alert', level: 'critical', text: 'ram 86%'},
+				{time: NOW - 120_000, kind: 'save', level: 'ok'},
+				{time: NOW - 30_000, kind: 'alert', level: 'critical'},
 			],
 		},
 		cursor: (d.ranks?.ranks.length ?? 1) - 1,

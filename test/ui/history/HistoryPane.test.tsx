@@ -12,9 +12,9 @@ const FROM = NOW - 300_000;
 /** RAM climbing from 40 % to 90 % over the window, crossing its 85 % threshold near the end. */
 const climbing = Array.from({length: 300}, (_, i) => ({time: FROM + i * 1000, value: 40 + i / 6}));
 const markers: Marker[] = [
-	{time: NOW - 150_000, kind: 'save', level: 'ok', text: 'checkpoint_step_100 saved'},
-	{time: NOW - 30_000, kind: 'alert', level: 'critical', text: 'ram 85.1% critical', metric: 'ram'},
-	{time: NOW - 1000, kind: 'exit', level: 'critical', text: 'job ended by SIGKILL'},
+	{time: NOW - 150_000, kind: 'save', level: 'ok'},
+	{time: NOW - 30_000, kind: 'alert', level: 'critical', metric: 'ram'},
+	{time: NOW - 1000, kind: 'exit', level: 'critical'},
 ];
 
 function gpus(count: number): {metrics: Record<string, MetricStatus>; series: Record<string, typeof climbing>} {

@@ -7,7 +7,6 @@ const marker = (time: number, kind: Marker['kind'], level: Marker['level'] = 'ok
 	time,
 	kind,
 	level,
-	text: kind,
 });
 
 describe('timeTicks', () => {
