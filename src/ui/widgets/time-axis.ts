@@ -1,5 +1,6 @@
 import type {Marker} from '../../core/markers.js';
 import type {Level} from '../../core/types.js';
+import {localTime} from '../../format/time.js';
 
 // The history charts' time axis: a rule with the saves, alerts and exits marked where they happened,
 // and under it clock-time labels at round steps. Clock time rather than "−5m": after a crash people
@@ -33,17 +34,12 @@ const STEPS = [
 	24 * HOUR,
 ];
 
-function two(n: number): string {
-	return String(n).padStart(2, '0');
-}
-
-/** `14:05`, with seconds when the step is under a minute, with the day when it is a day or more. */
+/** `14:05`, with seconds when the step is under a minute, the month and day when it is a day or more (local time). */
 function clockLabel(time: number, step: number): string {
-	const d = new Date(time);
-	const hm = `${two(d.getHours())}:${two(d.getMinutes())}`;
-	if (step < MINUTE) return `${hm}:${two(d.getSeconds())}`;
-	if (step >= 24 * HOUR) return `${two(d.getMonth() + 1)}-${two(d.getDate())}`;
-	return hm;
+	const local = localTime(time); // 2026-11-24 14:05:30
+	if (step < MINUTE) return local.slice(11, 19);
+	if (step >= 24 * HOUR) return local.slice(5, 10);
+	return local.slice(11, 16);
 }
 
 /**
