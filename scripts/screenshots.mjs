@@ -40,6 +40,28 @@ async function until(session, predicate, timeoutMs = 30_000) {
 	}
 }
 
+/** traintop on the demo job in a new `columns` × `rows` tmux session, with `env` and any extra arguments. */
+function startTraintop(session, columns, rows, env, extra = '') {
+	tmux(
+		'new-session',
+		'-d',
+		'-s',
+		session,
+		'-x',
+		String(columns),
+		'-y',
+		String(rows),
+		`env ${env} ${process.execPath} ${cli} ${dir} --pid ${job.launcherPid} --interval 0.5 --no-log ${extra}; sleep 30`,
+	);
+}
+
+/** The session's screen as screenshots/NAME.svg. */
+function shoot(session, name, columns, rows, title, note = '') {
+	const screen = tmux('capture-pane', '-p', '-e', '-t', session);
+	writeFileSync(path.join(out, `${name}.svg`), ansiToSvg(screen, {columns, rows, title}));
+	console.log(`wrote screenshots/${name}.svg${note}`);
+}
+
 /** RAM percent as the last shot showed it: the chart shot sets its threshold just above it. */
 let ramNow = 0;
 
@@ -52,32 +74,21 @@ async function chartShot() {
 	const threshold = (ramNow + 1.5).toFixed(1);
 	// No GPU pane here: the RAM chart gets the rows (the 120×40 shot shows GPUs).
 	const env = 'TERM=xterm-256color';
-	tmux(
-		'new-session',
-		'-d',
-		'-s',
-		session,
-		'-x',
-		'120',
-		'-y',
-		'40',
-		`env ${env} ${process.execPath} ${cli} ${dir} --pid ${job.launcherPid} --interval 0.5 --no-log --nvidia-smi /nonexistent --ram-threshold ${threshold}; sleep 30`,
-	);
+	startTraintop(session, 120, 40, env, `--nvidia-smi /nonexistent --ram-threshold ${threshold}`);
 	// Crossed (the alert marked) with saves on the axis, then a few more seconds of climbing past it.
 	await until(session, text => /^RAM .* CRIT/m.test(text) && /^ {4}└.*▲.*!/m.test(text), 120_000);
 	// The whole run (w twice): traintop started a minute ago, so the climb spans the chart.
 	tmux('send-keys', '-t', session, 'w', 'w');
 	await until(session, text => /^HISTORY whole run/m.test(text));
 	await sleep(8000);
-	writeFileSync(
-		path.join(out, 'chart-120x40.svg'),
-		ansiToSvg(tmux('capture-pane', '-p', '-e', '-t', session), {
-			columns: 120,
-			rows: 40,
-			title: `traintop: RAM across --ram-threshold ${threshold}, the saves marked`,
-		}),
+	shoot(
+		session,
+		'chart-120x40',
+		120,
+		40,
+		`traintop: RAM across --ram-threshold ${threshold}, the saves marked`,
+		` (threshold ${threshold} %)`,
 	);
-	console.log(`wrote screenshots/chart-120x40.svg (threshold ${threshold} %)`);
 	tmux('send-keys', '-t', session, 'q');
 }
 
@@ -118,34 +129,23 @@ try {
 	for (const shot of shots) {
 		const session = shot.name;
 		const env = `PATH=${fakeDir}:${process.env.PATH} FAKE_NVSMI_SCENARIO=${shot.scenario} FAKE_NVSMI_FILL_MISSING=na TERM=xterm-256color`;
-		tmux(
-			'new-session',
-			'-d',
-			'-s',
-			session,
-			'-x',
-			String(shot.columns),
-			'-y',
-			String(shot.rows),
-			`env ${env} ${process.execPath} ${cli} ${dir} --pid ${job.launcherPid} --interval 0.5 --no-log; sleep 30`,
-		);
+		startTraintop(session, shot.columns, shot.rows, env);
 		await until(session, text => /RANKS 4/.test(text) && /step +\d+/.test(text));
 		// Some history for the sparklines, and a save or two on the timeline.
 		await sleep(12_000);
-		const capture = () => tmux('capture-pane', '-p', '-e', '-t', session);
-		writeFileSync(
-			path.join(out, `${shot.name}.svg`),
-			ansiToSvg(capture(), {columns: shot.columns, rows: shot.rows, title: `traintop at ${shot.columns}×${shot.rows}`}),
+		const size = `${shot.columns}x${shot.rows}`;
+		shoot(
+			session,
+			shot.name,
+			shot.columns,
+			shot.rows,
+			`traintop at ${shot.columns}×${shot.rows}`,
+			` (GPU pane: ${shot.gpus})`,
 		);
-		console.log(`wrote screenshots/${shot.name}.svg (GPU pane: ${shot.gpus})`);
 		if (shot.confirm) {
 			tmux('send-keys', '-t', session, 's');
 			await until(session, text => text.includes('Send SIGUSR1'));
-			writeFileSync(
-				path.join(out, `confirm-${shot.columns}x${shot.rows}.svg`),
-				ansiToSvg(capture(), {columns: shot.columns, rows: shot.rows, title: 'traintop: the save confirm box'}),
-			);
-			console.log(`wrote screenshots/confirm-${shot.columns}x${shot.rows}.svg`);
+			shoot(session, `confirm-${size}`, shot.columns, shot.rows, 'traintop: the save confirm box');
 			tmux('send-keys', '-t', session, 'Escape');
 			// Gone before the next key: an Escape followed at once by an arrow reads as Alt+arrow.
 			await until(session, text => !text.includes('Send SIGUSR1'));
@@ -157,11 +157,7 @@ try {
 			// A page down: its signals, its RSS climbing and its GPU memory per device.
 			tmux('send-keys', '-t', session, 'PageDown');
 			await until(session, text => /History \(\d+ scans/.test(text) && /GPU memory/.test(text));
-			writeFileSync(
-				path.join(out, `detail-${shot.columns}x${shot.rows}.svg`),
-				ansiToSvg(capture(), {columns: shot.columns, rows: shot.rows, title: "traintop: a rank's detail (Enter)"}),
-			);
-			console.log(`wrote screenshots/detail-${shot.columns}x${shot.rows}.svg`);
+			shoot(session, `detail-${size}`, shot.columns, shot.rows, "traintop: a rank's detail (Enter)");
 			tmux('send-keys', '-t', session, 'Escape');
 		}
 		ramNow = Number(/^RAM .*? (\d+\.\d)% /m.exec(tmux('capture-pane', '-p', '-t', session))?.[1] ?? ramNow);

@@ -1,7 +1,7 @@
 import {render} from 'ink';
 import App from './app.js';
 import {installInkRows} from './ink-rows.js';
-import useSuspend, {type ScreenModes} from './hooks/use-suspend.js';
+import useSuspend, {CLEAR_SCREEN, type ScreenModes} from './hooks/use-suspend.js';
 import type {TuiSession} from './tui-session.js';
 
 // Opens the TUI on the terminal and gives the terminal back as it was: the alternate screen is
@@ -11,7 +11,6 @@ import type {TuiSession} from './tui-session.js';
 
 const ENTER_ALTERNATE_SCREEN = '\u001B[?1049h\u001B[H';
 const LEAVE_ALTERNATE_SCREEN = '\u001B[?1049l';
-const CLEAR_SCREEN = '\u001B[2J\u001B[H';
 const ALTERNATE_SCREEN: ScreenModes = {enter: ENTER_ALTERNATE_SCREEN, leave: LEAVE_ALTERNATE_SCREEN};
 /**
  * Samples come at most ten a second (--interval ≥ 0.1 s), so ten frames a second draw every one; what comes

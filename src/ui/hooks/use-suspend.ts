@@ -8,7 +8,8 @@ import {useEffect} from 'react';
 
 const SHOW_CURSOR = '\u001B[?25h';
 const HIDE_CURSOR = '\u001B[?25l';
-const CLEAR_SCREEN = '\u001B[2J\u001B[H';
+/** Clears the screen and homes the cursor: the full repaint here, and run-tui's clear on a resize. */
+export const CLEAR_SCREEN = '\u001B[2J\u001B[H';
 
 /** What the TUI sets on the terminal besides Ink's raw mode and hidden cursor: the escapes that set and undo it. */
 export interface ScreenModes {
