@@ -1,9 +1,20 @@
 // Retention plan, disk projection and save cadence for one scanned run dir. Pure: no I/O, no clock (`now` is given).
-// The rule the frameworks share: Lightning's save_top_k, the HF Trainer's save_total_limit, torchtune and
-// the seed tool all keep the newest N after a save; accelerate deletes down to N − 1 before the save,
-// which prunes the same checkpoints.
+// Each checkpoint group (one layout's checkpoints in one directory) is planned under its own framework's rule
+// (the layout's `retention`, built from checkpoints/rules.ts): HF's save_total_limit with the best counted, Lightning's
+// top-k by a metric, a framework that never deletes. What the run's files declare wins over --keep.
 
-import type {Checkpoint, CheckpointIndex, RetentionMark, ScannedCheckpoint, ScanResult} from '../core/types.js';
+import type {
+	Checkpoint,
+	CheckpointIndex,
+	RetentionGroup,
+	RetentionMark,
+	RetentionSource,
+	ScanGroup,
+	ScannedCheckpoint,
+	ScanResult,
+} from '../core/types.js';
+import {layoutNamed} from './layouts/registry.js';
+import type {RetentionPlan} from './rules.js';
 
 export interface BuildIndexOptions {
 	/** --keep N; null when the flag was not given. */
@@ -16,19 +27,6 @@ export interface BuildIndexOptions {
 
 /** The last save is overdue when its age exceeds this multiple of the median interval between saves. */
 export const OVERDUE_FACTOR = 1.5;
-
-/**
- * Oldest first: by step where both have one, else by time (then by name, for a stable order).
- */
-function compareAge(a: ScannedCheckpoint, b: ScannedCheckpoint): number {
-	if (a.step !== null && b.step !== null && a.step !== b.step) return a.step - b.step;
-	if (a.time !== b.time) return a.time - b.time;
-	return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
-}
-
-function isProtected(c: ScannedCheckpoint): boolean {
-	return c.kind === 'last' || c.kind === 'best';
-}
 
 /** A keep-N value: a whole number ≥ 1; anything else (0, negative, NaN) means "keep all", i.e. no rotation. */
 function normaliseKeep(value: number | null): number | null {
@@ -123,41 +121,100 @@ export function lastSaveAt(
 	return {time: last.time, ageS: age(last.time), medianIntervalS: usual, periodicTime, overdue};
 }
 
-export function buildIndex(scan: ScanResult, options: BuildIndexOptions): CheckpointIndex {
-	const fromFlag = options.keep !== null;
-	const fromMetadata = !fromFlag && scan.declaredKeep !== null;
-	const keep = normaliseKeep(fromFlag ? options.keep : scan.declaredKeep);
-	const source = fromFlag ? 'flag' : fromMetadata ? 'metadata' : 'none';
+/** The run's groups: those the scan recorded, plus any a checkpoint names that it did not (an index built by hand). */
+function groupsOf(scan: ScanResult): ScanGroup[] {
+	const groups = [...scan.groups];
+	for (const c of scan.checkpoints) {
+		if (!groups.some(group => group.key === c.group)) {
+			groups.push({key: c.group, layout: c.layout, dir: '', declared: null});
+		}
+	}
+	return groups;
+}
 
-	const complete = scan.checkpoints.filter(c => c.status === 'complete');
-	const counted = complete.filter(c => !isProtected(c)).sort(compareAge);
-	const pruneCount = keep === null ? 0 : Math.max(0, counted.length + 1 - keep);
-	const doomed = counted.slice(0, pruneCount);
-	const doomedSet = new Set<ScannedCheckpoint>(doomed);
+interface GroupPlan {
+	readonly group: RetentionGroup;
+	readonly plan: RetentionPlan;
+}
+
+/**
+ * One group under its framework's rule. What the run's files declare wins over --keep: the framework rotates by its
+ * own setting, whatever we are told; a --keep that disagrees gets a warning.
+ */
+function planGroup(scan: ScanResult, group: ScanGroup, flagKeep: number | null, warnings: string[]): GroupPlan {
+	const layout = layoutNamed(group.layout);
+	const declared = normaliseKeep(group.declared?.keep ?? null);
+	const fromFlag = declared === null && flagKeep !== null;
+	const keep = declared ?? normaliseKeep(flagKeep);
+	let source: RetentionSource = declared !== null ? 'metadata' : fromFlag ? 'flag' : 'none';
+	if (declared !== null && flagKeep !== null && normaliseKeep(flagKeep) !== declared) {
+		const where = group.dir === '' ? '' : ` in ${group.dir}`;
+		warnings.push(
+			`--keep ${flagKeep} not used for the ${layout.title} checkpoints${where}: ${group.declared?.from} says ${declared}, and the framework rotates by that`,
+		);
+	}
+	const members = scan.checkpoints.filter(c => c.group === group.key);
+	const plan = layout.retention({checkpoints: members, keep, monitor: group.declared?.monitor ?? null});
+	const used = plan.keep === undefined ? keep : plan.keep;
+	if (used === null) source = 'none';
+	const retention: RetentionGroup = {
+		key: group.key,
+		layout: layout.name,
+		framework: layout.title,
+		dir: group.dir,
+		rule: plan.rule,
+		keep: used,
+		source,
+		count: plan.counted.length,
+		toPrune: plan.toPrune.map(c => c.path),
+	};
+	return {group: retention, plan};
+}
+
+/** The group of the newest complete checkpoint (what the job writes now), else the first. */
+function mainGroup(plans: readonly GroupPlan[], complete: readonly ScannedCheckpoint[]): GroupPlan | undefined {
+	const newest = [...complete].sort((a, b) => a.time - b.time).at(-1);
+	return plans.find(p => p.group.key === newest?.group) ?? plans[0];
+}
+
+export function buildIndex(scan: ScanResult, options: BuildIndexOptions): CheckpointIndex {
+	const warnings = [...scan.warnings];
+	const plans = groupsOf(scan).map(group => planGroup(scan, group, options.keep, warnings));
+	const protectedSet = new Set(plans.flatMap(p => p.plan.protected));
+	const doomedSet = new Set(plans.flatMap(p => p.plan.toPrune));
 
 	const checkpoints: Checkpoint[] = scan.checkpoints.map(c => {
-		const retention: RetentionMark = isProtected(c) ? 'protected' : doomedSet.has(c) ? 'prune-next' : 'keep';
+		const retention: RetentionMark = protectedSet.has(c) ? 'protected' : doomedSet.has(c) ? 'prune-next' : 'keep';
 		return {...c, retention};
 	});
 
+	const complete = scan.checkpoints.filter(c => c.status === 'complete');
+	const main = mainGroup(plans, complete)?.group;
+	const keep = main?.keep ?? null;
+	const count = main?.count ?? 0;
 	const avgCheckpointBytes =
 		complete.length === 0 ? null : complete.reduce((sum, c) => sum + c.bytes, 0) / complete.length;
 	const freeBytes = options.disk?.freeBytes ?? null;
 	const totalBytes = options.disk?.totalBytes ?? null;
 
-	const warnings = [...scan.warnings];
 	for (const c of scan.checkpoints) for (const w of c.warnings) warnings.push(`${c.name}: ${w}`);
 
 	return {
 		runDir: scan.runDir,
 		layouts: scan.layouts,
 		checkpoints,
-		retention: {keep, source, count: counted.length, toPrune: doomed.map(c => c.path)},
+		retention: {
+			keep,
+			source: main?.source ?? (options.keep !== null ? 'flag' : 'none'),
+			count,
+			toPrune: plans.flatMap(p => p.plan.toPrune.map(c => c.path)),
+			groups: plans.map(p => p.group),
+		},
 		disk: {
 			freeBytes,
 			totalBytes,
 			avgCheckpointBytes,
-			savesUntilFull: savesUntilFull(freeBytes, avgCheckpointBytes, keep, counted.length),
+			savesUntilFull: savesUntilFull(freeBytes, avgCheckpointBytes, keep, count),
 		},
 		lastSave: lastSave(complete, options.now),
 		warnings,

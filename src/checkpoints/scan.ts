@@ -6,25 +6,10 @@
 import {realpath, stat} from 'node:fs/promises';
 import path from 'node:path';
 import {UsageError, errorMessage} from '../core/errors.js';
-import type {ScannedCheckpoint, ScanResult} from '../core/types.js';
+import type {ScanGroup, ScannedCheckpoint, ScanResult} from '../core/types.js';
 import {entryAt, listDir, listDirOrNull, readJson, readRange, readText, treeBytes, type Entry} from './fs.js';
-import {dcpLayout} from './layouts/dcp.js';
-import {deepspeedLayout} from './layouts/deepspeed.js';
-import {genericLayout} from './layouts/generic.js';
-import {huggingfaceLayout} from './layouts/huggingface.js';
 import type {Found, Layout, LayoutIO, ScanDir} from './layouts/layout.js';
-import {lightningLayout} from './layouts/lightning.js';
-import {seedLayout} from './layouts/seed.js';
-
-/** In the order they are asked (and listed in ScanResult.layouts): specific first, the generic fallback last. */
-export const LAYOUTS: readonly Layout[] = [
-	seedLayout,
-	huggingfaceLayout,
-	lightningLayout,
-	deepspeedLayout,
-	dcpLayout,
-	genericLayout,
-];
+import {LAYOUTS} from './layouts/registry.js';
 
 export const FS_IO: LayoutIO = {list: listDirOrNull, entry: entryAt, readJson, readText, readRange};
 
@@ -119,7 +104,12 @@ async function scanDirs(ctx: Context): Promise<ScanDir[]> {
 	return dirs;
 }
 
-async function complete(layout: string, item: Found): Promise<ScannedCheckpoint> {
+/** The group key of one layout's checkpoints in one directory. */
+export function groupKey(layout: string, rel: string): string {
+	return `${layout}:${rel}`;
+}
+
+async function complete(layout: string, group: string, item: Found): Promise<ScannedCheckpoint> {
 	const {entry} = item;
 	const warnings = [...item.warnings];
 	let bytes = entry.type === 'file' ? entry.size : 0;
@@ -139,6 +129,8 @@ async function complete(layout: string, item: Found): Promise<ScannedCheckpoint>
 		status: item.status,
 		kind: item.kind,
 		loss: item.loss,
+		metric: item.metric,
+		group,
 		warnings,
 	};
 }
@@ -186,18 +178,20 @@ export async function scanRunDir(
 	const ctx: Context = {root, realRoot: await openRunDir(root), warnings: []};
 	const pending: Promise<ScannedCheckpoint>[] = [];
 	const seenLayouts = new Set<string>();
-	let declaredKeep: number | null = null;
+	const groups: ScanGroup[] = [];
 	for (const dir of await scanDirs(ctx)) {
 		let entries = dir.entries;
 		for (const layout of layouts) {
 			if (entries.length === 0) break;
 			const result = await layout.find({...dir, entries}, io);
 			ctx.warnings.push(...result.warnings);
-			declaredKeep ??= result.declaredKeep;
-			if (result.found.length > 0 || result.declaredKeep !== null) seenLayouts.add(layout.name);
+			if (result.found.length === 0 && result.declared === null) continue;
+			seenLayouts.add(layout.name);
+			const key = groupKey(layout.name, dir.rel);
+			groups.push({key, layout: layout.name, dir: dir.rel, declared: result.declared});
 			const claimed = new Set(result.found.map(item => item.entry.path));
 			entries = entries.filter(entry => !claimed.has(entry.path));
-			pending.push(...result.found.map(item => complete(layout.name, item)));
+			pending.push(...result.found.map(item => complete(layout.name, key, item)));
 		}
 	}
 	const checkpoints = oldestFirst(await Promise.all(pending));
@@ -205,7 +199,7 @@ export async function scanRunDir(
 		runDir: root,
 		layouts: layouts.map(layout => layout.name).filter(name => seenLayouts.has(name)),
 		checkpoints,
-		declaredKeep,
+		groups,
 		warnings: ctx.warnings,
 	};
 }

@@ -89,7 +89,7 @@ export class CheckpointWatcher {
 		// Started before the job made its run dir (`torchrun … & traintop runs/x --pid $!`): an empty index that
 		// says so, rather than none (which views read as "no RUN_DIR given").
 		this.#index ??= buildIndex(
-			{runDir: this.runDir, layouts: [], checkpoints: [], declaredKeep: null, warnings: [WAITING_FOR_RUN_DIR]},
+			{runDir: this.runDir, layouts: [], checkpoints: [], groups: [], warnings: [WAITING_FOR_RUN_DIR]},
 			{keep: this.#options.keep, now: this.#now(), disk: null},
 		);
 		// chokidar does not notice a missing path appear: look for it until it does, then watch it.

@@ -192,8 +192,44 @@ export interface ScannedCheckpoint {
 	readonly kind: CheckpointKind;
 	/** Last training loss when the layout records it (HF trainer_state.json); else null. */
 	readonly loss: number | null;
+	/** The monitored score its name or metadata carries (Lightning's `val_loss=0.32`): what top-k retention ranks. */
+	readonly metric: CheckpointMetric | null;
+	/** Its checkpoint group: one layout's checkpoints in one directory, which that framework rotates together. */
+	readonly group: string;
 	/** Why something about it is unknown (a malformed trainer_state.json…); empty when all is well. */
 	readonly warnings: readonly string[];
+}
+
+export interface CheckpointMetric {
+	readonly name: string;
+	readonly value: number;
+}
+
+/** A monitored metric and whether lower or higher is better; mode null: not known. */
+export interface MonitorSetting {
+	readonly name: string;
+	readonly mode: 'min' | 'max' | null;
+	/** How the mode was learned: "config.yaml", "guessed from the name". */
+	readonly modeFrom: string | null;
+}
+
+/** What a run's own files say about its framework's retention (save_total_limit, save_top_k, max_checkpoints…). */
+export interface DeclaredRetention {
+	/** keep-N; null when the files do not say. */
+	readonly keep: number | null;
+	/** Where it was read, for the rule line and warnings: "training_args.bin save_total_limit". */
+	readonly from: string;
+	readonly monitor: MonitorSetting | null;
+}
+
+/** One layout's checkpoints in one directory. */
+export interface ScanGroup {
+	/** `<layout>:<dir relative to the run dir>`, as ScannedCheckpoint.group. */
+	readonly key: string;
+	readonly layout: string;
+	/** Relative to the run dir ('' for the run dir itself). */
+	readonly dir: string;
+	readonly declared: DeclaredRetention | null;
 }
 
 export interface ScanResult {
@@ -202,14 +238,32 @@ export interface ScanResult {
 	readonly layouts: readonly string[];
 	/** Oldest first (by step where known, else time). */
 	readonly checkpoints: readonly ScannedCheckpoint[];
-	/** keep-N the job itself declares (the seed metadata's max_checkpoints); null when unknown. */
-	readonly declaredKeep: number | null;
+	/** Each layout's checkpoints per directory, in scan order, with what the run declares about their retention. */
+	readonly groups: readonly ScanGroup[];
 	/** Problems with the run dir's own files (a malformed checkpoint_metadata.json…). */
 	readonly warnings: readonly string[];
 }
 
 export interface Checkpoint extends ScannedCheckpoint {
 	readonly retention: RetentionMark;
+}
+
+export type RetentionSource = 'flag' | 'metadata' | 'none';
+
+/** One checkpoint group's retention under its framework's rule. */
+export interface RetentionGroup {
+	readonly key: string;
+	readonly layout: string;
+	/** The framework's name: "Hugging Face Trainer". */
+	readonly framework: string;
+	/** Relative to the run dir. */
+	readonly dir: string;
+	/** The rule in use, in the framework's words: "HF save_total_limit 3, best protected". */
+	readonly rule: string;
+	readonly keep: number | null;
+	readonly source: RetentionSource;
+	readonly count: number;
+	readonly toPrune: readonly string[];
 }
 
 export interface CheckpointIndex {
@@ -220,11 +274,13 @@ export interface CheckpointIndex {
 	readonly retention: {
 		readonly keep: number | null;
 		/** Where keep came from: --keep (flag), the job's metadata, or nowhere (none: nothing is pruned). */
-		readonly source: 'flag' | 'metadata' | 'none';
+		readonly source: RetentionSource;
 		/** Complete checkpoints that count against keep (protected ones do not). */
 		readonly count: number;
 		/** Paths a keep-N rotation deletes at the next save. */
 		readonly toPrune: readonly string[];
+		/** Per checkpoint group, under its framework's own rule; the fields above are the main group's (toPrune: all). */
+		readonly groups: readonly RetentionGroup[];
 	};
 	readonly disk: {
 		readonly freeBytes: number | null;

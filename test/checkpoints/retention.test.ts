@@ -29,13 +29,21 @@ function ckpt(
 		status: 'complete',
 		kind: 'periodic',
 		loss: null,
+		metric: null,
+		group: 'seed:checkpoints',
 		warnings: [],
 		...fields,
 	};
 }
 
 function scan(checkpoints: ScannedCheckpoint[], extra: Partial<ScanResult> = {}): ScanResult {
-	return {runDir: '/run', layouts: ['seed'], checkpoints, declaredKeep: null, warnings: [], ...extra};
+	return {runDir: '/run', layouts: ['seed'], checkpoints, groups: [], warnings: [], ...extra};
+}
+
+/** The seed group with the keep-N its metadata declares. */
+function declaring(keep: number | null): Partial<ScanResult> {
+	const declared = keep === null ? null : {keep, from: 'checkpoint_metadata.json max_checkpoints', monitor: null};
+	return {groups: [{key: 'seed:checkpoints', layout: 'seed', dir: 'checkpoints', declared}]};
 }
 
 function build(s: ScanResult, options: Partial<BuildIndexOptions> = {}) {
@@ -49,13 +57,14 @@ function periodic(n: number): ScannedCheckpoint[] {
 
 describe('keep-N source', () => {
 	it.each([
-		{name: 'flag wins over metadata', flag: 2, declared: 5, keep: 2, source: 'flag'},
+		// The job rotates by its own max_checkpoints whatever --keep says: the flag only fills in what it leaves unsaid.
+		{name: 'metadata wins over a flag', flag: 2, declared: 5, keep: 5, source: 'metadata'},
 		{name: 'metadata without a flag', flag: null, declared: 5, keep: 5, source: 'metadata'},
 		{name: 'neither', flag: null, declared: null, keep: null, source: 'none'},
 		{name: 'flag without metadata', flag: 3, declared: null, keep: 3, source: 'flag'},
-		{name: 'flag 0 means keep all', flag: 0, declared: 5, keep: null, source: 'flag'},
+		{name: 'flag 0 means keep all', flag: 0, declared: null, keep: null, source: 'none'},
 	] as const)('$name', ({flag, declared, keep, source}) => {
-		const index = build(scan(periodic(6), {declaredKeep: declared}), {keep: flag});
+		const index = build(scan(periodic(6), declaring(declared)), {keep: flag});
 		expect(index.retention.keep).toBe(keep);
 		expect(index.retention.source).toBe(source);
 		if (keep === null) {

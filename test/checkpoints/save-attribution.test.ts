@@ -22,6 +22,8 @@ function ckpt(name: string, kind: CheckpointKind): Checkpoint {
 		status: 'complete',
 		kind,
 		loss: null,
+		metric: null,
+		group: 'seed:checkpoints',
 		warnings: [],
 		retention: 'keep',
 	};

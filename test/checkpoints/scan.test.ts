@@ -56,7 +56,7 @@ describe('seed layout', () => {
 
 		const result = await scanRunDir(run);
 		expect(result.layouts).toEqual(['seed']);
-		expect(result.declaredKeep).toBe(3);
+		expect(result.groups.find(group => group.declared !== null)?.declared?.keep).toBe(3);
 		expect(result.warnings).toEqual([]);
 		expect(result.checkpoints.map(item => item.name)).toEqual([
 			a.name,
@@ -79,6 +79,8 @@ describe('seed layout', () => {
 			status: 'complete',
 			kind: 'periodic',
 			loss: null,
+			metric: null,
+			group: 'seed:checkpoints',
 			warnings: [],
 		});
 		expect(get(result, b.name)).toMatchObject({step: 20, kind: 'manual', epoch: 0.2, time: b.time});
@@ -106,7 +108,7 @@ describe('seed layout', () => {
 			[50, 'manual', 0.5, T0 + MIN],
 			[100, 'periodic', 1, T0],
 		]);
-		expect(result.declaredKeep).toBeNull();
+		expect(result.groups.every(group => group.declared === null)).toBe(true);
 		expect(result.warnings).toHaveLength(1);
 		expect(result.warnings[0]).toMatch(/^checkpoints\/checkpoint_metadata\.json: .*JSON/);
 	});
@@ -328,7 +330,7 @@ describe('the run dir', () => {
 			[50, 'generic'],
 			[60, 'dcp'],
 		]);
-		expect(result.declaredKeep).toBe(5);
+		expect(result.groups.find(group => group.declared !== null)?.declared?.keep).toBe(5);
 		expect(new Set(result.checkpoints.map(item => item.path)).size).toBe(result.checkpoints.length);
 	});
 
@@ -338,7 +340,7 @@ describe('the run dir', () => {
 			runDir: run,
 			layouts: [],
 			checkpoints: [],
-			declaredKeep: null,
+			groups: [],
 			warnings: [],
 		});
 	});
@@ -363,7 +365,7 @@ describe('the run dir', () => {
 		const result = await scanRunDir(run);
 		const inside = [['step_5', path.join(run, 'checkpoint/step_5')]];
 		expect(result.checkpoints.map(item => [item.name, item.path])).toEqual(inside);
-		expect(result.declaredKeep).toBeNull();
+		expect(result.groups.every(group => group.declared === null)).toBe(true);
 		expect(result.warnings).toEqual([
 			expect.stringMatching(/^checkpoint-70: symlink to .*outside the run dir: not followed$/),
 			expect.stringMatching(/^checkpoints: leads to .*outside the run dir: not followed$/),
@@ -408,7 +410,7 @@ describe('the demo job', () => {
 		expect(meta.max_checkpoints).toBe(3);
 		const result = await scanRunDir(run);
 		expect(result.layouts).toEqual(['seed']);
-		expect(result.declaredKeep).toBe(3);
+		expect(result.groups.find(group => group.declared !== null)?.declared?.keep).toBe(3);
 		expect(result.warnings).toEqual([]);
 		const complete = result.checkpoints.filter(item => item.status === 'complete');
 		const expected = meta.checkpoints.map(entry => ({

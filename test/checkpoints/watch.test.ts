@@ -60,11 +60,13 @@ function simpleScan(delayMs = 0) {
 				status,
 				kind: 'periodic',
 				loss: null,
+				metric: null,
+				group: 'seed:checkpoints',
 				warnings: [],
 			});
 		}
 		found.sort((a, b) => (a.step ?? 0) - (b.step ?? 0));
-		return {runDir: dir, layouts: found.length ? ['seed'] : [], checkpoints: found, declaredKeep: null, warnings: []};
+		return {runDir: dir, layouts: found.length ? ['seed'] : [], checkpoints: found, groups: [], warnings: []};
 	};
 	return {scan, calls};
 }

@@ -36,7 +36,7 @@ describe('formatCheckpoints', () => {
 		const noKeep = formatCheckpoints(
 			{
 				...index,
-				retention: {keep: null, source: 'none', count: 4, toPrune: []},
+				retention: {keep: null, source: 'none', count: 4, toPrune: [], groups: []},
 				disk: {...index.disk, savesUntilFull: 40},
 			},
 			NOW,

@@ -13,7 +13,7 @@ function overdueIndex(ageS: number, usualS: number): CheckpointIndex {
 		runDir: '/runs/exp1',
 		layouts: ['seed'],
 		checkpoints: [],
-		retention: {keep: null, source: 'none', count: 0, toPrune: []},
+		retention: {keep: null, source: 'none', count: 0, toPrune: [], groups: []},
 		disk: {freeBytes: null, totalBytes: null, avgCheckpointBytes: null, savesUntilFull: null},
 		lastSave: {time, ageS, medianIntervalS: usualS, periodicTime: time, overdue: true},
 		warnings: [],

@@ -19,6 +19,8 @@ export function checkpoint(step: number, minutesAgo: number, extra: Partial<Chec
 		status: 'complete',
 		kind: 'periodic',
 		loss: null,
+		metric: null,
+		group: 'seed:checkpoints',
 		warnings: [],
 		retention: 'keep',
 		...extra,
@@ -37,7 +39,25 @@ export function checkpointIndex(extra: Partial<CheckpointIndex> = {}): Checkpoin
 			checkpoint(1500, 30),
 			checkpoint(1510, 1, {status: 'partial', bytes: 100 * MIB}),
 		],
-		retention: {keep: 3, source: 'metadata', count: 4, toPrune: ['/runs/exp1/checkpoints/checkpoint_step_500']},
+		retention: {
+			keep: 3,
+			source: 'metadata',
+			count: 4,
+			toPrune: ['/runs/exp1/checkpoints/checkpoint_step_500'],
+			groups: [
+				{
+					key: 'seed:checkpoints',
+					layout: 'seed',
+					framework: 'seed checkpointing',
+					dir: 'checkpoints',
+					rule: 'seed max_checkpoints 3',
+					keep: 3,
+					source: 'metadata',
+					count: 4,
+					toPrune: ['/runs/exp1/checkpoints/checkpoint_step_500'],
+				},
+			],
+		},
 		disk: {freeBytes: 20 * GIB, totalBytes: 100 * GIB, avgCheckpointBytes: 512 * MIB, savesUntilFull: 40},
 		// The newest complete save (step 1500) is a periodic one.
 		lastSave: {

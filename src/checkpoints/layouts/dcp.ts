@@ -13,6 +13,7 @@ import {
 	type LayoutResult,
 	type ScanDir,
 } from './layout.js';
+import {keepNewest} from '../rules.js';
 
 const METADATA = '.metadata';
 const METADATA_TMP = '.metadata.tmp';
@@ -23,6 +24,7 @@ const EPOCH = /^(?:.*[-_.])?epoch[-_=]?(\d+)$/i;
 
 export const dcpLayout: Layout = {
 	name: 'dcp',
+	title: 'torch.distributed.checkpoint',
 	async find(dir: ScanDir, io: LayoutIO): Promise<LayoutResult> {
 		const result: Found[] = [];
 		for (const entry of dir.entries) {
@@ -39,6 +41,8 @@ export const dcpLayout: Layout = {
 				result.push(found(entry, {...fields, status: 'partial', warnings: [`${why}: the save did not finish`]}));
 			}
 		}
-		return result.length === 0 ? NOTHING : {found: result, warnings: [], declaredKeep: null};
+		return result.length === 0 ? NOTHING : {found: result, warnings: [], declared: null};
 	},
+	// DCP itself deletes nothing; whoever drives it (torchtune, a script) keeps the newest: --keep N.
+	retention: keepNewest({framework: 'DCP', setting: 'keep'}),
 };

@@ -14,12 +14,14 @@ import {
 	type LayoutResult,
 	type ScanDir,
 } from './layout.js';
+import {keepAll} from '../rules.js';
 
 const STEP_DIR = /^global_step(\d+)$/;
 const LATEST = 'latest';
 
 export const deepspeedLayout: Layout = {
 	name: 'deepspeed',
+	title: 'DeepSpeed',
 	async find(dir: ScanDir, io: LayoutIO): Promise<LayoutResult> {
 		const dirs = dir.entries.filter(entry => entry.type === 'dir' && STEP_DIR.test(entry.name));
 		if (dirs.length === 0) return NOTHING;
@@ -45,6 +47,8 @@ export const deepspeedLayout: Layout = {
 			const warnings = [`newer than \`${LATEST}\` (global_step${latestStep}): still being written or cut off`];
 			return found(entry, {step, status: 'partial', warnings});
 		});
-		return {found: result, warnings, declaredKeep: null};
+		return {found: result, warnings, declared: null};
 	},
+	// DeepSpeedEngine.save_checkpoint (deepspeed/runtime/engine.py) writes a tag and `latest`; it deletes nothing.
+	retention: keepAll('DeepSpeed never deletes (save_checkpoint keeps every tag)'),
 };

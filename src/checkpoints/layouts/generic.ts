@@ -3,6 +3,7 @@
 // ckpt-200.pth, iter_0000500/. Kind unknown; complete unless the name ends in .tmp, .partial or .incomplete. The
 // contents are not read: only the name says anything.
 
+import {keepNewest} from '../rules.js';
 import {found, intOf, NOTHING, type Found, type Layout, type LayoutResult, type ScanDir} from './layout.js';
 
 const UNFINISHED = /\.(tmp|partial|incomplete)$/i;
@@ -42,6 +43,7 @@ function parseGenericName(name: string, isDir: boolean): GenericName | null {
 
 export const genericLayout: Layout = {
 	name: 'generic',
+	title: 'unrecognised framework',
 	async find(dir: ScanDir): Promise<LayoutResult> {
 		const result: Found[] = [];
 		for (const entry of dir.entries) {
@@ -54,6 +56,8 @@ export const genericLayout: Layout = {
 			const status = warnings.length > 0 ? 'partial' : 'complete';
 			result.push(found(entry, {step: parsed.step, epoch: parsed.epoch, status, warnings}));
 		}
-		return result.length === 0 ? NOTHING : {found: result, warnings: [], declaredKeep: null};
+		return result.length === 0 ? NOTHING : {found: result, warnings: [], declared: null};
 	},
+	// Nothing says what rotates these: --keep N, newest kept.
+	retention: keepNewest({framework: 'generic', setting: 'keep'}),
 };

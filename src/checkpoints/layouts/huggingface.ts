@@ -16,6 +16,7 @@ import {
 	type LayoutResult,
 	type ScanDir,
 } from './layout.js';
+import {keepNewest} from '../rules.js';
 
 const CHECKPOINT = /^checkpoint-(\d+)$/;
 const STAGING = /^tmp-checkpoint-(.+)$/;
@@ -76,6 +77,7 @@ async function checkpoint(entry: Entry, step: number | null, io: LayoutIO): Prom
 
 export const huggingfaceLayout: Layout = {
 	name: 'huggingface',
+	title: 'Hugging Face Trainer',
 	async find(dir: ScanDir, io: LayoutIO): Promise<LayoutResult> {
 		const candidates: Candidate[] = [];
 		for (const entry of dir.entries) {
@@ -101,6 +103,7 @@ export const huggingfaceLayout: Layout = {
 		const result = candidates.map(({found: item}) =>
 			item.entry.name === best && item.status === 'complete' ? {...item, kind: 'best' as const} : item,
 		);
-		return {found: result, warnings: [], declaredKeep: null};
+		return {found: result, warnings: [], declared: null};
 	},
+	retention: keepNewest({framework: 'HF', setting: 'save_total_limit', note: ', best protected'}),
 };

@@ -1,8 +1,9 @@
 // What every checkpoint layout implements, and the helpers they share. A layout sees one directory's entries (those
 // no earlier layout claimed) and reads further only through LayoutIO, so it can be tested with a fake.
 
-import type {CheckpointKind, CheckpointStatus} from '../../core/types.js';
+import type {CheckpointKind, CheckpointMetric, CheckpointStatus, DeclaredRetention} from '../../core/types.js';
 import type {Entry, JsonRead} from '../fs.js';
+import type {RetentionRule} from '../rules.js';
 
 export type {Entry, JsonRead} from '../fs.js';
 
@@ -39,6 +40,8 @@ export interface Found {
 	readonly status: CheckpointStatus;
 	readonly kind: CheckpointKind;
 	readonly loss: number | null;
+	/** The monitored score in its name (`val_loss=0.32`), for top-k rules; null when there is none. */
+	readonly metric: CheckpointMetric | null;
 	readonly warnings: readonly string[];
 }
 
@@ -46,19 +49,23 @@ export interface LayoutResult {
 	readonly found: readonly Found[];
 	/** Problems with the directory's own files (a malformed checkpoint_metadata.json). */
 	readonly warnings: readonly string[];
-	/** Keep-N the job declares in its metadata; null when it says nothing. */
-	readonly declaredKeep: number | null;
+	/** What the run's own files say about this framework's retention (keep-N, the monitored metric); null: nothing. */
+	readonly declared: DeclaredRetention | null;
 }
 
 export interface Layout {
-	/** seed, huggingface, lightning, deepspeed, dcp or generic. */
+	/** Short id, as ScannedCheckpoint.layout and `--json`'s layouts: seed, huggingface, lightning… */
 	readonly name: string;
+	/** The framework's own name, for people: "Hugging Face Trainer". */
+	readonly title: string;
 	find(dir: ScanDir, io: LayoutIO): Promise<LayoutResult>;
+	/** What the framework's next save deletes among one group's checkpoints (checkpoints/rules.ts has the common ones). */
+	readonly retention: RetentionRule;
 }
 
-export const NOTHING: LayoutResult = {found: [], warnings: [], declaredKeep: null};
+export const NOTHING: LayoutResult = {found: [], warnings: [], declared: null};
 
-/** A Found with defaults: unknown step, epoch, time (mtime), kind and loss; complete; no warnings. */
+/** A Found with defaults: unknown step, epoch, time (mtime), kind, loss and metric; complete; no warnings. */
 export function found(entry: Entry, fields: Partial<Omit<Found, 'entry'>> = {}): Found {
 	return {
 		entry,
@@ -68,6 +75,7 @@ export function found(entry: Entry, fields: Partial<Omit<Found, 'entry'>> = {}):
 		status: 'complete',
 		kind: 'unknown',
 		loss: null,
+		metric: null,
 		warnings: [],
 		...fields,
 	};

@@ -16,6 +16,7 @@ import {
 	type LayoutResult,
 	type ScanDir,
 } from './layout.js';
+import {topK} from '../rules.js';
 
 const LAST = /^last(?:-v?\d+)?\.ckpt$/;
 const HPC = /^hpc_ckpt_(\d+)\.ckpt$/;
@@ -55,6 +56,7 @@ async function completeness(entry: Entry, io: LayoutIO): Promise<{status: Found[
 
 export const lightningLayout: Layout = {
 	name: 'lightning',
+	title: 'PyTorch Lightning',
 	async find(dir: ScanDir, io: LayoutIO): Promise<LayoutResult> {
 		const anyName = LIGHTNING_DIR.test(dir.rel);
 		const result: Found[] = [];
@@ -72,6 +74,7 @@ export const lightningLayout: Layout = {
 				}),
 			);
 		}
-		return result.length === 0 ? NOTHING : {found: result, warnings: [], declaredKeep: null};
+		return result.length === 0 ? NOTHING : {found: result, warnings: [], declared: null};
 	},
+	retention: topK({framework: 'Lightning', setting: 'save_top_k'}),
 };

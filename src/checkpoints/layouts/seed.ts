@@ -28,6 +28,7 @@ import {
 	type ScanDir,
 } from './layout.js';
 import {kindFromReason} from './save-reason.js';
+import {isLastOrBest, keepNewest} from '../rules.js';
 
 const METADATA_FILE = 'checkpoint_metadata.json';
 const DIR_META_FILE = 'meta.json';
@@ -129,6 +130,7 @@ async function stateFile(entry: Entry, match: RegExpExecArray, meta: Metadata | 
 
 export const seedLayout: Layout = {
 	name: 'seed',
+	title: 'seed checkpointing',
 	async find(dir: ScanDir, io: LayoutIO): Promise<LayoutResult> {
 		const warnings: string[] = [];
 		let meta: Metadata | null = null;
@@ -149,6 +151,15 @@ export const seedLayout: Layout = {
 			if (state && entry.type === 'file') result.push(await stateFile(entry, state, meta, io));
 		}
 		if (result.length === 0 && meta === null && warnings.length === 0) return NOTHING;
-		return {found: result, warnings, declaredKeep: meta?.declaredKeep ?? null};
+		const keep = meta?.declaredKeep ?? null;
+		const declared = keep === null ? null : {keep, from: `${METADATA_FILE} max_checkpoints`, monitor: null};
+		return {found: result, warnings, declared};
 	},
+	// The seed's rotation deletes old checkpoint_step_* directories only: state.pt and emergency_state.pt are single
+	// files it overwrites in place, outside max_checkpoints.
+	retention: keepNewest({
+		framework: 'seed',
+		setting: 'max_checkpoints',
+		protects: c => isLastOrBest(c) || STATE_FILE.test(c.name),
+	}),
 };

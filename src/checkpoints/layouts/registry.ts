@@ -1,0 +1,24 @@
+// Every checkpoint layout, in the order the scan asks them: a specific layout's claim hides an entry from the later
+// ones, so outer frameworks come before the ones they wrap (HF before DeepSpeed) and the generic fallback is last.
+
+import {dcpLayout} from './dcp.js';
+import {deepspeedLayout} from './deepspeed.js';
+import {genericLayout} from './generic.js';
+import {huggingfaceLayout} from './huggingface.js';
+import type {Layout} from './layout.js';
+import {lightningLayout} from './lightning.js';
+import {seedLayout} from './seed.js';
+
+export const LAYOUTS: readonly Layout[] = [
+	seedLayout,
+	huggingfaceLayout,
+	lightningLayout,
+	deepspeedLayout,
+	dcpLayout,
+	genericLayout,
+];
+
+/** The layout of a given name, or the generic fallback (a name from an older scan). */
+export function layoutNamed(name: string): Layout {
+	return LAYOUTS.find(layout => layout.name === name) ?? genericLayout;
+}
