@@ -1,4 +1,4 @@
-// Finds the checkpoints of one run dir: looks in RUN_DIR, RUN_DIR/checkpoints, RUN_DIR/checkpoint (torchtitan) and
+// Finds the checkpoints of one run dir: looks in RUN_DIR, RUN_DIR/checkpoints, RUN_DIR/checkpoint (torchtitan), RUN_DIR/weights (Ultralytics) and
 // RUN_DIR/lightning_logs/version_*/checkpoints, asks each layout in turn (a specific layout's claim hides the entry
 // from the later ones, the generic fallback last), adds sizes and sorts oldest first. Content problems never throw:
 // they become warnings. Symlinked directories are followed only when they resolve inside the run dir.
@@ -14,7 +14,7 @@ import {LAYOUTS} from './layouts/registry.js';
 export const FS_IO: LayoutIO = {list: listDirOrNull, entry: entryAt, readJson, readText, readRange};
 
 /** Subdirectories of the run dir that hold checkpoints (besides the run dir itself and Lightning's version dirs). */
-const CHECKPOINT_DIRS = ['checkpoints', 'checkpoint'];
+const CHECKPOINT_DIRS = ['checkpoints', 'checkpoint', 'weights'];
 /** Names worth a warning when they are symlinks to directories outside the run dir (others are skipped quietly). */
 const CHECKPOINTISH = /ckpt|checkpoint|step|iter/i;
 
