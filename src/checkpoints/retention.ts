@@ -165,6 +165,7 @@ function planGroup(scan: ScanResult, group: ScanGroup, flagKeep: number | null, 
 		rule: plan.rule,
 		keep: used,
 		source,
+		from: source === 'metadata' ? (group.declared?.from ?? null) : null,
 		count: plan.counted.length,
 		toPrune: plan.toPrune.map(c => c.path),
 	};

@@ -1,7 +1,7 @@
 import {table} from './table.js';
 import type {CheckpointIndex} from '../core/types.js';
 import {rotationKeepsUsageFlat} from '../checkpoints/retention.js';
-import {PARTIAL_MARK, RETENTION_MARK} from '../format/checkpoints.js';
+import {groupHeading, PARTIAL_MARK, RETENTION_MARK} from '../format/checkpoints.js';
 import {formatAge} from '../format/duration.js';
 import {localTime} from '../format/time.js';
 import {formatBytes} from '../format/units.js';
@@ -29,20 +29,10 @@ export function formatCheckpoints(index: CheckpointIndex, now: number): string {
 	const lines = table([['TIME', 'AGE', 'STEP', 'EPOCH', 'SIZE', 'KIND', 'STATUS', 'RETENTION', 'NAME'], ...rows]);
 	const summary: string[] = [''];
 	summary.push(
-		`${index.checkpoints.length} checkpoint${index.checkpoints.length === 1 ? '' : 's'} in ${index.runDir} (${index.layouts.join(', ')})`,
+		`${index.checkpoints.length} checkpoint${index.checkpoints.length === 1 ? '' : 's'} in ${index.runDir} (${frameworks(index).join(', ')})`,
 	);
 	summary.push(lastSaveLine(index, now));
-	const {retention} = index;
-	if (retention.keep === null) {
-		summary.push('retention: no keep-N known (use --keep N): nothing is planned for deletion');
-	} else {
-		const from = retention.source === 'flag' ? '--keep' : "the job's metadata";
-		const prune =
-			retention.toPrune.length === 0
-				? 'the next save prunes nothing'
-				: `the next save prunes ${retention.toPrune.map(p => p.split('/').at(-1)).join(', ')}`;
-		summary.push(`retention: keep ${retention.keep} (from ${from}), ${retention.count} counted; ${prune}`);
-	}
+	summary.push(...retentionLines(index));
 	const {disk} = index;
 	if (disk.freeBytes !== null && disk.totalBytes !== null) {
 		const fits =
@@ -57,6 +47,34 @@ export function formatCheckpoints(index: CheckpointIndex, now: number): string {
 	}
 	for (const warning of index.warnings) summary.push(`warning: ${warning}`);
 	return [...lines, ...summary].join('\n');
+}
+
+/** The frameworks whose checkpoints are listed, by their own names; layout ids for an index without groups. */
+function frameworks(index: CheckpointIndex): string[] {
+	const titles = index.retention.groups
+		.filter(group => index.checkpoints.some(c => c.group === group.key))
+		.map(group => group.framework);
+	return titles.length === 0 ? [...index.layouts] : [...new Set(titles)];
+}
+
+/**
+ * One line per checkpoint group: its framework, the rule it deletes by and where keep-N came from, how many it
+ * counts and what the next save deletes.
+ */
+function retentionLines(index: CheckpointIndex): string[] {
+	const groups = index.retention.groups.filter(group => index.checkpoints.some(c => c.group === group.key));
+	if (groups.length === 0) {
+		if (index.retention.keep !== null) return [`retention: keep ${index.retention.keep}`];
+		return ['retention: no keep-N known (use --keep N): nothing is planned for deletion'];
+	}
+	return groups.map(group => {
+		if (group.keep === null) return `retention: ${groupHeading(group, false)}; nothing is planned for deletion`;
+		const prune =
+			group.toPrune.length === 0
+				? 'the next save prunes nothing'
+				: `the next save prunes ${group.toPrune.map(p => p.split('/').at(-1)).join(', ')}`;
+		return `retention: ${groupHeading(group, false)}; ${group.count} counted; ${prune}`;
+	});
 }
 
 /**
@@ -93,6 +111,8 @@ export function checkpointsJson(index: CheckpointIndex) {
 			path: c.path,
 			name: c.name,
 			layout: c.layout,
+			framework: index.retention.groups.find(group => group.key === c.group)?.framework ?? c.layout,
+			group: c.group,
 			step: c.step,
 			epoch: c.epoch,
 			time: new Date(c.time).toISOString(),
@@ -101,6 +121,7 @@ export function checkpointsJson(index: CheckpointIndex) {
 			kind: c.kind,
 			retention: c.retention,
 			loss: c.loss,
+			metric: c.metric,
 			warnings: c.warnings,
 		})),
 		retention: {
@@ -108,6 +129,19 @@ export function checkpointsJson(index: CheckpointIndex) {
 			source: index.retention.source,
 			count: index.retention.count,
 			to_prune: index.retention.toPrune,
+			// Each checkpoint group under its framework's own rule; the fields above are the main group's.
+			groups: index.retention.groups.map(group => ({
+				key: group.key,
+				layout: group.layout,
+				framework: group.framework,
+				dir: group.dir,
+				rule: group.rule,
+				keep: group.keep,
+				source: group.source,
+				from: group.from,
+				count: group.count,
+				to_prune: group.toPrune,
+			})),
 		},
 		disk: {
 			free_bytes: index.disk.freeBytes,

@@ -262,6 +262,8 @@ export interface RetentionGroup {
 	readonly rule: string;
 	readonly keep: number | null;
 	readonly source: RetentionSource;
+	/** Where the run's files declared keep ("training_args.bin save_total_limit"), when source is metadata. */
+	readonly from: string | null;
 	readonly count: number;
 	readonly toPrune: readonly string[];
 }

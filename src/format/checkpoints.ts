@@ -1,4 +1,4 @@
-import type {Checkpoint} from '../core/types.js';
+import type {Checkpoint, RetentionGroup} from '../core/types.js';
 
 // The words for a checkpoint's state, shared by `traintop checkpoints` and the TUI's checkpoints
 // pane: a person who learnt PRUNE NEXT in one must not meet another word for it in the other.
@@ -15,3 +15,24 @@ export const PARTIAL_MARK = 'PARTIAL';
 
 /** A checkpoint index's warning while RUN_DIR does not exist yet (the job has not made it): it is waited for. */
 export const WAITING_FOR_RUN_DIR = 'waiting for RUN_DIR to appear';
+
+/**
+ * Where a group's keep-N came from: ` (--keep)`, or the run's file that declares it, ` (training_args.bin)` (the rule
+ * names the setting already), or ''.
+ */
+function keepSource(group: RetentionGroup): string {
+	if (group.source === 'flag') return ' (--keep)';
+	if (group.source === 'metadata' && group.from !== null) return ` (${group.from.split(' ')[0]})`;
+	return '';
+}
+
+/**
+ * A checkpoint group's heading: the framework and the rule it deletes by,
+ * `Hugging Face Trainer · HF save_total_limit 3, best protected (training_args.bin)`;
+ * compact: the rule alone (it starts with the framework's short name).
+ */
+export function groupHeading(group: RetentionGroup, compact: boolean): string {
+	if (compact) return group.rule;
+	const where = group.dir === '' ? '' : ` in ${group.dir}/`;
+	return `${group.framework}${where} · ${group.rule}${keepSource(group)}`;
+}

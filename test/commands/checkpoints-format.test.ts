@@ -19,12 +19,12 @@ describe('formatCheckpoints', () => {
 		expect(lines[3]).toMatch(/45 min +1200 +1\.2 +512 MiB +manual +complete +checkpoint_step_1200$/);
 		expect(lines[5]).toMatch(/1\.5 h +500 +0\.5 +512 MiB +periodic +complete +PRUNE NEXT +checkpoint_step_500$/);
 		const summary = lines.slice(7).join('\n');
-		expect(summary).toContain('5 checkpoints in /runs/exp1 (seed)');
+		expect(summary).toContain('5 checkpoints in /runs/exp1 (seed checkpointing)');
 		expect(summary).toContain(
 			'last save 30 min ago; saves every 15 min (median) — OVERDUE: over 1.5 × the usual interval',
 		);
 		expect(summary).toContain(
-			"retention: keep 3 (from the job's metadata), 4 counted; the next save prunes checkpoint_step_500",
+			'retention: seed checkpointing in checkpoints/ · seed max_checkpoints 3 (checkpoint_metadata.json); 4 counted; the next save prunes checkpoint_step_500',
 		);
 		expect(summary).toContain(
 			'disk: 20.0 GiB free of 100 GiB; checkpoints 512 MiB on average; rotation keeps usage flat',
@@ -95,7 +95,22 @@ test('checkpointsJson has the contract fields with ISO times', () => {
 		source: 'metadata',
 		count: 4,
 		to_prune: ['/runs/exp1/checkpoints/checkpoint_step_500'],
+		groups: [
+			{
+				key: 'seed:checkpoints',
+				layout: 'seed',
+				framework: 'seed checkpointing',
+				dir: 'checkpoints',
+				rule: 'seed max_checkpoints 3',
+				keep: 3,
+				source: 'metadata',
+				from: 'checkpoint_metadata.json max_checkpoints',
+				count: 4,
+				to_prune: ['/runs/exp1/checkpoints/checkpoint_step_500'],
+			},
+		],
 	});
+	expect(json.checkpoints[0]).toMatchObject({framework: 'seed checkpointing', group: 'seed:checkpoints', metric: null});
 	expect(json.disk).toEqual({
 		free_bytes: 20 * 1024 * MIB,
 		total_bytes: 100 * 1024 * MIB,

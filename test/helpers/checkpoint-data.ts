@@ -53,6 +53,7 @@ export function checkpointIndex(extra: Partial<CheckpointIndex> = {}): Checkpoin
 					rule: 'seed max_checkpoints 3',
 					keep: 3,
 					source: 'metadata',
+					from: 'checkpoint_metadata.json max_checkpoints',
 					count: 4,
 					toPrune: ['/runs/exp1/checkpoints/checkpoint_step_500'],
 				},

@@ -6,6 +6,8 @@ import type {CheckpointIndex, Level} from '../../core/types.js';
 import {usePaint} from '../color.js';
 import {LEVEL_COLOR, LEVEL_TAG} from '../../format/levels.js';
 import {headerParts, NO_RUN_DIR, olderText, rowCells, stepWidth} from './checkpoint-rows.js';
+import {headingCount, paneItems} from './checkpoint-sections.js';
+import {groupHeading} from '../../format/checkpoints.js';
 
 /** What became of the last save request: the app writes it, the pane shows it under the header. */
 export interface SaveStatus {
@@ -36,8 +38,8 @@ export interface Props {
 
 /**
  * A header (last save, OVERDUE, disk free and saves until full), the save request's status, then
- * the timeline newest first: step, age, size, kind, PARTIAL and PRUNE NEXT marks, and "+N older"
- * when the rows run out.
+ * the timeline: each framework's group under a heading with its retention rule, newest first: step, age, size, kind,
+ * PARTIAL and PRUNE NEXT marks, and "+N older" when the rows run out.
  */
 function CheckpointsPane({index, now, status = null, width, height, compact = false}: Props) {
 	const paint = usePaint();
@@ -68,10 +70,8 @@ function CheckpointsPane({index, now, status = null, width, height, compact = fa
 	}
 
 	const room = height - 1 - (showStatus ? 1 : 0);
-	const newestFirst = [...index.checkpoints].reverse();
-	const fits = newestFirst.length <= room;
-	const shown = newestFirst.slice(0, fits ? room : Math.max(1, room - 1));
-	const digits = stepWidth(shown);
+	const items = paneItems(index, room, compact);
+	const digits = stepWidth(items.flatMap(item => (item.kind === 'row' ? [item.checkpoint] : [])));
 	return (
 		<Box flexDirection="column" width={width}>
 			<Line width={width}>
@@ -86,32 +86,42 @@ function CheckpointsPane({index, now, status = null, width, height, compact = fa
 				))}
 			</Line>
 			{statusLine}
-			{room > 0 && newestFirst.length === 0 ? (
+			{room > 0 && index.checkpoints.length === 0 ? (
 				<Line width={width}>{`no checkpoints yet in ${index.runDir}`}</Line>
 			) : null}
-			{room > 0
-				? shown.map(c => {
-						const cells = rowCells(c, now, digits, compact);
-						return (
-							<Line key={c.path} width={width}>
-								{cells.main}
-								{cells.partial ? '  ' : ''}
-								<Text color={paint('yellow')} bold>
-									{cells.partial}
-								</Text>
-								{cells.retention ? '  ' : ''}
-								<Text
-									color={c.retention === 'prune-next' ? paint('red') : undefined}
-									dimColor={c.retention === 'protected'}
-								>
-									{cells.retention}
-								</Text>
-								{cells.name === '' ? '' : `  ${cells.name}`}
-							</Line>
-						);
-					})
-				: null}
-			{room > 1 && !fits ? <Line width={width}>{olderText(newestFirst.length - shown.length)}</Line> : null}
+			{items.map(item => {
+				if (item.kind === 'group')
+					return (
+						<Line key={`group ${item.group.key}`} width={width}>
+							<Text dimColor>{groupHeading(item.group, compact)}</Text>
+						</Line>
+					);
+				if (item.kind === 'older')
+					return (
+						<Line key="older" width={width}>
+							{olderText(item.count)}
+						</Line>
+					);
+				const c = item.checkpoint;
+				const cells = rowCells(c, now, digits, compact);
+				return (
+					<Line key={c.path} width={width}>
+						{cells.main}
+						{cells.partial ? '  ' : ''}
+						<Text color={paint('yellow')} bold>
+							{cells.partial}
+						</Text>
+						{cells.retention ? '  ' : ''}
+						<Text
+							color={c.retention === 'prune-next' ? paint('red') : undefined}
+							dimColor={c.retention === 'protected'}
+						>
+							{cells.retention}
+						</Text>
+						{cells.name === '' ? '' : `  ${cells.name}`}
+					</Line>
+				);
+			})}
 		</Box>
 	);
 }
@@ -123,17 +133,19 @@ export default Memo;
  * The header, the save request's status when there is one, then a row per checkpoint (or "no
  * checkpoints yet") — or the header and the no-run-dir message.
  */
-export function checkpointsNeed(index: CheckpointIndex | null, withStatus: boolean): Need {
+export function checkpointsNeed(index: CheckpointIndex | null, withStatus: boolean, compact = true): Need {
 	const status = withStatus ? 1 : 0;
 	if (index === null) return {min: 2 + status, want: 2 + status};
-	return {min: 2 + status, want: 1 + status + Math.max(1, index.checkpoints.length)};
+	const rows = headingCount(index, compact) + Math.max(1, index.checkpoints.length);
+	return {min: 2 + status, want: 1 + status + rows};
 }
 
 export const checkpointsPane: PaneDefinition = {
 	id: 'checkpoints',
 	wideFrom: 90,
 	firstRows: 3,
-	need: data => checkpointsNeed(data.snapshot.checkpoints, data.saveStatus !== null),
+	need: (data, room) =>
+		checkpointsNeed(data.snapshot.checkpoints, data.saveStatus !== null, room.width < checkpointsPane.wideFrom),
 	render: ({snapshot, saveStatus}, box) => (
 		<Memo
 			index={snapshot.checkpoints}

@@ -34,8 +34,12 @@ describe('CheckpointsPane', () => {
 		expect(frameLines(lastFrame())[0]).toContain(
 			'last save 30 min ago (usually every 15 min) · 20.0 GiB free of 100 GiB · ',
 		);
+		// The wide form names the framework and the rule it deletes by, above its checkpoints.
+		expect(frameLines(lastFrame())[1]).toBe(
+			'seed checkpointing in checkpoints/ · seed max_checkpoints 3 (checkpoint_metadata.json)',
+		);
 		const names = frameLines(lastFrame())
-			.slice(1)
+			.slice(2)
 			.map(line => line.indexOf('checkpoint_step_'));
 		expect(new Set(names).size).toBe(1);
 		expect(names[0]).toBeGreaterThan(0);
