@@ -1,10 +1,21 @@
 // The fallback for entries no specific layout claimed: files (.pt .pth .bin .ckpt .safetensors) or directories whose
 // names look like checkpoints (ckpt, checkpoint, model, step, iter) and carry a number, e.g. model_step1000.pt,
-// ckpt-200.pth, iter_0000500/. Kind unknown; complete unless the name ends in .tmp, .partial or .incomplete. The
-// contents are not read: only the name says anything.
+// ckpt-200.pth, iter_0000500/. Kind unknown. Partial when the name ends in .tmp, .partial or .incomplete, or when a
+// file's own bytes say it was cut short (file-checks.ts: empty, a torch zip without its end record, a safetensors
+// file shorter than its header says). A directory's contents are not judged: nothing says what it should hold.
 
 import {keepNewest} from '../rules.js';
-import {found, intOf, NOTHING, type Found, type Layout, type LayoutResult, type ScanDir} from './layout.js';
+import {judgeFile} from './file-checks.js';
+import {
+	found,
+	intOf,
+	NOTHING,
+	type Found,
+	type Layout,
+	type LayoutIO,
+	type LayoutResult,
+	type ScanDir,
+} from './layout.js';
 
 const UNFINISHED = /\.(tmp|partial|incomplete)$/i;
 const EXTENSION = /\.(pt|pth|bin|ckpt|safetensors)$/i;
@@ -44,7 +55,7 @@ function parseGenericName(name: string, isDir: boolean): GenericName | null {
 export const genericLayout: Layout = {
 	name: 'generic',
 	title: 'unrecognised framework',
-	async find(dir: ScanDir): Promise<LayoutResult> {
+	async find(dir: ScanDir, io: LayoutIO): Promise<LayoutResult> {
 		const result: Found[] = [];
 		for (const entry of dir.entries) {
 			if (entry.type === 'other') continue;
@@ -52,7 +63,8 @@ export const genericLayout: Layout = {
 			if (parsed === null) continue;
 			const warnings: string[] = [];
 			if (parsed.unfinished) warnings.push('the name marks it unfinished');
-			if (entry.type === 'missing') warnings.push(`dangling symlink to ${entry.linkTarget ?? '?'}`);
+			// A name already marked unfinished is not read: it is partial whatever its bytes say.
+			if (entry.type !== 'dir' && !parsed.unfinished) warnings.push(...(await judgeFile(entry, io)).warnings);
 			const status = warnings.length > 0 ? 'partial' : 'complete';
 			result.push(found(entry, {step: parsed.step, epoch: parsed.epoch, status, warnings}));
 		}
