@@ -206,8 +206,9 @@ export const OPTIONS: readonly OptionSpec[] = [
 		usage: '--keep N',
 		kind: 'number',
 		setting: 'keep',
-		defaultText: "the job's own (max_checkpoints)",
-		description: 'keep-N retention to plan with: which checkpoints the next save prunes',
+		defaultText: 'none',
+		description:
+			"keep-N for frameworks whose run dir does not say it (what the next save prunes); a run's own setting wins",
 	},
 	{
 		name: 'poll',
