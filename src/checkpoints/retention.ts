@@ -143,20 +143,24 @@ interface GroupPlan {
  */
 function planGroup(scan: ScanResult, group: ScanGroup, flagKeep: number | null, warnings: string[]): GroupPlan {
 	const layout = layoutNamed(group.layout);
-	const declared = normaliseKeep(group.declared?.keep ?? null);
+	const said = group.declared?.keep ?? null;
+	const declared = said === 'all' ? 'all' : normaliseKeep(said);
 	const fromFlag = declared === null && flagKeep !== null;
 	const keep = declared ?? normaliseKeep(flagKeep);
 	let source: RetentionSource = declared !== null ? 'metadata' : fromFlag ? 'flag' : 'none';
 	if (declared !== null && flagKeep !== null && normaliseKeep(flagKeep) !== declared) {
 		const where = group.dir === '' ? '' : ` in ${group.dir}`;
 		warnings.push(
-			`--keep ${flagKeep} not used for the ${layout.title} checkpoints${where}: ${group.declared?.from} says ${declared}, and the framework rotates by that`,
+			`--keep ${flagKeep} not used for the ${layout.title} checkpoints${where}: ${group.declared?.from} says ${declared === 'all' ? 'keep all' : declared}, and the framework rotates by that`,
 		);
 	}
 	const members = scan.checkpoints.filter(c => c.group === group.key);
-	const plan = layout.retention({checkpoints: members, keep, monitor: group.declared?.monitor ?? null});
-	const used = plan.keep === undefined ? keep : plan.keep;
-	if (used === null) source = 'none';
+	const monitor = group.declared?.monitor ?? null;
+	const keepsAll = keep === 'all';
+	const plan = layout.retention({checkpoints: members, keep: keepsAll ? null : keep, keepsAll, monitor});
+	const used = plan.keep !== undefined ? plan.keep : keepsAll ? null : keep;
+	// A run that says "keep all" is a known source; an unknown keep-N is none.
+	if (used === null && keep !== 'all') source = 'none';
 	const retention: RetentionGroup = {
 		key: group.key,
 		layout: layout.name,

@@ -7,8 +7,10 @@ import type {MonitorSetting, ScannedCheckpoint} from '../core/types.js';
 export interface RuleInput {
 	/** The group's checkpoints, oldest first, complete and partial. */
 	readonly checkpoints: readonly ScannedCheckpoint[];
-	/** keep-N in force: what the run's files declare, else --keep; null when neither says. */
+	/** keep-N in force: what the run's files declare, else --keep; null when neither says (or keepsAll). */
 	readonly keep: number | null;
+	/** The run's files say to keep every checkpoint (Lightning's save_top_k −1); keep is null then. */
+	readonly keepsAll?: boolean;
 	/** The monitored metric for top-k rules: the run's declared one, else null (the rule may infer it from names). */
 	readonly monitor: MonitorSetting | null;
 }
@@ -66,10 +68,11 @@ export function keepNewest(options: NewestOptions): RetentionRule {
 	const protects = options.protects ?? isLastOrBest;
 	const counts = options.counts ?? isComplete;
 	const order = options.order ?? compareAge;
-	return ({checkpoints, keep}) => {
+	return ({checkpoints, keep, keepsAll}) => {
 		const protectedOnes = checkpoints.filter(protects);
 		const counted = checkpoints.filter(c => !protects(c) && counts(c)).sort(order);
 		const head = `${options.framework} ${options.setting}`;
+		if (keepsAll) return {rule: `${head}: keeps all`, counted, toPrune: [], protected: protectedOnes, keep: null};
 		if (keep === null)
 			return {rule: `${head} unknown: keeps all (--keep N)`, counted, toPrune: [], protected: protectedOnes};
 		const toPrune = counted.slice(0, Math.max(0, counted.length + 1 - keep));
@@ -92,7 +95,7 @@ export function guessMode(name: string): MonitorSetting {
 }
 
 /** The metric most of the group's names carry, with its mode guessed; null when none carries one. */
-export function monitorFromNames(checkpoints: readonly ScannedCheckpoint[]): MonitorSetting | null {
+function monitorFromNames(checkpoints: readonly ScannedCheckpoint[]): MonitorSetting | null {
 	const counts = new Map<string, number>();
 	for (const c of checkpoints) if (c.metric) counts.set(c.metric.name, (counts.get(c.metric.name) ?? 0) + 1);
 	let best: string | null = null;
@@ -116,13 +119,17 @@ export interface TopKOptions {
  */
 export function topK(options: TopKOptions): RetentionRule {
 	const protects = options.protects ?? isLastOrBest;
-	return ({checkpoints, keep, monitor}) => {
+	return ({checkpoints, keep, keepsAll, monitor}) => {
 		const protectedOnes = checkpoints.filter(protects);
 		const watched = monitor ?? monitorFromNames(checkpoints.filter(c => !protects(c)));
 		// No metric anywhere (monitor=None): the framework keeps the newest k.
-		if (watched === null) return keepNewest({...options, counts: undefined})({checkpoints, keep, monitor});
+		if (watched === null) return keepNewest({...options, counts: undefined})({checkpoints, keep, keepsAll, monitor});
 		const counts = options.counts ?? ((c, m) => isComplete(c) && c.metric?.name === m.name);
 		const counted = checkpoints.filter(c => !protects(c) && counts(c, watched)).sort(compareAge);
+		if (keepsAll) {
+			const all = `${options.framework} ${options.setting}: keeps all`;
+			return {rule: all, counted, toPrune: [], protected: protectedOnes, keep: null};
+		}
 		const head = `${options.framework} top-${keep ?? 'k'} by ${watched.name}`;
 		const mode = watched.mode === null ? 'mode unknown' : watched.mode;
 		const rule = `${head} (${mode}${watched.modeFrom === 'guessed from the name' ? ', guessed' : ''})`;

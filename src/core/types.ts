@@ -215,8 +215,8 @@ export interface MonitorSetting {
 
 /** What a run's own files say about its framework's retention (save_total_limit, save_top_k, max_checkpoints…). */
 export interface DeclaredRetention {
-	/** keep-N; null when the files do not say. */
-	readonly keep: number | null;
+	/** keep-N; 'all' when they say to keep every checkpoint (Lightning's save_top_k −1); null when they do not say. */
+	readonly keep: number | 'all' | null;
 	/** Where it was read, for the rule line and warnings: "training_args.bin save_total_limit". */
 	readonly from: string;
 	readonly monitor: MonitorSetting | null;

@@ -219,7 +219,7 @@ describe('Lightning layout', () => {
 			'epoch=1-step=200-v1.ckpt': [1, 200, 'periodic', 'complete'],
 			'epoch=2-val_loss=0.12.ckpt': [2, null, 'periodic', 'complete'],
 			'epoch=3-step=400.ckpt': [3, 400, 'periodic', 'complete'],
-			'last.ckpt': [null, null, 'last', 'complete'],
+			'last.ckpt': [1, 200, 'last', 'complete'], // a link: its target's epoch and step
 			'epoch=4-step=500.ckpt': [4, 500, 'periodic', 'complete'],
 			'epoch=5-step=600.ckpt': [5, 600, 'periodic', 'partial'],
 			'hpc_ckpt_2.ckpt': [null, null, 'manual', 'complete'],

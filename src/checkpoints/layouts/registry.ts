@@ -2,17 +2,25 @@
 // ones, so outer frameworks come before the ones they wrap (HF before DeepSpeed) and the generic fallback is last.
 
 import {dcpLayout} from './dcp.js';
+import {composerLayout} from './composer.js';
+import {kerasLayout} from './keras.js';
+import {tensorflowLayout} from './tensorflow.js';
 import {deepspeedLayout} from './deepspeed.js';
 import {genericLayout} from './generic.js';
 import {huggingfaceLayout} from './huggingface.js';
 import type {Layout} from './layout.js';
 import {lightningLayout} from './lightning.js';
+import {nemoLayout} from './nemo.js';
 import {seedLayout} from './seed.js';
 
 export const LAYOUTS: readonly Layout[] = [
 	seedLayout,
 	huggingfaceLayout,
+	nemoLayout,
 	lightningLayout,
+	composerLayout,
+	kerasLayout,
+	tensorflowLayout,
 	deepspeedLayout,
 	dcpLayout,
 	genericLayout,
