@@ -5,6 +5,10 @@ import {dcpLayout} from './dcp.js';
 import {composerLayout} from './composer.js';
 import {kerasLayout} from './keras.js';
 import {tensorflowLayout} from './tensorflow.js';
+import {detectron2Layout} from './detectron2.js';
+import {fairseqLayout} from './fairseq.js';
+import {timmLayout} from './timm.js';
+import {ultralyticsLayout} from './ultralytics.js';
 import {deepspeedLayout} from './deepspeed.js';
 import {genericLayout} from './generic.js';
 import {huggingfaceLayout} from './huggingface.js';
@@ -21,6 +25,10 @@ export const LAYOUTS: readonly Layout[] = [
 	composerLayout,
 	kerasLayout,
 	tensorflowLayout,
+	fairseqLayout,
+	timmLayout,
+	detectron2Layout,
+	ultralyticsLayout,
 	deepspeedLayout,
 	dcpLayout,
 	genericLayout,
