@@ -1,6 +1,7 @@
 // Every checkpoint layout, in the order the scan asks them: a specific layout's claim hides an entry from the later
 // ones, so outer frameworks come before the ones they wrap (HF before DeepSpeed) and the generic fallback is last.
 
+import {accelerateLayout} from './accelerate.js';
 import {dcpLayout} from './dcp.js';
 import {composerLayout} from './composer.js';
 import {kerasLayout} from './keras.js';
@@ -20,6 +21,7 @@ import {seedLayout} from './seed.js';
 export const LAYOUTS: readonly Layout[] = [
 	seedLayout,
 	huggingfaceLayout,
+	accelerateLayout,
 	nemoLayout,
 	lightningLayout,
 	composerLayout,
