@@ -10,6 +10,9 @@ import {detectron2Layout} from './detectron2.js';
 import {fairseqLayout} from './fairseq.js';
 import {timmLayout} from './timm.js';
 import {ultralyticsLayout} from './ultralytics.js';
+import {megatronLayout} from './megatron.js';
+import {torchtitanLayout} from './torchtitan.js';
+import {orbaxLayout} from './orbax.js';
 import {deepspeedLayout} from './deepspeed.js';
 import {genericLayout} from './generic.js';
 import {huggingfaceLayout} from './huggingface.js';
@@ -31,6 +34,9 @@ export const LAYOUTS: readonly Layout[] = [
 	timmLayout,
 	detectron2Layout,
 	ultralyticsLayout,
+	megatronLayout,
+	torchtitanLayout,
+	orbaxLayout,
 	deepspeedLayout,
 	dcpLayout,
 	genericLayout,
