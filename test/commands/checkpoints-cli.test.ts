@@ -28,6 +28,7 @@ type IndexJson = {
 	retention: {keep: number | null; source: string; count: number; to_prune: string[]};
 	disk: {free_bytes: number | null; total_bytes: number | null};
 	last_save: {age_s: number} | null;
+	warnings: string[];
 };
 
 describe('traintop checkpoints', () => {
@@ -68,13 +69,19 @@ describe('traintop checkpoints', () => {
 		expect(index.disk.free_bytes).toBeGreaterThan(0);
 		expect(index.last_save?.age_s).toBeLessThan(60);
 
+		// The job rotates by its own max_checkpoints: --keep does not change the plan, and a warning says why.
 		const flag = JSON.parse((await runCli(['checkpoints', dir, '--json', '--keep', '1'])).stdout) as IndexJson;
-		expect(flag.retention).toMatchObject({keep: 1, source: 'flag'});
-		expect(flag.retention.to_prune).toHaveLength(flag.retention.count);
+		expect(flag.retention).toMatchObject({keep: 2, source: 'metadata'});
+		expect(flag.retention.to_prune).toEqual(index.retention.to_prune);
+		expect(flag.warnings).toContain(
+			'--keep 1 not used for the seed checkpointing checkpoints in checkpoints: checkpoint_metadata.json max_checkpoints says 2, and the framework rotates by that',
+		);
 
 		const text = await runCli(['checkpoints', dir]);
 		expect(text.stdout).toMatch(/^TIME +AGE +STEP +EPOCH +SIZE +KIND +STATUS +RETENTION +NAME$/m);
-		expect(text.stdout).toContain("retention: keep 2 (from the job's metadata)");
+		expect(text.stdout).toContain(
+			'retention: seed checkpointing in checkpoints/ · seed max_checkpoints 2 (checkpoint_metadata.json); ',
+		);
 	});
 });
 
