@@ -135,7 +135,8 @@ export function topK(options: TopKOptions): RetentionRule {
 		const rule = `${head} (${mode}${watched.modeFrom === 'guessed from the name' ? ', guessed' : ''})`;
 		if (keep === null || watched.mode === null) {
 			const why = keep === null ? `${options.setting} unknown (--keep N)` : 'cannot tell worst from best';
-			return {rule: `${rule}: ${why}, nothing planned`, counted, toPrune: [], protected: protectedOnes};
+			// Nothing can be planned: said as "nothing planned", not as a keep-N that prunes nothing.
+			return {rule: `${rule}: ${why}`, counted, toPrune: [], protected: protectedOnes, keep: null};
 		}
 		const sign = watched.mode === 'min' ? -1 : 1;
 		// Worst first: for min the highest value, for max the lowest.
