@@ -1,6 +1,8 @@
 // torch.distributed.checkpoint (FSDP/TP, torchtitan's checkpoint/step-<N>/, torchtune's DCP variant): a directory of
 // __<rank>_<n>.distcp shards whose coordinator writes `.metadata.tmp`, fsyncs and renames it to `.metadata` last.
-// `.metadata` ⇒ complete; shards or `.metadata.tmp` without it ⇒ partial.
+// `.metadata` ⇒ complete; shards or `.metadata.tmp` without it ⇒ partial. DCP deletes nothing itself.
+// Source: pytorch/pytorch torch/distributed/checkpoint/filesystem.py: FileSystemWriter.finish (.metadata.tmp written,
+// fsynced, renamed to .metadata), write_data (the __<rank>_<n>.distcp shards).
 
 import path from 'node:path';
 import {

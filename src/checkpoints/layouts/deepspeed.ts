@@ -1,6 +1,8 @@
 // DeepSpeed: global_step<N>/ (per-rank shards) beside a `latest` file holding the tag of the last finished save.
 // Rank 0 writes `latest` after its own files, so the tag it names and everything older is complete; a global_step
-// directory newer than that is a save still being written (or one that was cut off).
+// directory newer than that is a save still being written (or one that was cut off). Nothing is ever deleted.
+// Source: deepspeedai/DeepSpeed deepspeed/runtime/engine.py: DeepSpeedEngine.save_checkpoint (_save_checkpoint and
+// _save_zero_checkpoint per rank, checkpoint_engine.commit(tag), then `latest` written by rank 0 when save_latest).
 
 import path from 'node:path';
 import {

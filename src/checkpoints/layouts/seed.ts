@@ -7,6 +7,10 @@
 //                                                            kind | reason}], latest_checkpoint, max_checkpoints}
 //   state.pt, emergency_state.pt (+ .tmp while written)     a single training-state file (the preemption variant);
 //                                                            a checkpoint_metadata.json beside it may name it too
+// Rotation: the oldest checkpoint_step_* directories beyond max_checkpoints go after each save; the state files are
+// overwritten in place, outside it.
+// Source: this project's demo/job/checkpointing.py: save_checkpoint, _update_metadata (which rotates), after the seed
+// tool it follows.
 
 import path from 'node:path';
 import type {CheckpointKind} from '../../core/types.js';
