@@ -12,7 +12,6 @@
 // detectron2/engine/defaults.py: default_setup (config.yaml), DefaultTrainer.build_hooks.
 
 import path from 'node:path';
-import {parse} from 'yaml';
 import type {DeclaredRetention} from '../../core/types.js';
 import {keepNewest, type RetentionPlan, type RuleInput} from '../rules.js';
 import {judgeFile} from './file-checks.js';
@@ -29,6 +28,7 @@ import {
 	type LayoutResult,
 	type ScanDir,
 } from './layout.js';
+import {parseYaml} from './parse-yaml.js';
 
 const PERIODIC = /^model_(\d{7,})\.pth$/;
 const FINAL = 'model_final.pth';
@@ -43,7 +43,7 @@ async function readDeclared(dir: ScanDir, io: LayoutIO, warnings: string[]): Pro
 	if (text === null) return null;
 	let config: unknown;
 	try {
-		config = parse(text);
+		config = await parseYaml(text);
 	} catch {
 		warnings.push(`${relName(dir, CONFIG)}: not valid YAML`);
 		return null;

@@ -8,9 +8,9 @@
 // src/lightning/pytorch/callbacks/model_checkpoint.py: ModelCheckpoint.__init__, __validate_init_configuration.
 
 import path from 'node:path';
-import {parse} from 'yaml';
 import type {DeclaredRetention} from '../../core/types.js';
 import {isRecord, relName, type LayoutIO, type ScanDir} from './layout.js';
+import {parseYaml} from './parse-yaml.js';
 
 const CONFIG = 'config.yaml';
 /** A real config is a few KiB; a bigger file named so is not LightningCLI's. */
@@ -74,7 +74,7 @@ export async function readLightningConfig(dir: ScanDir, io: LayoutIO): Promise<C
 		if (text === null) continue;
 		let config: unknown;
 		try {
-			config = parse(text);
+			config = await parseYaml(text);
 		} catch (caught) {
 			return {declared: null, warnings: [`${where}: not YAML (${(caught as Error).message.split('\n')[0]})`]};
 		}

@@ -18,7 +18,6 @@
 // eval_<metric>, or train_<metric> when the run has no eval loader (train.py then ranks by train loss).
 
 import path from 'node:path';
-import {parse} from 'yaml';
 import type {CheckpointMetric, DeclaredRetention, MonitorSetting, ScannedCheckpoint} from '../../core/types.js';
 import {compareAge, isLastOrBest, topK, type RetentionPlan, type RuleInput} from '../rules.js';
 import {judgeFile} from './file-checks.js';
@@ -35,6 +34,7 @@ import {
 	type LayoutResult,
 	type ScanDir,
 } from './layout.js';
+import {parseYaml} from './parse-yaml.js';
 
 const ARGS = 'args.yaml';
 const SUMMARY = 'summary.csv';
@@ -64,7 +64,7 @@ async function readArgs(dir: ScanDir, io: LayoutIO, warnings: string[]): Promise
 	if (text === null) return null;
 	let value: unknown;
 	try {
-		value = parse(text);
+		value = await parseYaml(text);
 	} catch {
 		warnings.push(`${relName(dir, ARGS)}: not valid YAML`);
 		return null;
