@@ -46,13 +46,14 @@ export function setMtime(file: string, ms: number): void {
 	utimesSync(file, ms / 1000, ms / 1000);
 }
 
-function u16(value: number): Buffer {
+/** Little-endian 16- and 32-bit fields, for the binary formats the fixtures lay out (zip, HDF5, pickle). */
+export function u16(value: number): Buffer {
 	const buffer = Buffer.alloc(2);
 	buffer.writeUInt16LE(value);
 	return buffer;
 }
 
-function u32(value: number): Buffer {
+export function u32(value: number): Buffer {
 	const buffer = Buffer.alloc(4);
 	buffer.writeUInt32LE(value >>> 0);
 	return buffer;

@@ -6,18 +6,7 @@
 // SETITEMS and BUILD; each new str memoised with BINPUT), and a tiny safetensors file.
 
 import {crc32} from 'node:zlib';
-
-function u16(value: number): Buffer {
-	const b = Buffer.alloc(2);
-	b.writeUInt16LE(value);
-	return b;
-}
-
-function u32(value: number): Buffer {
-	const b = Buffer.alloc(4);
-	b.writeUInt32LE(value >>> 0);
-	return b;
-}
+import {u16, u32} from '../fixtures.js';
 
 const ALIGN = 64;
 

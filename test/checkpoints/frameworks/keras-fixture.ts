@@ -9,7 +9,7 @@
 // v0 with 8-byte offsets and lengths (libver "earliest", h5py's default) or v3 (libver "latest").
 
 import {crc32} from 'node:zlib';
-import {endRecord, put, setMtime} from '../fixtures.js';
+import {endRecord, put, setMtime, u16, u32} from '../fixtures.js';
 
 const SIGNATURE = Buffer.from([0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a, 0x0a]);
 const UNDEFINED = Buffer.alloc(8, 0xff);
@@ -47,18 +47,6 @@ export function hdf5File(options: Hdf5Options): Buffer {
 		superblock = Buffer.concat([SIGNATURE, head, u64(0), UNDEFINED, u64(options.length), u64(48), Buffer.alloc(4)]);
 	}
 	return Buffer.concat([superblock, Buffer.alloc(Math.max(0, options.length - superblock.length), 0x11)]);
-}
-
-function u16(value: number): Buffer {
-	const buffer = Buffer.alloc(2);
-	buffer.writeUInt16LE(value);
-	return buffer;
-}
-
-function u32(value: number): Buffer {
-	const buffer = Buffer.alloc(4);
-	buffer.writeUInt32LE(value >>> 0);
-	return buffer;
 }
 
 /** A stored zip of named members in order, as zipfile.ZipFile(f, "w") writes one: local headers, then the directory. */
