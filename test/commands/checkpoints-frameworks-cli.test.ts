@@ -1,6 +1,6 @@
 import {afterEach, describe, expect, test} from 'vitest';
 import {makeTempDir, removeTempDirs} from '../checkpoints/fixtures.js';
-import {CKPT_DIR, cliConfig, linkLast, saveTopK} from '../checkpoints/frameworks/lightning-fixture.js';
+import {CKPT_DIR, topThreeRun} from '../checkpoints/frameworks/lightning-fixture.js';
 import {requireBuild} from '../helpers/dist.js';
 import {runCli} from '../helpers/run-cli.js';
 
@@ -10,25 +10,10 @@ import {runCli} from '../helpers/run-cli.js';
 afterEach(removeTempDirs);
 
 const T0 = Date.UTC(2026, 10, 20, 9, 0, 0);
-const MIN = 60_000;
 
-/** Three top-k saves by val_loss (the worst, 0.61, is epoch 1), last.ckpt linked to the newest, top-3 declared. */
 function lightningRun(): {run: string; worst: string} {
 	const run = makeTempDir('traintop-fw-cli-');
-	const losses = [0.52, 0.61, 0.47];
-	const files = losses.map((loss, epoch) =>
-		saveTopK(run, {
-			fields: [
-				['epoch', String(epoch)],
-				['step', String((epoch + 1) * 100)],
-				['val_loss', loss.toFixed(2)],
-			],
-			time: T0 + epoch * MIN,
-		}),
-	);
-	linkLast(files.at(-1) ?? '');
-	cliConfig(run, {monitor: 'val_loss', mode: 'min', save_top_k: 3});
-	return {run, worst: files[1] ?? ''};
+	return {run, worst: topThreeRun(run, T0)};
 }
 
 type Json = {

@@ -130,12 +130,17 @@ async function findOne(entry: Entry, monitor: MonitorSetting | null, io: LayoutI
 	return found(entry, {step: name.step, epoch: name.epoch, kind, metric, status, warnings});
 }
 
-/** Top-k by the monitored metric (rules.ts topK); save_top_k -1 keeps every checkpoint. */
-const lightningRetention: RetentionRule = topK({
-	framework: 'Lightning',
-	setting: 'save_top_k',
-	protects: c => c.kind !== 'periodic',
-});
+const ranked = topK({framework: 'Lightning', setting: 'save_top_k', protects: c => c.kind !== 'periodic'});
+
+/**
+ * Top-k by the monitored metric (rules.ts topK); save_top_k -1 keeps every checkpoint. A group of last, hpc and
+ * exception saves only (hpc_ckpt_N.ckpt in default_root_dir) has nothing the top-k ranks: its rule says so.
+ */
+const lightningRetention: RetentionRule = input => {
+	if (input.checkpoints.some(c => c.kind === 'periodic')) return ranked(input);
+	const rule = 'Lightning last, hpc and exception saves: outside the top-k, never deleted by it';
+	return {rule, counted: [], toPrune: [], protected: [...input.checkpoints], keep: null};
+};
 
 export const lightningLayout: Layout = {
 	name: 'lightning',

@@ -134,3 +134,23 @@ export function cliConfig(
 	const text = ['# lightning.pytorch==2.5.0', 'seed_everything: 42', ...body, 'ckpt_path: null', ''].join('\n');
 	return put(run, logDir === '' ? 'config.yaml' : `${logDir}/config.yaml`, text);
 }
+
+/**
+ * A run as a LightningCLI job leaves it mid-training: three top-k saves by val_loss (the worst, 0.61, is epoch 1),
+ * last.ckpt linked to the newest, config.yaml declaring top-3 (min). Returns the worst save's path.
+ */
+export function topThreeRun(run: string, t0: number): string {
+	const files = [0.52, 0.61, 0.47].map((loss, epoch) =>
+		saveTopK(run, {
+			fields: [
+				['epoch', String(epoch)],
+				['step', String((epoch + 1) * 100)],
+				['val_loss', loss.toFixed(2)],
+			],
+			time: t0 + epoch * 60_000,
+		}),
+	);
+	linkLast(files.at(-1) ?? '');
+	cliConfig(run, {monitor: 'val_loss', mode: 'min', save_top_k: 3});
+	return files[1] ?? '';
+}
