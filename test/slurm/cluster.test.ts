@@ -1,0 +1,40 @@
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {type SlurmCluster, slurmUnavailable, startSlurm} from '../helpers/slurm-cluster.js';
+import {until} from '../helpers/until.js';
+
+// The test SLURM itself: a batch job with two tasks under srun runs, and scontrol reports it as SLURM sees it.
+
+const unavailable = slurmUnavailable();
+if (unavailable) console.warn(`skipping the SLURM tests: ${unavailable}`);
+
+describe.skipIf(unavailable !== null)('the one-node test SLURM', () => {
+	let cluster: SlurmCluster;
+	beforeAll(async () => {
+		cluster = await startSlurm();
+	}, 60_000);
+	afterAll(async () => {
+		await cluster?.stop();
+	}, 30_000);
+
+	it('runs a batch job of two srun tasks, RUNNING with both steps, then COMPLETED', async () => {
+		const id = cluster.sbatch(
+			'#!/bin/bash\n#SBATCH --ntasks=2\n#SBATCH --time=2\nsrun bash -c "sleep 3; echo task \\$SLURM_PROCID"\n',
+			[`--output=${cluster.dir}/out-%j.txt`],
+		);
+		const running = await until(
+			() => cluster.job(id),
+			job => job.JobState === 'RUNNING',
+			`job ${id} running`,
+			20_000,
+		);
+		expect(running).toMatchObject({NumTasks: '2', NodeList: cluster.node, TimeLimit: '00:02:00', Restarts: '0'});
+		const steps = cluster.run('squeue', ['-h', '-s', '-j', String(id), '-o', '%i']);
+		expect(steps.split('\n').filter(Boolean).sort()).toEqual(expect.arrayContaining([`${id}.0`]));
+		await until(
+			() => cluster.job(id).JobState,
+			state => state === 'COMPLETED',
+			`job ${id} completed`,
+			30_000,
+		);
+	}, 60_000);
+});
