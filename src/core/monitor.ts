@@ -6,6 +6,7 @@ import {type HistoryPoint, MetricHistory} from './metric-history.js';
 import {RankHistory, type RankSample} from './rank-history.js';
 import {RingBuffer} from './ring-buffer.js';
 import {gpuMetricId} from './metric-id.js';
+import {ramAgainstLimit} from './ram-limit.js';
 import {NO_GPU_PROCESSES} from './types.js';
 import type {
 	Alert,
@@ -22,8 +23,11 @@ import type {
 
 /** Where the Monitor's readings come from; injected so tests drive it with plain objects. */
 export interface MonitorSources {
-	/** Host RAM and swap. May reject: the snapshot then carries `memoryError` and the last reading. */
-	readMemory(): Promise<HostMemory>;
+	/**
+	 * Host RAM and swap, and the job's cgroup limit: `ranks` is the last rank scan (null before it), whose cgroups
+	 * hold the limit. May reject: the snapshot then carries `memoryError` and the last reading.
+	 */
+	readMemory(ranks?: RankSet | null): Promise<HostMemory>;
 	/** Host CPU and load, read synchronously each tick; absent = not shown. */
 	readCpu?(): HostCpu | null;
 	/** A push source (the nvidia-smi supervisor) read synchronously on each tick. */
@@ -185,7 +189,7 @@ export class Monitor {
 		const {sources} = this.#options;
 		let memoryError: string | null = null;
 		try {
-			this.#lastMemory = await sources.readMemory();
+			this.#lastMemory = await sources.readMemory(this.#ranks);
 		} catch (error) {
 			memoryError = errorMessage(error);
 		}
@@ -215,7 +219,8 @@ export class Monitor {
 		// Only a fresh reading is judged: a failed read must not re-raise or clear levels on stale data.
 		// The snapshot still carries the last reading, so it carries the last judgement with it, marked.
 		if (this.#lastMemory && memoryError === null) {
-			judge('ram', this.#lastMemory.ram.percent, thresholds.ram);
+			// Against the job's cgroup limit when it has one: where the OOM killer acts.
+			judge('ram', ramAgainstLimit(this.#lastMemory).percent, thresholds.ram);
 			if (this.#lastMemory.swap) judge('swap', this.#lastMemory.swap.percent, thresholds.swap);
 		} else {
 			for (const metric of ['ram', 'swap'] as const) {

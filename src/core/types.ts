@@ -43,8 +43,27 @@ export interface HostCpu {
 	readonly load: readonly [number, number, number] | null;
 }
 
+/**
+ * The memory limit that the job actually runs under: its cgroup's memory.max (v2) or memory.limit_in_bytes (v1),
+ * the tightest one from its cgroup up. The kernel's OOM killer acts at this limit, not at the host's total.
+ */
+export interface CgroupMemoryReading {
+	/** `job`: the cgroup of the monitored ranks; `traintop`: traintop's own (no ranks yet, or a container). */
+	readonly scope: 'job' | 'traintop';
+	readonly version: 1 | 2;
+	/** The cgroup that holds the limit, as /proc/PID/cgroup names it (`/slurm/uid_0/job_5`). */
+	readonly path: string;
+	readonly limitBytes: number;
+	/** Charged memory less inactive file cache (what `docker stats` shows): see system/cgroup-memory.ts. */
+	readonly usedBytes: number;
+	/** used / limit × 100. */
+	readonly percent: number;
+}
+
 export interface HostMemory {
 	readonly ram: RamReading;
+	/** The job's cgroup limit when there is one tighter than the host's RAM; absent or null: none (the host counts). */
+	readonly cgroup?: CgroupMemoryReading | null;
 	/** null on a machine without swap: absent, never 0 % of 0 and never NaN. */
 	readonly swap: SwapReading | null;
 }

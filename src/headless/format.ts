@@ -14,8 +14,11 @@ import {formatAge} from '../format/duration.js';
 import {rankWords} from '../format/events.js';
 import {LEVEL_WORD} from '../format/levels.js';
 import {localTime} from '../format/time.js';
-import {formatPercent, formatThreshold} from '../format/units.js';
+import {formatBytes, formatPercent, formatThreshold} from '../format/units.js';
+import {cgroupLimitWords} from '../core/ram-limit.js';
 import {utilizationText} from '../format/gpu-sensors.js';
+
+const GIB = 1024 ** 3;
 
 // Pure text for the headless mode. Lines are meant for a tmux pane, `tail -f` or a SLURM .out
 // file: one line each, greppable (`grep CRIT`), levels upper-case only when they need attention.
@@ -32,6 +35,18 @@ function metricPart(
 }
 
 /**
+ * `ram 42.0% ok`, or against the job's cgroup limit when it has one (the level is judged there):
+ * `ram (job cgroup limit 2.0 GiB) 95.1% CRIT  host 12.3% of 62.7 GiB`.
+ */
+function ramPart(memory: NonNullable<LogRecord['memory']>, status: MetricStatus | undefined): string {
+	const {cgroup} = memory;
+	if (!cgroup) return metricPart('ram', memory.percent, memory.peak_percent, status);
+	const label = `ram (${cgroupLimitWords(cgroup.scope, cgroup.limit_gb * GIB)})`;
+	const host = `host ${formatPercent(memory.percent)} of ${formatBytes(memory.total_gb * GIB)}`;
+	return `${metricPart(label, cgroup.percent, cgroup.peak_percent, status)}  ${host}`;
+}
+
+/**
  * One status line per log record: the window's last value of each metric, its level, and its
  * peak inside the window when that was higher (a spike that came and went is still shown); a
  * GPU's utilisation after it when nvidia-smi gave one (its temperature and power are in the
@@ -39,9 +54,7 @@ function metricPart(
  */
 export function formatStatusLine(record: LogRecord, metrics: Readonly<Record<string, MetricStatus>>): string {
 	const parts = [localTime(Date.parse(record.timestamp))];
-	parts.push(
-		record.memory ? metricPart('ram', record.memory.percent, record.memory.peak_percent, metrics.ram) : 'ram n/a',
-	);
+	parts.push(record.memory ? ramPart(record.memory, metrics.ram) : 'ram n/a');
 	parts.push(
 		record.swap ? metricPart('swap', record.swap.percent, record.swap.peak_percent, metrics.swap) : 'swap none',
 	);

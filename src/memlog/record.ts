@@ -21,6 +21,19 @@ export interface GpuRecord {
 	readonly power_limit_w?: number | null;
 }
 
+/** `memory.cgroup`: the memory limit the job's ranks run under (see system/cgroup-memory.ts for `used_gb`). */
+export interface CgroupRecord {
+	/** `job`: the ranks' cgroup; `traintop`: traintop's own (a container, or no ranks found). */
+	readonly scope: 'job' | 'traintop';
+	/** The cgroup holding the limit, as /proc/PID/cgroup names it. */
+	readonly path: string;
+	readonly version: 1 | 2;
+	readonly limit_gb: number;
+	readonly used_gb: number;
+	readonly percent: number;
+	readonly peak_percent: number;
+}
+
 export interface AlertRecord {
 	readonly time: string;
 	readonly metric: string;
@@ -45,6 +58,11 @@ export interface LogRecord {
 		readonly available_gb: number;
 		readonly peak_percent: number;
 		readonly peak_used_gb: number;
+		/**
+		 * The job's cgroup limit, when one is tighter than the host's RAM: the RAM threshold and alerts are judged
+		 * against it (`percent` above stays the host's). Absent without a limit.
+		 */
+		readonly cgroup?: CgroupRecord;
 	} | null;
 	/** null on a machine without swap. */
 	readonly swap: {

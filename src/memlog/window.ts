@@ -61,6 +61,7 @@ export class LogWindow {
 	#last: Snapshot | null = null;
 	#peakRam: number | null = null;
 	#peakRamUsed: number | null = null;
+	#peakCgroup: number | null = null;
 	#peakSwap: number | null = null;
 	#peakGpuAggregate: number | null = null;
 	#peakGpu = new Map<number, number>();
@@ -98,6 +99,7 @@ export class LogWindow {
 		if (s.memory && s.memoryError === null) {
 			this.#peakRam = maxOf(this.#peakRam, s.memory.ram.percent);
 			this.#peakRamUsed = maxOf(this.#peakRamUsed, s.memory.ram.usedBytes);
+			this.#peakCgroup = maxOf(this.#peakCgroup, s.memory.cgroup?.percent ?? null);
 			if (s.memory.swap) this.#peakSwap = maxOf(this.#peakSwap, s.memory.swap.percent);
 		}
 		if (s.gpu.status === 'ok') {
@@ -115,6 +117,7 @@ export class LogWindow {
 		this.#last = null;
 		this.#peakRam = null;
 		this.#peakRamUsed = null;
+		this.#peakCgroup = null;
 		this.#peakSwap = null;
 		this.#peakGpuAggregate = null;
 		this.#peakGpu = new Map();
@@ -156,6 +159,19 @@ export class LogWindow {
 							available_gb: gb(mem.ram.availableBytes),
 							peak_percent: pct(this.#peakRam),
 							peak_used_gb: gb(this.#peakRamUsed ?? mem.ram.usedBytes),
+							...(mem.cgroup
+								? {
+										cgroup: {
+											scope: mem.cgroup.scope,
+											path: mem.cgroup.path,
+											version: mem.cgroup.version,
+											limit_gb: gb(mem.cgroup.limitBytes),
+											used_gb: gb(mem.cgroup.usedBytes),
+											percent: pct(mem.cgroup.percent),
+											peak_percent: pct(this.#peakCgroup ?? mem.cgroup.percent),
+										},
+									}
+								: {}),
 						}
 					: null,
 			swap: mem?.swap

@@ -1,5 +1,7 @@
+import {hostname} from 'node:os';
 import si from 'systeminformation';
-import type {HostMemory} from '../core/types.js';
+import type {CgroupMemoryReading, HostMemory, RankSet} from '../core/types.js';
+import {CgroupMemoryReader} from './cgroup-memory.js';
 
 /** The fields of systeminformation's `mem()` that traintop uses (bytes). */
 export interface RawMem {
@@ -39,7 +41,24 @@ export function toHostMemory(raw: RawMem): HostMemory {
 	};
 }
 
-/** On Linux systeminformation reads /proc/meminfo asynchronously: no process is spawned per tick. */
-export async function readHostMemory(): Promise<HostMemory> {
-	return toHostMemory(await si.mem());
+/**
+ * The host reading with the job's cgroup limit beside it, when that limit is tighter than the host's RAM (a
+ * limit at or above it changes nothing: the host runs out first).
+ */
+export function withCgroupLimit(host: HostMemory, cgroup: CgroupMemoryReading | null): HostMemory {
+	return cgroup && cgroup.limitBytes < host.ram.totalBytes ? {...host, cgroup} : host;
+}
+
+/** One reader per process: it caches where the ranks' cgroups are between ticks. */
+const cgroups = new CgroupMemoryReader();
+
+/**
+ * On Linux systeminformation reads /proc/meminfo asynchronously: no process is spawned per tick. `ranks` (the last
+ * scan) pick the cgroup whose limit counts: those on this host (a rank elsewhere has a pid of another machine).
+ */
+export async function readHostMemory(ranks?: RankSet | null): Promise<HostMemory> {
+	const here = hostname();
+	const pids = (ranks?.ranks ?? []).filter(rank => rank.host === here).map(rank => rank.pid);
+	const [raw, cgroup] = await Promise.all([si.mem(), cgroups.read(pids)]);
+	return withCgroupLimit(toHostMemory(raw), cgroup);
 }

@@ -12,6 +12,7 @@ import {
 	gpuRow,
 	gpuStatusText,
 	hiddenGpusText,
+	ramLimitText,
 	ramRow,
 	sensorColumns,
 	swapRow,
@@ -107,6 +108,8 @@ function MemoryPane(props: Props) {
 	);
 
 	const cpuLine = cpuText(props.cpu);
+	// Before the notes and the CPU: the title is cut at the right edge, and this says what the RAM gauge measures.
+	const limitLine = ramLimitText(memory);
 	const notes: string[] = [];
 	if (props.memoryError) notes.push(`memory read failed: ${props.memoryError}`);
 	if (props.gpu.status === 'ok' && props.gpu.warning) notes.push(`nvidia-smi warns: ${props.gpu.warning}`);
@@ -159,6 +162,7 @@ function MemoryPane(props: Props) {
 				<Line width={width}>
 					<Text bold>MEMORY</Text>
 					{` ${props.host}`}
+					{limitLine ? ` · ${limitLine}` : ''}
 					{notes.length > 0 ? ` · ${notes.join(' · ')}` : ''}
 					{cpuLine ? ` · ${cpuLine}` : ''}
 				</Line>

@@ -2,7 +2,8 @@ import {gpuMetricId} from '../../core/metric-id.js';
 import type {GpuReading, GpuState, HostCpu, HostMemory, Level, MetricId, MetricStatus} from '../../core/types.js';
 import {LEVEL_TAG, worse} from '../../format/levels.js';
 import {formatAge} from '../../format/duration.js';
-import {formatPercent} from '../../format/units.js';
+import {formatBytes, formatPercent} from '../../format/units.js';
+import {cgroupLimitWords, ramAgainstLimit} from '../../core/ram-limit.js';
 
 // Pure data for MemoryPane: one entry per gauge, computed from the snapshot's fields.
 
@@ -67,8 +68,21 @@ function row(
 	};
 }
 
+/** Against the job's cgroup limit when it has one (the Monitor judges it so), else the host's RAM. */
 export function ramRow(memory: HostMemory, metrics: Readonly<Record<MetricId, MetricStatus>>): GaugeRow {
-	return row('ram', 'RAM', memory.ram.percent, memory.ram.usedBytes, memory.ram.totalBytes, metrics);
+	const {percent, usedBytes, totalBytes} = ramAgainstLimit(memory);
+	return row('ram', 'RAM', percent, usedBytes, totalBytes, metrics);
+}
+
+/**
+ * `RAM (job cgroup limit 2.0 GiB; host 12.3% of 62.7 GiB)` for the title line when the RAM gauge is against a
+ * cgroup limit, so that a gauge at 95 % beside a host at 12 % reads as what it is; null without a limit.
+ */
+export function ramLimitText(memory: HostMemory | null): string | null {
+	const cgroup = memory?.cgroup;
+	if (!memory || !cgroup) return null;
+	const host = `host ${formatPercent(memory.ram.percent)} of ${formatBytes(memory.ram.totalBytes)}`;
+	return `RAM (${cgroupLimitWords(cgroup.scope, cgroup.limitBytes)}; ${host})`;
 }
 
 /** null on a machine without swap (the pane says "swap: none"). */
