@@ -2,7 +2,7 @@
 import {setFlagsFromString} from 'node:v8';
 import meow from 'meow';
 import {loadSettings} from './config/load.js';
-import {jobFromFlag, ranksFromFlag, selectorFromFlags} from './config/selection.js';
+import {jobFromFlag, ranksFromFlag, selectorFromFlags, slurmJobFromFlags} from './config/selection.js';
 import {helpText, OPTIONS} from './config/options.js';
 import {EXIT, UsageError} from './core/errors.js';
 
@@ -117,6 +117,9 @@ async function main(): Promise<number> {
 			settings,
 			selector,
 			job: jobFromFlag(cli.flags.job),
+			// Only as given: inside an allocation the ranks beside traintop are the job already (no scancel route).
+			slurmJob: cli.flags.slurmJob === undefined ? null : slurmJobFromFlags(cli.flags.slurmJob),
+			batch: Boolean(cli.flags.batch),
 			action: args[0],
 			ranks: ranksFromFlag(cli.flags.rank),
 			yes: Boolean(cli.flags.yes),

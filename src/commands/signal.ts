@@ -2,18 +2,17 @@ import {createInterface} from 'node:readline/promises';
 import type {Readable, Writable} from 'node:stream';
 import type {Settings} from '../config/schema.js';
 import {EXIT, UsageError} from '../core/errors.js';
-import type {Job, RankProcess} from '../core/types.js';
+import type {Job} from '../core/types.js';
 import type {SaveOutcome} from '../checkpoints/save-attribution.js';
 import {CheckpointWatcher} from '../checkpoints/watch.js';
 import {jobLine} from '../format/jobs.js';
 import {existingRunDir} from './checkpoints.js';
 import {chooseJob} from '../ranks/choose-job.js';
-import {outcomeLine, previewLine} from '../ranks/preview.js';
-import {selectTargets, sendSignal} from '../ranks/send.js';
 import {parseSignalName, type SignalName} from '../ranks/signals.js';
 import type {RankSelector} from '../ranks/tree.js';
 import {procReader} from '../system/procfs.js';
 import {noRanksText, scanRanks} from './ranks.js';
+import {localPlan, type SignalPlan, slurmJobPick, slurmPlan, type TargetResult} from './signal-plan.js';
 
 /** `save` and `emergency` name the configured signals; anything else must be a signal name. */
 function resolveAction(
@@ -50,8 +49,12 @@ async function confirm(question: string, stdin: Readable, stderr: Writable): Pro
 export interface SignalCommandOptions {
 	readonly settings: Settings;
 	readonly selector: RankSelector;
-	/** --job: which job, when several are found. */
+	/** --job: which job, when several are found (a SLURM job id that no local job answers to: that SLURM job). */
 	readonly job: string | null;
+	/** --slurm-job: the SLURM job, wherever its ranks run (the route follows from what this node sees). */
+	readonly slurmJob?: string | null;
+	/** --batch: signal the SLURM job's batch shell (only where it handles the signal). */
+	readonly batch?: boolean;
 	readonly action: string | undefined;
 	readonly ranks: readonly number[] | undefined;
 	readonly yes: boolean;
@@ -89,55 +92,68 @@ export async function runSignalCommand(o: SignalCommandOptions): Promise<number>
 	}
 	const runDir = o.runDir === null ? null : existingRunDir(o.runDir);
 	const set = await scanRanks(o.settings, o.selector, {runDir});
-	const choice = chooseJob(set, {
-		job: o.job,
-		runDir,
-		selector: o.selector,
-	});
-	if (choice.kind === 'none') {
-		say(`traintop: ${noRanksText(o.selector)}; nothing sent`);
-		if (o.json) o.stdout.write(`${JSON.stringify({signal, results: []})}\n`);
+	const common = {signal, label, ranks: o.ranks, force: o.force, proc: procReader()};
+	const slurmJob = slurmJobPick(set, o.job, o.slurmJob ?? null);
+	const planned =
+		slurmJob === null
+			? null
+			: await slurmPlan({
+					...common,
+					jobId: slurmJob,
+					set,
+					batch: o.batch ?? false,
+					pickedBy: o.slurmJob ? `--slurm-job ${slurmJob}` : `--job ${slurmJob}`,
+				});
+	// --job J that SLURM does not know either: the jobs found here are listed, as for any unknown --job.
+	const fallBack = planned !== null && 'refused' in planned && planned.unknownJob && !o.slurmJob && !o.batch;
+	if (planned !== null && 'refused' in planned && !fallBack) {
+		say(`traintop: signal: ${planned.refused}; nothing sent`);
+		if (o.json) {
+			const body = {signal, route: null, slurm_job: slurmJob, refused: planned.refused, results: []};
+			o.stdout.write(`${JSON.stringify(body)}\n`);
+		}
 		return EXIT.actionRefused;
 	}
-	if (choice.kind === 'refused') throw refusal(choice.why, choice.jobs);
-	const {job} = choice;
-	const {targets, unknown} = selectTargets(job, o.ranks);
-	if (unknown.length > 0) {
-		const known =
-			job.ranks
-				.map(r => r.rank)
-				.filter(n => n !== null)
-				.join(', ') || 'none';
-		throw new UsageError(`--rank ${unknown.join(',')}: job ${job.id} has no such rank (found: ${known})`);
+	let plan: SignalPlan;
+	if (planned !== null && !('refused' in planned)) plan = planned;
+	else {
+		if (o.batch)
+			throw new UsageError('--batch: the batch shell belongs to a SLURM job; name it with --slurm-job J (or --job J)');
+		const choice = chooseJob(set, {job: o.job, runDir, selector: o.selector});
+		if (choice.kind === 'none') {
+			say(`traintop: ${noRanksText(o.selector)}; nothing sent`);
+			if (o.json) o.stdout.write(`${JSON.stringify({signal, results: []})}\n`);
+			return EXIT.actionRefused;
+		}
+		if (choice.kind === 'refused') throw refusal(choice.why, choice.jobs);
+		plan = localPlan([choice.job], choice.why, common);
 	}
-	if (targets.length === 0) {
-		say(`traintop: job ${job.id} has no ranks left (its launcher is still there); nothing sent`);
-		if (o.json) o.stdout.write(`${JSON.stringify({signal, job: jobJson(job), results: []})}\n`);
+	if (plan.preview.length === 0) {
+		say(`traintop: job ${String(plan.job.id)} has no ranks left (its launcher is still there); nothing sent`);
+		if (o.json) o.stdout.write(`${JSON.stringify({signal, route: plan.route, job: plan.job, results: []})}\n`);
 		return EXIT.actionRefused;
 	}
 
-	say(
-		`${label} to ${targets.length} of ${job.ranks.length} rank${job.ranks.length === 1 ? '' : 's'} of job ${job.id} (${choice.why}):`,
-	);
-	for (const target of targets) say(`  ${previewLine(target, signal, o.force)}`);
+	say(plan.heading);
+	for (const line of plan.preview) say(`  ${line}`);
+	say(`route: ${plan.route}`);
+	for (const note of plan.notes) say(`note: ${note}`);
 	if (!o.yes) {
 		if (!o.interactive) {
-			throw new UsageError(
-				`signal: no terminal to confirm on; add --yes to send ${signal} to ${targets.length} rank(s) of job ${job.id}`,
-			);
+			throw new UsageError(`signal: no terminal to confirm on; add --yes to send ${signal} to ${plan.reach}`);
 		}
-		if (!(await confirm(`Send ${signal} to job ${job.id}? [y/N] `, o.stdin, o.stderr))) {
+		if (!(await confirm(plan.question, o.stdin, o.stderr))) {
 			say('cancelled: nothing sent');
 			return EXIT.actionRefused;
 		}
 	}
 
 	// Watch before sending, so a checkpoint that already existed can never be taken for the new one.
-	const watcher = o.wait ? await startWatcher(o, runDir, job.ranks[0]!) : null;
+	const watcher = o.wait ? await startWatcher(o, runDir, plan.watchFrom) : null;
 	try {
 		const sentAt = Date.now();
-		const {results} = sendSignal({job, ranks: o.ranks, signal, force: o.force, proc: procReader()});
-		if (!o.json) for (const result of results) o.stdout.write(`${outcomeLine(result)}\n`);
+		const results = await plan.send();
+		if (!o.json) for (const result of results) o.stdout.write(`${resultLine(result)}\n`);
 		let waited: {outcome: SaveOutcome; seconds: number} | null = null;
 		if (watcher && results.some(r => r.outcome === 'sent')) {
 			if (!o.json) say(`waiting up to ${o.settings.timeout} s for a new checkpoint in ${watcher.runDir}…`);
@@ -163,9 +179,15 @@ export async function runSignalCommand(o: SignalCommandOptions): Promise<number>
 				kind: found?.kind ?? null,
 				seconds: Math.round(waited.seconds * 10) / 10,
 			};
-			o.stdout.write(
-				`${JSON.stringify({signal, job: jobJson(job), results, ...(waited ? {checkpoint} : {})}, null, 2)}\n`,
-			);
+			const body = {
+				signal,
+				route: plan.route,
+				job: plan.job,
+				results,
+				notes: plan.notes,
+				...(waited ? {checkpoint} : {}),
+			};
+			o.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
 		}
 		const allSent = results.every(r => r.outcome === 'sent');
 		return allSent && (!waited || waited.outcome.checkpoint !== null) ? EXIT.ok : EXIT.actionRefused;
@@ -174,13 +196,10 @@ export async function runSignalCommand(o: SignalCommandOptions): Promise<number>
 	}
 }
 
-function jobJson(job: Job) {
-	return {
-		id: job.id,
-		identity: job.identity,
-		launcher: job.launcher && {pid: job.launcher.pid, cmd: job.launcher.cmd},
-		run_dir: job.runDir,
-	};
+/** One target's outcome: `rank 0  pid 4242  sent`, `steps of job 3  sent: scancel --signal=USR1 3`. */
+function resultLine(result: TargetResult): string {
+	const who = result.pid === null ? result.target : `${result.target}  pid ${result.pid}`;
+	return `${who}  ${result.outcome}${result.reason ? `: ${result.reason}` : ''}`;
 }
 
 function waitLine(outcome: SaveOutcome, seconds: number, runDir: string, timeout: number): string {
@@ -191,16 +210,18 @@ function waitLine(outcome: SaveOutcome, seconds: number, runDir: string, timeout
 	return outcome.attributed ? `saved ${what}` : `${what}${outcome.note ? ` — ${outcome.note}` : ''}`;
 }
 
-/** The run dir to watch: the one given, else where rank 0 runs (relative checkpoint paths start there). */
+/** The run dir to watch: the one given, else where a visible rank runs (relative checkpoint paths start there). */
 async function startWatcher(
 	o: SignalCommandOptions,
 	given: string | null,
-	rank0: RankProcess,
+	rankPid: number | null,
 ): Promise<{watcher: CheckpointWatcher; runDir: string}> {
-	const runDir = given ?? procReader().cwd(rank0.pid);
+	const runDir = given ?? (rankPid === null ? null : procReader().cwd(rankPid));
 	if (!runDir)
 		throw new UsageError(
-			`--wait: cannot read the working directory of rank ${rank0.rank ?? '?'} (pid ${rank0.pid}); give RUN_DIR`,
+			rankPid === null
+				? '--wait: no rank of the job is visible on this node to find its run dir; give RUN_DIR'
+				: `--wait: cannot read the working directory of pid ${rankPid}; give RUN_DIR`,
 		);
 	const watcher = new CheckpointWatcher({
 		runDir,

@@ -157,6 +157,14 @@ export const OPTIONS: readonly OptionSpec[] = [
 			'signal, ranks: the job (an id as `traintop ranks` lists it, its launcher pid, or a SLURM job or job.step)',
 	},
 	{
+		name: 'slurmJob',
+		usage: '--slurm-job J',
+		kind: 'string',
+		defaultText: '$SLURM_JOB_ID inside an allocation',
+		description:
+			'the SLURM job: its state, time left, warning signal and steps in the job pane; its ranks for the TUI, headless, ranks and signal (as --job J)',
+	},
+	{
 		name: 'ranksInterval',
 		usage: '--ranks-interval S',
 		kind: 'number',
@@ -184,6 +192,13 @@ export const OPTIONS: readonly OptionSpec[] = [
 		usage: '--force',
 		kind: 'boolean',
 		description: 'signal: send even to ranks that have no handler (the signal terminates them)',
+	},
+	{
+		name: 'batch',
+		usage: '--batch',
+		kind: 'boolean',
+		description:
+			"signal: to the SLURM job's batch shell instead of its steps (refused unless the shell handles the signal)",
 	},
 	{
 		name: 'saveSignal',

@@ -115,6 +115,16 @@ export function canBeRank(facts: ProgramFacts): boolean {
 	return !isTraintop(facts) && !names(facts).some(name => NEVER_A_RANK.has(name) || LAUNCHERS.has(name));
 }
 
+/**
+ * The step's srun: never a rank (above), but the step's forwarder. srun(1), SIGNALS AND ESCAPE SEQUENCES: "Signals
+ * sent to the srun command are automatically forwarded to the tasks it is controlling" — on every node of the step.
+ * Its /proc disposition reads "blocked, no handler" for every signal because a dedicated thread takes them with
+ * sigwait(2); that is how it forwards, not a sign that the signal would kill it.
+ */
+export function isStepForwarder(facts: ProgramFacts): boolean {
+	return base(facts.argv[0]) === 'srun' || facts.comm === 'srun';
+}
+
 export function canBeLauncher(facts: ProgramFacts): boolean {
 	return !isTraintop(facts) && !names(facts).some(name => NEVER_A_LAUNCHER.has(name));
 }

@@ -1,6 +1,7 @@
 import type {Job, RankProcess} from '../core/types.js';
 import type {ProcReader} from '../system/procfs.js';
 import {signalState, wouldTerminate} from './dispositions.js';
+import {isStepForwarder} from './programs.js';
 import type {SignalName} from './signals.js';
 
 // The only code in traintop that sends a signal. Every safety rule for signals (README "Sending
@@ -9,6 +10,8 @@ import type {SignalName} from './signals.js';
 //   never PID <= 1, never traintop itself, never another user's process;
 // - identity is (pid, start time): re-read just before kill, and a mismatch sends nothing (`gone`);
 // - a signal whose disposition is `default` and whose default action terminates is refused unless forced.
+// The one exception to "only ranks" is a SLURM step's srun as its forwarder (sendToForwarder), under the same
+// identity and ownership checks.
 
 export type Outcome = 'sent' | 'refused' | 'gone' | 'denied';
 
@@ -103,4 +106,53 @@ function sendOne(target: RankProcess, request: SendRequest): SendResult {
 export function sendSignal(request: SendRequest): {results: SendResult[]; unknown: number[]} {
 	const {targets, unknown} = selectTargets(request.job, request.ranks);
 	return {results: targets.map(target => sendOne(target, request)), unknown};
+}
+
+/** A step's srun on this node, as found (its identity is re-checked before the kill). */
+export interface ForwarderTarget {
+	readonly pid: number;
+	readonly startTime: number;
+	/** The SLURM job it must belong to (its environment's SLURM_JOB_ID). */
+	readonly jobId: string;
+	/** `step 3.0` — for the messages. */
+	readonly label: string;
+}
+
+/**
+ * SIGNAL to a step's srun, which forwards it to every task of the step on every node (isStepForwarder says why its
+ * own disposition is not checked). The other rules hold as for a rank: never PID <= 1 or traintop, never another
+ * user's process, identity (pid, start time) re-read right before kill(2), and it must still be an srun of the job.
+ */
+export function sendToForwarder(
+	target: ForwarderTarget,
+	request: Pick<SendRequest, 'signal' | 'proc' | 'self' | 'kill'>,
+): SendResult {
+	const self = request.self ?? {pid: process.pid, uid: process.getuid?.() ?? -1};
+	const result = (outcome: Outcome, reason: string | null): SendResult => ({
+		rank: null,
+		pid: target.pid,
+		outcome,
+		reason,
+	});
+	const who = `the srun of ${target.label}`;
+	if (target.pid <= 1 || target.pid === self.pid) return result('refused', `PID ${target.pid} is never a target`);
+	const stat = request.proc.stat(target.pid);
+	const status = request.proc.status(target.pid);
+	if (!stat || !status) return result('gone', `${who} (pid ${target.pid}) has exited`);
+	if (stat.startTime !== target.startTime) return result('gone', `pid ${target.pid} is no longer ${who}`);
+	if (status.uid.real !== self.uid) return result('refused', `pid ${target.pid} belongs to another user`);
+	const argv = request.proc.cmdline(target.pid) ?? [];
+	const env = request.proc.environ(target.pid);
+	const jobId = env?.get('SLURM_JOB_ID') ?? env?.get('SLURM_JOBID');
+	if (!isStepForwarder({argv, comm: stat.comm}) || (jobId !== undefined && jobId !== target.jobId)) {
+		return result('refused', `pid ${target.pid} is not an srun of job ${target.jobId}`);
+	}
+	try {
+		(request.kill ?? ((pid, signal) => process.kill(pid, signal)))(target.pid, request.signal);
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === 'ESRCH') return result('gone', `${who} (pid ${target.pid}) exited before the signal arrived`);
+		return result('denied', `kill(${target.pid}, ${request.signal}) failed: ${(error as Error).message}`);
+	}
+	return result('sent', `${who} forwards it to every task of the step`);
 }

@@ -1,0 +1,68 @@
+import {execFile} from 'node:child_process';
+import type {SignalName} from '../ranks/signals.js';
+
+// The SLURM commands the signal routes run: always asynchronous with a timeout, so a controller that does not
+// answer gives a message, never a blocked screen or a hung command.
+
+/** A controller that does not answer in this long is reported as such (scontrol/scancel retry for longer). */
+const SLURM_TIMEOUT_MS = 15_000;
+
+export interface SlurmCommandResult {
+	/** 0 on success; null when the command could not run or was stopped at the timeout. */
+	readonly code: number | null;
+	readonly stdout: string;
+	readonly stderr: string;
+	/** Why it did not run to the end (not installed, timed out); null when it did. */
+	readonly failure: string | null;
+}
+
+/** Runs a SLURM client command with the caller's environment (SLURM_CONF says which controller). */
+export function runSlurmCommand(
+	command: string,
+	args: readonly string[],
+	timeoutMs = SLURM_TIMEOUT_MS,
+): Promise<SlurmCommandResult> {
+	return new Promise(resolve => {
+		execFile(command, [...args], {timeout: timeoutMs, encoding: 'utf8'}, (error, stdout, stderr) => {
+			if (!error) return resolve({code: 0, stdout, stderr, failure: null});
+			const failed = error as NodeJS.ErrnoException & {killed?: boolean; code?: unknown};
+			if (failed.code === 'ENOENT')
+				return resolve({code: null, stdout, stderr, failure: `${command} is not installed (no SLURM client here)`});
+			if (failed.killed)
+				return resolve({
+					code: null,
+					stdout,
+					stderr,
+					failure: `${command} got no answer from the SLURM controller within ${timeoutMs / 1000} s`,
+				});
+			resolve({code: typeof failed.code === 'number' ? failed.code : 1, stdout, stderr, failure: null});
+		});
+	});
+}
+
+export type ScancelTarget = 'steps' | 'batch';
+
+/** The scancel command line for a target, as run and as shown to the user. */
+export function scancelArgs(jobId: string, signal: SignalName, target: ScancelTarget): string[] {
+	// scancel(1), -s/--signal: without --batch or --full, "signals other than SIGKILL are not sent to the batch
+	// step": the job's steps only. -b/--batch: "only the batch step, but not any other steps". --full (the batch
+	// shell AND its children, srun included) is never used: it would reach the steps twice.
+	const name = signal.replace(/^SIG/, '');
+	return target === 'batch' ? ['--batch', `--signal=${name}`, jobId] : [`--signal=${name}`, jobId];
+}
+
+/** `scancel --signal=SIG J`: sent, or why not (scancel's own words). */
+export async function scancelSignal(
+	jobId: string,
+	signal: SignalName,
+	target: ScancelTarget,
+): Promise<{readonly sent: boolean; readonly reason: string | null}> {
+	const args = scancelArgs(jobId, signal, target);
+	const result = await runSlurmCommand('scancel', args);
+	if (result.failure) return {sent: false, reason: result.failure};
+	if (result.code !== 0) {
+		const said = result.stderr.trim().replace(/^scancel: error: /, '') || `exit ${result.code}`;
+		return {sent: false, reason: `scancel ${args.join(' ')} failed: ${said}`};
+	}
+	return {sent: true, reason: null};
+}

@@ -1,0 +1,188 @@
+import {execFile, spawnSync} from 'node:child_process';
+import {existsSync, mkdirSync, readFileSync} from 'node:fs';
+import path from 'node:path';
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {OPTIONS} from '../../src/config/options.js';
+import {CLI, requireBuild, ROOT} from '../helpers/dist.js';
+import {type SlurmCluster, slurmUnavailable, startSlurm} from '../helpers/slurm-cluster.js';
+import {until} from '../helpers/until.js';
+
+// `traintop signal` on a SLURM job, against the real one-node test SLURM: a batch job running the demo ranks as
+// two srun tasks. The routes: scancel from where no process of the job is visible (a PID namespace with its own
+// /proc: a login node's view), srun when some tasks are not visible here, the guarded local send when all are;
+// the batch shell never without --batch, and --batch refused where the shell has no handler.
+
+const unavailable = slurmUnavailable();
+if (unavailable) console.warn(`skipping the SLURM signal tests: ${unavailable}`);
+// `unshare --pid --fork --mount-proc` (util-linux; root) gives traintop a /proc with none of the job's processes.
+const noNamespace =
+	unavailable ?? (spawnSync('unshare', ['-pf', '--mount-proc', 'true']).status === 0 ? null : 'unshare -pf fails here');
+if (noNamespace && !unavailable) console.warn(`skipping the login-node-view SLURM tests: ${noNamespace}`);
+
+// --slurm-job once the option table has it, --job until then (a SLURM job id that no local job answers to).
+const JOB_FLAG = OPTIONS.some(option => option.name === 'slurmJob') ? '--slurm-job' : '--job';
+const RANK_PY = path.join(ROOT, 'demo/job/rank.py');
+const RANK_ARGS = '--workers 0 --save-every 0 --step-seconds 0.1';
+
+interface Run {
+	readonly code: number;
+	readonly stdout: string;
+	readonly stderr: string;
+}
+
+describe.skipIf(unavailable !== null)('signal to a SLURM job on the real test SLURM', () => {
+	let cluster: SlurmCluster;
+	beforeAll(async () => {
+		requireBuild();
+		cluster = await startSlurm();
+	}, 60_000);
+	afterAll(async () => {
+		await cluster?.stop();
+	}, 30_000);
+
+	/** The built traintop with the cluster's environment; `isolated`: in its own PID namespace (sees no job process). */
+	function traintop(args: readonly string[], isolated = false): Promise<Run> {
+		const [command, argv] = isolated
+			? ['unshare', ['-pf', '--mount-proc', process.execPath, CLI, ...args]]
+			: [process.execPath, [CLI, ...args]];
+		return new Promise(resolve => {
+			execFile(command, argv, {env: cluster.env, timeout: 90_000, encoding: 'utf8'}, (error, stdout, stderr) => {
+				const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+				resolve({code, stdout, stderr});
+			});
+		});
+	}
+
+	/**
+	 * Submits a batch job whose one step runs the demo rank as 2 srun tasks (task outputs in DIR/task-N.out), and
+	 * resolves once both tasks have installed their handlers. `hidden`: task 1 runs without any rank variable and
+	 * in its own run dir, as a task on another node would look from here.
+	 */
+	async function demoJob(name: string, options: {trap?: string; hidden?: boolean} = {}) {
+		const dir = path.join(cluster.dir, name);
+		const runDir = path.join(dir, 'run');
+		mkdirSync(runDir, {recursive: true});
+		const rank = `python3 ${RANK_PY} --run-dir ${runDir} ${RANK_ARGS}`;
+		const task = options.hidden
+			? `if [ "$SLURM_PROCID" = 0 ]; then export RANK=0 WORLD_SIZE=2; exec ${rank}; else exec env -u SLURM_PROCID -u SLURM_LOCALID ${rank.replace(runDir, `${dir}/hidden`)}; fi`
+			: `export RANK=$SLURM_PROCID WORLD_SIZE=$SLURM_NTASKS; exec ${rank}`;
+		const script = [
+			'#!/bin/bash',
+			...(options.trap ? [options.trap] : []),
+			`srun --output=${dir}/task-%t.out bash -c '${task}' &`,
+			'wait',
+			'',
+		].join('\n');
+		const id = cluster.sbatch(script, ['--ntasks=2', '--time=5', '--oversubscribe', `--output=${dir}/batch.out`]);
+		await until(
+			() => cluster.job(id).JobState,
+			state => state === 'RUNNING',
+			`job ${id} running`,
+			30_000,
+		);
+		const taskOut = (n: number) => {
+			const file = path.join(dir, `task-${n}.out`);
+			return existsSync(file) ? readFileSync(file, 'utf8') : '';
+		};
+		await until(
+			() => `${taskOut(0)}${taskOut(1)}`,
+			out => (out.match(/ ready pid /g) ?? []).length === 2,
+			`job ${id}'s tasks ready`,
+			30_000,
+		);
+		return {id: String(id), runDir, taskOut};
+	}
+
+	it.skipIf(noNamespace !== null)(
+		'scancel from where none of the job is visible: a new checkpoint, the job still RUNNING',
+		async () => {
+			const job = await demoJob('scancel');
+			const run = await traintop(['signal', 'save', JOB_FLAG, job.id, job.runDir, '--wait', '--yes', '--json'], true);
+			expect(run.code, run.stderr).toBe(0);
+			const out = JSON.parse(run.stdout);
+			expect(out.route).toBe('scancel');
+			expect(out.results).toEqual([
+				expect.objectContaining({pid: null, target: `steps of job ${job.id}`, outcome: 'sent'}),
+			]);
+			expect(out.checkpoint).toMatchObject({saved: true, attributed: true, kind: 'manual'});
+			expect(run.stderr).toContain(`scancel --signal=USR1 ${job.id}`);
+			// Both tasks got it (the steps), the batch shell did not (it has no handler: it would have ended the job).
+			expect(job.taskOut(1)).toContain('rank 1 got SIGUSR1');
+			expect(cluster.job(Number(job.id)).JobState).toBe('RUNNING');
+			cluster.run('scancel', [job.id]);
+		},
+		120_000,
+	);
+
+	it('--batch is refused where the batch shell has no handler, and the job keeps RUNNING', async () => {
+		const job = await demoJob('no-handler');
+		// On its node: the disposition in /proc says no handler.
+		const here = await traintop(['signal', 'save', JOB_FLAG, job.id, '--batch', '--yes']);
+		expect(here.code, here.stderr).toBe(3);
+		expect(here.stderr).toContain('the batch shell has no handler for SIGUSR1: it would die and take the job down');
+		if (!noNamespace) {
+			// Off its node: the batch script sets no trap for it.
+			const away = await traintop(['signal', 'save', JOB_FLAG, job.id, '--batch', '--yes'], true);
+			expect(away.code, away.stderr).toBe(3);
+			expect(away.stderr).toContain('its batch script sets no trap for USR1');
+		}
+		expect(cluster.job(Number(job.id)).JobState).toBe('RUNNING');
+		expect(job.taskOut(0)).not.toContain('got SIGUSR1');
+		cluster.run('scancel', [job.id]);
+	}, 120_000);
+
+	it('a batch shell that traps USR1 to requeue is not signalled without --batch; --batch says what its trap does', async () => {
+		const job = await demoJob('trap', {trap: "trap 'scontrol requeue $SLURM_JOB_ID' USR1"});
+		const isolated = noNamespace === null;
+		const save = await traintop(['signal', 'save', JOB_FLAG, job.id, job.runDir, '--wait', '--yes'], isolated);
+		expect(save.code, save.stderr).toBe(0);
+		expect(save.stderr).toContain(
+			'the batch shell traps SIGUSR1 (`scontrol requeue $SLURM_JOB_ID`: requeues the job: its steps are killed and it starts again); it is not signalled (only --batch does that)',
+		);
+		expect(save.stdout).toMatch(/^saved checkpoint_step_\d+_\S+ \(step \d+, manual\)/m);
+		// Without a terminal and without --yes, --batch shows the trap's likely effect and sends nothing (exit 2).
+		const batch = await traintop(['signal', 'save', JOB_FLAG, job.id, '--batch']);
+		expect(batch.code).toBe(2);
+		expect(batch.stderr).toContain(
+			`the batch shell of job ${job.id}: its trap \`scontrol requeue $SLURM_JOB_ID\` requeues the job`,
+		);
+		expect(batch.stderr).toContain('no terminal to confirm on');
+		expect(cluster.job(Number(job.id))).toMatchObject({JobState: 'RUNNING', Restarts: '0'});
+		cluster.run('scancel', [job.id]);
+	}, 120_000);
+
+	it('srun forwards to every task when some are not visible here; the local send when all are', async () => {
+		const job = await demoJob('srun', {hidden: true});
+		const srunPid = Number(
+			/SrunHost:Pid=\S+:(\d+)/.exec(cluster.run('scontrol', ['show', 'step', '-o', `${job.id}.0`]))?.[1],
+		);
+		const run = await traintop(['signal', 'save', JOB_FLAG, job.id, job.runDir, '--wait', '--yes', '--json']);
+		expect(run.code, run.stderr).toBe(0);
+		const out = JSON.parse(run.stdout);
+		expect(out.route).toBe('srun');
+		expect(out.results).toEqual([
+			expect.objectContaining({pid: srunPid, outcome: 'sent', target: `srun of step ${job.id}.0`}),
+		]);
+		expect(out.checkpoint).toMatchObject({saved: true, kind: 'manual'});
+		expect(run.stderr).toContain('1 of 2 tasks are visible here');
+		// The task traintop cannot see got it too: srun forwarded it.
+		await until(
+			() => job.taskOut(1),
+			text => text.includes('got SIGUSR1'),
+			'the hidden task to get SIGUSR1',
+		);
+		cluster.run('scancel', [job.id]);
+
+		const all = await demoJob('local');
+		const local = await traintop(['signal', 'save', JOB_FLAG, all.id, all.runDir, '--wait', '--yes', '--json']);
+		expect(local.code, local.stderr).toBe(0);
+		const body = JSON.parse(local.stdout);
+		expect(body.route).toBe('local');
+		expect(body.results.map((r: {rank: number; outcome: string}) => [r.rank, r.outcome])).toEqual([
+			[0, 'sent'],
+			[1, 'sent'],
+		]);
+		expect(body.checkpoint).toMatchObject({saved: true, kind: 'manual'});
+		cluster.run('scancel', [all.id]);
+	}, 180_000);
+});
