@@ -4,6 +4,7 @@ import {EXIT, UsageError} from '../core/errors.js';
 import type {Settings} from '../config/schema.js';
 import type {RankSelector} from '../ranks/tree.js';
 import {openSession, type Session} from '../session/session.js';
+import {slurmJobFromFlags} from '../config/selection.js';
 import {existingRunDir} from './checkpoints.js';
 
 /**
@@ -38,7 +39,7 @@ export interface MonitorOptions {
 export async function runMonitor({input, flags, settings, json, selector, exitNow}: MonitorOptions): Promise<number> {
 	const runDir = runDirFrom(input);
 	const tui = !flags.headless && !json && process.stdout.isTTY === true && process.stdin.isTTY === true;
-	const session = await openSession({settings, runDir, selector});
+	const session = await openSession({settings, runDir, selector, slurmJob: slurmJobFromFlags(flags.slurmJob)});
 	// Said where a person watching the log would look; the TUI's checkpoints pane says it on screen.
 	if (!tui && runDir !== null && !existsSync(runDir))
 		process.stderr.write(`traintop: RUN_DIR ${runDir} does not exist yet: waiting for it to appear\n`);

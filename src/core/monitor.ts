@@ -1,6 +1,7 @@
 import {errorMessage} from './errors.js';
 import {JobEventLog} from './event-log.js';
 import {LevelTracker, type ThresholdRule} from './thresholds.js';
+import type {MonitorOptions} from './monitor-options.js';
 import {alertMarker, eventMarker, type Marker} from './markers.js';
 import {type HistoryPoint, MetricHistory} from './metric-history.js';
 import {RankHistory, type RankSample} from './rank-history.js';
@@ -8,72 +9,9 @@ import {RingBuffer} from './ring-buffer.js';
 import {gpuMetricId} from './metric-id.js';
 import {ramAgainstLimit} from './ram-limit.js';
 import {NO_GPU_PROCESSES} from './types.js';
-import type {
-	Alert,
-	CheckpointIndex,
-	GpuProcessTable,
-	GpuState,
-	HostCpu,
-	HostMemory,
-	MetricId,
-	MetricStatus,
-	RankSet,
-	Snapshot,
-} from './types.js';
+import type {Alert, GpuProcessTable, GpuState, HostMemory, MetricId, MetricStatus, RankSet, Snapshot} from './types.js';
 
-/** Where the Monitor's readings come from; injected so tests drive it with plain objects. */
-export interface MonitorSources {
-	/**
-	 * Host RAM and swap, and the job's cgroup limit: `ranks` is the last rank scan (null before it), whose cgroups
-	 * hold the limit. May reject: the snapshot then carries `memoryError` and the last reading.
-	 */
-	readMemory(ranks?: RankSet | null): Promise<HostMemory>;
-	/** Host CPU and load, read synchronously each tick; absent = not shown. */
-	readCpu?(): HostCpu | null;
-	/** A push source (the nvidia-smi supervisor) read synchronously on each tick. */
-	readonly gpu: {
-		getState(): GpuState;
-		getProcesses(): GpuProcessTable;
-	};
-	/**
-	 * The run dir's checkpoint index (checkpoints/watch.ts), a push source like the GPU reader. A change
-	 * is published at once (an extra tick), not at the next interval: a new checkpoint reaches the
-	 * snapshot as fast as the watcher sees it.
-	 */
-	readonly checkpoints?: {
-		getIndex(): CheckpointIndex | null;
-		subscribe?(listener: () => void): () => void;
-	};
-	/** The job's ranks (ranks/discover.ts), read every `ranksIntervalMs`; absent = no rank sampling. */
-	readRanks?(gpuProcesses: GpuProcessTable): Promise<RankSet>;
-}
-
-export interface MonitorThresholds {
-	readonly ram: ThresholdRule;
-	readonly swap: ThresholdRule;
-	/** Applied to each GPU's memory percent. */
-	readonly gpu: ThresholdRule;
-}
-
-export interface MonitorOptions {
-	readonly sources: MonitorSources;
-	readonly thresholds: MonitorThresholds;
-	/** Sampling period of `start()`. Tests call `tick()` instead. */
-	readonly intervalMs: number;
-	readonly host: string;
-	/** Samples kept as they came per metric (default 3600: an hour at 1 s); the whole run is kept coarser. */
-	readonly historyLength?: number;
-	/** Chart marks kept (saves, alerts, exits; default 1000). */
-	readonly markerLimit?: number;
-	/** How often ranks are scanned (default 2000 ms); the scan runs on the first tick at or after it. */
-	readonly ranksIntervalMs?: number;
-	/** Level changes kept in `recentAlerts` (default 50). */
-	readonly recentAlertLimit?: number;
-	/** Job events kept in `recentEvents` (default 50). */
-	readonly recentEventLimit?: number;
-	readonly now?: () => number;
-}
-
+export type {MonitorOptions, MonitorSources, MonitorThresholds} from './monitor-options.js';
 export type {HistoryPoint} from './metric-history.js';
 
 export type SnapshotListener = (snapshot: Snapshot) => void;
@@ -101,7 +39,7 @@ export class Monitor {
 	#ranksReadAt = -Infinity;
 	#tickCount = 0;
 	#timer: NodeJS.Timeout | null = null;
-	#unsubscribeCheckpoints: (() => void) | null = null;
+	#unsubscribe: (() => void)[] = [];
 	#inFlight: Promise<Snapshot> | null = null;
 	#startedAt: number | null = null;
 
@@ -154,15 +92,19 @@ export class Monitor {
 		if (this.#timer) return;
 		void this.#tickSafely();
 		this.#timer = setInterval(() => void this.#tickSafely(), this.#options.intervalMs);
-		this.#unsubscribeCheckpoints =
-			this.#options.sources.checkpoints?.subscribe?.(() => void this.#tickSafely()) ?? null;
+		// Push sources publish at once (an extra tick): a new checkpoint or SLURM reading need not wait for the interval.
+		const {checkpoints, slurm} = this.#options.sources;
+		for (const off of [
+			checkpoints?.subscribe?.(() => void this.#tickSafely()),
+			slurm?.onChange?.(() => void this.#tickSafely()),
+		])
+			if (off) this.#unsubscribe.push(off);
 	}
 
 	stop(): void {
 		if (this.#timer) clearInterval(this.#timer);
 		this.#timer = null;
-		this.#unsubscribeCheckpoints?.();
-		this.#unsubscribeCheckpoints = null;
+		for (const off of this.#unsubscribe.splice(0)) off();
 	}
 
 	/**
@@ -254,6 +196,7 @@ export class Monitor {
 			gpuProcesses,
 			ranks: this.#ranks,
 			checkpoints: life.checkpoints,
+			slurm: sources.slurm?.current() ?? null,
 			ranksError: this.#ranksError,
 			metrics,
 			newAlerts,

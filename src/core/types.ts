@@ -2,6 +2,7 @@
 // Sizes are bytes and percentages are 0–100 throughout the core; only the memory log converts to GiB.
 
 import type {JobEvent, RankSet} from './job-types.js';
+import type {SlurmView} from './slurm-types.js';
 
 export type {
 	SignalState,
@@ -179,6 +180,8 @@ export interface Snapshot {
 	readonly ranksError: string | null;
 	/** The run dir's checkpoints, retention plan and disk; null without a run dir. */
 	readonly checkpoints: CheckpointIndex | null;
+	/** The SLURM job as its controller sees it; null (or absent) outside SLURM. */
+	readonly slurm?: SlurmView | null;
 	readonly metrics: Readonly<Record<MetricId, MetricStatus>>;
 	/** Level changes of this tick only. */
 	readonly newAlerts: readonly Alert[];

@@ -10,6 +10,7 @@ import {
 	formatGpuStateLine,
 	formatStatusLine,
 } from './format.js';
+import {SlurmReport} from './slurm-report.js';
 
 export interface HeadlessOptions {
 	/** --json: records (and the job's events, one object each) on stdout instead of status lines. */
@@ -61,6 +62,7 @@ export async function runHeadless(session: Session, options: HeadlessOptions): P
 		note(trouble ?? `memory log ${recorder.path} is writable again`),
 	);
 
+	const slurmReport = new SlurmReport();
 	let lastGpuKey: string | null = null;
 	let lastRanks: RankSet | null = null;
 	const onSnapshot = (snapshot: Snapshot) => {
@@ -82,6 +84,10 @@ export async function runHeadless(session: Session, options: HeadlessOptions): P
 			if (gpuLine) note(`${localTime(snapshot.time)} ${gpuLine}`);
 		}
 		lastGpuKey = gpuKey;
+		// The SLURM job: its state, restarts and the time left against the save cadence, when they change.
+		const slurm = slurmReport.update(snapshot);
+		for (const line of slurm.lines) note(line);
+		if (options.json && stdoutOpen) for (const record of slurm.records) stdout.write(`${JSON.stringify(record)}\n`);
 		if (snapshot.memoryError) note(`${localTime(snapshot.time)} cannot read memory: ${snapshot.memoryError}`);
 		for (const alert of snapshot.newAlerts) {
 			stderr.write(`${formatAlertLine(alert, settings.warnMargin)}\n`);

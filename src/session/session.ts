@@ -12,6 +12,7 @@ import {readHostMemory} from '../system/memory.js';
 import {NvidiaSmiReader} from '../system/nvidia-smi.js';
 import {procReader} from '../system/procfs.js';
 import {slurmJobOfTraintop} from '../ranks/slurm.js';
+import {SlurmJobReader} from '../slurm/job-reader.js';
 import {type SessionActions, sessionActions} from './actions.js';
 import {logPathFrom} from './log-path.js';
 
@@ -44,6 +45,8 @@ export interface SessionOptions {
 	/** Which processes are the job's ranks. */
 	readonly selector: RankSelector;
 	readonly host?: string;
+	/** The SLURM job to follow (--slurm-job, else the allocation traintop runs in); null outside SLURM. */
+	readonly slurmJob?: string | null;
 	/** Replaces the host readers: tests script memory and the GPU; the ranks and the run dir stay real. */
 	readonly sources?: Pick<MonitorSources, 'readMemory' | 'gpu'>;
 }
@@ -74,8 +77,8 @@ export async function openSession(options: SessionOptions): Promise<Session> {
 		selector: options.selector,
 		host,
 		stallAfterMs: settings.stallAfter * 1000,
-		// Inside an allocation only that SLURM job's tasks are ranks; the RUN_DIR names one job.
-		slurmJob: slurmJobOfTraintop(),
+		// Inside an allocation (or with --slurm-job) only that SLURM job's tasks are ranks; the RUN_DIR names one job.
+		slurmJob: options.slurmJob ?? slurmJobOfTraintop(),
 		runDir: runDir && path.resolve(runDir),
 	});
 	// With a RUN_DIR the snapshot carries its checkpoints; watching starts before sampling.
@@ -93,6 +96,9 @@ export async function openSession(options: SessionOptions): Promise<Session> {
 		throw error;
 	}
 	nvidiaSmi?.start();
+	// The controller is read on its own slow cadence (never per tick: slurmctld is shared), in the background.
+	const slurm = options.slurmJob ? new SlurmJobReader({jobId: options.slurmJob}) : null;
+	slurm?.start();
 	const sources: MonitorSources = {
 		readMemory: options.sources?.readMemory ?? readHostMemory,
 		// Real in tests too: the host's CPU is not what tests script.
@@ -105,6 +111,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
 			return set;
 		},
 		...(checkpoints ? {checkpoints} : {}),
+		...(slurm ? {slurm} : {}),
 	};
 	const monitor = new Monitor(monitorOptions(settings, sources, host));
 	const unsubscribe = monitor.subscribe(snapshot => recorder.add(snapshot));
@@ -121,6 +128,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
 			if (closed) return;
 			closed = true;
 			monitor.stop();
+			slurm?.stop();
 			unsubscribe();
 			recorder.close();
 			await Promise.all([nvidiaSmi?.stop(), checkpoints?.stop()]);

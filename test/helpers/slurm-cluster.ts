@@ -176,7 +176,7 @@ export async function startSlurm(): Promise<SlurmCluster> {
 			},
 			state => state === 'idle',
 			'the SLURM node to come up idle',
-			30_000,
+			60_000,
 		);
 	} catch (caught) {
 		const logs = ['slurmctld.log', 'slurmd.log']

@@ -18,23 +18,28 @@ describe.skipIf(unavailable !== null)('the one-node test SLURM', () => {
 
 	it('runs a batch job of two srun tasks, RUNNING with both steps, then COMPLETED', async () => {
 		const id = cluster.sbatch(
-			'#!/bin/bash\n#SBATCH --ntasks=2\n#SBATCH --time=2\nsrun bash -c "sleep 3; echo task \\$SLURM_PROCID"\n',
+			'#!/bin/bash\n#SBATCH --ntasks=2\n#SBATCH --time=2\nsrun bash -c "sleep 8; echo task \\$SLURM_PROCID"\n',
 			[`--output=${cluster.dir}/out-%j.txt`],
 		);
 		const running = await until(
 			() => cluster.job(id),
 			job => job.JobState === 'RUNNING',
 			`job ${id} running`,
-			20_000,
+			60_000,
 		);
 		expect(running).toMatchObject({NumTasks: '2', NodeList: cluster.node, TimeLimit: '00:02:00', Restarts: '0'});
-		const steps = cluster.run('squeue', ['-h', '-s', '-j', String(id), '-o', '%i']);
-		expect(steps.split('\n').filter(Boolean).sort()).toEqual(expect.arrayContaining([`${id}.0`]));
+		// The batch shell starts srun a moment after the job is RUNNING: wait for its step.
+		const steps = () =>
+			cluster
+				.run('squeue', ['-h', '-s', '-j', String(id), '-o', '%i'])
+				.split('\n')
+				.filter(Boolean);
+		await until(steps, list => list.includes(`${id}.0`), `step ${id}.0`, 60_000);
 		await until(
 			() => cluster.job(id).JobState,
 			state => state === 'COMPLETED',
 			`job ${id} completed`,
-			30_000,
+			60_000,
 		);
-	}, 60_000);
+	}, 200_000);
 });

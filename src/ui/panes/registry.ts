@@ -4,6 +4,7 @@ import {checkpointsPane} from './CheckpointsPane.js';
 import {memoryPane} from './MemoryPane.js';
 import type {Band} from './pane.js';
 import {ranksPane} from './RanksPane.js';
+import {slurmPane} from './SlurmPane.js';
 
 // The screen, top to bottom: a line per band. A new pane is its own files and a line here.
 
@@ -13,6 +14,7 @@ const SPLIT_COLUMNS = 160;
 export const SCREEN: readonly Band[] = [
 	{panes: [memoryPane]},
 	{panes: [historyPane]},
+	{panes: [slurmPane]},
 	{panes: [ranksPane]},
 	{panes: [checkpointsPane, alertsPane], sideBySideFrom: SPLIT_COLUMNS, shares: [0.6]},
 ];

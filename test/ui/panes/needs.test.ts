@@ -61,11 +61,12 @@ describe("the panes' needs", () => {
 		expect(SCREEN.map(band => band.panes.map(p => p.id))).toEqual([
 			['memory'],
 			['history'],
+			['slurm'],
 			['ranks'],
 			['checkpoints', 'alerts'],
 		]);
 		expect(SCREEN[0]!.panes[0]!.firstRows).toBe(Number.POSITIVE_INFINITY);
 		expect(SCREEN[1]!.panes[0]!.spare).toBe(true);
-		expect(new Set(SCREEN.flatMap(band => band.panes.map(p => p.id))).size).toBe(5);
+		expect(new Set(SCREEN.flatMap(band => band.panes.map(p => p.id))).size).toBe(6);
 	});
 });

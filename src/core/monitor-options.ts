@@ -1,0 +1,67 @@
+// What a Monitor is built from: its sources (injected, so tests drive it with plain objects), thresholds and
+// options. Kept apart from monitor.ts, which is the sampling itself.
+
+import type {ThresholdRule} from './thresholds.js';
+import type {SlurmView} from './slurm-types.js';
+import type {CheckpointIndex, GpuProcessTable, GpuState, HostCpu, HostMemory, RankSet} from './types.js';
+
+/** Where the Monitor's readings come from; injected so tests drive it with plain objects. */
+export interface MonitorSources {
+	/**
+	 * Host RAM and swap, and the job's cgroup limit: `ranks` is the last rank scan (null before it), whose cgroups
+	 * hold the limit. May reject: the snapshot then carries `memoryError` and the last reading.
+	 */
+	readMemory(ranks?: RankSet | null): Promise<HostMemory>;
+	/** Host CPU and load, read synchronously each tick; absent = not shown. */
+	readCpu?(): HostCpu | null;
+	/** A push source (the nvidia-smi supervisor) read synchronously on each tick. */
+	readonly gpu: {
+		getState(): GpuState;
+		getProcesses(): GpuProcessTable;
+	};
+	/**
+	 * The run dir's checkpoint index (checkpoints/watch.ts), a push source like the GPU reader. A change
+	 * is published at once (an extra tick), not at the next interval: a new checkpoint reaches the
+	 * snapshot as fast as the watcher sees it.
+	 */
+	readonly checkpoints?: {
+		getIndex(): CheckpointIndex | null;
+		subscribe?(listener: () => void): () => void;
+	};
+	/** The job's ranks (ranks/discover.ts), read every `ranksIntervalMs`; absent = no rank sampling. */
+	readRanks?(gpuProcesses: GpuProcessTable): Promise<RankSet>;
+	/**
+	 * The SLURM job as the controller sees it (slurm/job-reader.ts): read on its own slow cadence, never per tick;
+	 * a new reading is published at once. Absent outside SLURM.
+	 */
+	readonly slurm?: {
+		current(): SlurmView;
+		onChange?(listener: () => void): () => void;
+	};
+}
+
+export interface MonitorThresholds {
+	readonly ram: ThresholdRule;
+	readonly swap: ThresholdRule;
+	/** Applied to each GPU's memory percent. */
+	readonly gpu: ThresholdRule;
+}
+
+export interface MonitorOptions {
+	readonly sources: MonitorSources;
+	readonly thresholds: MonitorThresholds;
+	/** Sampling period of `start()`. Tests call `tick()` instead. */
+	readonly intervalMs: number;
+	readonly host: string;
+	/** Samples kept as they came per metric (default 3600: an hour at 1 s); the whole run is kept coarser. */
+	readonly historyLength?: number;
+	/** Chart marks kept (saves, alerts, exits; default 1000). */
+	readonly markerLimit?: number;
+	/** How often ranks are scanned (default 2000 ms); the scan runs on the first tick at or after it. */
+	readonly ranksIntervalMs?: number;
+	/** Level changes kept in `recentAlerts` (default 50). */
+	readonly recentAlertLimit?: number;
+	/** Job events kept in `recentEvents` (default 50). */
+	readonly recentEventLimit?: number;
+	readonly now?: () => number;
+}

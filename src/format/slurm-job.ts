@@ -1,0 +1,100 @@
+import type {CheckpointIndex, Level} from '../core/types.js';
+import type {SlurmJob, SlurmView} from '../core/slurm-types.js';
+import {type TimeAtRisk, timeAtRisk} from '../slurm/time-at-risk.js';
+import {formatDuration} from './duration.js';
+import {localTime} from './time.js';
+
+// The SLURM job in words, for the TUI's job pane and the headless lines alike: the job as SLURM sees it (state,
+// time left, restarts, the warning signal, its steps) and the time left weighed against the save cadence.
+
+/** The job reader's view before its first answer (slurm/job-reader.ts). */
+export const NOT_READ_YET = 'not read yet';
+
+export interface SlurmLine {
+	readonly text: string;
+	readonly level: Level;
+	/** Drawn dim: a last-known value while the controller does not answer. */
+	readonly stale?: boolean;
+}
+
+function jobName(job: SlurmJob): string {
+	const array = job.arrayJobId !== null && job.arrayTaskId !== null ? ` (array ${job.arrayJobId})` : '';
+	return `SLURM job ${job.jobId}${array} ${job.name}`;
+}
+
+/** `SLURM job 42 train · RUNNING · root · debug · nodes n[1-4] · restart 1, requeueable`. */
+export function titleOf(job: SlurmJob, compact: boolean): string {
+	const state = job.reason !== null && job.state !== 'RUNNING' ? `${job.state} (${job.reason})` : job.state;
+	const who = compact ? [] : [job.user, job.partition];
+	const restarts = `restart ${job.restarts}${job.requeue ? ', requeueable' : ', not requeueable'}`;
+	const tasks = job.tasks === null ? [] : [`${job.tasks} task${job.tasks === 1 ? '' : 's'}`];
+	return [jobName(job), state, ...who, `nodes ${job.nodes || '-'}`, ...tasks, restarts].join(' · ');
+}
+
+/** `1 h 02 m of 4 h 00 m · 2 h 57 m left · warning USR1 to the batch shell 120 s before the end (batch script)`. */
+export function timeOf(job: SlurmJob): string {
+	const elapsed = job.elapsedS === null ? '-' : formatDuration(job.elapsedS);
+	const limit = job.timeLimitS === null ? '· no time limit' : `of ${formatDuration(job.timeLimitS)}`;
+	const left = job.timeLeftS === null ? '' : ` · ${formatDuration(job.timeLeftS)} left`;
+	let warning: string;
+	if (job.warning !== null) {
+		const to = job.warning.batchOnly ? ' to the batch shell' : '';
+		warning = `warning SIG${job.warning.signal}${to} ${formatDuration(job.warning.leadS)} before the end (${job.warning.from})`;
+	} else warning = `warning signal: ${job.warningUnknown ?? 'none'}`;
+	return `time ${elapsed} ${limit}${left} · ${warning}`;
+}
+
+/** `steps 42.0 (2 tasks, RUNNING) · 42.batch · 42.extern`. */
+function stepsOf(job: SlurmJob): string {
+	if (job.steps.length === 0) return 'steps none yet';
+	const steps = job.steps.map(step => {
+		const tasks = step.tasks === null ? '' : `${step.tasks} task${step.tasks === 1 ? '' : 's'}, `;
+		return /\.\d+$/.test(step.id) ? `${step.id} ${step.name} (${tasks}${step.state})` : step.id;
+	});
+	return `steps ${steps.join(' · ')}`;
+}
+
+/** The time left against the checkpoints' cadence; null when the job is not running or has no time limit. */
+export function jobTimeAtRisk(job: SlurmJob, checkpoints: CheckpointIndex | null): TimeAtRisk | null {
+	if (job.timeLeftS === null || job.state !== 'RUNNING') return null;
+	const last = checkpoints?.lastSave ?? null;
+	return timeAtRisk({
+		timeLeftS: job.timeLeftS,
+		warningLeadS: job.warning?.leadS ?? null,
+		warningSignal: job.warning?.signal ?? null,
+		medianSaveIntervalS: last?.medianIntervalS ?? null,
+		lastSaveAgeS: last?.ageS ?? null,
+		lastSaveDurationS: null,
+	});
+}
+
+function riskOf(job: SlurmJob, checkpoints: CheckpointIndex | null): SlurmLine | null {
+	const risk = jobTimeAtRisk(job, checkpoints);
+	return risk === null ? null : {text: risk.text, level: risk.level};
+}
+
+function jobLines(job: SlurmJob, checkpoints: CheckpointIndex | null, compact: boolean, stale: boolean): SlurmLine[] {
+	const lines: SlurmLine[] = [
+		{text: titleOf(job, compact), level: 'ok', stale},
+		{text: timeOf(job), level: 'ok', stale},
+	];
+	const risk = stale ? null : riskOf(job, checkpoints);
+	if (risk !== null) lines.push(risk);
+	lines.push({text: stepsOf(job), level: 'ok', stale});
+	return lines;
+}
+
+/** The pane's lines, most important first (the pane cuts from the end). Empty without a SLURM job. */
+export function slurmLines(view: SlurmView | null, checkpoints: CheckpointIndex | null, compact: boolean): SlurmLine[] {
+	if (view === null) return [];
+	if (view.status === 'ok') return jobLines(view.job, checkpoints, compact, false);
+	if (view.status === 'not-found') {
+		const text = `SLURM job ${view.jobId} not found: it ended longer ago than the controller keeps jobs, or the id is wrong`;
+		return [{text, level: 'warn'}];
+	}
+	if (view.reason === NOT_READ_YET) return [{text: 'SLURM: asking the controller about the job…', level: 'ok'}];
+	const head: SlurmLine = {text: `SLURM: ${view.reason} (tried ${localTime(view.readAt).slice(11)})`, level: 'warn'};
+	if (view.last === null) return [head];
+	// What the controller said last, dimmed: the job may have moved on since.
+	return [head, ...jobLines(view.last, checkpoints, compact, true)];
+}

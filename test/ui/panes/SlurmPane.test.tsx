@@ -1,0 +1,64 @@
+import {afterEach, describe, expect, test} from 'vitest';
+import {cleanup, render} from 'ink-testing-library';
+import SlurmPane, {slurmNeed} from '../../../src/ui/panes/SlurmPane.js';
+import type {SlurmView} from '../../../src/core/slurm-types.js';
+import {expectFits, frameLines, NOW} from '../fixtures.js';
+
+afterEach(cleanup);
+
+const view: SlurmView = {
+	status: 'ok',
+	readAt: NOW,
+	job: {
+		jobId: '16',
+		arrayJobId: null,
+		arrayTaskId: null,
+		name: 'llm-pretrain',
+		user: 'root',
+		partition: 'debug',
+		state: 'RUNNING',
+		reason: null,
+		nodes: 'vm',
+		batchHost: 'vm',
+		submitTime: NOW - 10_000,
+		startTime: NOW - 3000,
+		endTime: NOW + 597_000,
+		elapsedS: 3,
+		timeLimitS: 600,
+		timeLeftS: 597,
+		restarts: 0,
+		requeue: true,
+		tasks: 2,
+		warning: {signal: 'USR1', leadS: 120, batchOnly: true, from: 'batch script'},
+		warningUnknown: null,
+		steps: [{id: '16.0', name: 'bash', state: 'RUNNING', tasks: 2, nodes: 'vm'}],
+	},
+};
+
+describe('SlurmPane', () => {
+	test('the job, its time and warning, the work at risk, the steps; cut from the end when short', () => {
+		const whole = expectFits(
+			render(<SlurmPane view={view} checkpoints={null} width={120} height={4} />).lastFrame(),
+			120,
+			4,
+		);
+		expect(whole[0]).toBe(
+			'SLURM job 16 llm-pretrain · RUNNING · root · debug · nodes vm · 2 tasks · restart 0, requeueable',
+		);
+		expect(whole[1]).toBe(
+			'time 3 s of 10 m 00 s · 9 m 57 s left · warning SIGUSR1 to the batch shell 2 m 00 s before the end (batch script)',
+		);
+		expect(whole[2]).toMatch(/^time limit in 10 min; no save seen yet/);
+		expect(whole[3]).toBe('steps 16.0 bash (2 tasks, RUNNING)');
+		const short = frameLines(
+			render(<SlurmPane view={view} checkpoints={null} width={80} height={1} compact />).lastFrame(),
+		);
+		expect(short).toEqual([expect.stringMatching(/^SLURM job 16 llm-pretrain · RUNNING · nodes vm/)]);
+	});
+
+	test('outside SLURM the pane takes no rows; with a job it wants every line and needs the title', () => {
+		expect(slurmNeed(null, null, false)).toEqual({min: 0, want: 0});
+		expect(slurmNeed(view, null, false)).toEqual({min: 1, want: 4});
+		expect(render(<SlurmPane view={null} checkpoints={null} width={80} height={4} />).lastFrame()).toBe('');
+	});
+});
