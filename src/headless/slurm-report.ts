@@ -35,6 +35,7 @@ function jobRecord(job: SlurmJob) {
 		state: job.state,
 		reason: job.reason,
 		nodes: job.nodes,
+		tasks: job.tasks,
 		elapsed_s: job.elapsedS,
 		time_limit_s: job.timeLimitS,
 		time_left_s: job.timeLeftS,
