@@ -99,7 +99,9 @@ async function main(): Promise<number> {
 		return runRanksCommand({
 			settings,
 			selector,
-			job: jobFromFlag(cli.flags.job),
+			// --slurm-job J picks that job's ranks as --job J does.
+			job:
+				jobFromFlag(cli.flags.job) ?? (cli.flags.slurmJob === undefined ? null : slurmJobFromFlags(cli.flags.slurmJob)),
 			json,
 			stdout: process.stdout,
 			columns: process.stdout.columns,

@@ -3,7 +3,7 @@ import {readFileSync} from 'node:fs';
 import path from 'node:path';
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
 import {CLI} from '../helpers/dist.js';
-import {type CliRun, startCli} from '../helpers/run-cli.js';
+import {type CliRun, runCli, startCli} from '../helpers/run-cli.js';
 import {type SlurmCluster, slurmUnavailable, startSlurm} from '../helpers/slurm-cluster.js';
 import {Terminal} from '../helpers/tmux.js';
 import {until} from '../helpers/until.js';
@@ -107,6 +107,11 @@ describe.skipIf(unavailable !== null)('the SLURM job in traintop, against a real
 			),
 		);
 		expect(run.stderr()).toContain('warning SIGUSR1 to the batch shell 1 m 00 s before the end (batch script)');
+
+		// `traintop ranks --slurm-job J`: that job's ranks only, its two tasks.
+		const ranks = await runCli(['ranks', '--json', '--slurm-job', String(id)], {env: cluster.env});
+		const listed = JSON.parse(ranks.stdout) as {ranks: {slurm: {job_id: string} | null}[]};
+		expect(listed.ranks.map(r => r.slurm?.job_id)).toEqual([String(id), String(id)]);
 
 		cluster.run('scontrol', ['requeue', String(id)]);
 		await until(
