@@ -69,7 +69,9 @@ export function slurmJobFromFlags(value: unknown, env: NodeJS.ProcessEnv = proce
 	}
 	const text = String(value).trim();
 	if (!SLURM_JOB.test(text)) {
-		throw new UsageError(`--slurm-job needs a SLURM job id such as 4242, 4242_3 (an array task) or 4242.0 (got ${text})`);
+		throw new UsageError(
+			`--slurm-job needs a SLURM job id such as 4242, 4242_3 (an array task) or 4242.0 (got ${text})`,
+		);
 	}
 	return text.replace(/\.(?:\d+|batch|extern)$/, '');
 }
