@@ -9,7 +9,7 @@ import {RingBuffer} from './ring-buffer.js';
 import {gpuMetricId} from './metric-id.js';
 import {ramAgainstLimit} from './ram-limit.js';
 import {NO_GPU_PROCESSES} from './types.js';
-import type {Alert, GpuProcessTable, GpuState, HostMemory, MetricId, MetricStatus, RankSet, Snapshot} from './types.js';
+import type {Alert, GpuProcessTable, HostMemory, MetricId, MetricStatus, RankSet, Snapshot} from './types.js';
 
 export type {MonitorOptions, MonitorSources, MonitorThresholds} from './monitor-options.js';
 export type {HistoryPoint} from './metric-history.js';
