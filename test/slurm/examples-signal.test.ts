@@ -79,7 +79,9 @@ describe.skipIf(unavailable !== null)('examples/python batch scripts on a real S
 			WARNED_WITHIN_MS,
 			500,
 		);
-		expect(requeued).toMatchObject({Requeue: '1', Reason: 'BeginTime'});
+		// Reason=BeginTime (the requeue delay), or None for the moment before slurmctld sets it on a loaded machine.
+		expect(requeued.Requeue).toBe('1');
+		expect(requeued.Reason).toMatch(/^(BeginTime|None)$/);
 		const first = job.output();
 		// SLURM signalled the step's tasks, both ranks, and not the batch shell (it went on to requeue).
 		expect(first).toMatch(/^rank 0 got SIGTERM$/m);
@@ -96,7 +98,7 @@ describe.skipIf(unavailable !== null)('examples/python batch scripts on a real S
 			job.output,
 			text => /^rank 0 resumed at step \d+/m.test(text),
 			`job ${job.id}'s second run to resume`,
-			30_000,
+			60_000,
 			200,
 		);
 		// --open-mode=append: the first run's lines are still there, the second run's follow them.
@@ -117,7 +119,8 @@ describe.skipIf(unavailable !== null)('examples/python batch scripts on a real S
 			WARNED_WITHIN_MS,
 			500,
 		);
-		expect(requeued).toMatchObject({Requeue: '1', Reason: 'BeginTime'});
+		expect(requeued.Requeue).toBe('1');
+		expect(requeued.Reason).toMatch(/^(BeginTime|None)$/);
 		const output = job.output();
 		const lines = output.split('\n');
 		// The shell got the warning first, then the ranks through the trap's scancel.
