@@ -1,6 +1,7 @@
 import type {ThresholdRule} from '../core/thresholds.js';
 import {timeAbove, type Episode} from './episodes.js';
 import {maxOf, percentile} from './percentile.js';
+import {type RamBasis, ramBasisOf, ramLabel} from './ram-basis.js';
 import {type MetricKind, type MetricSeries, recordOf, type Series} from './series.js';
 import {trendOf, type Trend} from './trend.js';
 
@@ -40,6 +41,8 @@ export interface MetricAnalysis {
 	readonly trend: Trend;
 	/** Max peak per time bucket over the whole log (SPARK_BUCKETS buckets); null where no data. */
 	readonly sparkline: readonly (number | null)[];
+	/** `ram` only: what its percent is against (the job's cgroup limit, the host's RAM, or both in turn). */
+	readonly ram_basis?: RamBasis;
 }
 
 export interface Gap {
@@ -51,12 +54,17 @@ export interface Gap {
 export interface Restart {
 	/** ISO time of the first record after the restart. */
 	readonly time: string;
-	readonly reason: 'host' | 'time';
+	/** host: another host; time: time went back; requeue: the SLURM job's restart count grew (scontrol requeue…). */
+	readonly reason: 'host' | 'time' | 'requeue';
 	/** For a host change: the new host. */
 	readonly host: string | null;
 	readonly previous_host: string | null;
 	/** For time going backwards: the time of the record before. */
 	readonly previous_time: string | null;
+	/** For a requeue: the SLURM job, its restart count in this record and in the last record before naming the job. */
+	readonly job_id?: string;
+	readonly restart_count?: number;
+	readonly previous_restart_count?: number;
 }
 
 export interface Analysis {
@@ -93,8 +101,8 @@ function medianGapSeconds(time: Float64Array, scratch: Float32Array): number {
 	return percentile(gaps.subarray(0, k), 0.5) / 1000;
 }
 
-function labelOf(metric: MetricSeries): string {
-	if (metric.id === 'ram') return 'RAM';
+function labelOf(metric: MetricSeries, basis: RamBasis | null): string {
+	if (metric.id === 'ram') return basis ? ramLabel(basis) : 'RAM';
 	if (metric.id === 'swap') return 'Swap';
 	if (metric.id === 'gpu') return 'GPU (all)';
 	let label = `GPU ${metric.id.slice(3)}`;
@@ -152,11 +160,12 @@ function analyzeMetric(
 		for (let b = bucket(t - durationOf(i) * 1000 + 1); b <= bucket(t); b++) if (!(spark[b]! >= p)) spark[b] = p;
 	}
 	const sparkline = Array.from(spark, v => (Number.isNaN(v) ? null : v));
+	const basis = metric.id === 'ram' ? ramBasisOf(metric, series) : null;
 
 	return {
 		id: metric.id,
 		kind: metric.kind,
-		label: labelOf(metric),
+		label: labelOf(metric, basis),
 		uuid: metric.uuid,
 		name: metric.name,
 		threshold: critical,
@@ -170,7 +179,41 @@ function analyzeMetric(
 		episodes,
 		trend,
 		sparkline: span > 0 ? sparkline : sparkline.slice(0, 1),
+		...(basis ? {ram_basis: basis} : {}),
 	};
+}
+
+/**
+ * Requeues: after `scontrol requeue` or a preemption the job keeps its id and its restart count grows by one
+ * (src/slurmctld/job_mgr.c: job_ptr->restart_cnt++ on requeue; on SLURM 22.05 `scontrol requeue` took `scontrol show
+ * job` from Restarts=0 to Restarts=1, `squeue --json` restart_cnt likewise). Compared with
+ * the last record that named the same job, so records without one (before the controller's first answer, an older
+ * traintop) in between do not hide it.
+ */
+function requeues(series: Series): Restart[] {
+	const out: Restart[] = [];
+	let lastJob = -1;
+	let lastRestarts = -1;
+	for (let i = 0; i < series.records; i++) {
+		const job = series.slurmJob.at(i);
+		if (job < 0) continue;
+		const restarts = series.slurmRestarts.at(i);
+		if (job === lastJob && restarts > lastRestarts) {
+			out.push({
+				time: iso(series.time[i]!),
+				reason: 'requeue',
+				host: null,
+				previous_host: null,
+				previous_time: null,
+				job_id: series.slurmJobs[job]!,
+				restart_count: restarts,
+				previous_restart_count: lastRestarts,
+			});
+		}
+		lastJob = job;
+		lastRestarts = restarts;
+	}
+	return out;
 }
 
 /** Analyse collected series against the live monitor's threshold rules. */
@@ -209,6 +252,7 @@ export function analyze(series: Series, thresholds: AnalysisThresholds, options:
 			});
 		}
 	}
+	restarts.push(...requeues(series));
 	for (const jump of series.timeJumps) {
 		restarts.push({
 			time: iso(jump.time),

@@ -49,6 +49,27 @@ function gpusOk(v: unknown): boolean {
 	return true;
 }
 
+/** `memory.cgroup`: absent, or the limit the RAM is judged against. */
+function cgroupOk(v: unknown): boolean {
+	if (v === undefined) return true;
+	if (!isObj(v)) return false;
+	return (
+		num(v.limit_gb) &&
+		num(v.used_gb) &&
+		num(v.percent) &&
+		optNum(v.peak_percent) &&
+		optNum(v.version) &&
+		optStr(v.scope) &&
+		optStr(v.path)
+	);
+}
+
+/** `slurm`: absent, null, or the job the record was written under. */
+function slurmOk(v: unknown): boolean {
+	if (v === undefined || v === null) return true;
+	return isObj(v) && typeof v.job_id === 'string' && num(v.restart_count);
+}
+
 function alertsOk(v: unknown): boolean {
 	if (v === undefined) return true;
 	if (!Array.isArray(v)) return false;
@@ -81,7 +102,8 @@ function fastCheck(r: Obj): boolean {
 			!num(m.percent) ||
 			!optNum(m.available_gb) ||
 			!optNum(m.peak_percent) ||
-			!optNum(m.peak_used_gb)
+			!optNum(m.peak_used_gb) ||
+			!cgroupOk(m.cgroup)
 		)
 			return false;
 	}
@@ -108,7 +130,8 @@ function fastCheck(r: Obj): boolean {
 		optStr(r.gpu_status) &&
 		optStr(r.gpu_message) &&
 		gpusOk(r.gpus) &&
-		alertsOk(r.alerts)
+		alertsOk(r.alerts) &&
+		slurmOk(r.slurm)
 	);
 }
 

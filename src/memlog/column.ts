@@ -49,10 +49,13 @@ export class ColumnBuilder {
 	/** null while every value equals #first. */
 	#values: Values | null = null;
 	#capacity = 1024;
+	/** One value stored as the array type stores it: reused, not allocated per push. */
+	readonly #one: Values;
 
 	/** `make` allocates the array once values differ: Float32Array or Int32Array (values are stored as it stores them). */
 	constructor(make: (n: number) => Values) {
 		this.#make = make;
+		this.#one = make(1);
 	}
 
 	/** Room for `capacity` values without growing. */
@@ -65,12 +68,13 @@ export class ColumnBuilder {
 	push(value: number): void {
 		const i = this.#count++;
 		if (this.#values === null) {
+			// Stored as the array would store it, so the column reads the same either way.
+			this.#one[0] = value;
 			if (i === 0) {
-				// Stored as the array would store it, so the column reads the same either way.
-				this.#first = this.#make(1).fill(value)[0]!;
+				this.#first = this.#one[0]!;
 				return;
 			}
-			if (same(this.#first, this.#make(1).fill(value)[0]!)) return;
+			if (same(this.#first, this.#one[0]!)) return;
 			this.#capacity = Math.max(this.#capacity, i + 1);
 			this.#values = this.#make(this.#capacity).fill(this.#first, 0, i);
 		}

@@ -18,6 +18,15 @@ export class RecordFields {
 	/** peak_percent; NaN when absent. */
 	memPeak = Number.NaN;
 	memUsed = Number.NaN;
+	/** `memory.cgroup` is there: the RAM is judged against its limit (cgPercent…), not the host's total. */
+	cgroup = false;
+	/** `memory.cgroup.scope` is 'job' (the ranks' cgroup), not traintop's own. */
+	cgJob = false;
+	cgPercent = Number.NaN;
+	/** peak_percent; NaN when absent. */
+	cgPeak = Number.NaN;
+	cgUsed = Number.NaN;
+	cgLimit = Number.NaN;
 
 	/** `swap` is an object. */
 	swap = false;
@@ -29,6 +38,11 @@ export class RecordFields {
 	gpu = false;
 	gpuPercent = Number.NaN;
 	gpuPeak = Number.NaN;
+
+	/** `slurm.job_id`; undefined when the record has no SLURM job. */
+	slurmJob: string | undefined = undefined;
+	/** `slurm.restart_count`; NaN without a SLURM job. */
+	slurmRestarts = Number.NaN;
 
 	/** Entries of `gpus`; the arrays below are valid up to this count. */
 	devices = 0;
@@ -43,6 +57,17 @@ export class RecordFields {
 	resetMemory(): void {
 		this.memory = false;
 		this.memPercent = this.memPeak = this.memUsed = Number.NaN;
+		this.resetCgroup();
+	}
+
+	resetCgroup(): void {
+		this.cgroup = this.cgJob = false;
+		this.cgPercent = this.cgPeak = this.cgUsed = this.cgLimit = Number.NaN;
+	}
+
+	resetSlurm(): void {
+		this.slurmJob = undefined;
+		this.slurmRestarts = Number.NaN;
 	}
 
 	resetSwap(): void {
@@ -61,6 +86,7 @@ export class RecordFields {
 		this.resetMemory();
 		this.resetSwap();
 		this.resetGpu();
+		this.resetSlurm();
 		this.devices = 0;
 	}
 
@@ -90,6 +116,19 @@ export function fillFromRecord(f: RecordFields, record: ReadLogRecord, time: num
 		f.memPercent = m.percent;
 		f.memPeak = orNaN(m.peak_percent);
 		f.memUsed = m.used_gb;
+		const c = m.cgroup;
+		if (c) {
+			f.cgroup = true;
+			f.cgJob = c.scope === 'job';
+			f.cgPercent = c.percent;
+			f.cgPeak = orNaN(c.peak_percent);
+			f.cgUsed = c.used_gb;
+			f.cgLimit = c.limit_gb;
+		}
+	}
+	if (record.slurm) {
+		f.slurmJob = record.slurm.job_id;
+		f.slurmRestarts = record.slurm.restart_count;
 	}
 	const s = record.swap;
 	if (s) {

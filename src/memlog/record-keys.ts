@@ -31,6 +31,14 @@ const KEYS = [
 	'name',
 	'memory_used_gb',
 	'utilization_percent',
+	'cgroup',
+	'scope',
+	'path',
+	'version',
+	'limit_gb',
+	'slurm',
+	'job_id',
+	'restart_count',
 ] as const;
 export const KEY_TABLE = new KeyTable(KEYS);
 /** Key ids: position in KEYS + 1 (0 = a key we do not know). */

@@ -34,6 +34,12 @@ export interface CgroupRecord {
 	readonly peak_percent: number;
 }
 
+/** `slurm`: the SLURM job a record was written under; `restart_count` grows by one at each requeue (scontrol(1)). */
+export interface LogSlurmJob {
+	readonly job_id: string;
+	readonly restart_count: number;
+}
+
 export interface AlertRecord {
 	readonly time: string;
 	readonly metric: string;
@@ -86,6 +92,12 @@ export interface LogRecord {
 	readonly gpu_message?: string;
 	/** Level changes inside the window. */
 	readonly alerts: readonly AlertRecord[];
+	/**
+	 * The SLURM job this record was written under (the controller's last answer); null outside SLURM or before the
+	 * first answer. `--analyze` reads a grown restart_count as a requeue. The window always sets it; older records
+	 * lack it.
+	 */
+	readonly slurm?: LogSlurmJob | null;
 }
 
 const num = z.number();
@@ -108,6 +120,18 @@ export const logRecordReadSchema = z.object({
 			available_gb: num.optional(),
 			peak_percent: num.optional(),
 			peak_used_gb: num.optional(),
+			// The writer's scope is 'job' | 'traintop' and version 1 | 2; a reader needs only the numbers and the scope.
+			cgroup: z
+				.object({
+					scope: z.string().optional(),
+					path: z.string().optional(),
+					version: num.optional(),
+					limit_gb: num,
+					used_gb: num,
+					percent: num,
+					peak_percent: num.optional(),
+				})
+				.optional(),
 		})
 		.nullable(),
 	swap: z.object({total_gb: num, used_gb: num, percent: num, peak_percent: num.optional()}).nullable().optional(),
@@ -141,6 +165,7 @@ export const logRecordReadSchema = z.object({
 			z.object({time: z.string(), metric: z.string(), value: num, threshold: num, from: z.string(), to: z.string()}),
 		)
 		.optional(),
+	slurm: z.object({job_id: z.string(), restart_count: num}).nullable().optional(),
 });
 
 export type ReadLogRecord = z.infer<typeof logRecordReadSchema>;

@@ -1,5 +1,6 @@
 import type {Analysis, AnalysisThresholds, MetricAnalysis, Restart} from './analyze.js';
 import type {Episode} from './episodes.js';
+import type {RamBasis} from './ram-basis.js';
 import type {Trend} from './trend.js';
 import {truncate} from '../format/columns.js';
 import {formatDuration} from '../format/duration.js';
@@ -82,6 +83,8 @@ function episodeLine(e: Episode): string {
 
 function restartText(r: Restart): string {
 	if (r.reason === 'host') return `host ${r.previous_host ?? '?'} → ${r.host ?? '?'}`;
+	const {job_id: job, previous_restart_count: from, restart_count: to} = r;
+	if (r.reason === 'requeue') return `requeued: SLURM job ${job ?? '?'} restart ${from ?? '?'} → ${to ?? '?'}`;
 	return `time went back from ${r.previous_time ? isoTimeText(r.previous_time, true) : '?'}`;
 }
 
@@ -229,6 +232,8 @@ export interface MetricJson {
 	readonly time_above_threshold_s: number;
 	readonly episodes: {start: string; end: string; duration_s: number; peak: number}[];
 	readonly trend: {slope_per_hour: number; slope_gib_per_hour?: number; projected_breach_at: string | null};
+	/** `ram` in a log with a cgroup limit: what its percent is against, per record (host RAM where none). */
+	readonly against?: RamBasis;
 }
 
 export interface AnalysisJson {
@@ -240,7 +245,11 @@ export interface AnalysisJson {
 	readonly metrics: Record<string, MetricJson>;
 	readonly skipped: SkippedItem[];
 	readonly gaps: {start: string; end: string}[];
-	readonly restarts: {time: string; reason: 'host' | 'time'; host: string | null}[];
+	/** A requeue's with its SLURM job and its restart count before and after. */
+	readonly restarts: Pick<
+		Restart,
+		'time' | 'reason' | 'host' | 'job_id' | 'restart_count' | 'previous_restart_count'
+	>[];
 }
 
 /** Rounded for a stable, readable JSON (4 decimals is far below the logs' precision). */
@@ -270,6 +279,8 @@ export function analysisJson(analysis: Analysis, extra: {skipped: readonly Skipp
 					: {slope_gib_per_hour: r4(m.trend.slope_gib_per_hour) as number}),
 				projected_breach_at: m.trend.projected_breach_at,
 			},
+			// Only where a record had a cgroup limit: a log without one keeps the JSON it always had.
+			...(m.ram_basis && m.ram_basis.cgroup_samples > 0 ? {against: m.ram_basis} : {}),
 		};
 	}
 	return {
@@ -281,6 +292,8 @@ export function analysisJson(analysis: Analysis, extra: {skipped: readonly Skipp
 		metrics,
 		skipped: extra.skipped.map(s => ({file: s.file, line: s.line, reason: s.reason})),
 		gaps: analysis.gaps.map(g => ({start: g.start, end: g.end})),
-		restarts: analysis.restarts.map(r => ({time: r.time, reason: r.reason, host: r.host})),
+		restarts: analysis.restarts.map(({time, reason, host, job_id, restart_count, previous_restart_count}) =>
+			reason === 'requeue' ? {time, reason, host, job_id, restart_count, previous_restart_count} : {time, reason, host},
+		),
 	};
 }

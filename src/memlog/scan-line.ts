@@ -1,7 +1,7 @@
-import {Interner} from './interner.js';
-import {BYTE, JsonBytes} from './json-bytes.js';
-import {GPU_FIELDS, KEY_ID, KEY_TABLE, MEMORY_FIELDS, SWAP_FIELDS, type ObjectSpec} from './record-keys.js';
+import {BYTE} from './json-bytes.js';
+import {GPU_FIELDS, KEY_ID, MEMORY_FIELDS, SWAP_FIELDS, type ObjectSpec} from './record-keys.js';
 import type {RecordFields} from './record-fields.js';
+import {KeyedScanner} from './scan-keyed.js';
 
 // A byte-level scanner for one line of traintop's own JSON Lines memory log, for `--analyze` on
 // million-record logs: JSON.parse built an object tree per record only for us to read a dozen
@@ -19,22 +19,13 @@ const {COMMA, OPEN_BRACE, CLOSE_BRACE, OPEN_BRACKET, CLOSE_BRACKET} = BYTE;
 
 // Read for every key of every line: constants of this module, like the bytes above, not imported bindings.
 const ID = KEY_ID;
-const TABLE = KEY_TABLE;
 const MEMORY = MEMORY_FIELDS;
 const SWAP = SWAP_FIELDS;
 const GPU = GPU_FIELDS;
 
-export class LineScanner extends JsonBytes {
-	readonly #names = new Interner();
+export class LineScanner extends KeyedScanner {
 	/** #numbers' output, reused. */
 	readonly #values = new Float64Array(8);
-	/**
-	 * The key ids of the last line in the order met (nested objects included): a writer emits the
-	 * same keys in the same order on every line, so the next key is checked against the guess
-	 * before it is hashed.
-	 */
-	#order = new Int32Array(64);
-	#at = 0;
 
 	/**
 	 * Scans buf[start, end) — one line without its newline — into `f`. True when the line is a
@@ -42,25 +33,11 @@ export class LineScanner extends JsonBytes {
 	 */
 	scan(buf: Buffer, start: number, end: number, f: RecordFields): boolean {
 		this.reset(buf, start, end);
-		this.#at = 0;
+		this.startLine();
 		f.reset();
 		if (!this.#record(f)) return false;
 		this.space();
 		return this.pos === this.end;
-	}
-
-	#keyId(): number {
-		const at = this.#at++;
-		if (at >= this.#order.length) {
-			const bigger = new Int32Array(this.#order.length * 2);
-			bigger.set(this.#order);
-			this.#order = bigger;
-		}
-		const guess = this.#order[at]!;
-		if (guess > 0 && this.keyIs(TABLE.bytes[guess]!)) return guess;
-		const id = this.key() ? TABLE.id(this.strHash, this.buf, this.strStart, this.strEnd) : -1;
-		this.#order[at] = id;
-		return id;
 	}
 
 	#record(f: RecordFields): boolean {
@@ -69,7 +46,7 @@ export class LineScanner extends JsonBytes {
 		let hasTimestamp = false;
 		let hasMemory = false;
 		do {
-			switch (this.#keyId()) {
+			switch (this.keyId()) {
 				case -1:
 					return false;
 				case ID.timestamp:
@@ -80,7 +57,7 @@ export class LineScanner extends JsonBytes {
 					break;
 				case ID.host:
 					if (!this.string()) return false;
-					f.host = this.#names.get(this.buf, this.strStart, this.strEnd, 0);
+					f.host = this.names.get(this.buf, this.strStart, this.strEnd, 0);
 					break;
 				case ID.interval_s:
 					if (!this.number(true)) return false;
@@ -94,7 +71,7 @@ export class LineScanner extends JsonBytes {
 					hasMemory = true;
 					if (this.nul()) break;
 					const v = this.#values;
-					if (!this.#numbers(MEMORY, v)) return false;
+					if (!this.#numbers(MEMORY, v, f)) return false;
 					f.memory = true;
 					f.memPercent = v[0]!;
 					f.memUsed = v[1]!;
@@ -130,6 +107,11 @@ export class LineScanner extends JsonBytes {
 				case ID.gpu_message:
 					if (!this.string()) return false;
 					break;
+				case ID.slurm:
+					f.resetSlurm();
+					if (this.nul()) break;
+					if (!this.slurm(f)) return false;
+					break;
 				case ID.alerts:
 					// Level changes are rare and hold strings of every kind: only an empty list is ours to vouch for.
 					if (!this.take(OPEN_BRACKET) || !this.take(CLOSE_BRACKET)) return false;
@@ -144,15 +126,19 @@ export class LineScanner extends JsonBytes {
 	/**
 	 * An object of numbers described by `spec` (memory, swap, the GPU aggregate): each field's value
 	 * into `values` at its position (NaN when absent or only checked); unknown keys skipped; false
-	 * when a number is malformed or a required field is missing.
+	 * when a number is malformed or a required field is missing. With `f` (memory) its `cgroup` goes to `f`.
 	 */
-	#numbers(spec: ObjectSpec, values: Float64Array): boolean {
+	#numbers(spec: ObjectSpec, values: Float64Array, f: RecordFields | null = null): boolean {
 		if (!this.take(OPEN_BRACE)) return false;
 		let seen = 0;
 		if (!this.take(CLOSE_BRACE)) {
 			do {
-				const id = this.#keyId();
+				const id = this.keyId();
 				if (id === -1) return false;
+				if (id === ID.cgroup && f !== null) {
+					if (!this.cgroup(f)) return false;
+					continue;
+				}
 				const i = id === 0 ? -1 : spec.slot[id]!;
 				if (i < 0) {
 					if (!this.skip(2)) return false;
@@ -191,7 +177,7 @@ export class LineScanner extends JsonBytes {
 		let uuid: string | null = null;
 		let name: string | null = null;
 		do {
-			switch (this.#keyId()) {
+			switch (this.keyId()) {
 				case -1:
 					return false;
 				case ID.index:
@@ -221,12 +207,12 @@ export class LineScanner extends JsonBytes {
 					break;
 				case ID.uuid:
 					if (this.nul()) uuid = null;
-					else if (this.string()) uuid = this.#names.get(this.buf, this.strStart, this.strEnd, 1 + 2 * slot);
+					else if (this.string()) uuid = this.names.get(this.buf, this.strStart, this.strEnd, 2 + 2 * slot);
 					else return false;
 					break;
 				case ID.name:
 					if (this.nul()) name = null;
-					else if (this.string()) name = this.#names.get(this.buf, this.strStart, this.strEnd, 2 + 2 * slot);
+					else if (this.string()) name = this.names.get(this.buf, this.strStart, this.strEnd, 3 + 2 * slot);
 					else return false;
 					break;
 				default:

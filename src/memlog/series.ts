@@ -60,6 +60,15 @@ export interface Series {
 	/** Index into `hosts` per record; -1 when the record names none. */
 	readonly host: Column;
 	readonly hosts: readonly string[];
+	/** Index into `slurmJobs` per record; -1 when the record names no SLURM job (outside SLURM, or an older log). */
+	readonly slurmJob: Column;
+	readonly slurmJobs: readonly string[];
+	/** The SLURM job's restart count per record; -1 when the record names no job. */
+	readonly slurmRestarts: Column;
+	/** What the record's `ram` point is judged against (RAM_AGAINST); HOST_RAM when it has no RAM point. */
+	readonly ramAgainst: Column;
+	/** The cgroup limit of the record's `ram` point, GiB; NaN where the point is against the host's RAM. */
+	readonly ramLimitGb: Column;
 	/** Metrics in display order: ram, swap, gpu, gpu0, gpu1… Only metrics with at least one point. */
 	readonly metrics: readonly MetricSeries[];
 	/** Times going backwards, in input order. */
@@ -67,6 +76,9 @@ export interface Series {
 	/** Whether finish() had to sort the records by time. */
 	readonly sorted: boolean;
 }
+
+/** Series.ramAgainst: the host's total RAM (no cgroup limit in the record), the ranks' cgroup, traintop's own. */
+export const RAM_AGAINST = {host: 0, jobCgroup: 1, traintopCgroup: 2} as const;
 
 const INITIAL = 1024;
 
@@ -80,6 +92,12 @@ export class SeriesCollector {
 	readonly #host = new ColumnBuilder(n => new Int32Array(n));
 	readonly #hostIds = new Map<string, number>();
 	readonly #hosts: string[] = [];
+	readonly #slurmJob = new ColumnBuilder(n => new Int32Array(n));
+	readonly #slurmJobIds = new Map<string, number>();
+	readonly #slurmJobs: string[] = [];
+	readonly #slurmRestarts = new ColumnBuilder(n => new Int32Array(n));
+	readonly #ramAgainst = new ColumnBuilder(n => new Int32Array(n));
+	readonly #ramLimitGb = new ColumnBuilder(n => new Float32Array(n));
 	readonly #metrics = new Map<string, MetricBuilder>();
 	readonly #jumps: TimeJump[] = [];
 	#ordered = true;
@@ -108,7 +126,12 @@ export class SeriesCollector {
 		this.#time = resize(this.#time, capacity);
 		this.#interval.reserve(capacity);
 		this.#host.reserve(capacity);
+		for (const column of this.#perRecord()) column.reserve(capacity);
 		for (const metric of this.#metrics.values()) metric.reserve(capacity);
+	}
+
+	#perRecord(): ColumnBuilder[] {
+		return [this.#slurmJob, this.#slurmRestarts, this.#ramAgainst, this.#ramLimitGb];
 	}
 
 	/** Add one record; `time` is its timestamp in epoch ms (as the reader parsed it). */
@@ -136,6 +159,17 @@ export class SeriesCollector {
 			}
 		}
 		this.#host.push(host);
+		let job = -1;
+		if (f.slurmJob !== undefined && isNum(f.slurmRestarts)) {
+			job = this.#slurmJobIds.get(f.slurmJob) ?? -1;
+			if (job < 0) {
+				job = this.#slurmJobs.length;
+				this.#slurmJobs.push(f.slurmJob);
+				this.#slurmJobIds.set(f.slurmJob, job);
+			}
+		}
+		this.#slurmJob.push(job);
+		this.#slurmRestarts.push(job < 0 ? -1 : f.slurmRestarts);
 		if (time < this.#last) {
 			this.#ordered = false;
 			this.#jumps.push({time, previous: this.#last});
@@ -143,7 +177,14 @@ export class SeriesCollector {
 		this.#last = time;
 		this.#count = r + 1;
 
-		if (f.memory && isNum(f.memPercent)) {
+		// RAM is judged per record against the limit the live alerts used then: the job's cgroup limit where the
+		// record has one (the OOM killer acts there, see core/ram-limit.ts), else the host's total.
+		const cgroup = f.memory && f.cgroup && isNum(f.cgPercent);
+		this.#ramAgainst.push(cgroup ? (f.cgJob ? RAM_AGAINST.jobCgroup : RAM_AGAINST.traintopCgroup) : RAM_AGAINST.host);
+		this.#ramLimitGb.push(cgroup ? f.cgLimit : Number.NaN);
+		if (cgroup) {
+			this.#metric('ram', 'ram').push(r, f.cgPercent, isNum(f.cgPeak) ? f.cgPeak : f.cgPercent, f.cgUsed);
+		} else if (f.memory && isNum(f.memPercent)) {
 			this.#metric('ram', 'ram').push(r, f.memPercent, isNum(f.memPeak) ? f.memPeak : f.memPercent, f.memUsed);
 		}
 		if (f.swap && isNum(f.swapPercent) && f.swapTotal > 0) {
@@ -190,6 +231,12 @@ export class SeriesCollector {
 		}
 		const interval = this.#interval.build(order);
 		const host = this.#host.build(order);
+		const [slurmJob, slurmRestarts, ramAgainst, ramLimitGb] = this.#perRecord().map(c => c.build(order)) as [
+			Column,
+			Column,
+			Column,
+			Column,
+		];
 		const rank = (id: string) => (id === 'ram' ? -3 : id === 'swap' ? -2 : id === 'gpu' ? -1 : Number(id.slice(3)));
 		const metrics = [...this.#metrics.values()]
 			.filter(m => m.count > 0)
@@ -201,6 +248,11 @@ export class SeriesCollector {
 			interval,
 			host,
 			hosts: [...this.#hosts],
+			slurmJob,
+			slurmJobs: [...this.#slurmJobs],
+			slurmRestarts,
+			ramAgainst,
+			ramLimitGb,
 			metrics,
 			timeJumps: [...this.#jumps],
 			sorted: inverse !== null,

@@ -1,5 +1,5 @@
 import type {Alert, GpuReading, Snapshot} from '../core/types.js';
-import type {AlertRecord, GpuRecord, LogRecord} from './record.js';
+import type {AlertRecord, GpuRecord, LogRecord, LogSlurmJob} from './record.js';
 
 const GIB = 1024 ** 3;
 
@@ -67,6 +67,8 @@ export class LogWindow {
 	#peakGpu = new Map<number, number>();
 	#lastGpus = new Map<number, GpuReading>();
 	#alerts: Alert[] = [];
+	/** The SLURM job of the controller's last answer: kept across windows while the controller does not answer. */
+	#slurm: LogSlurmJob | null = null;
 
 	constructor(logIntervalMs: number, sampleIntervalMs: number) {
 		this.#logIntervalMs = logIntervalMs;
@@ -96,6 +98,7 @@ export class LogWindow {
 		this.#samples++;
 		this.#last = s;
 		this.#alerts.push(...s.newAlerts);
+		this.#slurm = slurmJobOf(s, this.#slurm);
 		if (s.memory && s.memoryError === null) {
 			this.#peakRam = maxOf(this.#peakRam, s.memory.ram.percent);
 			this.#peakRamUsed = maxOf(this.#peakRamUsed, s.memory.ram.usedBytes);
@@ -194,8 +197,22 @@ export class LogWindow {
 			gpu_status: last.gpu.status,
 			...(gpuMessage ? {gpu_message: gpuMessage} : {}),
 			alerts: this.#alerts.map(alertRecord),
+			slurm: this.#slurm,
 		};
 	}
+}
+
+/**
+ * The job a record is written under: the controller's answer when it gave one; while it does not answer, the last
+ * known (the job did not change because slurmctld is busy); null outside SLURM and once the job is not found.
+ */
+function slurmJobOf(s: Snapshot, last: LogSlurmJob | null): LogSlurmJob | null {
+	const view = s.slurm ?? null;
+	if (view === null || view.status === 'not-found') return null;
+	const job = view.status === 'ok' ? view.job : (view.last ?? null);
+	if (job === null) return last;
+	if (last !== null && last.job_id === job.jobId && last.restart_count === job.restarts) return last;
+	return {job_id: job.jobId, restart_count: job.restarts};
 }
 
 function gpuStateMessage(s: Snapshot): string | null {

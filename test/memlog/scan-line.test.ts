@@ -102,6 +102,42 @@ describe('what the writer writes', () => {
 			}),
 		],
 		['a non-ASCII host', ours(4, {host: 'nœud-7'})],
+		['a SLURM job', ours(7, {slurm: {job_id: '42', restart_count: 2}})],
+		['outside SLURM', ours(8, {slurm: null})],
+		[
+			'a cgroup limit',
+			ours(9, {
+				memory: {
+					...ours(9).memory!,
+					cgroup: {
+						scope: 'job',
+						path: '/slurm/uid_0/job_42',
+						version: 2,
+						limit_gb: 16,
+						used_gb: 15.1,
+						percent: 94.38,
+						peak_percent: 96.1,
+					},
+				},
+			}),
+		],
+		[
+			"traintop's own cgroup, v1",
+			ours(10, {
+				memory: {
+					...ours(10).memory!,
+					cgroup: {
+						scope: 'traintop',
+						path: '/docker/abc',
+						version: 1,
+						limit_gb: 8,
+						used_gb: 2,
+						percent: 25,
+						peak_percent: 25,
+					},
+				},
+			}),
+		],
 	])('%s: scanned, with the very values JSON.parse gives', (_name, record) => {
 		const line = JSON.stringify(record);
 		const got = fast(line);
@@ -162,6 +198,32 @@ describe('edge cases: declined or read exactly like JSON.parse', () => {
 		['gpus entry without index', base.replace('"index":0,', '')],
 		['gpus not an array', base.replace(/"gpus":\[.*\],"gpu_status"/, '"gpus":null,"gpu_status"')],
 		['garbage after the object', `${base} x`],
+		['slurm without restart_count', base.replace('"alerts":[]', '"alerts":[],"slurm":{"job_id":"42"}')],
+		['slurm with a numeric job_id', base.replace('"alerts":[]', '"alerts":[],"slurm":{"job_id":42,"restart_count":1}')],
+		['slurm a string', base.replace('"alerts":[]', '"alerts":[],"slurm":"42"')],
+		[
+			'a duplicate slurm: the last wins',
+			base.replace('"alerts":[]', '"alerts":[],"slurm":{"job_id":"4","restart_count":1},"slurm":null'),
+		],
+		['cgroup null', base.replace('"peak_used_gb":241.776', '"peak_used_gb":241.776,"cgroup":null')],
+		[
+			'cgroup without limit_gb',
+			base.replace('"peak_used_gb":241.776', '"peak_used_gb":241.776,"cgroup":{"used_gb":1,"percent":2}'),
+		],
+		[
+			'cgroup with a numeric scope',
+			base.replace(
+				'"peak_used_gb":241.776',
+				'"peak_used_gb":241.776,"cgroup":{"scope":1,"limit_gb":4,"used_gb":1,"percent":25}',
+			),
+		],
+		[
+			'a cgroup, then memory again without one',
+			base.replace(
+				'"peak_used_gb":241.776}',
+				'"peak_used_gb":241.776,"cgroup":{"scope":"job","limit_gb":4,"used_gb":1,"percent":25}},"memory":{"total_gb":1,"used_gb":1,"percent":1}',
+			),
+		],
 	])('%s', (_name, line) => {
 		const want = slow(line);
 		const got = fast(line);
@@ -258,6 +320,44 @@ const timestamp = fc.oneof(
 	},
 	{arbitrary: fc.constantFrom('"yesterday"', '42'), weight: 1},
 );
+const cgroup = fc.oneof(
+	{arbitrary: fc.constant('null'), weight: 1},
+	{
+		arbitrary: objectOf([
+			[
+				'scope',
+				fc.oneof(
+					{arbitrary: fc.constantFrom('"job"', '"traintop"', '"jo"', '"jobs"'), weight: 4},
+					{arbitrary: stringLiteral, weight: 1},
+				),
+			],
+			['path', fc.oneof({arbitrary: stringLiteral, weight: 9}, {arbitrary: numberLiteral, weight: 1})],
+			['version', fc.oneof({arbitrary: fc.constantFrom('1', '2'), weight: 9}, {arbitrary: stringLiteral, weight: 1})],
+			['limit_gb', numberLiteral],
+			['used_gb', numberLiteral],
+			['percent', numberLiteral],
+			['peak_percent', numberLiteral],
+		]),
+		weight: 5,
+	},
+);
+const slurm = fc.oneof(
+	{arbitrary: fc.constant('null'), weight: 2},
+	{
+		arbitrary: objectOf([
+			[
+				'job_id',
+				fc.oneof(
+					{arbitrary: fc.constantFrom('"42"', '"43_1"', '""'), weight: 4},
+					{arbitrary: stringLiteral, weight: 1},
+					{arbitrary: numberLiteral, weight: 1},
+				),
+			],
+			['restart_count', fc.oneof({arbitrary: fc.nat(5).map(String), weight: 4}, {arbitrary: numberLiteral, weight: 1})],
+		]),
+		weight: 5,
+	},
+);
 const memory = fc.oneof(
 	{arbitrary: fc.constant('null'), weight: 1},
 	{
@@ -268,6 +368,7 @@ const memory = fc.oneof(
 			['available_gb', numberLiteral],
 			['peak_percent', numberLiteral],
 			['peak_used_gb', numberLiteral],
+			['cgroup', cgroup],
 		]),
 		weight: 5,
 	},
@@ -318,6 +419,7 @@ const recordText = objectOf(
 		],
 		['gpu_status', stringLiteral],
 		['gpu_message', stringLiteral],
+		['slurm', slurm],
 		[
 			'alerts',
 			fc.constantFrom(
