@@ -48,10 +48,13 @@ function freePort(): Promise<number> {
 	});
 }
 
-function config(dir: string, node: string, ports: {ctld: number; slurmd: number}): string {
+function config(dir: string, node: string, ports: {ctld: number; slurmd: number}, firstJobId: number): string {
 	const cpus = Math.max(2, Number(execFileSync('nproc', {encoding: 'utf8'}).trim()));
 	return [
 		'ClusterName=traintop',
+		// Test files start clusters side by side on one host: each numbers its jobs from its own base, so two
+		// clusters' job 1 never meet in /proc (a rank carries only SLURM_JOB_ID, not its cluster).
+		`FirstJobId=${firstJobId}`,
 		`SlurmctldHost=${node}(127.0.0.1)`,
 		`SlurmctldPort=${ports.ctld}`,
 		`SlurmdPort=${ports.slurmd}`,
@@ -116,7 +119,8 @@ export async function startSlurm(): Promise<SlurmCluster> {
 	const node = hostname().split('.')[0] ?? 'localhost';
 	const ports = {ctld: await freePort(), slurmd: await freePort()};
 	const conf = path.join(dir, 'slurm.conf');
-	writeFileSync(conf, config(dir, node, ports));
+	// The port is unique on this host while the cluster runs: its job ids are too.
+	writeFileSync(conf, config(dir, node, ports, ports.ctld * 100));
 	const env = {...process.env, SLURM_CONF: conf};
 	const munge = [`--socket=${dir}/munge/socket`, `--key-file=${key}`, `--pid-file=${dir}/munge/pid`];
 	const mungeFiles = [`--log-file=${dir}/log/munged.log`, `--seed-file=${dir}/munge/seed`];
