@@ -110,7 +110,15 @@ async function main(): Promise<number> {
 	if (command === 'checkpoints') {
 		if (args.length > 1) throw new UsageError(`checkpoints takes at most one RUN_DIR (got ${args.join(' ')})`);
 		const {runCheckpointsCommand} = await import('./commands/checkpoints.js');
-		return runCheckpointsCommand({runDir: args[0] ?? '.', settings, json, stdout: process.stdout});
+		let runDir = args[0] ?? '.';
+		if (args[0] === undefined && cli.flags.slurmJob !== undefined) {
+			// The SLURM job's own directory, said on stderr so that --json stays clean.
+			const jobId = slurmJobFromFlags(cli.flags.slurmJob) ?? '';
+			const {jobWorkDir} = await import('./slurm/job-work-dir.js');
+			runDir = await jobWorkDir(jobId);
+			process.stderr.write(`traintop: RUN_DIR: SLURM job ${jobId}'s working directory ${runDir}\n`);
+		}
+		return runCheckpointsCommand({runDir, settings, json, stdout: process.stdout});
 	}
 	if (command === 'signal') {
 		if (args.length > 2) throw new UsageError(`signal takes an action and an optional RUN_DIR (got ${args.join(' ')})`);

@@ -39,6 +39,8 @@ export interface SlurmJob {
 	/** The allocated node list ('node[01-04]'); '' while pending. */
 	readonly nodes: string;
 	readonly batchHost: string | null;
+	/** Where the job was submitted from and runs in (sbatch --chdir); null when SLURM does not say. */
+	readonly workDir: string | null;
 	readonly submitTime: number | null;
 	readonly startTime: number | null;
 	/** For a running job: when its time limit ends it. */

@@ -67,6 +67,7 @@ function scontrolJobRecord(line: string): SlurmJobRecord | null {
 		reason: present(fields.get('Reason')),
 		nodes: present(fields.get('NodeList')) ?? '',
 		batchHost: present(fields.get('BatchHost')),
+		workDir: present(fields.get('WorkDir')),
 		submitTime: scontrolTime(fields.get('SubmitTime') ?? ''),
 		startTime: state === 'PENDING' ? null : scontrolTime(fields.get('StartTime') ?? ''),
 		endTime: state === 'PENDING' ? null : scontrolTime(fields.get('EndTime') ?? ''),

@@ -79,6 +79,7 @@ function jobRecord(job: Json, now: number): SlurmJobRecord | null {
 		reason: optionalText(field(job, 'state_reason')),
 		nodes: text(field(job, 'nodes')),
 		batchHost: optionalText(field(job, 'batch_host')),
+		workDir: optionalText(field(job, 'current_working_directory')),
 		submitTime: epochMs(field(job, 'submit_time')),
 		startTime,
 		endTime,

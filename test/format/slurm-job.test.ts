@@ -17,6 +17,7 @@ function job(fields: Partial<SlurmJob> = {}): SlurmJob {
 		reason: null,
 		nodes: 'node[01-04]',
 		batchHost: 'node01',
+		workDir: '/home/alice/llm',
 		submitTime: NOW - 3_700_000,
 		startTime: NOW - 3_600_000,
 		endTime: NOW + 2_520_000,

@@ -20,6 +20,7 @@ function job(fields: Partial<SlurmJob> = {}): SlurmJob {
 		reason: null,
 		nodes: 'vm',
 		batchHost: 'vm',
+		workDir: '/home/alice/llm',
 		submitTime: T0,
 		startTime: T0,
 		endTime: T0 + 600_000,

@@ -44,6 +44,7 @@ function job(restarts: number): SlurmJob {
 		reason: null,
 		nodes: 'n',
 		batchHost: 'n',
+		workDir: '/home/alice/llm',
 		submitTime: T0,
 		startTime: T0,
 		endTime: null,

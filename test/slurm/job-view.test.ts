@@ -1,7 +1,9 @@
 import {spawnSync} from 'node:child_process';
-import {readFileSync} from 'node:fs';
+import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
+import {put} from '../checkpoints/fixtures.js';
 import {CLI} from '../helpers/dist.js';
 import {type CliRun, runCli, startCli} from '../helpers/run-cli.js';
 import {type SlurmCluster, slurmUnavailable, startSlurm} from '../helpers/slurm-cluster.js';
@@ -154,6 +156,27 @@ describe.skipIf(unavailable !== null)('the SLURM job in traintop, against a real
 		// The job's two tasks are its ranks (SLURM_PROCID): the ranks pane names the job after its step.
 		expect(screen).toMatch(new RegExp(`^RANKS 2 .*job slurm:${id}\\.0`, 'm'));
 	}, 120_000);
+
+	it("traintop checkpoints --slurm-job J: the job's working directory is the RUN_DIR; an unknown job is a usage error", async () => {
+		const workDir = mkdtempSync(path.join(tmpdir(), 'traintop-slurm-workdir-'));
+		try {
+			put(workDir, 'checkpoint-100/trainer_state.json', '{"global_step": 100, "epoch": 1}');
+			const id = cluster.sbatch(SCRIPT, [`--chdir=${workDir}`, `--output=${cluster.dir}/view-%j.out`]);
+			const result = await runCli(['checkpoints', '--slurm-job', String(id), '--json'], {env: cluster.env});
+			expect(result.code).toBe(0);
+			expect(result.stderr).toContain(`traintop: RUN_DIR: SLURM job ${id}'s working directory ${workDir}`);
+			const index = JSON.parse(result.stdout) as {run_dir: string; checkpoints: {name: string; framework: string}[]};
+			expect(index.run_dir).toBe(workDir);
+			expect(index.checkpoints).toEqual([
+				expect.objectContaining({name: 'checkpoint-100', framework: 'Hugging Face Trainer'}),
+			]);
+			const unknown = await runCli(['checkpoints', '--slurm-job', '4', '--json'], {env: cluster.env});
+			expect(unknown.code).toBe(2);
+			expect(unknown.stderr).toContain('--slurm-job 4: the controller knows no such job; give RUN_DIR');
+		} finally {
+			rmSync(workDir, {recursive: true, force: true});
+		}
+	}, 60_000);
 
 	it('a controller that stops answering: headless says so and keeps monitoring', async () => {
 		const id = await runningJob();

@@ -27,6 +27,7 @@ describe('scontrol show job -o', () => {
 			reason: null,
 			nodes: 'vm',
 			batchHost: 'vm',
+			workDir: '/tmp/h14a',
 			submitTime: epoch(1795510028),
 			startTime: epoch(1795510186),
 			endTime: epoch(1795510486),

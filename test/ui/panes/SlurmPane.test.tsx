@@ -20,6 +20,7 @@ const view: SlurmView = {
 		reason: null,
 		nodes: 'vm',
 		batchHost: 'vm',
+		workDir: '/home/alice/llm',
 		submitTime: NOW - 10_000,
 		startTime: NOW - 3000,
 		endTime: NOW + 597_000,
