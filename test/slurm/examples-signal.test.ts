@@ -93,9 +93,17 @@ describe.skipIf(unavailable !== null)('examples/python batch scripts on a real S
 		expect(checkpoints(job.runDir)).toEqual([{name: saved?.[2], kind: 'emergency'}]);
 
 		// A requeued job waits about 2 minutes (Reason=BeginTime); StartTime=now lets it start when the node is free.
-		cluster.run('scontrol', ['update', `JobId=${job.id}`, 'StartTime=now']);
+		// On a loaded machine slurmctld may set that BeginTime after an early update: ask again while it pends.
+		let asked = 0;
+		const startNow = (): string => {
+			if (Date.now() - asked > 3000 && cluster.job(job.id).JobState === 'PENDING') {
+				asked = Date.now();
+				cluster.run('scontrol', ['update', `JobId=${job.id}`, 'StartTime=now']);
+			}
+			return job.output();
+		};
 		const second = await until(
-			job.output,
+			startNow,
 			text => /^rank 0 resumed at step \d+/m.test(text),
 			`job ${job.id}'s second run to resume`,
 			60_000,
