@@ -1,5 +1,15 @@
 import {execFileSync, spawnSync} from 'node:child_process';
-import {chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {
+	chmodSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	readlinkSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import {createServer} from 'node:net';
 import {hostname, tmpdir} from 'node:os';
 import path from 'node:path';
@@ -91,6 +101,29 @@ function config(dir: string, node: string, ports: {ctld: number; slurmd: number}
 	].join('\n');
 }
 
+/**
+ * Processes this cluster left behind: its slurmstepds (their working directory is the cluster's log dir) and
+ * the jobs' tasks (SLURM_CONF in their environment names this cluster's config). Cancelled jobs end by themselves;
+ * these are what a killed controller or slurmd leaves. Never the test process itself.
+ */
+function leftovers(dir: string, conf: string): number[] {
+	const pids: number[] = [];
+	for (const name of readdirSync('/proc')) {
+		const pid = Number(name);
+		if (!Number.isSafeInteger(pid) || pid === process.pid) continue;
+		try {
+			const cwd = readlinkSync(`/proc/${pid}/cwd`);
+			const mine =
+				cwd.startsWith(dir) ||
+				readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(`SLURM_CONF=${conf}`);
+			if (mine) pids.push(pid);
+		} catch {
+			// gone, or not ours to read
+		}
+	}
+	return pids;
+}
+
 function pidIn(file: string): number | null {
 	try {
 		const pid = Number(readFileSync(file, 'utf8').trim());
@@ -153,6 +186,13 @@ export async function startSlurm(): Promise<SlurmCluster> {
 			kill(pidIn(path.join(dir, 'slurmd.pid')));
 			kill(pidIn(path.join(dir, 'slurmctld.pid')));
 			spawnSync('munged', ['--stop', `--socket=${dir}/munge/socket`], {env});
+			for (const pid of leftovers(dir, conf)) {
+				try {
+					process.kill(pid, 'SIGKILL');
+				} catch {
+					// already gone
+				}
+			}
 			const gone = (file: string) => {
 				const pid = pidIn(file);
 				if (pid === null) return true;
