@@ -69,19 +69,23 @@ describe.skipIf(unavailable !== null)('examples/python batch scripts on a real S
 			.filter(entry => complete.has(entry.name));
 	}
 
-	it('train.sbatch (--signal=TERM@): the ranks get SIGTERM, save, exit 99; requeued, the next run resumes', async () => {
-		const job = submit('train.sbatch', 'TERM@50');
+	/** Waits for the job's first requeue (its first run cleaned up: the state goes through COMPLETING first). */
+	async function requeuedOnce(id: number): Promise<void> {
 		const requeued = await until(
-			() => cluster.job(job.id),
-			// Requeued, and its first run cleaned up (the state goes through COMPLETING first).
+			() => cluster.job(id),
 			fields => fields.Restarts === '1' && fields.JobState === 'PENDING',
-			`job ${job.id} requeued after the warning`,
+			`job ${id} requeued after the warning`,
 			WARNED_WITHIN_MS,
 			500,
 		);
 		// Reason=BeginTime (the requeue delay), or None for the moment before slurmctld sets it on a loaded machine.
 		expect(requeued.Requeue).toBe('1');
 		expect(requeued.Reason).toMatch(/^(BeginTime|None)$/);
+	}
+
+	it('train.sbatch (--signal=TERM@): the ranks get SIGTERM, save, exit 99; requeued, the next run resumes', async () => {
+		const job = submit('train.sbatch', 'TERM@50');
+		await requeuedOnce(job.id);
 		const first = job.output();
 		// SLURM signalled the step's tasks, both ranks, and not the batch shell (it went on to requeue).
 		expect(first).toMatch(/^rank 0 got SIGTERM$/m);
@@ -119,16 +123,7 @@ describe.skipIf(unavailable !== null)('examples/python batch scripts on a real S
 
 	it('train-batch-trap.sbatch (--signal=B:TERM@): the shell traps it and passes SIGTERM on, the ranks save, requeued', async () => {
 		const job = submit('train-batch-trap.sbatch', 'B:TERM@50');
-		const requeued = await until(
-			() => cluster.job(job.id),
-			// Requeued, and its first run cleaned up (the state goes through COMPLETING first).
-			fields => fields.Restarts === '1' && fields.JobState === 'PENDING',
-			`job ${job.id} requeued after the warning`,
-			WARNED_WITHIN_MS,
-			500,
-		);
-		expect(requeued.Requeue).toBe('1');
-		expect(requeued.Reason).toMatch(/^(BeginTime|None)$/);
+		await requeuedOnce(job.id);
 		const output = job.output();
 		const lines = output.split('\n');
 		// The shell got the warning first, then the ranks through the trap's scancel.
