@@ -19,6 +19,8 @@ export interface Entry {
 	readonly size: number;
 	/** Epoch ms. */
 	readonly mtimeMs: number;
+	/** Epoch ms the inode was created (statx btime); 0 where the file system does not record it (tmpfs, NFS). */
+	readonly birthtimeMs: number;
 }
 
 export type JsonRead =
@@ -54,15 +56,17 @@ export async function entryAt(file: string): Promise<Entry | null> {
 			linkTarget: null,
 			size: own.size,
 			mtimeMs: own.mtimeMs,
+			birthtimeMs: own.birthtimeMs,
 		};
 	}
 	const linkTarget = await readlink(file).catch(() => null);
 	try {
 		const target = await stat(file);
-		const {size, mtimeMs} = target;
-		return {name, path: file, type: typeOf(target), symlink: true, linkTarget, size, mtimeMs};
+		const {size, mtimeMs, birthtimeMs} = target;
+		return {name, path: file, type: typeOf(target), symlink: true, linkTarget, size, mtimeMs, birthtimeMs};
 	} catch {
-		return {name, path: file, type: 'missing', symlink: true, linkTarget, size: 0, mtimeMs: own.mtimeMs};
+		const {mtimeMs} = own;
+		return {name, path: file, type: 'missing', symlink: true, linkTarget, size: 0, mtimeMs, birthtimeMs: 0};
 	}
 }
 
@@ -82,45 +86,80 @@ export async function listDirOrNull(dir: string): Promise<Entry[] | null> {
 	}
 }
 
+/** What the regular files of a checkpoint add up to: their bytes, and the span in which they were written. */
+export interface TreeStats {
+	readonly bytes: number;
+	/** The earliest birth time among the files (epoch ms); 0 when the file system records none. */
+	readonly firstBirthMs: number;
+	/** The latest mtime among the files (epoch ms); 0 when there is no file. */
+	readonly lastMtimeMs: number;
+	/** The first part that could not be read; null when all could. */
+	readonly error: string | null;
+}
+
+interface FileStats {
+	readonly bytes: number;
+	readonly firstBirthMs: number;
+	readonly lastMtimeMs: number;
+}
+
+const NO_FILES: FileStats = {bytes: 0, firstBirthMs: 0, lastMtimeMs: 0};
+
+function ofFile(stats: Stats): FileStats {
+	return {bytes: stats.size, firstBirthMs: stats.birthtimeMs, lastMtimeMs: stats.mtimeMs};
+}
+
+function merge(a: FileStats, b: FileStats): FileStats {
+	// A birth time of 0 is "not recorded", not the epoch: the earliest recorded one wins.
+	const births = [a.firstBirthMs, b.firstBirthMs].filter(ms => ms > 0);
+	return {
+		bytes: a.bytes + b.bytes,
+		firstBirthMs: births.length === 0 ? 0 : Math.min(...births),
+		lastMtimeMs: Math.max(a.lastMtimeMs, b.lastMtimeMs),
+	};
+}
+
 /**
  * Bytes of a file, or of every regular file under a directory (the directory itself may be reached through a
- * symlink; symlinks below it are not followed and count nothing). `error` names the first part that could not be read.
+ * symlink; symlinks below it are not followed and count nothing), with the first birth and last mtime among those
+ * files: a save creates its files and finishes writing the last one, so the two bound how long it took.
+ * `error` names the first part that could not be read.
  */
-export async function treeBytes(root: string): Promise<{bytes: number; error: string | null}> {
+export async function treeStats(root: string): Promise<TreeStats> {
 	let error: string | null = null;
-	async function walk(dir: string, depth: number): Promise<number> {
+	async function walk(dir: string, depth: number): Promise<FileStats> {
 		if (depth > MAX_TREE_DEPTH) {
 			error ??= `${dir}: deeper than ${MAX_TREE_DEPTH} levels, not counted`;
-			return 0;
+			return NO_FILES;
 		}
 		let names: string[];
 		try {
 			names = await readdir(dir);
 		} catch (caught) {
 			error ??= errorMessage(caught);
-			return 0;
+			return NO_FILES;
 		}
-		const sizes = await Promise.all(
+		const parts = await Promise.all(
 			names.map(async name => {
 				const file = path.join(dir, name);
 				try {
 					const stats = await lstat(file);
 					if (stats.isDirectory()) return walk(file, depth + 1);
-					return stats.isFile() ? stats.size : 0;
+					return stats.isFile() ? ofFile(stats) : NO_FILES;
 				} catch (caught) {
 					error ??= errorMessage(caught);
-					return 0;
+					return NO_FILES;
 				}
 			}),
 		);
-		return sizes.reduce((sum, size) => sum + size, 0);
+		return parts.reduce(merge, NO_FILES);
 	}
 	try {
 		const top = await stat(root);
-		const bytes = top.isDirectory() ? await walk(root, 0) : top.isFile() ? top.size : 0;
-		return {bytes, error};
+		const files = top.isDirectory() ? await walk(root, 0) : top.isFile() ? ofFile(top) : NO_FILES;
+		return {...files, error};
 	} catch (caught) {
-		return {bytes: 0, error: errorMessage(caught)};
+		return {...NO_FILES, error: errorMessage(caught)};
 	}
 }
 

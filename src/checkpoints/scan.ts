@@ -7,7 +7,7 @@ import {realpath, stat} from 'node:fs/promises';
 import path from 'node:path';
 import {UsageError, errorMessage} from '../core/errors.js';
 import type {ScanGroup, ScannedCheckpoint, ScanResult} from '../core/types.js';
-import {entryAt, listDir, listDirOrNull, readJson, readRange, readText, treeBytes, type Entry} from './fs.js';
+import {entryAt, listDir, listDirOrNull, readJson, readRange, readText, treeStats, type Entry} from './fs.js';
 import type {Found, Layout, LayoutIO, ScanDir} from './layouts/layout.js';
 import {LAYOUTS} from './layouts/registry.js';
 
@@ -109,13 +109,25 @@ export function groupKey(layout: string, rel: string): string {
 	return `${layout}:${rel}`;
 }
 
+/**
+ * How long writing the checkpoint took: from its first file's creation to its last file's last write. Null where the
+ * file system records no birth time, or where the last write predates the first birth (files copied with their
+ * mtimes kept). A file rewritten in place keeps its first birth, so this can exceed the save itself: readers weigh
+ * it against the cadence (checkpoints/save-duration.ts).
+ */
+export function writeSeconds(firstBirthMs: number, lastMtimeMs: number): number | null {
+	if (!(firstBirthMs > 0) || !(lastMtimeMs > 0) || lastMtimeMs < firstBirthMs) return null;
+	return (lastMtimeMs - firstBirthMs) / 1000;
+}
+
 async function complete(layout: string, group: string, item: Found): Promise<ScannedCheckpoint> {
 	const {entry} = item;
 	const warnings = [...item.warnings];
-	let bytes = entry.type === 'file' ? entry.size : 0;
+	let files = {bytes: entry.size, firstBirthMs: entry.birthtimeMs, lastMtimeMs: entry.mtimeMs};
+	if (entry.type !== 'file') files = {bytes: 0, firstBirthMs: 0, lastMtimeMs: 0};
 	if (entry.type === 'dir') {
-		const summed = await treeBytes(entry.path);
-		bytes = summed.bytes;
+		const summed = await treeStats(entry.path);
+		files = summed;
 		if (summed.error !== null) warnings.push(`size counts only what could be read: ${summed.error}`);
 	}
 	return {
@@ -125,7 +137,8 @@ async function complete(layout: string, group: string, item: Found): Promise<Sca
 		step: item.step,
 		epoch: item.epoch,
 		time: item.time ?? entry.mtimeMs,
-		bytes,
+		bytes: files.bytes,
+		writeS: item.status === 'complete' ? writeSeconds(files.firstBirthMs, files.lastMtimeMs) : null,
 		status: item.status,
 		kind: item.kind,
 		loss: item.loss,

@@ -1,3 +1,4 @@
+import {lastSaveDuration} from '../checkpoints/save-duration.js';
 import {table} from './table.js';
 import type {CheckpointIndex} from '../core/types.js';
 import {rotationKeepsUsageFlat} from '../checkpoints/retention.js';
@@ -98,8 +99,10 @@ function lastSaveLine(index: CheckpointIndex, now: number): string {
 				: `; the cadence counts from the last periodic save, ${formatAge((now - periodicTime) / 1000)} ago`;
 	}
 	const kind = offCadence === undefined ? '' : ` (${offCadence})`;
+	const took = lastSaveDuration(index);
+	const wrote = took === null ? '' : `, written in ${formatAge(took.seconds)}`;
 	const overdue = last.overdue ? ' — OVERDUE: over 1.5 × the usual interval' : '';
-	return `last save ${formatAge(last.ageS)} ago${kind}${every}${from}${overdue}`;
+	return `last save ${formatAge(last.ageS)} ago${kind}${wrote}${every}${from}${overdue}`;
 }
 
 /** The stable `checkpoints --json` shape: scripts rely on it, so a change is a documented one. */
@@ -117,6 +120,8 @@ export function checkpointsJson(index: CheckpointIndex) {
 			epoch: c.epoch,
 			time: new Date(c.time).toISOString(),
 			bytes: c.bytes,
+			// Seconds from its first file's creation to its last write; null where the file system keeps no birth time.
+			write_s: c.writeS,
 			status: c.status,
 			kind: c.kind,
 			retention: c.retention,

@@ -210,6 +210,11 @@ export interface ScannedCheckpoint {
 	readonly time: number;
 	/** File size, or the sum of a directory's files. */
 	readonly bytes: number;
+	/**
+	 * Seconds from its first file's creation to its last file's last write: how long the save took to write. Null
+	 * while partial, and where the file system records no creation time.
+	 */
+	readonly writeS: number | null;
 	readonly status: CheckpointStatus;
 	readonly kind: CheckpointKind;
 	/** Last training loss when the layout records it (HF trainer_state.json); else null. */

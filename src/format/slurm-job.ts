@@ -1,3 +1,4 @@
+import {lastSaveDuration} from '../checkpoints/save-duration.js';
 import type {CheckpointIndex, Level} from '../core/types.js';
 import type {SlurmJob, SlurmView} from '../core/slurm-types.js';
 import {type TimeAtRisk, timeAtRisk} from '../slurm/time-at-risk.js';
@@ -64,7 +65,7 @@ export function jobTimeAtRisk(job: SlurmJob, checkpoints: CheckpointIndex | null
 		warningSignal: job.warning?.signal ?? null,
 		medianSaveIntervalS: last?.medianIntervalS ?? null,
 		lastSaveAgeS: last?.ageS ?? null,
-		lastSaveDurationS: null,
+		lastSaveDurationS: lastSaveDuration(checkpoints)?.seconds ?? null,
 	});
 }
 

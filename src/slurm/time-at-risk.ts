@@ -69,9 +69,10 @@ function warning(input: TimeAtRiskInput): {text: string; tooShort: boolean} {
 	if (input.warningLeadS === null) return {text: 'no warning signal before the end is known', tooShort: false};
 	const text = `the ${name} comes ${formatAge(input.warningLeadS)} before the end`;
 	const duration = input.lastSaveDurationS;
-	if (duration !== null && input.warningLeadS < duration)
+	if (duration === null) return {text, tooShort: false};
+	if (input.warningLeadS < duration)
 		return {text: `${text}, less than the last save took (${formatAge(duration)})`, tooShort: true};
-	return {text, tooShort: false};
+	return {text: `${text}; the last save took ${formatAge(duration)}`, tooShort: false};
 }
 
 export function timeAtRisk(input: TimeAtRiskInput): TimeAtRisk {

@@ -26,6 +26,7 @@ function ckpt(
 		epoch: null,
 		time: T0 + (step ?? 0) * 1000,
 		bytes: 10 * MB,
+		writeS: null,
 		status: 'complete',
 		kind: 'periodic',
 		loss: null,

@@ -13,6 +13,7 @@ function ckpt(step: number, fields: Partial<ScannedCheckpoint> = {}): ScannedChe
 		epoch: null,
 		time: step * 1000,
 		bytes: 1,
+		writeS: null,
 		status: 'complete',
 		kind: 'periodic',
 		loss: null,

@@ -19,6 +19,7 @@ function ckpt(name: string, kind: CheckpointKind): Checkpoint {
 		epoch: null,
 		time: 0,
 		bytes: 1,
+		writeS: null,
 		status: 'complete',
 		kind,
 		loss: null,

@@ -57,6 +57,7 @@ function simpleScan(delayMs = 0) {
 				epoch: null,
 				time: s.mtimeMs,
 				bytes: 4,
+				writeS: null,
 				status,
 				kind: 'periodic',
 				loss: null,

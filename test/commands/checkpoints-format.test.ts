@@ -21,7 +21,7 @@ describe('formatCheckpoints', () => {
 		const summary = lines.slice(7).join('\n');
 		expect(summary).toContain('5 checkpoints in /runs/exp1 (seed checkpointing)');
 		expect(summary).toContain(
-			'last save 30 min ago; saves every 15 min (median) — OVERDUE: over 1.5 × the usual interval',
+			'last save 30 min ago, written in 40 s; saves every 15 min (median) — OVERDUE: over 1.5 × the usual interval',
 		);
 		expect(summary).toContain(
 			'retention: seed checkpointing in checkpoints/ · seed max_checkpoints 3 (checkpoint_metadata.json); 4 counted; the next save prunes checkpoint_step_500',
@@ -56,7 +56,7 @@ describe('formatCheckpoints', () => {
 			lastSave: {time: NOW - 5 * 60_000, ageS: 300, medianIntervalS: 900, periodicTime, overdue: true},
 		};
 		expect(formatCheckpoints(afterManual, NOW).split('\n')).toContain(
-			'last save 5 min ago (manual); saves every 15 min (median); the cadence counts from the last periodic save, 30 min ago — OVERDUE: over 1.5 × the usual interval',
+			'last save 5 min ago (manual), written in 40 s; saves every 15 min (median); the cadence counts from the last periodic save, 30 min ago — OVERDUE: over 1.5 × the usual interval',
 		);
 		const emergencyOnly: CheckpointIndex = {
 			...index,
@@ -64,7 +64,7 @@ describe('formatCheckpoints', () => {
 			lastSave: {time: NOW - 5 * 60_000, ageS: 300, medianIntervalS: null, periodicTime: null, overdue: false},
 		};
 		expect(formatCheckpoints(emergencyOnly, NOW).split('\n')).toContain(
-			'last save 5 min ago (emergency); no periodic save yet',
+			'last save 5 min ago (emergency), written in 40 s; no periodic save yet',
 		);
 		expect(checkpointsJson(afterManual).last_save?.last_periodic_time).toBe(new Date(periodicTime).toISOString());
 		expect(checkpointsJson(emergencyOnly).last_save?.last_periodic_time).toBeNull();

@@ -16,6 +16,7 @@ export function checkpoint(step: number, minutesAgo: number, extra: Partial<Chec
 		epoch: step / 1000,
 		time: NOW - minutesAgo * 60_000,
 		bytes: 512 * MIB,
+		writeS: 40,
 		status: 'complete',
 		kind: 'periodic',
 		loss: null,

@@ -8,7 +8,7 @@ const base: TimeAtRiskInput = {
 	warningSignal: 'TERM',
 	medianSaveIntervalS: 30 * MIN,
 	lastSaveAgeS: 0,
-	lastSaveDurationS: 20,
+	lastSaveDurationS: null,
 };
 
 describe('time left against the save cadence', () => {
@@ -40,6 +40,13 @@ describe('time left against the save cadence', () => {
 			'time limit in 42 min; the last save was 50 min ago, overdue at the usual 30 min cadence — up to 1.5 h of work lost if none comes; the SIGTERM warning comes 2 min before the end',
 			'warn',
 			92 * MIN,
+		],
+		[
+			'the last save wrote in 20 s: within the lead, said beside it',
+			{lastSaveDurationS: 20},
+			'time limit in 42 min; at the usual 30 min cadence the last save lands 12 min before the end — up to 12 min of work lost; the SIGTERM warning comes 2 min before the end; the last save took 20 s',
+			'ok',
+			12 * MIN,
 		],
 		[
 			'a warning shorter than the last save took',

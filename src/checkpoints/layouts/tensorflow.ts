@@ -142,11 +142,12 @@ function filesProblems(prefix: Prefix): string[] {
 	return problems;
 }
 
-/** The checkpoint as one entry: the prefix path, with the bytes and the newest mtime of all its files. */
+/** The checkpoint as one entry: the prefix path, with the bytes, the first birth and the newest mtime of its files. */
 function prefixEntry(dir: ScanDir, prefix: Prefix): Entry {
 	const files = [prefix.index, ...prefix.data.values(), ...prefix.others].filter((e): e is Entry => e !== undefined);
 	const size = files.reduce((sum, e) => sum + e.size, 0);
 	const mtimeMs = Math.max(...files.map(e => e.mtimeMs));
+	const births = files.map(e => e.birthtimeMs).filter(ms => ms > 0);
 	return {
 		name: prefix.name,
 		path: path.join(dir.path, prefix.name),
@@ -155,6 +156,7 @@ function prefixEntry(dir: ScanDir, prefix: Prefix): Entry {
 		linkTarget: null,
 		size,
 		mtimeMs,
+		birthtimeMs: births.length > 0 ? Math.min(...births) : 0,
 	};
 }
 
