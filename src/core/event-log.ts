@@ -1,9 +1,11 @@
 import {checkpointEvents, rankEvents} from './job-events.js';
 import {runDirJob, withOverdueJudged} from './run-dir-job.js';
+import {RequeueWatch} from './requeue-events.js';
+import type {SlurmView} from './slurm-types.js';
 import type {CheckpointIndex, JobEvent, RankSet} from './types.js';
 
-// The Monitor's memory of the job's life: the last rank sample and checkpoint index it turned into events,
-// and the most recent events. Events are made only when a source gave a new object (a new rank sample, a
+// The Monitor's memory of the job's life: the last rank sample and checkpoint index it turned into events, the
+// SLURM job's restarts (requeue-events.ts), and the most recent events. Events are made only when a source gave a new object (a new rank sample, a
 // changed index), so a tick that read nothing new says nothing, and a failed scan (the last ranks kept) too.
 
 export interface JobEventsOfTick {
@@ -21,12 +23,18 @@ export class JobEventLog {
 	#rawIndex: CheckpointIndex | null = null;
 	#index: CheckpointIndex | null = null;
 	#recent: readonly JobEvent[] = [];
+	readonly #requeues = new RequeueWatch();
 
 	constructor(limit: number) {
 		this.#limit = limit;
 	}
 
-	update(ranks: RankSet | null, rawIndex: CheckpointIndex | null, time: number): JobEventsOfTick {
+	update(
+		ranks: RankSet | null,
+		rawIndex: CheckpointIndex | null,
+		time: number,
+		slurm: SlurmView | null = null,
+	): JobEventsOfTick {
 		const events: JobEvent[] = [];
 		if (ranks && ranks !== this.#ranks) events.push(...rankEvents(this.#ranks, ranks, time));
 		// Overdue depends on the ranks too (is the job still there?): judged again when either changed, and a new
@@ -37,6 +45,7 @@ export class JobEventLog {
 			if (rawIndex !== this.#rawIndex || judged?.lastSave?.overdue !== index?.lastSave?.overdue) index = judged;
 		}
 		if (index !== this.#index) events.push(...checkpointEvents(this.#index, index, time, runDirJob(ranks)));
+		events.push(...this.#requeues.update(slurm, index, time));
 		this.#ranks = ranks;
 		this.#rawIndex = rawIndex;
 		this.#index = index;

@@ -154,7 +154,9 @@ export type JobEventKind =
 	| 'job-resumed'
 	| 'job-ended'
 	| 'save-seen'
-	| 'overdue';
+	| 'overdue'
+	| 'requeued'
+	| 'resumed';
 
 /** Something that happened to a job: shown in the alerts pane, printed by the headless view, in --json. */
 export interface JobEvent {
@@ -169,6 +171,6 @@ export interface JobEvent {
 	/** One line for people: "rank 2 (pid 4242) stopped (SIGSTOP or a debugger)". */
 	readonly text: string;
 	readonly exit?: ExitStatus | null;
-	/** The checkpoint's name for save-seen and overdue. */
+	/** The checkpoint's name for save-seen and overdue; for requeued the newest on disk, for resumed the one resumed from. */
 	readonly checkpoint?: string;
 }

@@ -23,6 +23,8 @@ const EVENT_MARKERS: Partial<Record<JobEvent['kind'], MarkerKind>> = {
 	'job-stalled': 'alert',
 	'rank-stopped': 'alert',
 	overdue: 'alert',
+	// The run ended there: SLURM put the job back in the queue.
+	requeued: 'exit',
 };
 
 /** A level change upwards is an alert worth a mark; a return to ok is not. */

@@ -182,7 +182,8 @@ export class Monitor {
 		}
 
 		// Events when a new rank sample or a changed index came in; the index's OVERDUE as judged with the ranks.
-		const life = this.#events.update(this.#ranks, sources.checkpoints?.getIndex() ?? null, time);
+		const slurm = sources.slurm?.current() ?? null;
+		const life = this.#events.update(this.#ranks, sources.checkpoints?.getIndex() ?? null, time, slurm);
 		for (const marker of [...newAlerts.map(alertMarker), ...life.events.map(eventMarker)])
 			if (marker) this.#markers.push(marker);
 		const snapshot: Snapshot = {
@@ -196,7 +197,7 @@ export class Monitor {
 			gpuProcesses,
 			ranks: this.#ranks,
 			checkpoints: life.checkpoints,
-			slurm: sources.slurm?.current() ?? null,
+			slurm,
 			ranksError: this.#ranksError,
 			metrics,
 			newAlerts,

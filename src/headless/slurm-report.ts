@@ -1,5 +1,5 @@
 import type {SlurmJob, SlurmView} from '../core/slurm-types.js';
-import type {Checkpoint, CheckpointIndex, Level, Snapshot} from '../core/types.js';
+import type {Level, Snapshot} from '../core/types.js';
 import {LEVEL_WORD} from '../format/levels.js';
 import {jobTimeAtRisk, NOT_READ_YET, timeOf, titleOf} from '../format/slurm-job.js';
 import {localTime} from '../format/time.js';
@@ -52,23 +52,6 @@ function jobRecord(job: SlurmJob) {
 	};
 }
 
-/**
- * "slurm job 42 requeued (restart 2); the newest checkpoint then was checkpoint_step_1200 (step 1200)": what the new
- * run can resume from is the newest complete checkpoint on disk when the requeue is seen (a requeued batch script
- * runs again from its start, sbatch(1) --requeue; what it loads is the job's choice, so this says "then was", not
- * "resumed from"). Without a run dir, nothing is said about checkpoints.
- */
-function requeueText(job: SlurmJob, checkpoints: CheckpointIndex | null): string {
-	const text = `slurm job ${job.jobId} requeued (restart ${job.restarts})`;
-	if (checkpoints === null) return text;
-	let newest: Checkpoint | null = null;
-	for (const c of checkpoints.checkpoints) {
-		if (c.status === 'complete' && (newest === null || c.time >= newest.time)) newest = c;
-	}
-	if (newest === null) return `${text}; no complete checkpoint in ${checkpoints.runDir} then`;
-	return `${text}; the newest checkpoint then was ${newest.name}${newest.step === null ? '' : ` (step ${newest.step})`}`;
-}
-
 /** What makes a reading news: reachability, the job's state and restarts; not its clock. */
 function keyOf(view: SlurmView): string {
 	if (view.status === 'ok') return `ok|${view.job.state}|${view.job.restarts}|${view.job.steps.length}`;
@@ -79,7 +62,6 @@ function keyOf(view: SlurmView): string {
 export class SlurmReport {
 	#key: string | null = null;
 	#riskLevel: Level | null = null;
-	#restarts: number | null = null;
 
 	/** The news in this snapshot; nothing when it has no SLURM view or nothing changed. */
 	update(snapshot: Snapshot): SlurmNews {
@@ -93,10 +75,8 @@ export class SlurmReport {
 		const key = keyOf(view);
 		const changed = key !== this.#key;
 		const riskChanged = risk !== null && risk.level !== this.#riskLevel;
+		// A requeue and the resumed run are job events (core/requeue-events.ts), printed with the others.
 		if (changed) {
-			if (job !== null && this.#restarts !== null && job.restarts > this.#restarts) {
-				lines.push(`${at} WARN ${requeueText(job, snapshot.checkpoints)}`);
-			}
 			if (job !== null) lines.push(`${at} ${titleOf(job, false)}; ${timeOf(job)}`);
 			else if (view.status === 'not-found') lines.push(`${at} WARN slurm job ${view.jobId} not found`);
 			else if (view.status === 'unavailable') lines.push(`${at} WARN slurm: ${view.reason}`);
@@ -105,7 +85,6 @@ export class SlurmReport {
 			lines.push(`${at} ${risk.level === 'ok' ? '' : `${LEVEL_WORD[risk.level]} `}${risk.text}`);
 		}
 		this.#key = key;
-		if (job !== null) this.#restarts = job.restarts;
 		if (risk !== null) this.#riskLevel = risk.level;
 		if (lines.length === 0) return {lines, records: []};
 		const record: SlurmRecord = {

@@ -2,22 +2,18 @@ import {describe, expect, it} from 'vitest';
 import type {SlurmJob} from '../../src/core/slurm-types.js';
 import {slurmLines} from '../../src/format/slurm-job.js';
 import {checkpointIndex, NOW} from '../helpers/checkpoint-data.js';
+import {slurmJob} from '../helpers/slurm-job.js';
 
 // The SLURM job in words: what the job pane and the headless lines say for each state of the controller's answer.
 
 function job(fields: Partial<SlurmJob> = {}): SlurmJob {
-	return {
+	return slurmJob(NOW, {
 		jobId: '42',
-		arrayJobId: null,
-		arrayTaskId: null,
 		name: 'llm-pretrain',
 		user: 'alice',
 		partition: 'gpu',
-		state: 'RUNNING',
-		reason: null,
 		nodes: 'node[01-04]',
 		batchHost: 'node01',
-		workDir: '/home/alice/llm',
 		submitTime: NOW - 3_700_000,
 		startTime: NOW - 3_600_000,
 		endTime: NOW + 2_520_000,
@@ -25,16 +21,14 @@ function job(fields: Partial<SlurmJob> = {}): SlurmJob {
 		timeLimitS: 6120,
 		timeLeftS: 2520,
 		restarts: 1,
-		requeue: true,
 		tasks: 8,
 		warning: {signal: 'USR1', leadS: 120, batchOnly: false, from: 'batch script'},
-		warningUnknown: null,
 		steps: [
 			{id: '42.batch', name: 'batch', state: 'RUNNING', tasks: 1, nodes: 'node01'},
 			{id: '42.0', name: 'python', state: 'RUNNING', tasks: 8, nodes: 'node[01-04]'},
 		],
 		...fields,
-	};
+	});
 }
 
 const texts = (lines: readonly {text: string}[]) => lines.map(line => line.text);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
 import {Monitor} from '../../src/core/monitor.js';
 import type {SlurmJob, SlurmView} from '../../src/core/slurm-types.js';
+import {slurmJob} from '../helpers/slurm-job.js';
 import type {HostMemory} from '../../src/core/types.js';
 import {type AnalysisThresholds, analyze} from '../../src/memlog/analyze.js';
 import {readAllRecords, readSeries, type SkippedLine} from '../../src/memlog/reader.js';
@@ -33,31 +34,7 @@ afterAll(async () => {
 });
 
 function job(restarts: number): SlurmJob {
-	return {
-		jobId: '42',
-		arrayJobId: null,
-		arrayTaskId: null,
-		name: 'train',
-		user: 'root',
-		partition: 'debug',
-		state: 'RUNNING',
-		reason: null,
-		nodes: 'n',
-		batchHost: 'n',
-		workDir: '/home/alice/llm',
-		submitTime: T0,
-		startTime: T0,
-		endTime: null,
-		elapsedS: 60,
-		timeLimitS: null,
-		timeLeftS: null,
-		restarts,
-		requeue: true,
-		tasks: 2,
-		warning: null,
-		warningUnknown: null,
-		steps: [],
-	};
+	return slurmJob(T0 + 60_000, {jobId: '42', nodes: 'n', batchHost: 'n', restarts, timeLimitS: null, timeLeftS: null});
 }
 
 class SlurmSources extends ScriptedSources {

@@ -3,7 +3,7 @@ import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
-import {put} from '../checkpoints/fixtures.js';
+import {put, seedCheckpoint, seedMetadata} from '../checkpoints/fixtures.js';
 import {CLI} from '../helpers/dist.js';
 import {type CliRun, runCli, startCli} from '../helpers/run-cli.js';
 import {type SlurmCluster, slurmUnavailable, startSlurm} from '../helpers/slurm-cluster.js';
@@ -50,6 +50,15 @@ type Record = {
 	time_at_risk: {text: string; level: string} | null;
 };
 
+/** The job events among the records (core/requeue-events.ts, the checkpoint events). */
+type EventRecord = {event: string; level: string; job: string | null; text: string; checkpoint?: string};
+
+const jobEvents = (stdout: string): EventRecord[] =>
+	stdout
+		.split('\n')
+		.filter(line => line.startsWith('{"event":') && !line.includes('"event":"slurm"'))
+		.map(line => JSON.parse(line) as EventRecord);
+
 const slurmRecords = (stdout: string): Record[] =>
 	stdout
 		.split('\n')
@@ -60,6 +69,7 @@ describe.skipIf(unavailable !== null)('the SLURM job in traintop, against a real
 	let cluster: SlurmCluster;
 	let run: CliRun | null = null;
 	let term: Terminal | null = null;
+	let runDir = '';
 	beforeAll(async () => {
 		cluster = await startSlurm();
 	}, 90_000);
@@ -71,6 +81,8 @@ describe.skipIf(unavailable !== null)('the SLURM job in traintop, against a real
 		run = null;
 		term?.close();
 		term = null;
+		if (runDir !== '') rmSync(runDir, {recursive: true, force: true});
+		runDir = '';
 		// This cluster's jobs only (SLURM_CONF); a controller already stopped has none to cancel.
 		spawnSync('scancel', ['--user=root'], {env: cluster.env});
 	});
@@ -82,7 +94,7 @@ describe.skipIf(unavailable !== null)('the SLURM job in traintop, against a real
 		return id;
 	}
 
-	it('headless: the job as scontrol gives it, the warning from the batch script, the work at risk; a requeue', async () => {
+	it('headless: the job as scontrol gives it, the warning from the batch script, the work at risk', async () => {
 		const id = await runningJob();
 		run = startCli(['--headless', '--json', '--slurm-job', String(id), '--no-log', '--nvidia-smi', '/nonexistent'], {
 			env: cluster.env,
@@ -114,19 +126,80 @@ describe.skipIf(unavailable !== null)('the SLURM job in traintop, against a real
 		const ranks = await runCli(['ranks', '--json', '--slurm-job', String(id)], {env: cluster.env});
 		const listed = JSON.parse(ranks.stdout) as {ranks: {slurm: {job_id: string} | null}[]};
 		expect(listed.ranks.map(r => r.slurm?.job_id)).toEqual([String(id), String(id)]);
+	}, 120_000);
+
+	it('a requeue: the event names the newest checkpoint, the timeline carries on, the new run resumes from it', async () => {
+		runDir = mkdtempSync(path.join(tmpdir(), 'traintop-slurm-requeue-'));
+		const now = Date.now();
+		const saves = [100, 200].map((step, i) =>
+			seedCheckpoint(runDir, {step, epoch: i, kind: 'periodic', time: now - (2 - i) * 60_000}),
+		);
+		seedMetadata(runDir, saves, 5);
+		const id = await runningJob();
+		const args = [
+			'--headless',
+			'--json',
+			'--slurm-job',
+			String(id),
+			runDir,
+			'--no-log',
+			'--nvidia-smi',
+			'/nonexistent',
+		];
+		run = startCli(args, {env: cluster.env});
+		await run.waitFor(o => slurmRecords(o.stdout).some(r => r.status === 'ok'), 30_000);
 
 		cluster.run('scontrol', ['requeue', String(id)]);
-		await until(
-			() => cluster.job(id).Restarts,
-			restarts => restarts === '1',
-			'the requeue',
-			20_000,
+		await run.waitFor(o => jobEvents(o.stdout).some(e => e.event === 'requeued'), 40_000);
+		const newest = saves[1]!;
+		expect(jobEvents(run.stdout()).find(e => e.event === 'requeued')).toMatchObject({
+			level: 'warn',
+			job: `slurm:${id}`,
+			text: `SLURM job ${id} requeued (restart 1); newest checkpoint on disk ${newest.name} (step 200)`,
+			checkpoint: newest.name,
+		});
+		expect(run.stderr()).toMatch(
+			new RegExp(`WARN SLURM job ${id} requeued \\(restart 1\\); newest checkpoint on disk`),
 		);
-		await run.waitFor(o => new RegExp(`WARN slurm job ${id} requeued \\(restart 1\\)`).test(o.stderr), 40_000);
-		// The same news on stdout (its own pipe: it may come a moment after stderr's line).
 		await run.waitFor(o => slurmRecords(o.stdout).some(r => r.job?.restarts === 1), 10_000);
-		const requeued = slurmRecords(run.stdout()).find(r => r.job?.restarts === 1);
-		expect(requeued?.job?.state).toMatch(/^(PENDING|REQUEUED|RUNNING)$/);
+
+		// A requeued job waits out a BeginTime (about 2 minutes): StartTime=now lets it run again at once.
+		let asked = 0;
+		const again = await until(
+			() => {
+				const job = cluster.job(id);
+				if (job.JobState === 'PENDING' && Date.now() - asked > 3000) {
+					asked = Date.now();
+					cluster.run('scontrol', ['update', `JobId=${id}`, 'StartTime=now']);
+				}
+				return job;
+			},
+			job => job.JobState === 'RUNNING' && job.Restarts === '1',
+			`job ${id} running again`,
+			60_000,
+			500,
+		);
+		// The new run's first save (as its training loop would write it), stamped after the run's start.
+		const started = Date.parse(again.StartTime ?? '');
+		const third = seedCheckpoint(runDir, {
+			step: 300,
+			epoch: 2,
+			kind: 'periodic',
+			time: Math.max(Date.now(), started + 2000),
+		});
+		seedMetadata(runDir, [...saves, third], 5);
+		await run.waitFor(o => jobEvents(o.stdout).some(e => e.event === 'resumed'), 40_000);
+		expect(jobEvents(run.stdout()).find(e => e.event === 'resumed')).toMatchObject({
+			level: 'ok',
+			job: `slurm:${id}`,
+			text: `SLURM job ${id} requeued (restart 1), resumed from ${newest.name} (step 200): its first save since is ${third.name} (step 300)`,
+		});
+		// The timeline carried on across the requeue: the saves from before were not seen anew, the new one was.
+		expect(
+			jobEvents(run.stdout())
+				.filter(e => e.event === 'save-seen')
+				.map(e => e.checkpoint),
+		).toEqual([third.name]);
 	}, 180_000);
 
 	it('the TUI job pane beside the ranks, in a real terminal', async () => {

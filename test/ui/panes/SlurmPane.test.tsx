@@ -1,40 +1,21 @@
 import {afterEach, describe, expect, test} from 'vitest';
 import {cleanup, render} from 'ink-testing-library';
 import SlurmPane, {slurmNeed} from '../../../src/ui/panes/SlurmPane.js';
-import type {SlurmView} from '../../../src/core/slurm-types.js';
+import {slurmOk} from '../../helpers/slurm-job.js';
 import {expectFits, frameLines, NOW} from '../fixtures.js';
 
 afterEach(cleanup);
 
-const view: SlurmView = {
-	status: 'ok',
-	readAt: NOW,
-	job: {
-		jobId: '16',
-		arrayJobId: null,
-		arrayTaskId: null,
-		name: 'llm-pretrain',
-		user: 'root',
-		partition: 'debug',
-		state: 'RUNNING',
-		reason: null,
-		nodes: 'vm',
-		batchHost: 'vm',
-		workDir: '/home/alice/llm',
-		submitTime: NOW - 10_000,
-		startTime: NOW - 3000,
-		endTime: NOW + 597_000,
-		elapsedS: 3,
-		timeLimitS: 600,
-		timeLeftS: 597,
-		restarts: 0,
-		requeue: true,
-		tasks: 2,
-		warning: {signal: 'USR1', leadS: 120, batchOnly: true, from: 'batch script'},
-		warningUnknown: null,
-		steps: [{id: '16.0', name: 'bash', state: 'RUNNING', tasks: 2, nodes: 'vm'}],
-	},
-};
+const view = slurmOk(NOW - 57_000, {
+	name: 'llm-pretrain',
+	startTime: NOW - 3000,
+	submitTime: NOW - 10_000,
+	endTime: NOW + 597_000,
+	elapsedS: 3,
+	timeLeftS: 597,
+	warning: {signal: 'USR1', leadS: 120, batchOnly: true, from: 'batch script'},
+	steps: [{id: '16.0', name: 'bash', state: 'RUNNING', tasks: 2, nodes: 'vm'}],
+});
 
 describe('SlurmPane', () => {
 	test('the job, its time and warning, the work at risk, the steps; cut from the end when short', () => {
