@@ -9,6 +9,8 @@ export interface SlurmStep {
 	readonly state: string;
 	readonly tasks: number | null;
 	readonly nodes: string;
+	/** Where the step's srun runs and its pid there (`SrunHost:Pid=vm:7500`); null for the batch/extern steps. */
+	readonly srun: {readonly host: string; readonly pid: number} | null;
 }
 
 /** The job's `--signal=[{R|B}:]SIG[@TIME]`: SIG goes to the job `leadS` seconds before its time limit. */

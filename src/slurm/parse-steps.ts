@@ -24,12 +24,16 @@ export function parseScontrolSteps(output: string, jobNames: readonly string[]):
 		const owner = id.slice(0, id.lastIndexOf('.'));
 		if (!jobNames.includes(owner)) continue;
 		const tasks = fields.get('Tasks') ?? '';
+		// SrunHost:Pid=(null):0 for steps no srun launched (src/scontrol/info_job.c prints srun_host:srun_pid).
+		const srun = /^(.+):(\d+)$/.exec(fields.get('SrunHost:Pid') ?? '');
+		const srunPid = Number(srun?.[2] ?? 0);
 		steps.push({
 			id,
 			name: fields.get('Name') ?? '',
 			state: fields.get('State') ?? 'UNKNOWN',
 			tasks: /^\d+$/.test(tasks) ? Number(tasks) : null,
 			nodes: fields.get('NodeList') ?? '',
+			srun: srun && srun[1] !== '(null)' && srunPid > 1 ? {host: srun[1]!, pid: srunPid} : null,
 		});
 	}
 	return steps;

@@ -1,43 +1,15 @@
-import {execFile} from 'node:child_process';
 import type {SignalName} from '../ranks/signals.js';
+import {runSlurm, type SlurmRun} from './slurm-exec.js';
 
-// The SLURM commands the signal routes run: always asynchronous with a timeout, so a controller that does not
-// answer gives a message, never a blocked screen or a hung command.
+// scancel for the signal routes, and the one way those routes run a SLURM client (slurm-exec.ts's runner: always
+// asynchronous with a timeout, so a controller that does not answer gives a message, never a hung command).
 
 /** A controller that does not answer in this long is reported as such (scontrol/scancel retry for longer). */
 const SLURM_TIMEOUT_MS = 15_000;
 
-export interface SlurmCommandResult {
-	/** 0 on success; null when the command could not run or was stopped at the timeout. */
-	readonly code: number | null;
-	readonly stdout: string;
-	readonly stderr: string;
-	/** Why it did not run to the end (not installed, timed out); null when it did. */
-	readonly failure: string | null;
-}
-
 /** Runs a SLURM client command with the caller's environment (SLURM_CONF says which controller). */
-export function runSlurmCommand(
-	command: string,
-	args: readonly string[],
-	timeoutMs = SLURM_TIMEOUT_MS,
-): Promise<SlurmCommandResult> {
-	return new Promise(resolve => {
-		execFile(command, [...args], {timeout: timeoutMs, encoding: 'utf8'}, (error, stdout, stderr) => {
-			if (!error) return resolve({code: 0, stdout, stderr, failure: null});
-			const failed = error as NodeJS.ErrnoException & {killed?: boolean; code?: unknown};
-			if (failed.code === 'ENOENT')
-				return resolve({code: null, stdout, stderr, failure: `${command} is not installed (no SLURM client here)`});
-			if (failed.killed)
-				return resolve({
-					code: null,
-					stdout,
-					stderr,
-					failure: `${command} got no answer from the SLURM controller within ${timeoutMs / 1000} s`,
-				});
-			resolve({code: typeof failed.code === 'number' ? failed.code : 1, stdout, stderr, failure: null});
-		});
-	});
+export function runSlurmCommand(command: string, args: readonly string[]): Promise<SlurmRun> {
+	return runSlurm(command, args, {env: process.env, timeoutMs: SLURM_TIMEOUT_MS});
 }
 
 export type ScancelTarget = 'steps' | 'batch';

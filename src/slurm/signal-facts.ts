@@ -1,86 +1,51 @@
+import type {SlurmStep} from '../core/slurm-types.js';
+import {pickJob} from './job-record.js';
+import {parseScontrolJobs} from './parse-scontrol-job.js';
+import {isNoStepsAnswer, parseScontrolSteps} from './parse-steps.js';
 import {runSlurmCommand} from './scancel.js';
 
-// What the signal routes need to know of a SLURM job, from `scontrol show job -o J` and `scontrol show step -o J`
-// (one record a line of Key=Value words, scontrol(1) -o/--oneliner): where the batch shell runs, each step's
-// task count and the host and pid of the srun that launched it. Parsers are pure; readJobFacts does the I/O.
+// What the signal routes need to know of a SLURM job: where the batch shell runs, each task step's task count and
+// the host and pid of the srun that launched it. Read with `scontrol show job/step -o J` through the job reader's
+// own parsers (parse-scontrol-job.ts, parse-steps.ts); this file does the I/O and keeps the task steps.
 
-export interface StepFacts {
-	/** `3.0`, `3.batch`, `3.extern`. */
-	readonly id: string;
-	readonly state: string;
-	readonly tasks: number;
-	/** Where the step's srun runs and its pid there (`SrunHost:Pid=vm:7500`); null for the batch/extern steps. */
-	readonly srun: {readonly host: string; readonly pid: number} | null;
-}
+/** A step that runs tasks, with its srun (SrunHost:Pid); its task count 0 when scontrol gave none. */
+export type StepFacts = Pick<SlurmStep, 'id' | 'state' | 'srun'> & {readonly tasks: number};
 
 export interface JobFacts {
 	readonly jobId: string;
 	readonly state: string;
 	readonly batchHost: string | null;
-	readonly userId: number | null;
 	/** The steps that run tasks (not `batch`, not `extern`): what `scancel --signal` without --batch reaches. */
 	readonly steps: readonly StepFacts[];
 }
 
-/** Key → value of one `-o` record; a value runs to the next space (the fields read here never hold one). */
-function fields(line: string): Map<string, string> {
-	const map = new Map<string, string>();
-	for (const match of line.matchAll(/(?:^|\s)([A-Za-z:]+)=(\S*)/g)) map.set(match[1]!, match[2]!);
-	return map;
-}
-
-function orNull(value: string | undefined): string | null {
-	return value === undefined || value === '' || value === '(null)' ? null : value;
-}
-
-/** `scontrol show step -o J`: the task steps, in order. */
-export function parseSteps(text: string): StepFacts[] {
-	const steps: StepFacts[] = [];
-	for (const line of text.split('\n')) {
-		const f = fields(line);
-		const id = f.get('StepId');
-		if (!id || /\.(batch|extern|interactive)$/.test(id)) continue;
-		// SrunHost:Pid=(null):0 for steps no srun launched (src/scontrol/info_job.c prints srun_host:srun_pid).
-		const srun = /^(.+):(\d+)$/.exec(f.get('SrunHost:Pid') ?? '');
-		const host = orNull(srun?.[1]);
-		const pid = Number(srun?.[2] ?? 0);
-		steps.push({
-			id,
-			state: f.get('State') ?? 'UNKNOWN',
-			tasks: Number(f.get('Tasks') ?? 0) || 0,
-			srun: host !== null && pid > 1 ? {host, pid} : null,
-		});
-	}
-	return steps;
-}
-
-/** `scontrol show job -o J`: the job's state, batch host and user (the first record: an array's own job). */
-export function parseJob(text: string): Omit<JobFacts, 'steps'> | null {
-	const f = fields(text.split('\n')[0] ?? '');
-	const jobId = f.get('JobId');
-	if (!jobId) return null;
-	const user = /\((\d+)\)$/.exec(f.get('UserId') ?? '');
-	return {
-		jobId,
-		state: f.get('JobState') ?? 'UNKNOWN',
-		batchHost: orNull(f.get('BatchHost')),
-		userId: user ? Number(user[1]) : null,
-	};
+/** The task steps among `scontrol show step -o J`'s, in order. */
+export function taskSteps(steps: readonly SlurmStep[]): StepFacts[] {
+	return steps
+		.filter(step => !/\.(batch|extern|interactive)$/.test(step.id))
+		.map(step => ({id: step.id, state: step.state, srun: step.srun, tasks: step.tasks ?? 0}));
 }
 
 /** The job as the controller sees it, or why it cannot be read (no such job, no answer, no SLURM here). */
 export async function readJobFacts(jobId: string): Promise<{facts: JobFacts} | {problem: string}> {
 	const job = await runSlurmCommand('scontrol', ['show', 'job', '-o', jobId]);
 	if (job.failure) return {problem: job.failure};
-	const parsed = job.code === 0 ? parseJob(job.stdout) : null;
-	if (!parsed) {
+	const record = job.code === 0 ? pickJob(parseScontrolJobs(job.stdout), jobId) : null;
+	if (!record) {
 		const said = job.stderr.trim().replace(/^slurm_load_jobs error: /, '') || `exit ${job.code}`;
 		return {problem: `scontrol show job ${jobId}: ${said}`};
 	}
-	const steps = await runSlurmCommand('scontrol', ['show', 'step', '-o', jobId]);
+	const {jobId: id, state, batchHost} = record;
+	const steps = await runSlurmCommand('scontrol', ['show', 'step', '-o', id]);
 	if (steps.failure) return {problem: steps.failure};
-	// A job with no step yet answers "Invalid job id" here (exit 1): no steps, not an error.
-	return {facts: {...parsed, steps: steps.code === 0 ? parseSteps(steps.stdout) : []}};
+	// A job with no step yet answers "Job step J. not found" or "Invalid job id" (exit 1): no steps, not an error.
+	if (steps.code !== 0 && !isNoStepsAnswer(steps.stdout) && !/Invalid job id/i.test(steps.stderr))
+		return {problem: `scontrol show step ${id}: ${steps.stderr.trim() || `exit ${steps.code}`}`};
+	const names = [id];
+	if (record.arrayJobId !== null && record.arrayTaskId !== null)
+		names.push(`${record.arrayJobId}_${record.arrayTaskId}`);
+	const parsed = steps.code === 0 ? parseScontrolSteps(steps.stdout, names) : [];
+	return {facts: {jobId: id, state, batchHost, steps: taskSteps(parsed)}};
 }
 
 /** The batch script as submitted (`scontrol write batch_script J -`), or null when it cannot be read. */

@@ -24,8 +24,8 @@ function job(fields: Partial<SlurmJob> = {}): SlurmJob {
 		tasks: 8,
 		warning: {signal: 'USR1', leadS: 120, batchOnly: false, from: 'batch script'},
 		steps: [
-			{id: '42.batch', name: 'batch', state: 'RUNNING', tasks: 1, nodes: 'node01'},
-			{id: '42.0', name: 'python', state: 'RUNNING', tasks: 8, nodes: 'node[01-04]'},
+			{id: '42.batch', name: 'batch', state: 'RUNNING', tasks: 1, nodes: 'node01', srun: null},
+			{id: '42.0', name: 'python', state: 'RUNNING', tasks: 8, nodes: 'node[01-04]', srun: null},
 		],
 		...fields,
 	});

@@ -10,10 +10,11 @@ import {durationSeconds, signalName} from '../../src/slurm/slurm-values.js';
 const fixture = (name: string) => readFileSync(path.join(import.meta.dirname, '../fixtures/slurm', name), 'utf8');
 
 describe('scontrol show step -o', () => {
-	it('reads the batch step and the 2-task srun step of a running job', () => {
+	it('reads the batch step and the 2-task srun step of a running job, with where its srun runs', () => {
 		expect(parseScontrolSteps(fixture('running.steps.scontrol.txt'), ['8'])).toEqual([
-			{id: '8.batch', name: 'batch', state: 'RUNNING', tasks: 1, nodes: 'vm'},
-			{id: '8.0', name: 'bash', state: 'RUNNING', tasks: 2, nodes: 'vm'},
+			// SrunHost:Pid=(null):0: no srun launched the batch step.
+			{id: '8.batch', name: 'batch', state: 'RUNNING', tasks: 1, nodes: 'vm', srun: null},
+			{id: '8.0', name: 'bash', state: 'RUNNING', tasks: 2, nodes: 'vm', srun: {host: 'vm', pid: 31906}},
 		]);
 	});
 

@@ -1,7 +1,10 @@
 import {describe, expect, it} from 'vitest';
 import type {Job, SignalState} from '../../src/core/types.js';
 import type {ForwarderTarget} from '../../src/ranks/send.js';
-import {type JobFacts, parseJob, parseListPids, parseSteps} from '../../src/slurm/signal-facts.js';
+import {pickJob} from '../../src/slurm/job-record.js';
+import {parseScontrolJobs} from '../../src/slurm/parse-scontrol-job.js';
+import {parseScontrolSteps} from '../../src/slurm/parse-steps.js';
+import {type JobFacts, parseListPids, taskSteps} from '../../src/slurm/signal-facts.js';
 import {chooseRoute, type RouteInput} from '../../src/slurm/signal-route.js';
 import {findTrap} from '../../src/slurm/signal-trap.js';
 
@@ -26,12 +29,17 @@ const LISTPIDS = [
 ].join('\n');
 
 describe('scontrol parsers (recorded SLURM 22.05.8 output)', () => {
-	it('reads the job: state, batch host, user', () => {
-		expect(parseJob(SHOW_JOB)).toEqual({jobId: '7', state: 'RUNNING', batchHost: 'vm', userId: 0});
-		expect(parseJob('')).toBeNull();
+	it("reads the job's state and batch host (the job reader's own parser)", () => {
+		expect(pickJob(parseScontrolJobs(SHOW_JOB), '7')).toMatchObject({jobId: '7', state: 'RUNNING', batchHost: 'vm'});
+		expect(parseScontrolJobs('')).toEqual([]);
 	});
-	it('reads the task steps with their srun host and pid, not the batch step', () => {
-		expect(parseSteps(SHOW_STEPS)).toEqual([{id: '7.0', state: 'RUNNING', tasks: 2, srun: {host: 'vm', pid: 25505}}]);
+	it('reads every step with its srun host and pid (none for the batch step); the routes keep the task steps', () => {
+		const steps = parseScontrolSteps(SHOW_STEPS, ['7']);
+		expect(steps.map(step => [step.id, step.srun])).toEqual([
+			['7.batch', null],
+			['7.0', {host: 'vm', pid: 25505}],
+		]);
+		expect(taskSteps(steps)).toEqual([{id: '7.0', state: 'RUNNING', tasks: 2, srun: {host: 'vm', pid: 25505}}]);
 	});
 	it('reads listpids: the batch shell is LOCALID 0 of the batch step; tasks are the other steps', () => {
 		const pids = parseListPids(LISTPIDS);
@@ -58,8 +66,7 @@ describe('the route', () => {
 		jobId: '7',
 		state: 'RUNNING',
 		batchHost: 'vm',
-		userId: 0,
-		steps: parseSteps(SHOW_STEPS),
+		steps: taskSteps(parseScontrolSteps(SHOW_STEPS, ['7'])),
 	};
 	const rank = (n: number) => ({rank: n, pid: 25520 + n}) as unknown as Job['ranks'][number];
 	const job = (ranks: number[]) => ({id: 'slurm:7.0', ranks: ranks.map(rank)}) as unknown as Job;

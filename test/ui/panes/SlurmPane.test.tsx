@@ -14,7 +14,7 @@ const view = slurmOk(NOW - 57_000, {
 	elapsedS: 3,
 	timeLeftS: 597,
 	warning: {signal: 'USR1', leadS: 120, batchOnly: true, from: 'batch script'},
-	steps: [{id: '16.0', name: 'bash', state: 'RUNNING', tasks: 2, nodes: 'vm'}],
+	steps: [{id: '16.0', name: 'bash', state: 'RUNNING', tasks: 2, nodes: 'vm', srun: null}],
 });
 
 describe('SlurmPane', () => {
