@@ -6,7 +6,8 @@ import {signalWord} from './send-status.js';
 import type {Target} from './targets.js';
 
 // The confirm box's words: it names the one job the signal goes to, how many of its ranks, whether its
-// save will be watched, then what each target does with the signal. Pure.
+// save will be watched, the route (always the local send: the TUI signals only ranks it sees here), then what
+// each target does with the signal. Pure.
 
 export interface ConfirmText {
 	readonly title: string;
@@ -19,6 +20,21 @@ function runDirWords(job: Job, sessionRunDir: string | null): string {
 	return sessionRunDir !== null
 		? "RUN_DIR is not this job's: the save will not be watched"
 		: 'no RUN_DIR given: the save will not be watched';
+}
+
+/**
+ * The route, as `traintop signal` names it (`route: local`), and what it leaves out: ranks the job declares that
+ * run elsewhere (another node of a SLURM or multi-node job) get nothing from a send here. For a SLURM job the box
+ * says which command reaches every task (scancel through the controller: the job's steps, never its batch shell).
+ */
+function routeWords(job: Job, action: SignalAction): string[] {
+	const local = "route: local — from this node to each rank's pid, checked again just before sending";
+	const elsewhere = job.worldSize === null ? 0 : job.worldSize - job.ranks.length;
+	if (elsewhere <= 0) return [local];
+	const ranks = `${elsewhere} of its ${job.worldSize} ranks run elsewhere and get nothing`;
+	const slurm = job.slurm?.jobId;
+	if (slurm === undefined) return [local, `${ranks}: signal them on their nodes`];
+	return [local, `${ranks}: \`traintop signal ${action} --slurm-job ${slurm}\` reaches every task (scancel)`];
 }
 
 /**
@@ -44,6 +60,7 @@ export function confirmText(
 		title,
 		lines: [
 			`${which} · ${runDirWords(job, sessionRunDir)}`,
+			...routeWords(job, action),
 			...ranks.map(r => previewLine(r, signal, false, 'the TUI never forces; traintop signal --force does')),
 		],
 	};

@@ -21,6 +21,7 @@ describe('confirmText', () => {
 		expect(text.title).toBe('Send SIGUSR1 (save) to job torchrun:4242?');
 		expect(text.lines).toEqual([
 			'all 2 ranks · run dir /runs/a',
+			"route: local — from this node to each rank's pid, checked again just before sending",
 			'rank 0  pid 10000  handles SIGUSR1',
 			'rank 1  pid 10001  handles SIGUSR1',
 		]);
@@ -30,7 +31,7 @@ describe('confirmText', () => {
 		const text = confirmText('emergency', 'SIGTERM', allOfB, b, '/runs/a');
 		expect(text.title).toBe('Send SIGTERM (emergency checkpoint) to job torchrun:5353?');
 		expect(text.lines[0]).toBe("all 3 ranks · RUN_DIR is not this job's: the save will not be watched");
-		expect(text.lines.slice(1).map(l => l.split('  ')[1])).toEqual(['pid 30000', 'pid 30001', 'pid 30002']);
+		expect(text.lines.slice(2).map(l => l.split('  ')[1])).toEqual(['pid 30000', 'pid 30001', 'pid 30002']);
 		expect(confirmText('save', 'SIGUSR1', allOfB, b, null).lines[0]).toBe(
 			'all 3 ranks · no RUN_DIR given: the save will not be watched',
 		);
@@ -44,8 +45,24 @@ describe('confirmText', () => {
 		const marked = {job: b.id, pids: [30_002], marked: true, of: 3};
 		expect(confirmText('save', 'SIGUSR1', marked, withoutHandler, null).lines).toEqual([
 			'1 marked rank of 3 · no RUN_DIR given: the save will not be watched',
+			"route: local — from this node to each rank's pid, checked again just before sending",
 			'rank 2  pid 30002  NO HANDLER: SIGUSR1 would terminate it — will be refused (the TUI never forces; traintop signal --force does)',
 		]);
+	});
+
+	test('ranks elsewhere: the local route leaves them out, and for a SLURM job the box names the command that does not', () => {
+		// Two of a 4-rank SLURM step run here; the other two on another node.
+		const slurm = {jobId: '42', stepId: '0', restartCount: 0, procId: 0};
+		const here = {...b, id: 'slurm:42.0', worldSize: 4, ranks: b.ranks.slice(0, 2), slurm};
+		const target = {job: here.id, pids: here.ranks.map(r => r.pid), marked: false, of: 2};
+		expect(confirmText('emergency', 'SIGTERM', target, here, null).lines.slice(1, 3)).toEqual([
+			"route: local — from this node to each rank's pid, checked again just before sending",
+			'2 of its 4 ranks run elsewhere and get nothing: `traintop signal emergency --slurm-job 42` reaches every task (scancel)',
+		]);
+		const rendezvous = {...here, id: 'rdzv:10.0.0.1:29500', slurm: null};
+		expect(confirmText('save', 'SIGUSR1', {...target, job: rendezvous.id}, rendezvous, null).lines[2]).toBe(
+			'2 of its 4 ranks run elsewhere and get nothing: signal them on their nodes',
+		);
 	});
 
 	test('a job gone since the box opened: nothing will be sent', () => {
