@@ -63,7 +63,7 @@ async function main(): Promise<number> {
 		booleanDefault: undefined,
 	});
 	const [command, ...args] = cli.input;
-	const {settings} = await loadSettings(cli.flags);
+	const {settings, given} = await loadSettings(cli.flags);
 	const selector = selectorFromFlags(cli.flags);
 	const json = Boolean(cli.flags.json);
 
@@ -81,6 +81,9 @@ async function main(): Promise<number> {
 			columns: process.stdout.columns,
 		});
 	}
+	// --host picks a host of the logs --analyze reads; alone, a typo for --hosts would quietly watch this machine.
+	if (cli.flags.host !== undefined)
+		throw new UsageError('--host NAME goes with --analyze (to watch nodes: --hosts A,B,…)');
 	if (command === 'demo') {
 		if (args.length > 0) throw new UsageError(`demo takes no arguments (got ${args.join(' ')})`);
 		monitorHeap();
@@ -120,6 +123,18 @@ async function main(): Promise<number> {
 		}
 		return runCheckpointsCommand({runDir, settings, json, stdout: process.stdout});
 	}
+	if (command === 'agent') {
+		if (args.length > 1) throw new UsageError(`agent takes at most one RUN_DIR (got ${args.join(' ')})`);
+		monitorHeap();
+		const {runAgentCommand} = await import('./commands/agent.js');
+		return runAgentCommand({
+			input: args,
+			flags: cli.flags,
+			settings,
+			selector,
+			exitNow: () => process.exit(EXIT.ok),
+		});
+	}
 	if (command === 'signal') {
 		if (args.length > 2) throw new UsageError(`signal takes an action and an optional RUN_DIR (got ${args.join(' ')})`);
 		const {runSignalCommand} = await import('./commands/signal.js');
@@ -144,6 +159,17 @@ async function main(): Promise<number> {
 		});
 	}
 	monitorHeap();
+	if (cli.flags.hosts !== undefined || cli.flags.cluster !== undefined) {
+		const {runFleet, nodesFromFlags} = await import('./commands/fleet.js');
+		return runFleet({
+			input: cli.input,
+			flags: cli.flags,
+			settings,
+			json,
+			nodes: await nodesFromFlags(cli.flags, given),
+			exitNow: () => process.exit(EXIT.ok),
+		});
+	}
 	const {runMonitor} = await import('./commands/monitor.js');
 	return runMonitor({
 		input: cli.input,

@@ -11,7 +11,7 @@ import {existingRunDir} from './checkpoints.js';
  * RUN_DIR, which may not exist yet: `torchrun … & traintop runs/x --pid $!` starts before the job makes its run
  * dir, and the watcher waits for it. Something there that is not a directory is still a usage error.
  */
-function runDirFrom(input: readonly string[]): string | null {
+export function runDirFrom(input: readonly string[]): string | null {
 	if (input.length > 1) {
 		throw new UsageError(`expected at most one RUN_DIR, got ${input.length}: ${input.join(' ')}`);
 	}

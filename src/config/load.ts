@@ -1,6 +1,7 @@
 import {readFile} from 'node:fs/promises';
 import type {z} from 'zod';
 import {errorMessage, UsageError} from '../core/errors.js';
+import {didYouMean} from './did-you-mean.js';
 import {flagName, OPTIONS} from './options.js';
 import {
 	DEFAULT_SETTINGS,
@@ -22,26 +23,9 @@ function show(value: unknown): string {
 	return typeof value === 'string' ? `'${value}'` : JSON.stringify(value);
 }
 
-/** Edit distance, to suggest the key the user meant ("ramTreshold" → "ramThreshold"). */
-function distance(a: string, b: string): number {
-	const row = Array.from({length: b.length + 1}, (_, i) => i);
-	for (let i = 1; i <= a.length; i++) {
-		let previous = row[0]!;
-		row[0] = i;
-		for (let j = 1; j <= b.length; j++) {
-			const current = row[j]!;
-			row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-			previous = current;
-		}
-	}
-	return row[b.length]!;
-}
-
 function unknownKeyMessage(path: string, key: string): string {
 	const known = Object.keys(settingsShape);
-	const nearest = known.map(k => ({k, d: distance(key.toLowerCase(), k.toLowerCase())})).sort((x, y) => x.d - y.d)[0];
-	const hint = nearest && nearest.d <= 3 ? ` (did you mean "${nearest.k}"?)` : '';
-	return `config file ${path}: unknown key "${key}"${hint}; known keys: ${known.join(', ')}`;
+	return `config file ${path}: unknown key "${key}"${didYouMean(key, known)}; known keys: ${known.join(', ')}`;
 }
 
 function validate(input: unknown, origin: Origin): SettingsInput {
@@ -127,15 +111,18 @@ export function resolveSettings(
 	return settings;
 }
 
-/** The whole chain: `--config FILE`, else $TRAINTOP_CONFIG, else no file. */
+/**
+ * The whole chain: `--config FILE`, else $TRAINTOP_CONFIG, else no file. `given` is what the user set (file, then
+ * flags), apart from the defaults: a cluster.yaml's reserve factors give way to a GPU threshold the user set.
+ */
 export async function loadSettings(
 	flags: Readonly<Record<string, unknown>>,
 	env: NodeJS.ProcessEnv = process.env,
-): Promise<{settings: Settings; configPath: string | null}> {
+): Promise<{settings: Settings; configPath: string | null; given: SettingsInput}> {
 	const configFlag = flags.config;
 	if (configFlag === '') throw new UsageError('--config needs a file path');
 	const configPath = typeof configFlag === 'string' ? configFlag : env.TRAINTOP_CONFIG || null;
 	const fromFlags = settingsFromFlags(flags);
 	const fromFile = configPath ? await loadConfigFile(configPath) : {};
-	return {settings: resolveSettings(fromFile, fromFlags, configPath), configPath};
+	return {settings: resolveSettings(fromFile, fromFlags, configPath), configPath, given: {...fromFile, ...fromFlags}};
 }

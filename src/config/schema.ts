@@ -1,5 +1,6 @@
 import {z} from 'zod';
 import {parseSignalName, type SignalName} from '../ranks/signals.js';
+import {gpuThresholdsSchema} from './gpu-thresholds.js';
 
 // The settings a user can give in a config file (JSON, camelCase keys) or as flags (kebab-case).
 // Defaults are the seed tool's (memory_monitor.py / training_config.py): RAM 85 %, GPU 90 %,
@@ -34,6 +35,7 @@ export const settingsShape = {
 	log: z.boolean({error: 'must be true or false'}),
 	ramThreshold: percent,
 	gpuThreshold: percent,
+	gpuThresholds: gpuThresholdsSchema,
 	swapThreshold: percent,
 	warnMargin: points(99),
 	hysteresis: points(50),
@@ -73,6 +75,8 @@ export interface Settings {
 	readonly log: boolean;
 	readonly ramThreshold: number;
 	readonly gpuThreshold: number;
+	/** GPU uuid → its own critical percent (--gpu-thresholds, a cluster.yaml's reserve factors); others: gpuThreshold. */
+	readonly gpuThresholds: ReadonlyMap<string, number>;
 	readonly swapThreshold: number;
 	readonly warnMargin: number;
 	readonly hysteresis: number;
@@ -103,6 +107,7 @@ export const DEFAULT_SETTINGS: Settings = {
 	log: true,
 	ramThreshold: 85,
 	gpuThreshold: 90,
+	gpuThresholds: new Map(),
 	swapThreshold: 50,
 	warnMargin: 10,
 	hysteresis: 2,

@@ -1,21 +1,30 @@
 import type {MonitorOptions, MonitorSources, MonitorThresholds} from '../core/monitor.js';
+import type {ThresholdRule} from '../core/thresholds.js';
 import type {Settings} from './schema.js';
 
-/** The Monitor's threshold rules from the settings: one warn margin and hysteresis for all metrics. */
+/** One warn margin and hysteresis for every metric; only the critical line differs. */
+function ruleAt(settings: Settings, critical: number): ThresholdRule {
+	return {critical, warnMargin: settings.warnMargin, hysteresis: settings.hysteresis};
+}
+
+/**
+ * The threshold rules of RAM, swap and the GPUs as a whole: what the Monitor judges by and `--analyze` reports
+ * (its JSON carries this object, so the per-GPU rules stay out of it: the memory log has no uuid per series).
+ */
 export function thresholdsFrom(settings: Settings): MonitorThresholds {
-	const rule = (critical: number) => ({critical, warnMargin: settings.warnMargin, hysteresis: settings.hysteresis});
 	return {
-		ram: rule(settings.ramThreshold),
-		swap: rule(settings.swapThreshold),
-		gpu: rule(settings.gpuThreshold),
+		ram: ruleAt(settings, settings.ramThreshold),
+		swap: ruleAt(settings, settings.swapThreshold),
+		gpu: ruleAt(settings, settings.gpuThreshold),
 	};
 }
 
 /** The Monitor's options from the settings, as every view that samples uses them. */
 export function monitorOptions(settings: Settings, sources: MonitorSources, host: string): MonitorOptions {
+	const gpuByUuid = new Map([...settings.gpuThresholds].map(([uuid, critical]) => [uuid, ruleAt(settings, critical)]));
 	return {
 		sources,
-		thresholds: thresholdsFrom(settings),
+		thresholds: {...thresholdsFrom(settings), gpuByUuid},
 		intervalMs: settings.interval * 1000,
 		ranksIntervalMs: settings.ranksInterval * 1000,
 		host,

@@ -43,8 +43,10 @@ export interface MonitorSources {
 export interface MonitorThresholds {
 	readonly ram: ThresholdRule;
 	readonly swap: ThresholdRule;
-	/** Applied to each GPU's memory percent. */
+	/** Applied to each GPU's memory percent, except those `gpuByUuid` names. */
 	readonly gpu: ThresholdRule;
+	/** A GPU's own rule by its uuid (--gpu-thresholds, a cluster.yaml's reserve factor): a smaller or shared-memory GPU. */
+	readonly gpuByUuid?: ReadonlyMap<string, ThresholdRule>;
 }
 
 export interface MonitorOptions {

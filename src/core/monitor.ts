@@ -172,7 +172,8 @@ export class Monitor {
 		}
 		if (gpu.status === 'ok') {
 			for (const reading of gpu.gpus) {
-				judge(gpuMetricId(reading.index), reading.memoryPercent, thresholds.gpu);
+				const own = reading.uuid === null ? undefined : thresholds.gpuByUuid?.get(reading.uuid);
+				judge(gpuMetricId(reading.index), reading.memoryPercent, own ?? thresholds.gpu);
 			}
 		}
 

@@ -1,7 +1,9 @@
 import type {Writable} from 'node:stream';
+import type {Settings} from '../config/schema.js';
 import type {GpuState, RankSet, Snapshot} from '../core/types.js';
 import type {Session} from '../session/session.js';
 import {localTime} from '../format/time.js';
+import {formatThreshold} from '../format/units.js';
 import {
 	describeRanksFound,
 	eventRecord,
@@ -19,6 +21,13 @@ export interface HeadlessOptions {
 	readonly stderr: Writable;
 	/** Aborted on SIGINT/SIGTERM/SIGHUP: the view stops; the session's close() writes the last window. */
 	readonly signal: AbortSignal;
+}
+
+/** `ram 85% gpu 90% (GPU-8f2c… 60%) swap 50%`: a GPU with a threshold of its own is named by its uuid. */
+function thresholdWords(settings: Settings): string {
+	const own = [...settings.gpuThresholds].map(([uuid, percent]) => `${uuid} ${formatThreshold(percent)}`);
+	const gpu = `gpu ${settings.gpuThreshold}%${own.length === 0 ? '' : ` (${own.join(', ')})`}`;
+	return `ram ${settings.ramThreshold}% ${gpu} swap ${settings.swapThreshold}%`;
 }
 
 /** What identifies a GPU reader state for reporting: status, the devices' names, and its message. */
@@ -48,7 +57,7 @@ export async function runHeadless(session: Session, options: HeadlessOptions): P
 
 	note(
 		`watching ${session.host} every ${settings.interval} s; ` +
-			`thresholds ram ${settings.ramThreshold}% gpu ${settings.gpuThreshold}% swap ${settings.swapThreshold}%; ` +
+			`thresholds ${thresholdWords(settings)}; ` +
 			(recorder.path
 				? `memory log ${recorder.path} (a record every ${settings.logInterval} s)`
 				: 'memory log off (--no-log)'),

@@ -24,7 +24,7 @@ export interface SessionActions {
 	 * Sends through ranks/send.ts to ranks of one job: those whose pids are given, or all of them; never forced.
 	 * A pid that is not one of the job's ranks is never a target.
 	 */
-	send(signal: SignalName, job: Job, pids?: readonly number[]): readonly SendResult[];
+	send(signal: SignalName, job: Job, pids?: readonly number[]): Promise<readonly SendResult[]>;
 	/**
 	 * The save a signal asked for, watched in RUN_DIR: the first new checkpoint of the expected kind (or one that
 	 * may be it), else what came instead, by the timeout. null = no RUN_DIR to watch.
@@ -53,7 +53,7 @@ export function sessionActions({settings, proc, checkpoints, logPath}: ActionSou
 	return {
 		signalOf: action => (action === 'save' ? settings.saveSignal : settings.emergencySignal),
 		// Never forced from a view: a rank without a handler is refused, and the confirm box says so.
-		send: (signal, job, pids) => {
+		send: async (signal, job, pids) => {
 			const chosen = pids && new Set(pids);
 			const targets = chosen ? {...job, ranks: job.ranks.filter(r => chosen.has(r.pid))} : job;
 			return sendSignal({job: targets, signal, force: false, proc}).results;

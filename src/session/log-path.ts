@@ -6,3 +6,15 @@ export function logPathFrom(settings: Settings, runDir: string | null): string |
 	if (!settings.log) return null;
 	return settings.logFile ?? path.join(runDir ?? '.', DEFAULT_LOG_FILE_NAME);
 }
+
+/**
+ * One memory log per node when traintop watches many: `traintop-memory.<host>.jsonl` beside where the one log would
+ * go (`--log-file runs/x.jsonl` gives `runs/x.<host>.jsonl`), so `--analyze` reads them as a series per host.
+ */
+export function hostLogPathFrom(settings: Settings, runDir: string | null, host: string): string | null {
+	const single = logPathFrom(settings, runDir);
+	if (single === null) return null;
+	const ext = path.extname(single);
+	const safe = host.replace(/[^A-Za-z0-9._-]/g, '_');
+	return `${single.slice(0, single.length - ext.length)}.${safe}${ext}`;
+}

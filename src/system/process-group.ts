@@ -6,13 +6,27 @@ import {spawn, type ChildProcess} from 'node:child_process';
 
 const IS_WINDOWS = process.platform === 'win32';
 
+/** The variables that make a process a rank to traintop's discovery (ranks/discover.ts). */
+const RANK_VARIABLES = ['RANK', 'LOCAL_RANK', 'SLURM_PROCID', 'SLURM_LOCALID'];
+
+/**
+ * The environment for a helper child: without the rank variables. A traintop inside a job (an agent under
+ * `srun --overlap` carries SLURM_PROCID) must not hand them to nvidia-smi: a wrapper script or a node-run fake
+ * would then pass for a rank of the job (a real nvidia-smi binary is excluded by name; a wrapper is not).
+ */
+function helperEnv(env: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
+	const copy = {...(env ?? process.env)};
+	for (const name of RANK_VARIABLES) delete copy[name];
+	return copy;
+}
+
 /** Starts `command` (argv array, no shell) as the leader of a new process group, stdout and stderr piped. */
 export function spawnInOwnGroup(command: string, args: readonly string[], env?: NodeJS.ProcessEnv): ChildProcess {
 	// On Windows `detached` means a new console window, and there are no process groups to signal.
 	const child = spawn(command, args, {
 		detached: !IS_WINDOWS,
 		stdio: ['ignore', 'pipe', 'pipe'],
-		env,
+		env: helperEnv(env),
 		windowsHide: true,
 	});
 	// A pipe error must not become an uncaught exception in traintop; the child's 'exit' tells what happened.

@@ -82,7 +82,7 @@ function scripted(ranks: RankSet, recentEvents: readonly JobEvent[] = []) {
 	const gone = new Set<number>();
 	const actions: SessionActions = {
 		signalOf: action => (action === 'save' ? 'SIGUSR1' : 'SIGTERM'),
-		send: () => [],
+		send: async () => [],
 		awaitSave: null,
 		runDir: null,
 		timeoutS: 120,

@@ -39,7 +39,7 @@ function scripted(ranks: RankSet) {
 	const watches: {sinceMs: number; expect: SaveExpectation; resolve: (o: SaveOutcome) => void}[] = [];
 	const actions: SessionActions = {
 		signalOf: action => (action === 'save' ? 'SIGUSR1' : 'SIGTERM'),
-		send: (signal, job, pids) => {
+		send: async (signal, job, pids) => {
 			sends.push({signal, job: job.id, jobPids: job.ranks.map(r => r.pid), pids});
 			return (pids ?? job.ranks.map(r => r.pid)).map(
 				pid => ({rank: null, pid, outcome: 'sent', reason: null}) as unknown as SendResult,

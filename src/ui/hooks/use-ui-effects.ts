@@ -34,7 +34,7 @@ export default function useUiEffects(
 					suspendProcess();
 					break;
 				case 'send':
-					send(effect, dispatch, store, actions);
+					void send(effect, dispatch, store, actions);
 					break;
 				case 'analyze':
 					actions.analyze(effect.width).then(
@@ -78,12 +78,12 @@ function detail(
 	dispatch({type: 'detail-loaded', pid, title: detailTitle(rank), lines});
 }
 
-function send(
+async function send(
 	effect: Extract<Effect, {kind: 'send'}>,
 	dispatch: Dispatch<UiEvent>,
 	store: TuiStore,
 	actions: SessionActions,
-): void {
+): Promise<void> {
 	const signal = actions.signalOf(effect.action);
 	const base = {action: effect.action, signal, job: effect.job};
 	// The job and its ranks as they are now: found by id, so a job gone since the confirm box opened gets
@@ -104,7 +104,7 @@ function send(
 		return;
 	}
 	const sentAt = Date.now();
-	const results = actions.send(signal, job, pids);
+	const results = await actions.send(signal, job, pids);
 	const awaitSave = job.runDir !== null ? actions.awaitSave : null;
 	const watch: SaveWatch = awaitSave ? 'watching' : actions.runDir !== null ? 'not-this-job' : 'no-run-dir';
 	dispatch({...base, type: 'sent', results, sentAt, watch});

@@ -1,0 +1,191 @@
+import {z} from 'zod';
+import {NO_GPU_PROCESSES, type Snapshot} from '../core/types.js';
+import type {SendResult} from '../ranks/send.js';
+
+// The agent protocol: how `traintop agent` on one node talks to the traintop that shows many (README "Many nodes").
+// A stable contract, as the memory log is: JSON Lines, one message a line, versioned by PROTOCOL. The agent writes
+// a hello, then a snapshot per interval and a reply per command, on stdout; it reads commands on stdin and exits
+// when stdin closes, so it never outlives its connection (an ssh session, an `srun --overlap` step).
+//
+// Every message names its host: through `srun` the agents of all nodes share one stream. A snapshot leaves out
+// what has not changed since the agent's previous one (`ranks`, `checkpoints`, `slurm`, `gpu_processes`: the
+// heavy, slowly changing parts): absent means "as before", null means "none". A reader that has not seen one
+// yet holds null.
+
+/** Bumped on any change a reader of the previous version would misread. */
+export const PROTOCOL = 1;
+
+/** The first line: who is talking, and its clock (epoch ms when written) to tell the skew from. */
+export interface HelloMessage {
+	readonly kind: 'hello';
+	readonly protocol: number;
+	readonly host: string;
+	readonly version: string;
+	readonly pid: number;
+	readonly clock: number;
+	readonly interval_ms: number;
+	readonly run_dir: string | null;
+}
+
+/** The parts of a Snapshot sent only when they change. */
+export const SLOW_PARTS = ['ranks', 'checkpoints', 'slurm', 'gpuProcesses'] as const;
+export type SlowPart = (typeof SLOW_PARTS)[number];
+
+/** A Snapshot as sent: the bounded recent lists stay home (the receiver keeps its own), slow parts when changed. */
+export type WireSnapshot = Omit<Snapshot, 'recentAlerts' | 'recentEvents' | SlowPart> &
+	Partial<Pick<Snapshot, SlowPart>>;
+
+export interface SnapshotMessage {
+	readonly kind: 'snapshot';
+	readonly host: string;
+	readonly snapshot: WireSnapshot;
+}
+
+/** A rank as the command names it: its pid and its start time (clock ticks since boot, /proc/PID/stat field 22). */
+export interface RankIdentity {
+	readonly pid: number;
+	readonly start_time: number;
+}
+
+/** Sends `signal` to ranks of one job on `host`, under every guard of ranks/send.ts (never forced). */
+export interface SignalCommand {
+	readonly kind: 'signal';
+	/** Chosen by the sender; the reply carries it back. */
+	readonly id: string;
+	readonly host: string;
+	readonly job: string;
+	readonly signal: string;
+	/** The ranks as the sender saw them; empty: none (the agent never widens a command to "all"). */
+	readonly ranks: readonly RankIdentity[];
+}
+
+export type AgentCommand = SignalCommand;
+
+export interface ReplyMessage {
+	readonly kind: 'reply';
+	readonly host: string;
+	readonly id: string;
+	/** Per rank; a rank not (or no longer) of the job is `gone`, never signalled. */
+	readonly results: readonly SendResult[];
+	/** Why nothing was done at all (an unknown job, a signal traintop does not send); null otherwise. */
+	readonly refused: string | null;
+}
+
+/** A line the agent could not take (not JSON, an unknown command): said, skipped, counted, never fatal. */
+export interface ErrorMessage {
+	readonly kind: 'error';
+	readonly host: string;
+	readonly message: string;
+}
+
+export type AgentMessage = HelloMessage | SnapshotMessage | ReplyMessage | ErrorMessage;
+
+const host = z.string().min(1);
+const finite = z.number().finite();
+
+const helloSchema = z.object({
+	kind: z.literal('hello'),
+	protocol: z.number().int(),
+	host,
+	version: z.string(),
+	pid: z.number().int(),
+	clock: finite,
+	interval_ms: finite.positive(),
+	run_dir: z.string().nullable(),
+});
+
+// The snapshot's body is the core's own type, made by the same traintop code on the other end: checked here for
+// the fields every view reads first, not field by field (64 nodes a second would pay for a deep schema).
+const snapshotSchema = z.object({
+	kind: z.literal('snapshot'),
+	host,
+	snapshot: z.looseObject({
+		time: finite,
+		host,
+		tick: z.number().int(),
+		metrics: z.record(z.string(), z.unknown()),
+		gpu: z.looseObject({status: z.string()}),
+		newAlerts: z.array(z.unknown()),
+		events: z.array(z.unknown()),
+	}),
+});
+
+const replySchema = z.object({
+	kind: z.literal('reply'),
+	host,
+	id: z.string(),
+	results: z.array(
+		z.object({
+			rank: z.number().int().nullable(),
+			pid: z.number().int(),
+			outcome: z.enum(['sent', 'refused', 'gone', 'denied']),
+			reason: z.string().nullable(),
+		}),
+	),
+	refused: z.string().nullable(),
+});
+
+const errorSchema = z.object({kind: z.literal('error'), host, message: z.string()});
+
+const messageSchema = z.discriminatedUnion('kind', [helloSchema, snapshotSchema, replySchema, errorSchema]);
+
+const commandSchema = z.object({
+	kind: z.literal('signal'),
+	id: z.string().min(1),
+	host,
+	job: z.string().min(1),
+	signal: z.string().regex(/^SIG[A-Z0-9]+$/),
+	ranks: z.array(z.object({pid: z.number().int().positive(), start_time: z.number().int().nonnegative()})),
+});
+
+export type Parsed<T> = {readonly ok: true; readonly value: T} | {readonly ok: false; readonly error: string};
+
+function parseLine<T>(line: string, schema: z.ZodType<T>, what: string): Parsed<T> {
+	let value: unknown;
+	try {
+		value = JSON.parse(line);
+	} catch {
+		return {ok: false, error: `not JSON: ${line.slice(0, 80)}`};
+	}
+	const checked = schema.safeParse(value);
+	if (checked.success) return {ok: true, value: checked.data};
+	const issue = checked.error.issues[0];
+	const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
+	return {ok: false, error: `not ${what}${where}: ${issue?.message ?? 'invalid'}`};
+}
+
+/** One line of an agent's stdout. */
+export function parseAgentMessage(line: string): Parsed<AgentMessage> {
+	return parseLine(line, messageSchema as z.ZodType<AgentMessage>, 'an agent message');
+}
+
+/** One line of an agent's stdin. */
+export function parseAgentCommand(line: string): Parsed<AgentCommand> {
+	return parseLine(line, commandSchema as z.ZodType<AgentCommand>, 'an agent command');
+}
+
+/** The snapshot as sent: slow parts only when they are not the objects sent last time (the Monitor keeps
+ * an object until its source gives a new one, so identity is change). */
+export function wireSnapshot(snapshot: Snapshot, previous: Snapshot | null): WireSnapshot {
+	const {recentAlerts: _alerts, recentEvents: _events, ...rest} = snapshot;
+	const wire: Record<string, unknown> = {...rest};
+	for (const part of SLOW_PARTS) if (previous !== null && previous[part] === snapshot[part]) delete wire[part];
+	return wire as WireSnapshot;
+}
+
+/** The receiver's side: a whole Snapshot from a wire one and what it held before (slow parts carried over). */
+export function fullSnapshot(
+	wire: WireSnapshot,
+	previous: Snapshot | null,
+	recent: Pick<Snapshot, 'recentAlerts' | 'recentEvents'>,
+): Snapshot {
+	const carried = (part: SlowPart) => (part in wire ? wire[part] : (previous?.[part] ?? null));
+	return {
+		...wire,
+		ranks: carried('ranks') as Snapshot['ranks'],
+		checkpoints: carried('checkpoints') as Snapshot['checkpoints'],
+		slurm: carried('slurm') as Snapshot['slurm'],
+		gpuProcesses: (carried('gpuProcesses') ?? NO_GPU_PROCESSES) as Snapshot['gpuProcesses'],
+		...recent,
+	};
+}

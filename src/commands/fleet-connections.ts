@@ -1,0 +1,90 @@
+import {hostname} from 'node:os';
+import path from 'node:path';
+import {formatGpuThresholds} from '../config/gpu-thresholds.js';
+import type {Settings} from '../config/schema.js';
+import {UsageError} from '../core/errors.js';
+import type {FleetConnection} from '../fleet/fleet.js';
+import {type AgentArgs, DEFAULT_SSH_COMMAND, localConnection, sshConnection} from '../fleet/transports.js';
+
+// From the command line to the agents to run: `--hosts a,user@b,local` (ssh, or a local child), each agent asked
+// to watch what this traintop would (the same RUN_DIR, interval, thresholds and selection). cluster.yaml's nodes
+// come through the same shape (a name, a transport, an ssh user and host).
+
+export interface NodeTarget {
+	readonly name: string;
+	readonly transport: 'local' | 'ssh';
+	readonly host: string;
+	readonly user: string | null;
+	/** This node's GPU thresholds by uuid (cluster.yaml's reserve factors, the user's own); else --gpu-thresholds'. */
+	readonly gpuThresholds?: ReadonlyMap<string, number>;
+}
+
+/** `--hosts a,user@b,local`: each entry a node; `local` (or this machine's name) runs its agent here. */
+export function nodesFromHosts(text: string): NodeTarget[] {
+	const entries = text.split(',').map(entry => entry.trim());
+	if (entries.some(entry => entry === ''))
+		throw new UsageError(`--hosts: an empty entry in "${text}" (a comma-separated list of [user@]host)`);
+	const nodes = entries.map((entry): NodeTarget => {
+		const at = entry.lastIndexOf('@');
+		const user = at > 0 ? entry.slice(0, at) : null;
+		const host = at > 0 ? entry.slice(at + 1) : entry;
+		if (!/^[A-Za-z0-9._:[\]-]+$/.test(host))
+			throw new UsageError(`--hosts: "${entry}" is not [user@]host (a host name or address)`);
+		if (host === 'local') return {name: hostname().split('.')[0] ?? 'local', transport: 'local', host, user: null};
+		return {name: host, transport: 'ssh', host, user};
+	});
+	const seen = new Set<string>();
+	for (const node of nodes) {
+		if (seen.has(node.name)) throw new UsageError(`--hosts: ${node.name} is listed twice`);
+		seen.add(node.name);
+	}
+	return nodes;
+}
+
+/** What every agent is asked, and the GPU thresholds for nodes without their own. */
+export interface AgentPlan extends AgentArgs {
+	readonly gpuThresholds: ReadonlyMap<string, number>;
+}
+
+/** Flags passed on to every agent when given here: what to watch and how to judge it. */
+const PASSED_ON = ['match', 'stallAfter', 'keep', 'poll', 'ranksInterval', 'gpuProcessInterval', 'nvidiaSmi'] as const;
+
+const kebab = (name: string) => name.replace(/[A-Z]/g, c => `-${c.toLowerCase()}`);
+
+/** The agents' arguments: RUN_DIR (absolute: the nodes share the path, not our working directory), the settings. */
+export function agentArgs(
+	settings: Settings,
+	flags: Readonly<Record<string, unknown>>,
+	runDir: string | null,
+): AgentPlan {
+	const args: string[] = [];
+	if (runDir !== null) args.push(path.resolve(runDir));
+	args.push('--interval', String(settings.interval));
+	args.push('--ram-threshold', String(settings.ramThreshold));
+	args.push('--gpu-threshold', String(settings.gpuThreshold));
+	args.push('--swap-threshold', String(settings.swapThreshold));
+	args.push('--warn-margin', String(settings.warnMargin));
+	for (const name of PASSED_ON) {
+		const value = flags[name];
+		if (typeof value === 'string' && value !== '') args.push(`--${kebab(name)}`, value);
+	}
+	if (settings.readonly) args.push('--readonly');
+	// Per node: a cluster.yaml node's own GPUs' thresholds replace these (connectionsFor).
+	return {args, gpuThresholds: settings.gpuThresholds};
+}
+
+export function connectionsFor(
+	nodes: readonly NodeTarget[],
+	agent: AgentPlan,
+	options: {readonly sshCommand: string | null; readonly self: readonly string[]},
+): FleetConnection[] {
+	const ssh = options.sshCommand ?? DEFAULT_SSH_COMMAND;
+	return nodes.map(node => {
+		const thresholds = node.gpuThresholds ?? agent.gpuThresholds;
+		const own = thresholds.size > 0 ? ['--gpu-thresholds', formatGpuThresholds(thresholds)] : [];
+		const args = {args: [...agent.args, ...own]};
+		return node.transport === 'local'
+			? localConnection(node.name, options.self, args)
+			: sshConnection(node.name, {host: node.host, user: node.user}, ssh, args);
+	});
+}

@@ -1,0 +1,92 @@
+import {existsSync} from 'node:fs';
+import path from 'node:path';
+import type {Settings, SettingsInput} from '../config/schema.js';
+import {EXIT, UsageError} from '../core/errors.js';
+import {openFleetSession} from '../fleet/fleet-session.js';
+import {existingRunDir} from './checkpoints.js';
+import {agentArgs, connectionsFor, type NodeTarget, nodesFromHosts} from './fleet-connections.js';
+
+// traintop over many nodes: a `traintop agent` per node (ssh, or a local child), one view of them all. The command
+// owns the process around the fleet session: signals, the exit hook (no agent connection may outlive traintop).
+
+export interface FleetCommandOptions {
+	readonly input: readonly string[];
+	readonly flags: Readonly<Record<string, unknown>>;
+	readonly settings: Settings;
+	readonly json: boolean;
+	/** The nodes, from --hosts or --cluster. */
+	readonly nodes: readonly NodeTarget[];
+	readonly exitNow: () => void;
+}
+
+/** `--ssh-command`, else TRAINTOP_SSH_COMMAND, else the default (fleet/transports.ts). */
+function sshCommandFrom(flags: Readonly<Record<string, unknown>>): string | null {
+	const flag = flags.sshCommand;
+	if (typeof flag === 'string') {
+		if (flag.trim() === '') throw new UsageError('--ssh-command: empty (give a command, e.g. "ssh -p 2222")');
+		return flag;
+	}
+	const env = process.env.TRAINTOP_SSH_COMMAND;
+	return env && env.trim() !== '' ? env : null;
+}
+
+/**
+ * The nodes to watch: `--hosts`, or a cluster.yaml's nodes (`--cluster`), not both. A cluster node's GPUs get their
+ * reserve factor as threshold (cluster/gpu-thresholds.ts) unless the user set one (`given`: theirs, not defaults).
+ */
+export async function nodesFromFlags(
+	flags: Readonly<Record<string, unknown>>,
+	given: Pick<SettingsInput, 'gpuThreshold' | 'gpuThresholds'>,
+): Promise<NodeTarget[]> {
+	if (flags.hosts !== undefined && flags.cluster !== undefined)
+		throw new UsageError('--hosts and --cluster cannot be used together (a cluster.yaml lists its own nodes)');
+	if (typeof flags.hosts === 'string') return nodesFromHosts(flags.hosts);
+	if (typeof flags.cluster !== 'string' || flags.cluster === '') throw new UsageError('--cluster needs a FILE');
+	const {loadClusterConfig} = await import('../cluster/cluster-config.js');
+	const {clusterGpuThresholds} = await import('../cluster/gpu-thresholds.js');
+	const config = await loadClusterConfig(flags.cluster);
+	return config.nodes.map(node => {
+		const thresholds = clusterGpuThresholds(node, given);
+		return {
+			name: node.name,
+			transport: node.transport,
+			host: node.host,
+			user: node.user,
+			gpuThresholds: thresholds,
+		};
+	});
+}
+
+export async function runFleet({input, flags, settings, json, nodes, exitNow}: FleetCommandOptions): Promise<number> {
+	if (input.length > 1) throw new UsageError(`expected at most one RUN_DIR, got ${input.length}: ${input.join(' ')}`);
+	const given = input[0] ?? null;
+	// As the one-node monitor takes it: it may not exist yet (the job makes it); something else there is an error.
+	const runDir = given === null ? null : existsSync(given) ? existingRunDir(given) : path.resolve(given);
+	// This same traintop, for nodes whose agent runs here (`local`).
+	const self = [process.execPath, process.argv[1] ?? 'traintop'];
+	const connections = connectionsFor(nodes, agentArgs(settings, flags, runDir), {
+		sshCommand: sshCommandFrom(flags),
+		self,
+	});
+	const session = openFleetSession({settings, runDir, connections});
+	process.on('exit', () => session.killNow());
+	const stop = new AbortController();
+	let signals = 0;
+	const onSignal = () => {
+		if (++signals > 1) exitNow();
+		stop.abort();
+	};
+	for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(name, onSignal);
+	const tui = !flags.headless && !json && process.stdout.isTTY === true && process.stdin.isTTY === true;
+	if (tui)
+		process.stderr.write(
+			'traintop: the many-node screen is not built yet: showing the headless lines (--headless says so quietly)\n',
+		);
+	const {runFleetHeadless} = await import('../headless/fleet-run.js');
+	try {
+		await runFleetHeadless(session, {json, stdout: process.stdout, stderr: process.stderr, signal: stop.signal});
+	} finally {
+		await session.close();
+	}
+	return EXIT.ok;
+}

@@ -1,0 +1,73 @@
+import type {Settings} from '../config/schema.js';
+import {errorMessage} from '../core/errors.js';
+import {MemoryLogRecorder} from '../memlog/recorder.js';
+import {hostLogPathFrom} from '../session/log-path.js';
+import {Fleet, type FleetConnection} from './fleet.js';
+
+// The composition root of the many-node view: the Fleet of agent connections and one memory log per node, built
+// once; the headless view (and the TUI's nodes pane) receive it and only render or print it.
+
+export interface FleetSession {
+	readonly settings: Settings;
+	readonly fleet: Fleet;
+	/** Each node's memory log, opened when its first snapshot comes (by node name). */
+	readonly recorders: ReadonlyMap<string, MemoryLogRecorder>;
+	/** Where the node logs go (with `<host>` in place of the node's name); null with --no-log. */
+	readonly logPattern: string | null;
+	start(): void;
+	close(): Promise<void>;
+	killNow(): void;
+}
+
+export function openFleetSession(options: {
+	readonly settings: Settings;
+	readonly runDir: string | null;
+	readonly connections: readonly FleetConnection[];
+}): FleetSession {
+	const {settings, runDir} = options;
+	const fleet = new Fleet({connections: options.connections, intervalMs: settings.interval * 1000});
+	const recorders = new Map<string, MemoryLogRecorder>();
+	const open = (node: string, logPath: string | null) => {
+		const recorder = new MemoryLogRecorder({
+			logPath,
+			logIntervalMs: settings.logInterval * 1000,
+			sampleIntervalMs: settings.interval * 1000,
+		});
+		recorders.set(node, recorder);
+		return recorder;
+	};
+	// The nodes named up front get their logs now: an unwritable path is a usage error before anything starts.
+	for (const connection of options.connections)
+		for (const node of connection.nodes) open(node, hostLogPathFrom(settings, runDir, node));
+	const off = fleet.onSnapshot((node, snapshot) => {
+		let recorder = recorders.get(node);
+		if (!recorder) {
+			// A node heard of only now (srun over a job's nodes): its log cannot fail the start any more, so a
+			// path that cannot be written leaves that node without a log and says why.
+			const logPath = hostLogPathFrom(settings, runDir, node);
+			try {
+				recorder = open(node, logPath);
+			} catch (error) {
+				recorder = open(node, null);
+				recorder.trouble.set(`cannot write the memory log ${logPath}: ${errorMessage(error)}`);
+			}
+		}
+		recorder.add(snapshot);
+	});
+	let closed = false;
+	return {
+		settings,
+		fleet,
+		recorders,
+		logPattern: hostLogPathFrom(settings, runDir, 'HOST')?.replace(/\.HOST(\.[^.]*)?$/, '.<host>$1') ?? null,
+		start: () => fleet.start(),
+		close: async () => {
+			if (closed) return;
+			closed = true;
+			off();
+			fleet.close();
+			for (const recorder of recorders.values()) recorder.close();
+		},
+		killNow: () => fleet.killNow(),
+	};
+}

@@ -1,0 +1,282 @@
+import {type AgentMessage, PROTOCOL, type ReplyMessage, type SignalCommand} from '../agent/protocol.js';
+import type {Snapshot} from '../core/types.js';
+import {AgentStream} from './agent-stream.js';
+import {NodeState, type NodeView} from './node-state.js';
+
+// Many nodes on one screen: the agents' connections, each node's latest snapshot and link state, and the way back
+// to them (signal commands). A dead, hung or slow agent marks its own node stale or lost and is reconnected with
+// backoff; nothing here waits on a node, so one bad node never stalls the others or the screen.
+
+/** One agent process to run: a node through ssh or locally, or every node of a SLURM job through one srun. */
+export interface FleetConnection {
+	/** The nodes it carries, by name. Empty: whatever hosts its agents say hello as (srun over a job's nodes). */
+	readonly nodes: readonly string[];
+	readonly argv: readonly string[];
+	readonly env?: NodeJS.ProcessEnv;
+}
+
+export interface FleetOptions {
+	readonly connections: readonly FleetConnection[];
+	/** The sampling interval asked of the agents: how often to judge the links, and their default interval. */
+	readonly intervalMs: number;
+	readonly now?: () => number;
+	/** First reconnect delay, doubled each time up to maxMs; back to the first after a hello. */
+	readonly backoff?: {readonly initialMs: number; readonly maxMs: number};
+	/** A connection silent this long is ended and made again (a hung agent or a dead link ssh has not noticed). */
+	readonly hungAfterMs?: number;
+	/** A connection without a hello this long is ended and made again (an ssh that hangs on connect). */
+	readonly helloTimeoutMs?: number;
+	/** How long a command waits for its reply. */
+	readonly replyTimeoutMs?: number;
+}
+
+export interface FleetView {
+	readonly time: number;
+	readonly nodes: readonly NodeView[];
+}
+
+export type CommandOutcome =
+	| {readonly kind: 'reply'; readonly reply: ReplyMessage}
+	| {readonly kind: 'unreachable'; readonly why: string};
+
+interface Link {
+	readonly connection: FleetConnection;
+	stream: AgentStream | null;
+	startedAt: number;
+	delayMs: number;
+	retry: NodeJS.Timeout | null;
+	/** The nodes heard on it (for a discovering connection, those it said hello as). */
+	readonly nodes: Set<string>;
+}
+
+type SnapshotListener = (node: string, snapshot: Snapshot) => void;
+
+export class Fleet {
+	readonly #options: FleetOptions;
+	readonly #now: () => number;
+	readonly #links: Link[];
+	readonly #nodes = new Map<string, NodeState>();
+	readonly #snapshotListeners = new Set<SnapshotListener>();
+	readonly #changeListeners = new Set<(view: FleetView) => void>();
+	readonly #pending = new Map<string, {resolve: (outcome: CommandOutcome) => void; timer: NodeJS.Timeout}>();
+	#timer: NodeJS.Timeout | null = null;
+	#emitTimer: NodeJS.Timeout | null = null;
+	#lastStates = '';
+	#commandCount = 0;
+	#closed = false;
+
+	constructor(options: FleetOptions) {
+		this.#options = options;
+		this.#now = options.now ?? Date.now;
+		this.#links = options.connections.map(connection => ({
+			connection,
+			stream: null,
+			startedAt: 0,
+			delayMs: options.backoff?.initialMs ?? 1000,
+			retry: null,
+			nodes: new Set(connection.nodes),
+		}));
+		for (const link of this.#links) for (const name of link.nodes) this.#node(name);
+	}
+
+	start(): void {
+		for (const link of this.#links) this.#connect(link);
+		this.#timer = setInterval(() => this.#judge(), Math.min(this.#options.intervalMs, 1000));
+		this.#timer.unref?.();
+	}
+
+	/** Every node, in the order they were named (discovered ones after, as heard). */
+	current(): FleetView {
+		const now = this.#now();
+		return {time: now, nodes: [...this.#nodes.values()].map(node => node.view(now))};
+	}
+
+	/** Each node's snapshot as it arrives (per-host logs and lines want every one, not the coalesced view). */
+	onSnapshot(listener: SnapshotListener): () => void {
+		this.#snapshotListeners.add(listener);
+		return () => this.#snapshotListeners.delete(listener);
+	}
+
+	/** The whole view, at most once per 100 ms while snapshots come, and when a link's state changes. */
+	subscribe(listener: (view: FleetView) => void): () => void {
+		this.#changeListeners.add(listener);
+		return () => this.#changeListeners.delete(listener);
+	}
+
+	/** Sends a signal command to `node`'s agent; the agent applies every guard there and replies per rank. */
+	send(node: string, command: Omit<SignalCommand, 'id' | 'host'>): Promise<CommandOutcome> {
+		const link = this.#links.find(candidate => candidate.nodes.has(node));
+		const state = this.#nodes.get(node)?.state(this.#now());
+		if (!link?.stream || state === 'lost' || state === 'connecting')
+			return Promise.resolve({kind: 'unreachable', why: `node ${node}: no agent connected (${state ?? 'unknown'})`});
+		this.#commandCount += 1;
+		const id = `c${this.#commandCount}`;
+		return new Promise(resolve => {
+			const timeoutMs = this.#options.replyTimeoutMs ?? 10_000;
+			const timer = setTimeout(() => {
+				this.#pending.delete(id);
+				resolve({kind: 'unreachable', why: `node ${node}: no reply in ${timeoutMs / 1000} s`});
+			}, timeoutMs);
+			this.#pending.set(id, {resolve, timer});
+			if (!link.stream?.send({...command, id, host: node})) {
+				clearTimeout(timer);
+				this.#pending.delete(id);
+				resolve({kind: 'unreachable', why: `node ${node}: its connection is closing`});
+			}
+		});
+	}
+
+	/** Ends every connection (stdin closed: the agents exit), and every retry. */
+	close(): void {
+		this.#closed = true;
+		if (this.#timer) clearInterval(this.#timer);
+		if (this.#emitTimer) clearTimeout(this.#emitTimer);
+		for (const link of this.#links) {
+			if (link.retry) clearTimeout(link.retry);
+			link.stream?.close();
+		}
+		for (const [id, pending] of this.#pending) {
+			clearTimeout(pending.timer);
+			pending.resolve({kind: 'unreachable', why: 'traintop is closing'});
+			this.#pending.delete(id);
+		}
+	}
+
+	/** Kills every agent connection at once (from a process 'exit' hook, where nothing can wait). */
+	killNow(): void {
+		for (const link of this.#links) link.stream?.kill();
+	}
+
+	#node(name: string): NodeState {
+		let node = this.#nodes.get(name);
+		if (!node) {
+			node = new NodeState(name, this.#options.intervalMs);
+			this.#nodes.set(name, node);
+		}
+		return node;
+	}
+
+	#connect(link: Link): void {
+		if (this.#closed) return;
+		link.retry = null;
+		link.startedAt = this.#now();
+		for (const name of link.nodes) this.#node(name).connecting();
+		const stream = new AgentStream(
+			link.connection.argv,
+			{
+				onMessage: message => this.#message(link, message),
+				onGarbage: (line, why) => {
+					for (const name of this.#namesOf(link)) this.#node(name).garbage(`${why}: ${line}`);
+				},
+				onEnd: why => this.#ended(link, stream, why),
+			},
+			link.connection.env,
+		);
+		link.stream = stream;
+		this.#judge();
+	}
+
+	/** A single-node connection's messages are that node's whatever host they name (an ssh alias vs hostname). */
+	#nodeFor(link: Link, host: string): string {
+		if (link.connection.nodes.length === 1) return link.connection.nodes[0]!;
+		if (!link.nodes.has(host)) link.nodes.add(host);
+		return host;
+	}
+
+	#namesOf(link: Link): string[] {
+		return [...link.nodes];
+	}
+
+	#message(link: Link, message: AgentMessage): void {
+		const now = this.#now();
+		const name = this.#nodeFor(link, message.host);
+		const node = this.#node(name);
+		switch (message.kind) {
+			case 'hello':
+				if (message.protocol !== PROTOCOL) {
+					// Its snapshots could be misread: the node is lost until that traintop is updated (the retry
+					// backs off to its longest wait, in case it is being updated now).
+					const why = `speaks agent protocol ${message.protocol} (traintop ${message.version}), this traintop speaks ${PROTOCOL}: update traintop on ${name}`;
+					link.delayMs = this.#options.backoff?.maxMs ?? 30_000;
+					link.stream?.kill();
+					if (link.stream) this.#ended(link, link.stream, why);
+					return;
+				}
+				node.hello(message, now);
+				link.delayMs = this.#options.backoff?.initialMs ?? 1000;
+				break;
+			case 'snapshot': {
+				const snapshot = node.snapshot(message, now);
+				for (const listener of this.#snapshotListeners) listener(name, snapshot);
+				break;
+			}
+			case 'reply': {
+				node.heard(now);
+				const pending = this.#pending.get(message.id);
+				if (pending) {
+					clearTimeout(pending.timer);
+					this.#pending.delete(message.id);
+					pending.resolve({kind: 'reply', reply: message});
+				}
+				break;
+			}
+			case 'error':
+				node.heard(now, `its agent said: ${message.message}`);
+				break;
+		}
+		this.#scheduleEmit();
+	}
+
+	#ended(link: Link, stream: AgentStream, why: string): void {
+		if (link.stream !== stream) return;
+		link.stream = null;
+		for (const name of link.nodes) this.#node(name).lost(`agent ${why}`);
+		if (!this.#closed) {
+			const delay = link.delayMs;
+			link.delayMs = Math.min(delay * 2, this.#options.backoff?.maxMs ?? 30_000);
+			link.retry = setTimeout(() => this.#connect(link), delay);
+			link.retry.unref?.();
+		}
+		this.#judge();
+	}
+
+	/** On a clock: ends connections that hung, and tells the views when a link's state changed. */
+	#judge(): void {
+		const now = this.#now();
+		const hungAfterMs = this.#options.hungAfterMs ?? Math.max(15_000, 10 * this.#options.intervalMs);
+		const helloTimeoutMs = this.#options.helloTimeoutMs ?? 30_000;
+		for (const link of this.#links) {
+			const stream = link.stream;
+			if (!stream) continue;
+			const nodes = [...link.nodes].map(name => this.#node(name));
+			const heard = nodes.some(node => node.state(now) !== 'connecting');
+			const silent = nodes.every(node => (node.silentMs(now) ?? now - link.startedAt) > hungAfterMs);
+			if (!heard && now - link.startedAt > helloTimeoutMs) {
+				stream.kill();
+				this.#ended(link, stream, `gave no hello in ${helloTimeoutMs / 1000} s`);
+			} else if (heard && silent) {
+				stream.kill();
+				this.#ended(link, stream, `silent for ${Math.round(hungAfterMs / 1000)} s (hung): ended, reconnecting`);
+			}
+		}
+		const states = [...this.#nodes.values()].map(node => `${node.name}=${node.state(now)}`).join(',');
+		if (states !== this.#lastStates) {
+			this.#lastStates = states;
+			this.#emit();
+		}
+	}
+
+	#scheduleEmit(): void {
+		if (this.#emitTimer !== null) return;
+		this.#emitTimer = setTimeout(() => {
+			this.#emitTimer = null;
+			this.#emit();
+		}, 100);
+		this.#emitTimer.unref?.();
+	}
+
+	#emit(): void {
+		const view = this.current();
+		for (const listener of this.#changeListeners) listener(view);
+	}
+}

@@ -1,0 +1,109 @@
+import type {Writable} from 'node:stream';
+import type {Snapshot} from '../core/types.js';
+import type {FleetSession} from '../fleet/fleet-session.js';
+import type {LinkState, NodeView} from '../fleet/node-state.js';
+import {linkWords} from '../fleet/node-words.js';
+import {localTime} from '../format/time.js';
+import {eventRecord, formatAlertLine, formatEventLine, formatStatusLine} from './format.js';
+
+// The headless view of many nodes: each node's status line (or JSON record, which names its host) per log
+// interval on stdout, its alerts and job events on stderr with the node's name, and a line when a node's link
+// changes (connected, stale, lost). It only prints: the fleet session samples and writes one log per node.
+
+export interface FleetHeadlessOptions {
+	readonly json: boolean;
+	readonly stdout: Writable;
+	readonly stderr: Writable;
+	readonly signal: AbortSignal;
+}
+
+const LINK_LEVEL: Record<LinkState, string> = {connecting: '', connected: '', stale: 'WARN ', lost: 'WARN '};
+
+export async function runFleetHeadless(session: FleetSession, options: FleetHeadlessOptions): Promise<void> {
+	const {fleet, settings} = session;
+	const {stdout, stderr} = options;
+	const note = (text: string) => stderr.write(`traintop: ${text}\n`);
+	let stdoutOpen = true;
+	const out = (line: string) => {
+		if (stdoutOpen) stdout.write(`${line}\n`);
+	};
+
+	const names = fleet.current().nodes.map(node => node.name);
+	const logs = session.logPattern ? `memory logs ${session.logPattern}` : 'memory logs off (--no-log)';
+	note(
+		`watching ${names.length > 0 ? `${names.length} nodes (${names.join(', ')})` : "the job's nodes"} every ${settings.interval} s; ${logs}`,
+	);
+
+	const offRecords = new Map<string, () => void>();
+	const follow = (node: string) => {
+		const recorder = session.recorders.get(node);
+		if (!recorder || offRecords.has(node)) return;
+		offRecords.set(
+			node,
+			recorder.onRecord((record, snapshot) =>
+				out(options.json ? JSON.stringify(record) : `${node} ${formatStatusLine(record, snapshot.metrics)}`),
+			),
+		);
+		recorder.trouble.subscribe(trouble => {
+			if (trouble) note(`${node}: ${trouble}`);
+		});
+	};
+	for (const node of names) follow(node);
+
+	const offSnapshots = fleet.onSnapshot((node: string, snapshot: Snapshot) => {
+		follow(node);
+		for (const event of snapshot.events) {
+			note(`${node} ${formatEventLine(event)}`);
+			if (options.json) out(JSON.stringify({...eventRecord(event), host: node}));
+		}
+		for (const alert of snapshot.newAlerts) stderr.write(`${node} ${formatAlertLine(alert, settings.warnMargin)}\n`);
+	});
+
+	const states = new Map<string, LinkState>();
+	const offView = fleet.subscribe(view => {
+		for (const node of view.nodes) {
+			if (states.get(node.name) === node.state) continue;
+			const first = !states.has(node.name);
+			states.set(node.name, node.state);
+			if (first && node.state === 'connecting') continue;
+			note(`${localTime(view.time)} ${LINK_LEVEL[node.state]}node ${node.name} ${linkWords(node, view.time)}`);
+			if (options.json) out(JSON.stringify(nodeRecord(node, view.time)));
+		}
+	});
+
+	let stopOnClosedPipe = () => {};
+	const onStdoutError = (error: NodeJS.ErrnoException) => {
+		stdoutOpen = false;
+		if (error.code === 'EPIPE') stopOnClosedPipe();
+	};
+	stdout.on('error', onStdoutError);
+	session.start();
+	try {
+		await new Promise<void>(resolve => {
+			stopOnClosedPipe = resolve;
+			if (options.signal.aborted) resolve();
+			else options.signal.addEventListener('abort', () => resolve(), {once: true});
+		});
+	} finally {
+		await session.close();
+		offSnapshots();
+		offView();
+		for (const off of offRecords.values()) off();
+		stdout.off('error', onStdoutError);
+	}
+}
+
+/** `{"event":"node", …}` with --json: a node's link changed. */
+function nodeRecord(node: NodeView, now: number) {
+	return {
+		event: 'node',
+		time: new Date(now).toISOString(),
+		host: node.name,
+		state: node.state,
+		text: linkWords(node, now),
+		skew_ms: node.skewMs,
+		agent_pid: node.hello?.pid ?? null,
+		garbage: node.garbage,
+		reconnects: node.reconnects,
+	};
+}

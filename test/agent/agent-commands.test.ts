@@ -1,0 +1,147 @@
+import {randomUUID} from 'node:crypto';
+import {afterEach, describe, expect, test} from 'vitest';
+import {CommandLines} from '../../src/agent/agent-commands.js';
+import type {SignalCommand} from '../../src/agent/protocol.js';
+import {DEFAULT_SETTINGS} from '../../src/config/schema.js';
+import type {RankSet} from '../../src/core/types.js';
+import {RankSampler} from '../../src/ranks/discover.js';
+import {sessionActions} from '../../src/session/actions.js';
+import {procReader} from '../../src/system/procfs.js';
+import {startPython, type PythonChild} from '../helpers/python-child.js';
+import {echoOn, ping} from '../helpers/python-signals.js';
+
+// An agent's answers to the lines on its stdin, on real processes: two python ranks found by a real rank scan,
+// signals through the session's real sender (every guard of ranks/send.ts). Each rank handles SIGUSR2, which the
+// tests send themselves as a ping: a SIGUSR1 sent before it has shown ("got USR1") by the time the ping's line does.
+
+const HOST = 'node-7';
+const children: PythonChild[] = [];
+afterEach(() => {
+	for (const c of children.splice(0)) c.kill();
+});
+
+/** Rank 0 handles SIGUSR1, rank 1 does not; both as one job, as a real scan of the pair finds them. */
+async function twoRanks(): Promise<{ranks: PythonChild[]; set: RankSet}> {
+	const tag = `tt-agent-${randomUUID()}`;
+	const setups = [echoOn('SIGUSR1', 'USR1'), ''];
+	const ranks: PythonChild[] = [];
+	for (const [i, setup] of setups.entries()) {
+		const child = await startPython(`${setup}\n${echoOn('SIGUSR2', 'USR2')}`, {RANK: String(i), WORLD_SIZE: '2'}, tag);
+		children.push(child);
+		ranks.push(child);
+	}
+	const found = await new RankSampler({
+		proc: procReader(),
+		selector: {kind: 'match', pattern: new RegExp(tag)},
+		host: HOST,
+	}).sample();
+	expect(found.ranks).toHaveLength(2);
+	// Their parent is the test runner, no launcher: discovery makes each a job of its own. One job holds both here.
+	const job = {...found.jobs[0]!, id: 'job-1', ranks: found.ranks};
+	return {ranks, set: {...found, jobs: [job]}};
+}
+
+function lines(set: RankSet | null, readonly = false): CommandLines {
+	const actions = sessionActions({settings: DEFAULT_SETTINGS, proc: procReader(), checkpoints: null, logPath: null});
+	return new CommandLines({
+		host: HOST,
+		readonly,
+		latest: () => (set === null ? null : {ranks: set}),
+		send: (signal, job, pids) => actions.send(signal, job, pids),
+	});
+}
+
+function command(fields: Partial<SignalCommand>): string {
+	return JSON.stringify({kind: 'signal', id: 'c1', host: HOST, job: 'job-1', signal: 'SIGUSR1', ranks: [], ...fields});
+}
+
+const identity = (set: RankSet, rank: number) => {
+	const found = set.ranks.find(r => r.rank === rank)!;
+	return {pid: found.pid, start_time: found.startTime};
+};
+
+describe('signal commands on real ranks', () => {
+	test('the named rank gets the signal; a rank named with a reused identity or outside the job gets nothing', async () => {
+		const {ranks, set} = await twoRanks();
+		const rank0 = identity(set, 0);
+		const rank1 = identity(set, 1);
+		const reply = await lines(set).answer(
+			command({
+				ranks: [rank0, rank0, {pid: rank1.pid, start_time: rank1.start_time + 1}, {pid: 999_999, start_time: 5}],
+			}),
+		);
+		expect(reply).toMatchObject({kind: 'reply', host: HOST, id: 'c1', refused: null});
+		if (reply?.kind !== 'reply') throw new Error('no reply');
+		expect(reply.results).toHaveLength(3);
+		expect(reply.results[0]).toEqual({rank: 0, pid: rank0.pid, outcome: 'sent', reason: null});
+		expect(reply.results[1]).toMatchObject({rank: 1, pid: rank1.pid, outcome: 'gone'});
+		expect(reply.results[1]?.reason).toMatch(/no longer rank 1 as named .*pid was reused/);
+		expect(reply.results[2]).toMatchObject({rank: null, pid: 999_999, outcome: 'gone'});
+		expect(reply.results[2]?.reason).toBe('pid 999999 is not a rank of job job-1 on node-7 (at its last rank scan)');
+		// Rank 0 handled it once; rank 1, which has no handler and would have died of it, is alive and got nothing.
+		expect(await ping(ranks[0]!, 'SIGUSR2', 'USR2')).toEqual(['got USR1', 'got USR2']);
+		expect(await ping(ranks[1]!, 'SIGUSR2', 'USR2')).toEqual(['got USR2']);
+	});
+
+	test("the node's guards hold: a rank without a handler is refused, never forced", async () => {
+		const {ranks, set} = await twoRanks();
+		const reply = await lines(set).answer(command({ranks: [identity(set, 1)]}));
+		if (reply?.kind !== 'reply') throw new Error('no reply');
+		expect(reply.results).toEqual([
+			{
+				rank: 1,
+				pid: ranks[1]!.pid,
+				outcome: 'refused',
+				reason: 'rank 1 has no handler for SIGUSR1: the signal would terminate it (--force sends it anyway)',
+			},
+		]);
+		expect(await ping(ranks[1]!, 'SIGUSR2', 'USR2')).toEqual(['got USR2']);
+	});
+
+	test('refused as a whole: read-only, not a signal, no ranks named, an unknown job, no scan yet', async () => {
+		const {ranks, set} = await twoRanks();
+		const named = [identity(set, 0)];
+		const refusal = async (reader: CommandLines, fields: Partial<SignalCommand>) => {
+			const reply = await reader.answer(command({ranks: named, ...fields}));
+			if (reply?.kind !== 'reply') throw new Error(`no reply: ${JSON.stringify(reply)}`);
+			expect(reply.results).toEqual([]);
+			return reply.refused;
+		};
+		expect(await refusal(lines(set, true), {})).toBe('the agent on node-7 runs with --readonly: no signal is sent');
+		expect(await refusal(lines(set), {signal: 'SIGNOPE'})).toBe(
+			'SIGNOPE is not a signal on node-7 (signal names as in kill -l, e.g. SIGUSR1)',
+		);
+		expect(await refusal(lines(set), {ranks: []})).toBe(
+			'the command names no ranks: an agent never widens a command to every rank',
+		);
+		expect(await refusal(lines(set), {job: 'job-2'})).toBe('no job job-2 on node-7 (jobs here: job-1)');
+		expect(await refusal(lines(null), {})).toBe('no rank scan yet on node-7: nothing is known to signal');
+		// None of them sent anything.
+		expect(await ping(ranks[0]!, 'SIGUSR2', 'USR2')).toEqual(['got USR2']);
+	});
+});
+
+describe('lines that are not commands for this node', () => {
+	test('another host: no answer; garbage: an error naming the line and the count, and the next line is read', async () => {
+		const reader = lines(null);
+		expect(await reader.answer(command({host: 'node-8'}))).toBeNull();
+		// Not a valid command, but addressed elsewhere: not this agent's to complain about.
+		expect(await reader.answer(JSON.stringify({kind: 'reboot', host: 'node-8'}))).toBeNull();
+		expect(await reader.answer('')).toBeNull();
+		expect(await reader.answer('{"kind": "signal", "host": "node-7"')).toEqual({
+			kind: 'error',
+			host: HOST,
+			message: 'stdin line 4 skipped (1 so far): not JSON: {"kind": "signal", "host": "node-7"',
+		});
+		const unknown = await reader.answer(JSON.stringify({kind: 'reboot', host: HOST}));
+		expect(unknown?.kind).toBe('error');
+		expect(unknown && 'message' in unknown ? unknown.message : '').toMatch(
+			/^stdin line 5 skipped \(2 so far\): not an agent command at kind: /,
+		);
+		expect(reader.skipped).toBe(2);
+		expect(await reader.answer(command({ranks: [{pid: 4242, start_time: 1}]}))).toMatchObject({
+			kind: 'reply',
+			refused: expect.stringMatching(/no rank scan yet/),
+		});
+	});
+});
