@@ -138,7 +138,14 @@ async function main(): Promise<number> {
 	if (command === 'signal') {
 		if (args.length > 2) throw new UsageError(`signal takes an action and an optional RUN_DIR (got ${args.join(' ')})`);
 		const {runSignalCommand} = await import('./commands/signal.js');
+		// Many nodes: through a `traintop agent` on each (--hosts, --cluster, --slurm-job J --agents).
+		let agents = null;
+		if (cli.flags.hosts !== undefined || cli.flags.cluster !== undefined || (cli.flags.agents && cli.flags.slurmJob)) {
+			const {fleetConnections, runDirOf} = await import('./commands/fleet.js');
+			agents = await fleetConnections(cli.flags, given, settings, runDirOf(args.slice(1)));
+		}
 		return runSignalCommand({
+			agents,
 			settings,
 			selector,
 			job: jobFromFlag(cli.flags.job),
@@ -159,14 +166,16 @@ async function main(): Promise<number> {
 		});
 	}
 	monitorHeap();
-	if (cli.flags.hosts !== undefined || cli.flags.cluster !== undefined) {
-		const {runFleet, nodesFromFlags} = await import('./commands/fleet.js');
+	// Many nodes: --hosts, --cluster, or --slurm-job J --agents (each node of the job through one srun --overlap).
+	if (cli.flags.hosts !== undefined || cli.flags.cluster !== undefined || (cli.flags.agents && cli.flags.slurmJob)) {
+		const {runFleet, fleetConnections, runDirOf} = await import('./commands/fleet.js');
+		const runDir = runDirOf(cli.input);
 		return runFleet({
-			input: cli.input,
+			runDir,
 			flags: cli.flags,
 			settings,
 			json,
-			nodes: await nodesFromFlags(cli.flags, given),
+			connections: await fleetConnections(cli.flags, given, settings, runDir),
 			exitNow: () => process.exit(EXIT.ok),
 		});
 	}

@@ -4,18 +4,23 @@ import type {Settings, SettingsInput} from '../config/schema.js';
 import {EXIT, UsageError} from '../core/errors.js';
 import {openFleetSession} from '../fleet/fleet-session.js';
 import {existingRunDir} from './checkpoints.js';
+import {formatGpuThresholds} from '../config/gpu-thresholds.js';
+import type {FleetConnection} from '../fleet/fleet.js';
+import {srunConnection} from '../fleet/transports.js';
+import {slurmJobNodes} from '../slurm/job-nodes.js';
 import {agentArgs, connectionsFor, type NodeTarget, nodesFromHosts} from './fleet-connections.js';
 
 // traintop over many nodes: a `traintop agent` per node (ssh, or a local child), one view of them all. The command
 // owns the process around the fleet session: signals, the exit hook (no agent connection may outlive traintop).
 
 export interface FleetCommandOptions {
-	readonly input: readonly string[];
 	readonly flags: Readonly<Record<string, unknown>>;
 	readonly settings: Settings;
 	readonly json: boolean;
-	/** The nodes, from --hosts or --cluster. */
-	readonly nodes: readonly NodeTarget[];
+	/** RUN_DIR as given (runDirOf resolves it). */
+	readonly runDir: string | null;
+	/** The agents to run: fleetConnections (--hosts, --cluster, --slurm-job with agents). */
+	readonly connections: readonly FleetConnection[];
 	readonly exitNow: () => void;
 }
 
@@ -57,17 +62,44 @@ export async function nodesFromFlags(
 	});
 }
 
-export async function runFleet({input, flags, settings, json, nodes, exitNow}: FleetCommandOptions): Promise<number> {
+/** RUN_DIR as the one-node monitor takes it: it may not exist yet (the job makes it); something else there is an error. */
+export function runDirOf(input: readonly string[]): string | null {
 	if (input.length > 1) throw new UsageError(`expected at most one RUN_DIR, got ${input.length}: ${input.join(' ')}`);
 	const given = input[0] ?? null;
-	// As the one-node monitor takes it: it may not exist yet (the job makes it); something else there is an error.
-	const runDir = given === null ? null : existsSync(given) ? existingRunDir(given) : path.resolve(given);
+	return given === null ? null : existsSync(given) ? existingRunDir(given) : path.resolve(given);
+}
+
+/**
+ * The agents to run for these flags: one per node of `--hosts` or `--cluster` (ssh, or a child for `local`), or one
+ * `srun --overlap` step over the nodes of `--slurm-job J`. `given` is what the user set (not defaults).
+ */
+export async function fleetConnections(
+	flags: Readonly<Record<string, unknown>>,
+	given: Pick<SettingsInput, 'gpuThreshold' | 'gpuThresholds'>,
+	settings: Settings,
+	runDir: string | null,
+): Promise<FleetConnection[]> {
+	const plan = agentArgs(settings, flags, runDir);
+	if (flags.hosts === undefined && flags.cluster === undefined && typeof flags.slurmJob === 'string') {
+		const jobId = flags.slurmJob;
+		const nodes = await slurmJobNodes(jobId);
+		const own = plan.gpuThresholds.size > 0 ? ['--gpu-thresholds', formatGpuThresholds(plan.gpuThresholds)] : [];
+		return [srunConnection(jobId, nodes, {args: [...plan.args, '--slurm-job', jobId, ...own]})];
+	}
+	const nodes = await nodesFromFlags(flags, given);
 	// This same traintop, for nodes whose agent runs here (`local`).
 	const self = [process.execPath, process.argv[1] ?? 'traintop'];
-	const connections = connectionsFor(nodes, agentArgs(settings, flags, runDir), {
-		sshCommand: sshCommandFrom(flags),
-		self,
-	});
+	return connectionsFor(nodes, plan, {sshCommand: sshCommandFrom(flags), self});
+}
+
+export async function runFleet({
+	runDir,
+	flags,
+	settings,
+	json,
+	connections,
+	exitNow,
+}: FleetCommandOptions): Promise<number> {
 	const session = openFleetSession({settings, runDir, connections});
 	process.on('exit', () => session.killNow());
 	const stop = new AbortController();

@@ -1,4 +1,5 @@
 import {hostname} from 'node:os';
+import type {SaveExpectation, SaveOutcome} from '../checkpoints/save-attribution.js';
 import {UsageError} from '../core/errors.js';
 import type {Job, RankSet} from '../core/types.js';
 import {signalState} from '../ranks/dispositions.js';
@@ -38,6 +39,10 @@ export interface SignalPlan {
 	/** A visible rank's working directory: where --wait watches when no RUN_DIR is given. */
 	readonly watchFrom: number | null;
 	send(): Promise<TargetResult[]>;
+	/** Where the plan watches for the save itself (through the agents: the node's own snapshots); else a local watcher. */
+	readonly awaitSave?: (sinceMs: number, expect: SaveExpectation) => Promise<SaveOutcome>;
+	/** The run dir `awaitSave` watches, for the words. */
+	readonly runDir?: string | null;
 }
 
 interface PlanCommon {

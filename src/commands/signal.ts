@@ -4,9 +4,10 @@ import type {Settings} from '../config/schema.js';
 import {EXIT, UsageError} from '../core/errors.js';
 import type {Job} from '../core/types.js';
 import type {SaveOutcome} from '../checkpoints/save-attribution.js';
-import {CheckpointWatcher} from '../checkpoints/watch.js';
+import {saveWatch} from './signal-watch.js';
 import {jobLine} from '../format/jobs.js';
 import {existingRunDir} from './checkpoints.js';
+import type {FleetConnection} from '../fleet/fleet.js';
 import {chooseJob} from '../ranks/choose-job.js';
 import {parseSignalName, type SignalName} from '../ranks/signals.js';
 import type {RankSelector} from '../ranks/tree.js';
@@ -69,6 +70,8 @@ export interface SignalCommandOptions {
 	readonly stdin: Readable;
 	readonly stdout: Writable;
 	readonly stderr: Writable;
+	/** Through a `traintop agent` per node (--hosts, --cluster, --slurm-job J --agents): the agents to run. */
+	readonly agents?: readonly FleetConnection[] | null;
 }
 
 /** The jobs found, and how to pick one: said when nothing (or several things) picked one. */
@@ -90,6 +93,7 @@ export async function runSignalCommand(o: SignalCommandOptions): Promise<number>
 		say(`traintop: --readonly: no signal is sent (${label} refused)`);
 		return EXIT.actionRefused;
 	}
+	if (o.agents) return await signalThroughAgents(o, o.agents, {signal, label, expect});
 	const runDir = o.runDir === null ? null : existingRunDir(o.runDir);
 	const set = await scanRanks(o.settings, o.selector, {runDir});
 	const common = {signal, label, ranks: o.ranks, force: o.force, proc: procReader()};
@@ -128,6 +132,52 @@ export async function runSignalCommand(o: SignalCommandOptions): Promise<number>
 		if (choice.kind === 'refused') throw refusal(choice.why, choice.jobs);
 		plan = localPlan([choice.job], choice.why, common);
 	}
+	return await carryOut(o, plan, {signal, expect}, runDir);
+}
+
+/** Many nodes: the plan through their agents, carried out as any other; the agents end with it. */
+async function signalThroughAgents(
+	o: SignalCommandOptions,
+	connections: readonly FleetConnection[],
+	action: {signal: SignalName; label: string; expect: 'manual' | 'emergency' | null},
+): Promise<number> {
+	if (o.force) throw new UsageError('--force: an agent never forces; signal a node from the node itself to force');
+	if (o.batch) throw new UsageError('--batch: not through agents; use --slurm-job J --batch without --agents');
+	const {agentsPlan} = await import('./signal-agents.js');
+	const planned = await agentsPlan({
+		connections,
+		intervalMs: o.settings.interval * 1000,
+		signal: action.signal,
+		label: action.label,
+		ranks: o.ranks,
+		job: o.job ?? o.slurmJob ?? null,
+		runDir: o.runDir,
+		selector: o.selector,
+		timeoutS: o.settings.timeout,
+	});
+	try {
+		if (planned.plan === null) {
+			o.stderr.write(`traintop: signal: ${planned.refused}; nothing sent\n`);
+			if (o.json)
+				o.stdout.write(
+					`${JSON.stringify({signal: action.signal, route: 'agents', refused: planned.refused, results: []})}\n`,
+				);
+			return EXIT.actionRefused;
+		}
+		return await carryOut(o, planned.plan, action, null);
+	} finally {
+		await planned.close();
+	}
+}
+
+/** Shows the plan, asks (unless --yes), sends, and with --wait confirms the save by its checkpoint. */
+async function carryOut(
+	o: SignalCommandOptions,
+	plan: SignalPlan,
+	{signal, expect}: {signal: SignalName; expect: 'manual' | 'emergency' | null},
+	runDir: string | null,
+): Promise<number> {
+	const say = (line: string) => o.stderr.write(`${line}\n`);
 	if (plan.preview.length === 0) {
 		say(`traintop: job ${String(plan.job.id)} has no ranks left (its launcher is still there); nothing sent`);
 		if (o.json) o.stdout.write(`${JSON.stringify({signal, route: plan.route, job: plan.job, results: []})}\n`);
@@ -149,23 +199,17 @@ export async function runSignalCommand(o: SignalCommandOptions): Promise<number>
 	}
 
 	// Watch before sending, so a checkpoint that already existed can never be taken for the new one.
-	const watcher = o.wait ? await startWatcher(o, runDir, plan.watchFrom) : null;
+	const watch = o.wait ? await saveWatch(o.settings, plan, runDir) : null;
 	try {
 		const sentAt = Date.now();
 		const results = await plan.send();
 		if (!o.json) for (const result of results) o.stdout.write(`${resultLine(result)}\n`);
 		let waited: {outcome: SaveOutcome; seconds: number} | null = null;
-		if (watcher && results.some(r => r.outcome === 'sent')) {
-			if (!o.json) say(`waiting up to ${o.settings.timeout} s for a new checkpoint in ${watcher.runDir}…`);
-			const outcome = expect
-				? await watcher.watcher.awaitSave(sentAt, o.settings.timeout * 1000, expect)
-				: await watcher.watcher.awaitNewCheckpoint(sentAt, o.settings.timeout * 1000).then(checkpoint => ({
-						checkpoint,
-						attributed: checkpoint !== null,
-						note: null,
-					}));
+		if (watch && results.some(r => r.outcome === 'sent')) {
+			if (!o.json) say(`waiting up to ${o.settings.timeout} s for a new checkpoint in ${watch.runDir}…`);
+			const outcome = await watch.await(sentAt, expect);
 			waited = {outcome, seconds: (Date.now() - sentAt) / 1000};
-			if (!o.json) o.stdout.write(`${waitLine(outcome, waited.seconds, watcher.runDir, o.settings.timeout)}\n`);
+			if (!o.json) o.stdout.write(`${waitLine(outcome, waited.seconds, watch.runDir, o.settings.timeout)}\n`);
 		}
 		if (o.json) {
 			const found = waited?.outcome.checkpoint ?? null;
@@ -192,7 +236,7 @@ export async function runSignalCommand(o: SignalCommandOptions): Promise<number>
 		const allSent = results.every(r => r.outcome === 'sent');
 		return allSent && (!waited || waited.outcome.checkpoint !== null) ? EXIT.ok : EXIT.actionRefused;
 	} finally {
-		await watcher?.watcher.stop();
+		await watch?.stop();
 	}
 }
 
@@ -208,26 +252,4 @@ function waitLine(outcome: SaveOutcome, seconds: number, runDir: string, timeout
 	const step = checkpoint.step === null ? '' : ` (step ${checkpoint.step}, ${checkpoint.kind})`;
 	const what = `${checkpoint.name}${step} in ${seconds.toFixed(1)} s`;
 	return outcome.attributed ? `saved ${what}` : `${what}${outcome.note ? ` — ${outcome.note}` : ''}`;
-}
-
-/** The run dir to watch: the one given, else where a visible rank runs (relative checkpoint paths start there). */
-async function startWatcher(
-	o: SignalCommandOptions,
-	given: string | null,
-	rankPid: number | null,
-): Promise<{watcher: CheckpointWatcher; runDir: string}> {
-	const runDir = given ?? (rankPid === null ? null : procReader().cwd(rankPid));
-	if (!runDir)
-		throw new UsageError(
-			rankPid === null
-				? '--wait: no rank of the job is visible on this node to find its run dir; give RUN_DIR'
-				: `--wait: cannot read the working directory of pid ${rankPid}; give RUN_DIR`,
-		);
-	const watcher = new CheckpointWatcher({
-		runDir,
-		keep: o.settings.keep,
-		poll: o.settings.poll > 0 ? {intervalMs: o.settings.poll * 1000} : null,
-	});
-	await watcher.start();
-	return {watcher, runDir};
 }

@@ -229,6 +229,13 @@ export const OPTIONS: readonly OptionSpec[] = [
 		description: "the ssh that starts each node's agent, a shell command as GIT_SSH_COMMAND is (a wrapper, options)",
 	},
 	{
+		name: 'agents',
+		usage: '--agents',
+		kind: 'boolean',
+		description:
+			'with --slurm-job J: watch (and signal) every node of the job through a `traintop agent` on each, one srun --overlap step',
+	},
+	{
 		name: 'saveSignal',
 		usage: '--save-signal SIG',
 		kind: 'string',

@@ -71,30 +71,44 @@ export class AgentStream {
 	}
 
 	/**
-	 * Ends the connection: stdin closed first (an agent exits when it reads EOF, ssh passes the EOF on), then
-	 * SIGTERM to the process group after `graceMs`, SIGKILL after twice that.
+	 * Ends the connection: stdin closed first (an agent exits when it reads EOF; ssh and srun pass the EOF on), then
+	 * SIGTERM to the process group after `graceMs` (srun ends its step on it), SIGKILL after as long again. Resolves
+	 * once the process is gone, so the caller can exit knowing nothing of it is left.
 	 */
-	close(graceMs = 2000): void {
+	async close(graceMs = 2000): Promise<void> {
 		this.#child.stdin?.end();
-		const kill = (signal: NodeJS.Signals) => {
-			if (this.#ended || this.#child.pid === undefined) return;
-			try {
-				process.kill(-this.#child.pid, signal);
-			} catch {
-				// Already gone.
-			}
-		};
-		setTimeout(() => kill('SIGTERM'), graceMs).unref();
-		setTimeout(() => kill('SIGKILL'), graceMs * 2).unref();
+		if (await this.#exitWithin(graceMs)) return;
+		this.#signalGroup('SIGTERM');
+		if (await this.#exitWithin(graceMs)) return;
+		this.#signalGroup('SIGKILL');
+		await this.#exitWithin(graceMs);
 	}
 
-	/** Ends it now (a hung agent, or the viewer's exit hook). */
-	kill(): void {
+	#exitWithin(ms: number): Promise<boolean> {
+		if (this.#ended) return Promise.resolve(true);
+		return new Promise(resolve => {
+			const timer = setTimeout(() => resolve(false), ms);
+			this.#child.once('exit', () => {
+				clearTimeout(timer);
+				resolve(true);
+			});
+		});
+	}
+
+	#signalGroup(signal: NodeJS.Signals): void {
 		if (this.#ended || this.#child.pid === undefined) return;
 		try {
-			process.kill(-this.#child.pid, 'SIGKILL');
+			process.kill(-this.#child.pid, signal);
 		} catch {
 			// Already gone.
 		}
+	}
+
+	/** Ends it without waiting (a hung agent, or the viewer's exit hook). */
+	kill(): void {
+		// SIGTERM first: srun ends its step on it (a SIGKILLed srun leaves the step's tasks running), ssh its
+		// session; SIGKILL for what does not go.
+		this.#signalGroup('SIGTERM');
+		setTimeout(() => this.#signalGroup('SIGKILL'), 5000).unref();
 	}
 }

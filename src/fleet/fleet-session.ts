@@ -65,7 +65,7 @@ export function openFleetSession(options: {
 			if (closed) return;
 			closed = true;
 			off();
-			fleet.close();
+			await fleet.close();
 			for (const recorder of recorders.values()) recorder.close();
 		},
 		killNow: () => fleet.killNow(),

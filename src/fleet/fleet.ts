@@ -126,20 +126,18 @@ export class Fleet {
 		});
 	}
 
-	/** Ends every connection (stdin closed: the agents exit), and every retry. */
-	close(): void {
+	/** Ends every connection (stdin closed: the agents exit; then signals), and every retry; resolves when all are gone. */
+	async close(): Promise<void> {
 		this.#closed = true;
 		if (this.#timer) clearInterval(this.#timer);
 		if (this.#emitTimer) clearTimeout(this.#emitTimer);
-		for (const link of this.#links) {
-			if (link.retry) clearTimeout(link.retry);
-			link.stream?.close();
-		}
 		for (const [id, pending] of this.#pending) {
 			clearTimeout(pending.timer);
 			pending.resolve({kind: 'unreachable', why: 'traintop is closing'});
 			this.#pending.delete(id);
 		}
+		for (const link of this.#links) if (link.retry) clearTimeout(link.retry);
+		await Promise.all(this.#links.map(link => link.stream?.close()));
 	}
 
 	/** Kills every agent connection at once (from a process 'exit' hook, where nothing can wait). */

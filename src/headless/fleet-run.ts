@@ -1,10 +1,10 @@
 import type {Writable} from 'node:stream';
-import type {Snapshot} from '../core/types.js';
+import type {RankSet, Snapshot} from '../core/types.js';
 import type {FleetSession} from '../fleet/fleet-session.js';
 import type {LinkState, NodeView} from '../fleet/node-state.js';
 import {linkWords} from '../fleet/node-words.js';
 import {localTime} from '../format/time.js';
-import {eventRecord, formatAlertLine, formatEventLine, formatStatusLine} from './format.js';
+import {describeRanksFound, eventRecord, formatAlertLine, formatEventLine, formatStatusLine} from './format.js';
 
 // The headless view of many nodes: each node's status line (or JSON record, which names its host) per log
 // interval on stdout, its alerts and job events on stderr with the node's name, and a line when a node's link
@@ -50,8 +50,15 @@ export async function runFleetHeadless(session: FleetSession, options: FleetHead
 	};
 	for (const node of names) follow(node);
 
+	const lastRanks = new Map<string, RankSet>();
 	const offSnapshots = fleet.onSnapshot((node: string, snapshot: Snapshot) => {
 		follow(node);
+		// The ranks each node's agent found, when they change (as the one-node view says them).
+		if (snapshot.ranks && snapshot.ranks !== lastRanks.get(node)) {
+			const found = describeRanksFound(lastRanks.get(node) ?? null, snapshot.ranks);
+			if (found) note(`${localTime(snapshot.time)} ${node} ${found}`);
+			lastRanks.set(node, snapshot.ranks);
+		}
 		for (const event of snapshot.events) {
 			note(`${node} ${formatEventLine(event)}`);
 			if (options.json) out(JSON.stringify({...eventRecord(event), host: node}));

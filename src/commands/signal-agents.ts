@@ -1,0 +1,162 @@
+import {UsageError} from '../core/errors.js';
+import type {Job, RankProcess, RankSet} from '../core/types.js';
+import type {SaveExpectation, SaveOutcome} from '../checkpoints/save-attribution.js';
+import {Fleet, type FleetConnection} from '../fleet/fleet.js';
+import {awaitNodeSave} from '../fleet/node-save.js';
+import {linkWords} from '../fleet/node-words.js';
+import {chooseJob} from '../ranks/choose-job.js';
+import {previewLine} from '../ranks/preview.js';
+import type {SignalName} from '../ranks/signals.js';
+import type {RankSelector} from '../ranks/tree.js';
+import type {SignalPlan, TargetResult} from './signal-plan.js';
+
+// `traintop signal` over many nodes: the same one job, picked the same way, but its ranks are on several nodes and
+// each node's agent sends to its own (every guard of ranks/send.ts applied there, never forced). Every node must be
+// reachable: a save that reaches some ranks of a DDP job and not others leaves the others waiting in a collective.
+
+/** How long the agents get to say hello and scan their ranks. */
+const READY_TIMEOUT_MS = 30_000;
+
+export interface AgentsPlanInput {
+	readonly connections: readonly FleetConnection[];
+	readonly intervalMs: number;
+	readonly signal: SignalName;
+	readonly label: string;
+	readonly ranks: readonly number[] | undefined;
+	readonly job: string | null;
+	readonly runDir: string | null;
+	readonly selector: RankSelector;
+	readonly timeoutS: number;
+}
+
+/** One job's ranks across nodes: the jobs of every node, those with the same id (a SLURM step, a rendezvous) as one. */
+function mergedRanks(sets: readonly RankSet[]): RankSet {
+	const jobs = new Map<string, Job>();
+	for (const set of sets)
+		for (const job of set.jobs) {
+			const seen = jobs.get(job.id);
+			jobs.set(job.id, seen ? {...seen, ranks: [...seen.ranks, ...job.ranks]} : job);
+		}
+	const named = [...new Set(sets.flatMap(set => set.runDirMatch?.jobs ?? []))];
+	const evidence = sets.find(set => set.runDirMatch?.evidence)?.runDirMatch?.evidence ?? null;
+	return {
+		ranks: [...jobs.values()].flatMap(job => job.ranks),
+		jobs: [...jobs.values()],
+		launcher: null,
+		departed: [],
+		ended: [],
+		runDirMatch: sets.some(set => set.runDirMatch) ? {jobs: named, evidence} : null,
+		sampledAt: Math.max(0, ...sets.map(set => set.sampledAt)),
+	};
+}
+
+/** Resolves once every node has a rank scan, or with why not (a node lost, or not ready in time). */
+function ready(fleet: Fleet): Promise<string | null> {
+	return new Promise(resolve => {
+		const check = (): boolean => {
+			const {nodes, time} = fleet.current();
+			const lost = nodes.find(node => node.state === 'lost');
+			if (lost) return finish(`node ${lost.name} ${linkWords(lost, time)}`);
+			return nodes.length > 0 && nodes.every(node => node.snapshot?.ranks) ? finish(null) : false;
+		};
+		const finish = (why: string | null): true => {
+			clearTimeout(timer);
+			off();
+			resolve(why);
+			return true;
+		};
+		const off = fleet.subscribe(() => void check());
+		const timer = setTimeout(() => {
+			const waiting = fleet.current().nodes.filter(node => !node.snapshot?.ranks);
+			finish(`no rank scan in ${READY_TIMEOUT_MS / 1000} s from ${waiting.map(node => node.name).join(', ')}`);
+		}, READY_TIMEOUT_MS);
+		check();
+	});
+}
+
+/** The ranks a send names, grouped by their node. */
+function byNode(ranks: readonly RankProcess[]): Map<string, RankProcess[]> {
+	const groups = new Map<string, RankProcess[]>();
+	for (const rank of ranks) groups.set(rank.host, [...(groups.get(rank.host) ?? []), rank]);
+	return groups;
+}
+
+/** The plan through the agents, or why not; `close` ends the agents (always call it). */
+export async function agentsPlan(
+	input: AgentsPlanInput,
+): Promise<{plan: SignalPlan | null; refused: string | null; close: () => Promise<void>}> {
+	const fleet = new Fleet({connections: input.connections, intervalMs: input.intervalMs});
+	const close = () => fleet.close();
+	fleet.start();
+	const notReady = await ready(fleet);
+	if (notReady !== null) return {plan: null, refused: `${notReady}: every node of the job must be reachable`, close};
+	const nodes = fleet.current().nodes;
+	const set = mergedRanks(nodes.map(node => node.snapshot!.ranks!));
+	const choice = chooseJob(set, {job: input.job, runDir: input.runDir, selector: input.selector});
+	if (choice.kind === 'none')
+		return {plan: null, refused: `no ranks found on ${nodes.map(n => n.name).join(', ')}`, close};
+	if (choice.kind === 'refused')
+		return {plan: null, refused: `${choice.why} (jobs: ${choice.jobs.map(job => job.id).join(', ')})`, close};
+	const {job} = choice;
+	const targets =
+		input.ranks === undefined ? job.ranks : job.ranks.filter(r => r.rank !== null && input.ranks!.includes(r.rank));
+	const unknown = (input.ranks ?? []).filter(n => !job.ranks.some(r => r.rank === n));
+	if (unknown.length > 0) throw new UsageError(`--rank ${unknown.join(',')}: job ${job.id} has no such rank`);
+	const hosts = [...byNode(targets).keys()];
+	const withSaves =
+		nodes.find(node => node.snapshot?.checkpoints && hosts.includes(node.name)) ??
+		nodes.find(n => n.snapshot?.checkpoints);
+	const plan: SignalPlan = {
+		route: 'agents',
+		heading: `${input.label} to ${targets.length} of ${job.ranks.length} ranks of job ${job.id} on ${hosts.join(', ')} through their agents (${choice.why}):`,
+		preview: targets.map(rank => `${rank.host}  ${previewLine(rank, input.signal, false, 'an agent never forces')}`),
+		notes: [],
+		question: `Send ${input.signal} to job ${job.id} on ${hosts.length} node(s)? [y/N] `,
+		reach: `${targets.length} rank(s) of job ${job.id} on ${hosts.join(', ')}`,
+		job: {id: job.id, identity: job.identity, nodes: hosts, run_dir: job.runDir},
+		watchFrom: null,
+		send: async () => {
+			const sent = await Promise.all(
+				[...byNode(targets)].map(async ([host, ranks]) => {
+					const command = {
+						kind: 'signal' as const,
+						job: job.id,
+						signal: input.signal,
+						ranks: ranks.map(rank => ({pid: rank.pid, start_time: rank.startTime})),
+					};
+					const outcome = await fleet.send(host, command);
+					const result = (
+						rank: RankProcess,
+						outcome: TargetResult['outcome'],
+						reason: string | null,
+					): TargetResult => ({
+						rank: rank.rank,
+						pid: rank.pid,
+						target: `${host} rank ${rank.rank ?? '?'}`,
+						outcome,
+						reason,
+					});
+					if (outcome.kind === 'unreachable') return ranks.map(rank => result(rank, 'denied', outcome.why));
+					const {reply} = outcome;
+					if (reply.refused !== null) return ranks.map(rank => result(rank, 'refused', reply.refused));
+					return reply.results.map(r => ({
+						rank: r.rank,
+						pid: r.pid,
+						target: `${host} rank ${r.rank ?? '?'}`,
+						outcome: r.outcome,
+						reason: r.reason,
+					}));
+				}),
+			);
+			return sent.flat();
+		},
+		...(withSaves
+			? {
+					awaitSave: (sinceMs: number, expect: SaveExpectation): Promise<SaveOutcome> =>
+						awaitNodeSave(fleet, withSaves.name, sinceMs, expect, input.timeoutS * 1000),
+					runDir: withSaves.snapshot?.checkpoints?.runDir ?? null,
+				}
+			: {}),
+	};
+	return {plan, refused: null, close};
+}

@@ -1,0 +1,65 @@
+import type {SaveExpectation, SaveOutcome} from '../checkpoints/save-attribution.js';
+import {CheckpointWatcher} from '../checkpoints/watch.js';
+import {UsageError} from '../core/errors.js';
+import type {Settings} from '../config/schema.js';
+import {procReader} from '../system/procfs.js';
+import type {SignalPlan} from './signal-plan.js';
+
+// `traintop signal --wait`: where the save a signal asked for is looked for, set up before the signal goes (so a
+// checkpoint that already existed is never taken for the new one): the plan's own watch (through the agents, in a
+// node's snapshots), else a checkpoint watcher on the run dir here.
+
+export interface SaveWatch {
+	readonly runDir: string;
+	await(sentAt: number, expect: SaveExpectation | null): Promise<SaveOutcome>;
+	stop(): Promise<void>;
+}
+
+/** Where --wait looks for the save: the plan's own watch (through the agents), else a watcher on the run dir here. */
+export async function saveWatch(settings: Settings, plan: SignalPlan, runDir: string | null): Promise<SaveWatch> {
+	if (plan.awaitSave) {
+		const awaitSave = plan.awaitSave;
+		return {
+			runDir: plan.runDir ?? 'the run dir',
+			// A raw signal's save has no expected kind: an unknown-kind checkpoint may be it, as for a save.
+			await: (sentAt, expect) => awaitSave(sentAt, expect ?? 'manual'),
+			stop: async () => {},
+		};
+	}
+	const {watcher, runDir: watched} = await startWatcher(settings, runDir, plan.watchFrom);
+	const timeoutMs = settings.timeout * 1000;
+	return {
+		runDir: watched,
+		await: (sentAt, expect) =>
+			expect
+				? watcher.awaitSave(sentAt, timeoutMs, expect)
+				: watcher.awaitNewCheckpoint(sentAt, timeoutMs).then(checkpoint => ({
+						checkpoint,
+						attributed: checkpoint !== null,
+						note: null,
+					})),
+		stop: () => watcher.stop(),
+	};
+}
+
+/** The run dir to watch: the one given, else where a visible rank runs (relative checkpoint paths start there). */
+async function startWatcher(
+	settings: Settings,
+	given: string | null,
+	rankPid: number | null,
+): Promise<{watcher: CheckpointWatcher; runDir: string}> {
+	const runDir = given ?? (rankPid === null ? null : procReader().cwd(rankPid));
+	if (!runDir)
+		throw new UsageError(
+			rankPid === null
+				? '--wait: no rank of the job is visible on this node to find its run dir; give RUN_DIR'
+				: `--wait: cannot read the working directory of pid ${rankPid}; give RUN_DIR`,
+		);
+	const watcher = new CheckpointWatcher({
+		runDir,
+		keep: settings.keep,
+		poll: settings.poll > 0 ? {intervalMs: settings.poll * 1000} : null,
+	});
+	await watcher.start();
+	return {watcher, runDir};
+}

@@ -1,0 +1,129 @@
+import {spawnSync} from 'node:child_process';
+import {chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
+import {CLI, ROOT} from '../helpers/dist.js';
+import {type CliRun, runCli, startCli} from '../helpers/run-cli.js';
+import {type SlurmCluster, slurmUnavailable, startSlurm} from '../helpers/slurm-cluster.js';
+import {until} from '../helpers/until.js';
+
+// A SLURM job's nodes through `traintop agent` on each, on the real one-node SLURM: `traintop --slurm-job J --agents`
+// starts one `srun --jobid J --overlap` step whose task on each node is an agent, shows the job's ranks from it, and
+// `traintop signal save --slurm-job J --agents` saves through it; nothing of either is left in the job after.
+
+const unavailable = slurmUnavailable();
+if (unavailable) console.warn(`skipping the SLURM agents tests: ${unavailable}`);
+
+const TRAIN_PY = path.join(ROOT, 'examples/python/train.py');
+
+describe.skipIf(unavailable !== null)('--slurm-job J --agents on a real SLURM', () => {
+	let cluster: SlurmCluster;
+	let dir = '';
+	let run: CliRun | null = null;
+	beforeAll(async () => {
+		cluster = await startSlurm();
+	}, 90_000);
+	afterAll(async () => {
+		await cluster?.stop();
+	}, 30_000);
+	afterEach(async () => {
+		run?.child.kill('SIGKILL');
+		run = null;
+		spawnSync('scancel', ['--user=root'], {env: cluster.env});
+		// The cancelled ranks may still be writing into the run dir for a moment: gone first, then removed.
+		await until(
+			() => cluster.run('squeue', ['-h', '-o', '%i']).trim(),
+			list => list === '',
+			'the job ended',
+			30_000,
+		);
+		rmSync(dir, {recursive: true, force: true, maxRetries: 5, retryDelay: 200});
+	});
+
+	/** This build as `traintop` on the node's PATH (srun passes the environment on). */
+	function env(): NodeJS.ProcessEnv {
+		const bin = path.join(dir, 'bin');
+		mkdirSync(bin, {recursive: true});
+		writeFileSync(path.join(bin, 'traintop'), `#!/bin/sh\nexec ${process.execPath} ${CLI} "$@"\n`);
+		chmodSync(path.join(bin, 'traintop'), 0o755);
+		return {...cluster.env, PATH: `${bin}:${process.env.PATH}`};
+	}
+
+	/** The job's live steps, as squeue lists them. */
+	const steps = (id: number) =>
+		cluster
+			.run('squeue', ['-h', '-s', '-j', String(id), '-o', '%i'])
+			.split('\n')
+			.map(line => line.trim())
+			.filter(line => line !== '');
+
+	it('shows the ranks from the agent step, saves through it, and leaves no step behind', async () => {
+		dir = mkdtempSync(path.join(tmpdir(), 'traintop-slurm-agents-'));
+		const runDir = path.join(dir, 'run');
+		const script = [
+			'#!/bin/bash',
+			'#SBATCH --job-name=tt-agents',
+			'#SBATCH --ntasks=2',
+			`srun bash -c 'RANK=$SLURM_PROCID LOCAL_RANK=$SLURM_LOCALID WORLD_SIZE=$SLURM_NTASKS exec python3 ${TRAIN_PY} --run-dir ${runDir} --step-seconds 0.05 --save-every 0 --log-every 0'`,
+			'',
+		].join('\n');
+		const id = cluster.sbatch(script, [`--output=${dir}/job.out`]);
+		await until(
+			() => steps(id),
+			list => list.includes(`${id}.0`),
+			`job ${id}'s ranks running`,
+			60_000,
+		);
+
+		const viewer = ['--slurm-job', String(id), '--agents', '--headless', '--json', runDir];
+		run = startCli([...viewer, '--nvidia-smi', '/nonexistent', '--interval', '0.5', '--log-interval', '1'], {
+			env: env(),
+		});
+		await run.waitFor(o => new RegExp(`node ${cluster.node} connected`).test(o.stderr), 60_000);
+		// The agent's own step runs beside the job's; the job's two tasks are its ranks, seen by that agent.
+		await until(
+			() => steps(id),
+			list => list.includes(`${id}.1`),
+			`the agent step ${id}.1`,
+			10_000,
+		);
+		await run.waitFor(o => new RegExp(`${cluster.node} ranks: rank 0 .*rank 1 .* found`).test(o.stderr), 30_000);
+		// Its node's log, written here, named after the node.
+		await until(
+			() => readdirSync(runDir),
+			files => files.includes(`traintop-memory.${cluster.node}.jsonl`),
+			'log',
+			10_000,
+		);
+
+		const saved = await runCli(
+			['signal', 'save', runDir, '--slurm-job', String(id), '--agents', '--yes', '--wait', '--json', '--timeout', '30'],
+			{env: env(), timeoutMs: 90_000},
+		);
+		expect(saved.code, saved.stderr).toBe(0);
+		const body = JSON.parse(saved.stdout) as {
+			route: string;
+			results: {target: string; outcome: string}[];
+			checkpoint: {saved: boolean; kind: string};
+		};
+		expect(body.route).toBe('agents');
+		expect(body.results.map(r => [r.target, r.outcome])).toEqual([
+			[`${cluster.node} rank 0`, 'sent'],
+			[`${cluster.node} rank 1`, 'sent'],
+		]);
+		expect(body.checkpoint).toMatchObject({saved: true, kind: 'manual'});
+		expect(saved.stderr).toContain('route: agents');
+
+		// Ended: the viewer's agent step goes with it (stdin closed, the agents exit, srun ends the step).
+		run.child.kill('SIGTERM');
+		expect(await run.exited).toBe(0);
+		await until(
+			() => steps(id),
+			list => list.every(step => /\.(0|batch|extern)$/.test(step)),
+			`job ${id} back to its own steps`,
+			20_000,
+		);
+		expect(cluster.job(id).JobState).toBe('RUNNING');
+	}, 240_000);
+});
