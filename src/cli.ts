@@ -76,6 +76,7 @@ async function main(): Promise<number> {
 			format: json ? 'json' : cli.flags.markdown ? 'markdown' : 'text',
 			plot: typeof cli.flags.plot === 'string' && cli.flags.plot !== '' ? cli.flags.plot : null,
 			failOnBreach: Boolean(cli.flags.failOnBreach),
+			host: typeof cli.flags.host === 'string' ? cli.flags.host : null,
 			stdout: process.stdout,
 			stderr: process.stderr,
 			columns: process.stdout.columns,

@@ -3,10 +3,11 @@ import type {Writable} from 'node:stream';
 import type {Settings} from '../config/schema.js';
 import {thresholdsFrom} from '../config/thresholds.js';
 import {EXIT, UsageError} from '../core/errors.js';
-import {analyze} from '../memlog/analyze.js';
-import {plotSvg} from '../memlog/plot.js';
+import {analyzeLog} from '../memlog/analyze-log.js';
+import {plotLogSvg} from '../memlog/plot.js';
 import {readSeries, resolveInputs, type SkippedLine} from '../memlog/reader.js';
-import {analysisJson, formatReport} from '../memlog/report.js';
+import {formatLogReport} from '../memlog/report-hosts.js';
+import {logJson} from '../memlog/report-json.js';
 
 export interface AnalyzeOptions {
 	/** Files, globs or run dirs; none = the current directory as a run dir. */
@@ -16,6 +17,8 @@ export interface AnalyzeOptions {
 	/** Where to write the SVG chart, if anywhere. */
 	readonly plot: string | null;
 	readonly failOnBreach: boolean;
+	/** Only this host's records (`--host`); null: every host, each its own series. */
+	readonly host?: string | null;
 	readonly stdout: Writable;
 	readonly stderr: Writable;
 	readonly columns?: number;
@@ -26,20 +29,20 @@ const SKIPPED_SHOWN = 10;
 
 /**
  * `traintop --analyze PATH...`: streams every record once into numeric series (constant memory in
- * the file size), analyses them with the same thresholds the live monitor uses, and prints the report.
- * Exit 4 with --fail-on-breach when any metric reached its threshold.
+ * the file size), splits them by host (each host its own series, or only `--host`'s), analyses them with the same
+ * thresholds the live monitor uses, and prints the report. Exit 4 with --fail-on-breach when any metric of any
+ * host reached its threshold.
  */
 export async function runAnalyzeCommand(o: AnalyzeOptions): Promise<number> {
+	if (o.host === '') throw new UsageError('--host needs the name of a host the logs hold');
 	const files = await resolveInputs(o.inputs.length > 0 ? o.inputs : ['.']);
 	const skipped: SkippedLine[] = [];
-	const series = await readSeries(files, skipped);
-	const thresholds = thresholdsFrom(o.settings);
-	const analysis = analyze(series, thresholds);
-	const json = analysisJson(analysis, {skipped});
+	const log = analyzeLog(await readSeries(files, skipped), thresholdsFrom(o.settings), {host: o.host ?? null});
+	const json = logJson(log, {skipped});
 
 	if (o.plot) {
 		try {
-			await writeFile(o.plot, plotSvg(series, analysis, thresholds));
+			await writeFile(o.plot, plotLogSvg(log));
 		} catch (error) {
 			throw new UsageError(`cannot write the plot ${o.plot}: ${(error as Error).message}`);
 		}
@@ -48,7 +51,7 @@ export async function runAnalyzeCommand(o: AnalyzeOptions): Promise<number> {
 		o.stdout.write(`${JSON.stringify({files, ...json}, null, 2)}\n`);
 	} else {
 		o.stdout.write(
-			`${formatReport(analysis, {format: o.format, width: Math.min(o.columns ?? 80, 120), files, skipped})}\n`,
+			`${formatLogReport(log, {format: o.format, width: Math.min(o.columns ?? 80, 120), files, skipped})}\n`,
 		);
 		if (skipped.length > 0) {
 			const lines = skipped.slice(0, SKIPPED_SHOWN).map(s => `  ${s.file}:${s.line}: ${s.reason}`);

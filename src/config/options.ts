@@ -57,6 +57,12 @@ export const OPTIONS: readonly OptionSpec[] = [
 		description: 'analyze: exit 4 when any metric reached its threshold',
 	},
 	{
+		name: 'host',
+		usage: '--host NAME',
+		kind: 'string',
+		description: "analyze: only this host's records (logs of a multi-node job hold one series per host)",
+	},
+	{
 		name: 'interval',
 		usage: '--interval S',
 		kind: 'number',

@@ -54,11 +54,11 @@ export interface Gap {
 export interface Restart {
 	/** ISO time of the first record after the restart. */
 	readonly time: string;
-	/** host: another host; time: time went back; requeue: the SLURM job's restart count grew (scontrol requeue…). */
-	readonly reason: 'host' | 'time' | 'requeue';
-	/** For a host change: the new host. */
-	readonly host: string | null;
-	readonly previous_host: string | null;
+	/**
+	 * time: time went back; requeue: the SLURM job's restart count grew (scontrol requeue…). Judged within one
+	 * host: another host's records are its own series (by-host.ts), not a restart of this one.
+	 */
+	readonly reason: 'time' | 'requeue';
 	/** For time going backwards: the time of the record before. */
 	readonly previous_time: string | null;
 	/** For a requeue: the SLURM job, its restart count in this record and in the last record before naming the job. */
@@ -202,8 +202,6 @@ function requeues(series: Series): Restart[] {
 			out.push({
 				time: iso(series.time[i]!),
 				reason: 'requeue',
-				host: null,
-				previous_host: null,
 				previous_time: null,
 				job_id: series.slurmJobs[job]!,
 				restart_count: restarts,
@@ -216,7 +214,10 @@ function requeues(series: Series): Restart[] {
 	return out;
 }
 
-/** Analyse collected series against the live monitor's threshold rules. */
+/**
+ * Analyse one host's series (a log of one host is one; analyze-log.ts splits the others) against the live
+ * monitor's threshold rules.
+ */
 export function analyze(series: Series, thresholds: AnalysisThresholds, options: AnalyzeOptions = {}): Analysis {
 	const trendWindowHours = options.trendWindowHours ?? 6;
 	const n = series.records;
@@ -231,7 +232,6 @@ export function analyze(series: Series, thresholds: AnalysisThresholds, options:
 
 	const gaps: Gap[] = [];
 	const restarts: Restart[] = [];
-	const hostName = (id: number) => (id >= 0 ? (series.hosts[id] ?? null) : null);
 	for (let i = 1; i < n; i++) {
 		const t0 = time[i - 1]!;
 		const t1 = time[i]!;
@@ -240,25 +240,12 @@ export function analyze(series: Series, thresholds: AnalysisThresholds, options:
 		if (interval > 0 && t1 - t0 > 3 * interval * 1000) {
 			gaps.push({start: iso(t0), end: iso(t1), duration_s: (t1 - t0) / 1000});
 		}
-		const h0 = series.host.at(i - 1);
-		const h1 = series.host.at(i);
-		if (h1 >= 0 && h0 >= 0 && h1 !== h0) {
-			restarts.push({
-				time: iso(t1),
-				reason: 'host',
-				host: hostName(h1),
-				previous_host: hostName(h0),
-				previous_time: null,
-			});
-		}
 	}
 	restarts.push(...requeues(series));
 	for (const jump of series.timeJumps) {
 		restarts.push({
 			time: iso(jump.time),
 			reason: 'time',
-			host: null,
-			previous_host: null,
 			previous_time: iso(jump.previous),
 		});
 	}

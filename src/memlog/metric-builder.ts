@@ -11,6 +11,9 @@ export class MetricBuilder {
 	readonly kind: MetricKind;
 	uuid: string | null = null;
 	name: string | null = null;
+	/** By host id + 1, as MetricSeries.hostUuid / hostName. */
+	readonly hostUuid: (string | undefined)[] = [];
+	readonly hostName: (string | undefined)[] = [];
 	count = 0;
 	/** null while dense (point i is record i). */
 	record: Uint32Array | null = null;
@@ -88,6 +91,7 @@ export class MetricBuilder {
 			peak = samePeak ? value : permute(peak);
 			usedGb = usedGb && permute(usedGb);
 		}
-		return {id: this.id, kind: this.kind, uuid: this.uuid, name: this.name, count: n, record, value, peak, usedGb};
+		const {id, kind, uuid, name, hostUuid, hostName} = this;
+		return {id, kind, uuid, name, count: n, record, value, peak, usedGb, hostUuid, hostName};
 	}
 }

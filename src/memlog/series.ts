@@ -35,6 +35,17 @@ export interface MetricSeries {
 	readonly peak: Float32Array;
 	/** RAM only: GiB used (for the trend in GiB/h). */
 	readonly usedGb: Float32Array | null;
+	/**
+	 * A single GPU's uuid and name as each host's records gave them, by host id + 1 (0: records that name no host):
+	 * GPU 0 of one node is not GPU 0 of another, so splitting by host (by-host.ts) takes these, not uuid/name.
+	 */
+	readonly hostUuid: readonly (string | undefined)[];
+	readonly hostName: readonly (string | undefined)[];
+}
+
+/** Where a metric goes in display order: ram, swap, gpu, gpu0, gpu1… */
+export function metricRank(id: string): number {
+	return id === 'ram' ? -3 : id === 'swap' ? -2 : id === 'gpu' ? -1 : Number(id.slice(3));
 }
 
 /** The record index of point i of a metric. */
@@ -46,8 +57,10 @@ export function recordOf(metric: MetricSeries, i: number): number {
 export interface TimeJump {
 	/** Epoch ms of the record that went back. */
 	readonly time: number;
-	/** Epoch ms of the record before it. */
+	/** Epoch ms of the record before it (of the same host, in a log of several hosts). */
 	readonly previous: number;
+	/** Index into Series.hosts of the host it happened on; -1 for records that name none. */
+	readonly host: number;
 }
 
 export interface Series {
@@ -71,7 +84,10 @@ export interface Series {
 	readonly ramLimitGb: Column;
 	/** Metrics in display order: ram, swap, gpu, gpu0, gpu1… Only metrics with at least one point. */
 	readonly metrics: readonly MetricSeries[];
-	/** Times going backwards, in input order. */
+	/**
+	 * Times going backwards, in input order: judged record to record over the whole log when it names at most one
+	 * host, else within each host (two nodes' files read one after the other are not a restart).
+	 */
 	readonly timeJumps: readonly TimeJump[];
 	/** Whether finish() had to sort the records by time. */
 	readonly sorted: boolean;
@@ -102,6 +118,9 @@ export class SeriesCollector {
 	readonly #jumps: TimeJump[] = [];
 	#ordered = true;
 	#last = Number.NEGATIVE_INFINITY;
+	/** Each host's own jumps and last time, by host id + 1: what timeJumps holds once the log names two hosts. */
+	readonly #hostJumps: TimeJump[] = [];
+	readonly #hostLast: number[] = [Number.NEGATIVE_INFINITY];
 
 	#metric(id: string, kind: MetricKind): MetricBuilder {
 		let metric = this.#metrics.get(id);
@@ -156,6 +175,7 @@ export class SeriesCollector {
 				host = this.#hosts.length;
 				this.#hosts.push(f.host);
 				this.#hostIds.set(f.host, host);
+				this.#hostLast.push(Number.NEGATIVE_INFINITY);
 			}
 		}
 		this.#host.push(host);
@@ -172,9 +192,12 @@ export class SeriesCollector {
 		this.#slurmRestarts.push(job < 0 ? -1 : f.slurmRestarts);
 		if (time < this.#last) {
 			this.#ordered = false;
-			this.#jumps.push({time, previous: this.#last});
+			this.#jumps.push({time, previous: this.#last, host});
 		}
 		this.#last = time;
+		const hostLast = this.#hostLast[host + 1]!;
+		if (time < hostLast) this.#hostJumps.push({time, previous: hostLast, host});
+		this.#hostLast[host + 1] = time;
 		this.#count = r + 1;
 
 		// RAM is judged per record against the limit the live alerts used then: the job's cgroup limit where the
@@ -202,8 +225,14 @@ export class SeriesCollector {
 			if (metric.lastRecord() === r) continue;
 			const uuid = f.devUuid[d];
 			const name = f.devName[d];
-			if (uuid) metric.uuid = uuid;
-			if (name) metric.name = name;
+			if (uuid) {
+				metric.uuid = uuid;
+				metric.hostUuid[host + 1] = uuid;
+			}
+			if (name) {
+				metric.name = name;
+				metric.hostName[host + 1] = name;
+			}
 			const peak = f.devPeak[d]!;
 			metric.push(r, percent, isNum(peak) ? peak : percent);
 		}
@@ -237,10 +266,9 @@ export class SeriesCollector {
 			Column,
 			Column,
 		];
-		const rank = (id: string) => (id === 'ram' ? -3 : id === 'swap' ? -2 : id === 'gpu' ? -1 : Number(id.slice(3)));
 		const metrics = [...this.#metrics.values()]
 			.filter(m => m.count > 0)
-			.sort((a, b) => rank(a.id) - rank(b.id))
+			.sort((a, b) => metricRank(a.id) - metricRank(b.id))
 			.map(m => m.build(inverse));
 		return {
 			records: n,
@@ -254,7 +282,7 @@ export class SeriesCollector {
 			ramAgainst,
 			ramLimitGb,
 			metrics,
-			timeJumps: [...this.#jumps],
+			timeJumps: this.#hosts.length > 1 ? [...this.#hostJumps] : [...this.#jumps],
 			sorted: inverse !== null,
 		};
 	}

@@ -1,5 +1,6 @@
 import {describe, expect, test} from 'vitest';
 import {analyze, type AnalysisThresholds} from '../../src/memlog/analyze.js';
+import {analyzeLog} from '../../src/memlog/analyze-log.js';
 import type {ReadLogRecord} from '../../src/memlog/record.js';
 import {type Series, SeriesCollector} from '../../src/memlog/series.js';
 
@@ -173,15 +174,15 @@ describe('gaps and restarts', () => {
 		expect(a.gaps).toEqual([{start: iso(T0 + 150_000), end: iso(T0 + 290_000), duration_s: 140}]);
 	});
 
-	test('a new host is a restart', () => {
+	test("another host's records are not a restart: analyzeLog gives each host its own analysis", () => {
 		const c = new SeriesCollector();
 		c.add(rec(40, {host: 'a', interval_s: 30}), T0);
 		c.add(rec(40, {host: 'a', interval_s: 30}), T0 + 30_000);
-		c.add(rec(40, {host: 'b', interval_s: 30}), T0 + 60_000);
-		const a = analyze(c.finish(), thresholds);
-		expect(a.hosts).toEqual(['a', 'b']);
-		expect(a.restarts).toEqual([
-			{time: iso(T0 + 60_000), reason: 'host', host: 'b', previous_host: 'a', previous_time: null},
+		c.add(rec(90, {host: 'b', interval_s: 30}), T0 + 60_000);
+		const log = analyzeLog(c.finish(), thresholds);
+		expect(log.hosts.map(h => [h.host, h.analysis.records, h.analysis.hosts, h.analysis.restarts])).toEqual([
+			['b', 1, ['b'], []],
+			['a', 2, ['a'], []],
 		]);
 	});
 
@@ -199,9 +200,7 @@ describe('gaps and restarts', () => {
 		expect([...(series.metrics[0]!.record ?? [])]).toEqual([0, 1, 2, 3]);
 		const a = analyze(series, thresholds);
 		expect(a.first).toBe(iso(T0));
-		expect(a.restarts).toEqual([
-			{time: iso(T0), reason: 'time', host: null, previous_host: null, previous_time: iso(T0 + 130_000)},
-		]);
+		expect(a.restarts).toEqual([{time: iso(T0), reason: 'time', previous_time: iso(T0 + 130_000)}]);
 	});
 
 	test('ordered input is not re-sorted', () => {

@@ -1,6 +1,7 @@
 import {describe, expect, test} from 'vitest';
 import {analyze, type AnalysisThresholds} from '../../src/memlog/analyze.js';
-import {escapeXml, plotSvg} from '../../src/memlog/plot.js';
+import {analyzeLog} from '../../src/memlog/analyze-log.js';
+import {escapeXml, plotLogSvg, plotSvg} from '../../src/memlog/plot.js';
 import type {ReadLogRecord} from '../../src/memlog/record.js';
 import {SeriesCollector} from '../../src/memlog/series.js';
 
@@ -119,5 +120,48 @@ describe('plotSvg', () => {
 
 	test('escapeXml', () => {
 		expect(escapeXml(`<a b="c" & 'd'>`)).toBe('&lt;a b=&quot;c&quot; &amp; &apos;d&apos;&gt;');
+	});
+});
+
+describe('plotLogSvg', () => {
+	/** node-a at 50 % RAM, node-b crossing 85 % (records 10–14), "x<y" with no RAM but a GPU: 20 records each. */
+	function hosts() {
+		const c = new SeriesCollector();
+		for (let i = 0; i < 20; i++) {
+			const t = T0 + i * 30_000;
+			const ram = (percent: number) => ({total_gb: 64, used_gb: 32, percent});
+			c.add({timestamp: '', host: 'node-a', interval_s: 30, memory: ram(50)}, t);
+			c.add({timestamp: '', host: 'node-b', interval_s: 30, memory: ram(i >= 10 && i < 15 ? 90 : 60)}, t);
+			const gpus = [{index: 0, memory_used_gb: 1, memory_total_gb: 80, memory_percent: 40}];
+			c.add({timestamp: '', host: 'x<y', interval_s: 30, memory: null, gpus}, t);
+		}
+		return c.finish();
+	}
+
+	test('a panel per metric with one line per host that has it, episodes in its colour, a legend worst first', () => {
+		const svg = plotLogSvg(analyzeLog(hosts(), thresholds));
+		const names = checkXml(svg);
+		expect(names[0]).toBe('svg');
+		const legend = [...svg.matchAll(/<g class="legend" data-host="([^"]*)">/g)].map(m => m[1]);
+		expect(legend).toEqual(['node-b', 'node-a', 'x&lt;y']);
+		const panels = [...svg.matchAll(/<g class="panel" data-metric="([^"]+)">/g)].map(m => m[1]);
+		expect(panels).toEqual(['ram', 'gpu0']);
+		const panel = (id: string) => svg.split(`data-metric="${id}"`)[1]!.split('</g>')[0]!;
+		const lines = (id: string) =>
+			[...panel(id).matchAll(/<path class="peak" data-host="([^"]*)" d="M/g)].map(m => m[1]);
+		expect(lines('ram')).toEqual(['node-b', 'node-a']);
+		expect(lines('gpu0')).toEqual(['x&lt;y']);
+		// node-b's one episode, shaded in node-b's colour (the first host's, as its legend swatch).
+		const swatch = /<g class="legend" data-host="node-b"><rect [^>]*fill="(#[0-9a-f]+)"/.exec(svg)![1];
+		expect([...panel('ram').matchAll(/<rect class="episode"[^>]* fill="(#[0-9a-f]+)"/g)].map(m => m[1])).toEqual([
+			swatch,
+		]);
+		expect(panel('ram')).toContain('<title>node-b: ');
+	});
+
+	test('one host (or --host) draws exactly what plotSvg draws', () => {
+		const log = analyzeLog(hosts(), thresholds, {host: 'node-b'});
+		const [only] = log.hosts;
+		expect(plotLogSvg(log)).toBe(plotSvg(only!.series, only!.analysis, thresholds));
 	});
 });

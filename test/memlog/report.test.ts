@@ -1,7 +1,8 @@
 import {describe, expect, test} from 'vitest';
 import {analyze, type AnalysisThresholds} from '../../src/memlog/analyze.js';
 import type {ReadLogRecord} from '../../src/memlog/record.js';
-import {analysisJson, formatReport} from '../../src/memlog/report.js';
+import {analysisJson} from '../../src/memlog/report-json.js';
+import {formatReport} from '../../src/memlog/report.js';
 import {SeriesCollector} from '../../src/memlog/series.js';
 
 const T0 = Date.parse('2026-11-22T10:00:00Z');
@@ -81,9 +82,10 @@ describe('text', () => {
 	test('up to 5 episodes, then "+N more"; gaps and restarts listed', () => {
 		// 7 episodes: one record at 90 % every 5 minutes (long gaps below between them).
 		const c = new SeriesCollector();
-		for (let i = 0; i < 70; i++)
-			c.add(ram(i % 10 === 0 ? 90 : 40, {host: i < 60 ? 'node-1' : 'node-2'}), T0 + i * 30_000);
-		c.add(ram(40, {host: 'node-2'}), T0 + 3_600_000);
+		// Requeued at record 60: the SLURM job's restart count goes from 0 to 1.
+		const slurm = (i: number) => ({slurm: {job_id: '7', restart_count: i < 60 ? 0 : 1}});
+		for (let i = 0; i < 70; i++) c.add(ram(i % 10 === 0 ? 90 : 40, slurm(i)), T0 + i * 30_000);
+		c.add(ram(40, slurm(70)), T0 + 3_600_000);
 		const text = formatReport(analyze(c.finish(), thresholds), {format: 'text', width: 60});
 		for (const line of text.split('\n')) expect(width(line)).toBeLessThanOrEqual(60);
 		expect(text).toContain('above threshold: 3 m 30 s in 7 episodes');
@@ -92,7 +94,7 @@ describe('text', () => {
 		expect(text).toContain('Gaps: 1');
 		expect(text).toContain('  2026-11-22 10:34:30 → 2026-11-22 11:00:00  25 m 30 s');
 		expect(text).toContain('Restarts: 1');
-		expect(text).toContain('  2026-11-22 10:30:00  host node-1 → node-2');
+		expect(text).toContain('  2026-11-22 10:30:00  requeued: SLURM job 7 restart 0 → 1');
 	});
 });
 

@@ -1,0 +1,182 @@
+import type {Analysis, MetricAnalysis, Restart} from './analyze.js';
+import type {Episode} from './episodes.js';
+import type {Trend} from './trend.js';
+import {truncate} from '../format/columns.js';
+import {formatDuration} from '../format/duration.js';
+import {isoTimeText} from '../format/time.js';
+
+// The words and pieces the `--analyze` reports share: one host's (report.ts) and several hosts' (report-hosts.ts)
+// say a metric, an episode, a trend or a restart the same way.
+
+export interface SkippedItem {
+	readonly file: string;
+	readonly line: number;
+	readonly reason: string;
+}
+
+export interface ReportOptions {
+	readonly format: 'text' | 'markdown';
+	/** Columns of the text report (default 80). */
+	readonly width?: number;
+	/** The files read, for the header. */
+	readonly files?: readonly string[];
+	/** Lines skipped by the reader: a count, or the lines themselves. */
+	readonly skipped?: number | readonly SkippedItem[];
+}
+
+/** Episodes listed per metric before "+N more". */
+const EPISODES_SHOWN = 5;
+const SPARK = '▁▂▃▄▅▆▇█';
+
+export const fixed = (x: number, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : '–');
+
+const signed = (x: number, digits = 1) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(digits)}`;
+
+/** "+1.2 GiB/h (+0.9 %/h); crosses 85 % at 2026-11-22 14:30", or "flat" / "falling (−0.4 %/h)". */
+function describeTrend(trend: Trend, threshold: number): string {
+	const parts: string[] = [];
+	if (trend.slope_gib_per_hour !== undefined) parts.push(`${signed(trend.slope_gib_per_hour)} GiB/h`);
+	parts.push(`${signed(trend.slope_per_hour)} %/h`);
+	const rate = parts.length === 2 ? `${parts[0]} (${parts[1]})` : parts[0]!;
+	if (trend.points < 2) return 'flat (too few points)';
+	if (!trend.enough_data) {
+		const minutes = Math.round(trend.span_hours * 60);
+		return `too little data to tell (${minutes < 1 ? 'under a minute' : `${minutes} min`}, ${trend.points} points)`;
+	}
+	if (trend.direction === 'flat') return `flat (${rate})`;
+	if (trend.direction === 'falling') return `falling (${rate})`;
+	const cross = trend.projected_breach_at
+		? `; crosses ${fixed(threshold, 0)} % at ${isoTimeText(trend.projected_breach_at)}`
+		: '';
+	return `${rate}${cross}`;
+}
+
+/** Unicode blocks for per-bucket maxima (0–100 %); null (no data) is a space. */
+function sparkline(buckets: readonly (number | null)[]): string {
+	let out = '';
+	for (const v of buckets) {
+		if (v === null || !Number.isFinite(v)) out += ' ';
+		else out += SPARK[Math.max(0, Math.min(7, Math.floor((v / 100) * 8)))];
+	}
+	return out;
+}
+
+export function skippedCount(skipped: ReportOptions['skipped']): number {
+	if (skipped === undefined) return 0;
+	return typeof skipped === 'number' ? skipped : skipped.length;
+}
+
+/** "Records  10 from 2 files, 3 lines skipped". */
+export function recordsLine(records: number, options: ReportOptions): string {
+	const files = options.files?.length;
+	const skipped = skippedCount(options.skipped);
+	let line = `Records  ${records}`;
+	if (files !== undefined) line += ` from ${files} file${files === 1 ? '' : 's'}`;
+	if (options.skipped !== undefined) line += `, ${skipped} line${skipped === 1 ? '' : 's'} skipped`;
+	return line;
+}
+
+export function spanText(first: string | null, last: string | null): string {
+	if (!first || !last) return 'no records';
+	const seconds = (Date.parse(last) - Date.parse(first)) / 1000;
+	return `${isoTimeText(first, true)} → ${isoTimeText(last, true)} UTC (${formatDuration(seconds)})`;
+}
+
+function episodeLine(e: Episode): string {
+	const sameDay = e.start.slice(0, 10) === e.end.slice(0, 10);
+	const end = sameDay ? e.end.slice(11, 19) : isoTimeText(e.end, true);
+	return `${isoTimeText(e.start, true)} → ${end}  ${formatDuration(e.duration_s)}  peak ${fixed(e.peak)} %`;
+}
+
+export function restartText(r: Restart): string {
+	const {job_id: job, previous_restart_count: from, restart_count: to} = r;
+	if (r.reason === 'requeue') return `requeued: SLURM job ${job ?? '?'} restart ${from ?? '?'} → ${to ?? '?'}`;
+	return `time went back from ${r.previous_time ? isoTimeText(r.previous_time, true) : '?'}`;
+}
+
+// ——— text ———
+
+function metricText(m: MetricAnalysis, width: number): string[] {
+	const lines = [`${m.label}  (threshold ${fixed(m.threshold, 0)} %, ${m.samples} samples)`];
+	lines.push(
+		`  min ${fixed(m.min)}  mean ${fixed(m.mean)}  p50 ${fixed(m.p50)}  p95 ${fixed(m.p95)}  max ${fixed(m.max)} %`,
+	);
+	const spark = sparkline(m.sparkline.slice(0, Math.max(0, width - 4)));
+	if (spark.trim() !== '') lines.push(`  ${spark}`);
+	if (m.episodes.length === 0) {
+		lines.push('  above threshold: never');
+	} else {
+		const count = m.episodes.length;
+		lines.push(
+			`  above threshold: ${formatDuration(m.time_above_threshold_s)} in ${count} episode${count === 1 ? '' : 's'}`,
+		);
+		for (const e of m.episodes.slice(0, EPISODES_SHOWN)) lines.push(`    ${episodeLine(e)}`);
+		if (count > EPISODES_SHOWN) lines.push(`    +${count - EPISODES_SHOWN} more`);
+	}
+	lines.push(`  trend: ${describeTrend(m.trend, m.threshold)}`);
+	return lines.map(l => truncate(l, width));
+}
+
+/** One analysis below its header lines: each metric, then the gaps and the restarts. */
+export function analysisBodyText(analysis: Analysis, width: number): string[] {
+	const lines: string[] = [];
+	for (const m of analysis.metrics) {
+		lines.push('');
+		lines.push(...metricText(m, width));
+	}
+	lines.push('');
+	if (analysis.gaps.length === 0) lines.push('Gaps: none');
+	else {
+		lines.push(`Gaps: ${analysis.gaps.length}`);
+		for (const g of analysis.gaps) {
+			lines.push(`  ${isoTimeText(g.start, true)} → ${isoTimeText(g.end, true)}  ${formatDuration(g.duration_s)}`);
+		}
+	}
+	if (analysis.restarts.length === 0) lines.push('Restarts: none');
+	else {
+		lines.push(`Restarts: ${analysis.restarts.length}`);
+		for (const r of analysis.restarts) lines.push(`  ${isoTimeText(r.time, true)}  ${restartText(r)}`);
+	}
+	return lines;
+}
+
+// ——— markdown ———
+
+const cell = (s: string) => s.replaceAll('|', '\\|').replaceAll('\n', ' ');
+
+export function table(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
+	return [
+		`| ${header.map(cell).join(' | ')} |`,
+		`|${header.map(() => ' --- ').join('|')}|`,
+		...rows.map(r => `| ${r.map(cell).join(' | ')} |`),
+	];
+}
+
+export const METRIC_HEADER = [
+	'Metric',
+	'Threshold %',
+	'Min',
+	'Mean',
+	'p50',
+	'p95',
+	'Max',
+	'Above threshold',
+	'Episodes',
+	'Trend',
+] as const;
+
+/** A metric's cells under METRIC_HEADER. */
+export function metricRow(m: MetricAnalysis): string[] {
+	return [
+		m.label,
+		fixed(m.threshold, 0),
+		fixed(m.min),
+		fixed(m.mean),
+		fixed(m.p50),
+		fixed(m.p95),
+		fixed(m.max),
+		formatDuration(m.time_above_threshold_s),
+		String(m.episodes.length),
+		describeTrend(m.trend, m.threshold),
+	];
+}
