@@ -2,7 +2,7 @@ import {existsSync} from 'node:fs';
 import path from 'node:path';
 import type {Settings, SettingsInput} from '../config/schema.js';
 import {EXIT, UsageError} from '../core/errors.js';
-import {openFleetSession} from '../fleet/fleet-session.js';
+import {type FleetSession, openFleetSession} from '../fleet/fleet-session.js';
 import {existingRunDir} from './checkpoints.js';
 import {formatGpuThresholds} from '../config/gpu-thresholds.js';
 import type {FleetConnection} from '../fleet/fleet.js';
@@ -110,15 +110,26 @@ export async function runFleet({
 	};
 	for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(name, onSignal);
 	const tui = !flags.headless && !json && process.stdout.isTTY === true && process.stdin.isTTY === true;
-	if (tui)
-		process.stderr.write(
-			'traintop: the many-node screen is not built yet: showing the headless lines (--headless says so quietly)\n',
-		);
-	const {runFleetHeadless} = await import('../headless/fleet-run.js');
 	try {
-		await runFleetHeadless(session, {json, stdout: process.stdout, stderr: process.stderr, signal: stop.signal});
+		if (tui) {
+			const {runFleetTui} = await import('../ui/fleet/run-fleet-tui.js');
+			await runFleetTui(session, {stdout: process.stdout, stdin: process.stdin, signal: stop.signal});
+		} else {
+			const {runFleetHeadless} = await import('../headless/fleet-run.js');
+			await runFleetHeadless(session, {json, stdout: process.stdout, stderr: process.stderr, signal: stop.signal});
+		}
 	} finally {
 		await session.close();
+		if (tui) sayAfterTheScreen(session);
 	}
 	return EXIT.ok;
+}
+
+/** What the many-node screen could not say on it (a node's log that cannot be written), once the screen is given back. */
+function sayAfterTheScreen(session: FleetSession): void {
+	for (const [node, recorder] of session.recorders) {
+		const trouble = recorder.trouble.get();
+		if (trouble) process.stderr.write(`traintop: ${node}: ${trouble}\n`);
+	}
+	if (session.logPattern) process.stderr.write(`traintop: memory logs ${session.logPattern}\n`);
 }

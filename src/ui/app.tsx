@@ -1,5 +1,6 @@
+import type React from 'react';
 import {useMemo, useReducer} from 'react';
-import {Text, useApp, useInput} from 'ink';
+import {Box, Text, useApp, useInput} from 'ink';
 import type {HistoryPoint} from '../core/metric-history.js';
 import type {Job} from '../core/types.js';
 import {keyBarHints} from './hints.js';
@@ -9,6 +10,7 @@ import useTerminalSize from './hooks/use-terminal-size.js';
 import useUiEffects from './hooks/use-ui-effects.js';
 import useValue from './hooks/use-value.js';
 import {computeLayout, tooSmallFor} from './layout.js';
+import {keyPresses} from './key-presses.js';
 import {helpEntries} from './keymap.js';
 import Overlay, {helpNotes} from './overlay.js';
 import {BOX_FRAME_COLUMNS, maxBoxSize} from './overlay-box.js';
@@ -27,17 +29,29 @@ export interface Props {
 	readonly session: TuiSession;
 	/** Sparkline points kept per metric. */
 	readonly historyPoints?: number;
+	/** A node's view under the many-node screen (traintop --hosts): its line on top, and Esc's way back. */
+	readonly within?: NodeFrame;
+}
+
+export interface NodeFrame {
+	/** One line above the screen: which node this is and how fresh (its agent may be stale or lost). */
+	readonly banner: React.ReactNode;
+	readonly back: () => void;
 }
 
 const NO_JOBS: readonly Job[] = [];
 
-export default function App({session, historyPoints = 120}: Props) {
+export default function App({session, historyPoints = 120, within}: Props) {
 	const {exit} = useApp();
 	const snapshot = useSnapshot(session.monitor);
 	const logTrouble = useValue(session.recorder.trouble);
-	const {columns, rows} = useTerminalSize();
+	const terminal = useTerminalSize();
+	const {columns} = terminal;
+	// The banner of a node's view takes the top line: the screen is laid out in the rows below it.
+	const fleet = within !== undefined;
+	const rows = terminal.rows - (fleet ? 1 : 0);
 	const [ui, dispatch] = useReducer(reduce, INITIAL_STATE);
-	useUiEffects(ui.effects, dispatch, session.monitor, session.actions, exit);
+	useUiEffects(ui.effects, dispatch, session.monitor, session.actions, exit, within?.back);
 
 	// The ranks in the order the user chose (o); the snapshot the panes get carries them so.
 	const sortedRanks = useMemo(
@@ -97,26 +111,33 @@ export default function App({session, historyPoints = 120}: Props) {
 			ranks,
 			page: Math.max(1, layout && !layout.tooSmall ? (layout.boxes.ranks?.height ?? 7) - 2 : 5),
 			analysisRows: Math.max(1, biggestBox.height - 4),
-			helpLines: helpEntries(session.readonly).length + helpNotes(session.readonly).length,
+			helpLines: helpEntries(session.readonly, fleet).length + helpNotes(session.readonly).length,
 			width: Math.max(20, biggestBox.width - BOX_FRAME_COLUMNS),
 			readonly: session.readonly,
+			fleet,
 			signals: {save: session.actions.signalOf('save'), emergency: session.actions.signalOf('emergency')},
 			now: Date.now(),
 		};
-		// A key held down (its repeat) can reach us as one string, `jjjj`: each is a press. Only a run of the
-		// same key is split; mixed text is a paste, and a pasted `y` must not answer a confirm box.
-		const repeated = input.length > 1 && !key.ctrl && !key.meta && [...input].every(c => c === input[0]);
-		for (const one of repeated ? [...input] : [input]) dispatch({type: 'input', input: one, key, context});
+		for (const one of keyPresses(input, key)) dispatch({type: 'input', input: one, key, context});
 	});
 
+	const framed = (screen: React.ReactNode) =>
+		within ? (
+			<Box flexDirection="column">
+				{within.banner}
+				{screen}
+			</Box>
+		) : (
+			screen
+		);
 	if (layout?.tooSmall) {
-		return (
-			<Text wrap="truncate-end">{`terminal ${columns}×${rows} is too small: traintop needs ${layout.minColumns}×${layout.minRows} (q quits)`}</Text>
+		return framed(
+			<Text wrap="truncate-end">{`terminal ${columns}×${terminal.rows} is too small: traintop needs ${layout.minColumns}×${layout.minRows + (fleet ? 1 : 0)} (q quits)`}</Text>,
 		);
 	}
-	if (!layout || !data) return <Text>traintop: first sample…</Text>;
+	if (!layout || !data) return framed(<Text>traintop: first sample…</Text>);
 	const notice = ui.notice && Date.now() < ui.notice.until ? ui.notice.text : null;
-	const hints = keyBarHints({mode: ui.mode, readonly: session.readonly, notice, logTrouble, columns});
+	const hints = keyBarHints({mode: ui.mode, readonly: session.readonly, notice, logTrouble, columns, fleet});
 	const overlay =
 		ui.mode === 'main' ? null : (
 			<Overlay
@@ -125,9 +146,10 @@ export default function App({session, historyPoints = 120}: Props) {
 				signal={ui.confirm ? session.actions.signalOf(ui.confirm.action) : null}
 				runDir={session.actions.runDir}
 				readonly={session.readonly}
+				fleet={fleet}
 				width={columns}
 				height={rows}
 			/>
 		);
-	return <Screen layout={layout} data={data} overlay={overlay} hints={hints} />;
+	return framed(<Screen layout={layout} data={data} overlay={overlay} hints={hints} />);
 }

@@ -1,62 +1,9 @@
 // Every key of the TUI, in one table: the input handler resolves keys here, the help overlay and
 // the key bar are drawn from it, and --readonly filters it. Nothing else decides what a key does.
 
-/** What a key asks for; the app's reducer (state.ts) and its effects do it. */
-export type Action =
-	| 'quit'
-	| 'up'
-	| 'down'
-	| 'page-up'
-	| 'page-down'
-	| 'mark'
-	| 'save'
-	| 'emergency'
-	| 'analyze'
-	| 'help'
-	| 'close'
-	| 'detail'
-	| 'sort'
-	| 'window'
-	| 'choose-next'
-	| 'confirm'
-	| 'activate'
-	| 'suspend';
+import type {Action, Binding, KeyInfo, KeyMode} from './key-types.js';
 
-/** Where the user is: each has its own keys. */
-export type Mode = 'main' | 'confirm' | 'result' | 'help' | 'analysis' | 'detail';
-
-/** The parts of Ink's `useInput` key that traintop reads. */
-export interface KeyInfo {
-	readonly upArrow?: boolean;
-	readonly downArrow?: boolean;
-	readonly leftArrow?: boolean;
-	readonly rightArrow?: boolean;
-	readonly pageUp?: boolean;
-	readonly pageDown?: boolean;
-	readonly return?: boolean;
-	readonly escape?: boolean;
-	readonly tab?: boolean;
-	readonly ctrl?: boolean;
-}
-
-export interface Binding {
-	readonly action: Action;
-	readonly modes: readonly Mode[];
-	/** As shown in help and the key bar. */
-	readonly keys: string;
-	readonly description: string;
-	/**
-	 * Its label on the key bar, in every mode it has, or per mode where the same key reads differently
-	 * (Esc cancels a confirm box but closes the others); absent = not on the bar. The bar lists a
-	 * mode's labelled bindings in table order, most important first: it drops from the end when narrow.
-	 */
-	readonly bar?: string | Readonly<Partial<Record<Mode, string>>>;
-	/** The key as the bar shows it, when not the first of `keys`. */
-	readonly barKey?: string;
-	/** A signal action: hidden and disabled by --readonly. */
-	readonly acts?: boolean;
-	readonly matches: (input: string, key: KeyInfo) => boolean;
-}
+export type {Action, Binding, KeyInfo, KeyMode, Mode} from './key-types.js';
 
 const is =
 	(...chars: string[]) =>
@@ -71,7 +18,7 @@ export const KEYMAP: readonly Binding[] = [
 	// app, and in `traintop demo` the job with it). Ctrl-C quits from any box but a confirm.
 	{
 		action: 'quit',
-		modes: ['main'],
+		modes: ['main', 'nodes'],
 		keys: 'q',
 		description: 'quit (the job is not touched); in a box: close it',
 		bar: 'quit',
@@ -79,15 +26,34 @@ export const KEYMAP: readonly Binding[] = [
 	},
 	{
 		action: 'quit',
-		modes: ['main', 'help', 'analysis', 'result', 'detail'],
+		modes: ['main', 'help', 'analysis', 'result', 'detail', 'nodes'],
 		keys: 'Ctrl-C',
 		description: 'quit (the job is not touched)',
 		matches: (input, key) => key.ctrl === true && input === 'c',
 	},
+	// A node's view under the many-node screen: Esc goes back to the nodes (the boxes' Esc comes first, in their modes).
+	{
+		action: 'back',
+		modes: ['main'],
+		keys: 'Esc',
+		description: "in a node's view: back to the nodes",
+		bar: 'nodes',
+		fleet: true,
+		matches: (_, key) => key.escape === true,
+	},
+	{
+		action: 'open-node',
+		modes: ['nodes'],
+		keys: 'Enter',
+		description: 'open the node under the cursor: its own full view (memory, history, ranks, checkpoints, alerts)',
+		bar: 'open',
+		fleet: true,
+		matches: (_, key) => key.return === true,
+	},
 	// Raw mode turns Ctrl-Z into a key: it does what the terminal would have done, in every mode (a box stays open).
 	{
 		action: 'suspend',
-		modes: ['main', 'confirm', 'result', 'help', 'analysis', 'detail'],
+		modes: ['main', 'confirm', 'result', 'help', 'analysis', 'detail', 'nodes'],
 		keys: 'Ctrl-Z',
 		description: 'suspend to the shell (fg brings traintop back)',
 		matches: (input, key) => key.ctrl === true && input === 'z',
@@ -130,30 +96,30 @@ export const KEYMAP: readonly Binding[] = [
 	},
 	{
 		action: 'up',
-		modes: ['main', 'analysis', 'detail', 'help'],
+		modes: ['main', 'analysis', 'detail', 'help', 'nodes'],
 		keys: '↑  k',
 		description: 'move up',
 		matches: (input, key) => key.upArrow === true || input === 'k',
 	},
 	{
 		action: 'down',
-		modes: ['main', 'analysis', 'detail', 'help'],
+		modes: ['main', 'analysis', 'detail', 'help', 'nodes'],
 		keys: '↓  j',
 		description: 'move down',
-		bar: {main: 'move', analysis: 'scroll', detail: 'scroll', help: 'scroll'},
+		bar: {main: 'move', analysis: 'scroll', detail: 'scroll', help: 'scroll', nodes: 'move'},
 		barKey: '↑↓',
 		matches: (input, key) => key.downArrow === true || input === 'j',
 	},
 	{
 		action: 'page-up',
-		modes: ['main', 'analysis', 'detail', 'help'],
+		modes: ['main', 'analysis', 'detail', 'help', 'nodes'],
 		keys: 'PgUp',
 		description: 'page up',
 		matches: (_, key) => key.pageUp === true,
 	},
 	{
 		action: 'page-down',
-		modes: ['main', 'analysis', 'detail', 'help'],
+		modes: ['main', 'analysis', 'detail', 'help', 'nodes'],
 		keys: 'PgDn',
 		description: 'page down',
 		matches: (_, key) => key.pageDown === true,
@@ -166,7 +132,16 @@ export const KEYMAP: readonly Binding[] = [
 		bar: 'analyze',
 		matches: is('a'),
 	},
-	{action: 'help', modes: ['main'], keys: '?', description: 'this help', bar: 'help', matches: is('?', 'h')},
+	{action: 'help', modes: ['main', 'nodes'], keys: '?', description: 'this help', bar: 'help', matches: is('?', 'h')},
+	{
+		action: 'order-nodes',
+		modes: ['nodes'],
+		keys: 'o',
+		description: 'order the nodes: as listed (--hosts, cluster.yaml) or worst first, in turn',
+		bar: 'order',
+		fleet: true,
+		matches: is('o'),
+	},
 	{
 		action: 'sort',
 		modes: ['main'],
@@ -228,22 +203,33 @@ export const KEYMAP: readonly Binding[] = [
 	},
 ];
 
-/** The action for a key press in a mode, or null. Signal actions do nothing with --readonly. */
-export function resolveKey(input: string, key: KeyInfo, mode: Mode, readonly: boolean): Action | null {
+/**
+ * The action for a key press in a mode, or null. Signal actions do nothing with --readonly; the many-node screen's
+ * keys only work under it (`fleet`).
+ */
+export function resolveKey(
+	input: string,
+	key: KeyInfo,
+	mode: KeyMode,
+	readonly: boolean,
+	fleet = false,
+): Action | null {
 	for (const binding of KEYMAP) {
 		if (!binding.modes.includes(mode)) continue;
 		if (readonly && binding.acts) continue;
+		if (binding.fleet && !fleet) continue;
 		if (binding.matches(input, key)) return binding.action;
 	}
 	return null;
 }
 
-/** The help overlay's rows, without what --readonly removes. */
-export function helpEntries(readonly: boolean): {keys: string; description: string}[] {
+/** The help overlay's rows, without what --readonly removes (and the many-node screen's keys, outside it). */
+export function helpEntries(readonly: boolean, fleet = false): {keys: string; description: string}[] {
 	const seen = new Set<string>();
 	const rows: {keys: string; description: string}[] = [];
 	for (const binding of KEYMAP) {
 		if (readonly && binding.acts) continue;
+		if (binding.fleet && !fleet) continue;
 		const id = `${binding.keys}|${binding.description}`;
 		if (seen.has(id)) continue;
 		seen.add(id);
@@ -252,17 +238,17 @@ export function helpEntries(readonly: boolean): {keys: string; description: stri
 	return rows;
 }
 
-function barLabel(binding: Binding, mode: Mode): string | undefined {
+function barLabel(binding: Binding, mode: KeyMode): string | undefined {
 	if (!binding.modes.includes(mode)) return undefined;
 	return typeof binding.bar === 'string' ? binding.bar : binding.bar?.[mode];
 }
 
 /** A mode's key-bar hints, most important first (the bar drops from the end when narrow). */
-export function barHints(mode: Mode, readonly: boolean): {key: string; label: string}[] {
+export function barHints(mode: KeyMode, readonly: boolean, fleet = false): {key: string; label: string}[] {
 	const hints: {key: string; label: string}[] = [];
 	for (const binding of KEYMAP) {
 		const label = barLabel(binding, mode);
-		if (label === undefined || (readonly && binding.acts)) continue;
+		if (label === undefined || (readonly && binding.acts) || (binding.fleet && !fleet)) continue;
 		hints.push({key: binding.barKey ?? binding.keys.split('  ')[0]!, label});
 	}
 	return hints;

@@ -19,17 +19,18 @@ export interface TooSmallLayout {
 	readonly minRows: number;
 }
 
-export interface LaidOutBand {
+export interface LaidOutBand<D = ScreenData> {
 	readonly sideBySide: boolean;
-	readonly panes: readonly {readonly pane: PaneDefinition; readonly box: PaneBox}[];
+	readonly panes: readonly {readonly pane: PaneDefinition<D>; readonly box: PaneBox}[];
 }
 
-export interface ScreenLayout {
+/** The screen laid out; `D` is the data its panes draw (ScreenData, or the many-node screen's). */
+export interface ScreenLayout<D = ScreenData> {
 	readonly tooSmall: false;
 	readonly columns: number;
 	readonly rows: number;
 	/** The bands top to bottom, each pane with its box. */
-	readonly bands: readonly LaidOutBand[];
+	readonly bands: readonly LaidOutBand<D>[];
 	/** Each pane's box by its id. */
 	readonly boxes: Readonly<Record<string, PaneBox>>;
 	/** Some band has its panes side by side (wide terminals). */
@@ -39,10 +40,10 @@ export interface ScreenLayout {
 	readonly height: number;
 }
 
-export type Layout = TooSmallLayout | ScreenLayout;
+export type Layout<D = ScreenData> = TooSmallLayout | ScreenLayout<D>;
 
-interface Slot {
-	readonly panes: readonly PaneDefinition[];
+interface Slot<D> {
+	readonly panes: readonly PaneDefinition<D>[];
 	readonly widths: readonly number[];
 	readonly need: Need;
 	readonly firstRows: number;
@@ -50,15 +51,15 @@ interface Slot {
 }
 
 /** The widths of a band's panes side by side: each its share, the last the rest, GAP between. */
-function sideBySideWidths(band: Band, columns: number): number[] {
+function sideBySideWidths<D>(band: Band<D>, columns: number): number[] {
 	const room = columns - GAP * (band.panes.length - 1);
 	const widths = band.panes.slice(0, -1).map((_, i) => Math.ceil(room * (band.shares?.[i] ?? 1 / band.panes.length)));
 	return [...widths, room - widths.reduce((a, b) => a + b, 0)];
 }
 
 /** One slot per pane, or one per side-by-side band, as tall as the tallest of its panes wants. */
-function slotsFor(bands: readonly Band[], columns: number, budget: number, data: ScreenData): Slot[] {
-	const slots: Slot[] = [];
+function slotsFor<D>(bands: readonly Band<D>[], columns: number, budget: number, data: D): Slot<D>[] {
+	const slots: Slot<D>[] = [];
 	for (const band of bands) {
 		const sideBySide = band.panes.length > 1 && band.sideBySideFrom !== undefined && columns >= band.sideBySideFrom;
 		if (!sideBySide) {
@@ -136,6 +137,11 @@ export function computeLayout(
 	data: ScreenData,
 	bands: readonly Band[] = SCREEN,
 ): Layout {
+	return layoutBands(columns, rows, data, bands);
+}
+
+/** computeLayout for any screen's bands: the many-node screen's panes draw data of their own shape. */
+export function layoutBands<D>(columns: number, rows: number, data: D, bands: readonly Band<D>[]): Layout<D> {
 	const tooSmall = tooSmallFor(columns, rows);
 	if (tooSmall) return tooSmall;
 	const cols = Math.floor(columns);
@@ -144,7 +150,7 @@ export function computeLayout(
 	const budget = lines - 1 - keyBarRows;
 	const slots = slotsFor(bands, cols, budget, data);
 	const heights = share(budget, slots);
-	const laidOut: LaidOutBand[] = slots.map((slot, i) => ({
+	const laidOut: LaidOutBand<D>[] = slots.map((slot, i) => ({
 		sideBySide: slot.panes.length > 1,
 		panes: slot.panes.map((pane, j) => {
 			const width = slot.widths[j]!;

@@ -20,6 +20,8 @@ export interface OverlayProps {
 	/** The session's RUN_DIR (null without one): the box says whether the save will be watched. */
 	readonly runDir: string | null;
 	readonly readonly: boolean;
+	/** A node's view under the many-node screen: its help lists the way back too. */
+	readonly fleet?: boolean;
 	readonly width: number;
 	readonly height: number;
 }
@@ -73,7 +75,7 @@ export default function Overlay(props: OverlayProps) {
 		case 'help':
 			return (
 				<Help
-					entries={helpEntries(props.readonly)}
+					entries={helpEntries(props.readonly, props.fleet)}
 					notes={helpNotes(props.readonly)}
 					title="traintop keys"
 					width={width}

@@ -1,3 +1,4 @@
+import type React from 'react';
 import {render} from 'ink';
 import App from './app.js';
 import {installInkRows} from './ink-rows.js';
@@ -18,10 +19,10 @@ const ALTERNATE_SCREEN: ScreenModes = {enter: ENTER_ALTERNATE_SCREEN, leave: LEA
  */
 const MAX_FPS = 10;
 
-/** The app, and Ctrl-Z / `fg` leaving and taking the alternate screen with the rest of the terminal. */
-function Tui({session}: {readonly session: TuiSession}) {
+/** An app, and Ctrl-Z / `fg` leaving and taking the alternate screen with the rest of the terminal. */
+function Suspendable({children}: {readonly children: React.ReactNode}) {
 	useSuspend(ALTERNATE_SCREEN);
-	return <App session={session} />;
+	return children;
 }
 
 export interface TerminalOptions {
@@ -31,7 +32,19 @@ export interface TerminalOptions {
 	readonly signal: AbortSignal;
 }
 
-export async function runTui(session: TuiSession, {stdout, stdin, signal}: TerminalOptions): Promise<void> {
+export function runTui(session: TuiSession, options: TerminalOptions): Promise<void> {
+	return runOnTerminal(<App session={session} />, options, () => session.start());
+}
+
+/**
+ * Any of traintop's screens (the one-node App, the many-node screen) on the terminal, until it exits or `signal`
+ * aborts; `start` starts what feeds it, once its screen is up.
+ */
+export async function runOnTerminal(
+	app: React.ReactElement,
+	{stdout, stdin, signal}: TerminalOptions,
+	start: () => void,
+): Promise<void> {
 	// Ink composes each frame's rows anew, cell by cell; this draws the rows it can as their text (ink-rows.ts).
 	await installInkRows();
 	let restored = false;
@@ -42,7 +55,7 @@ export async function runTui(session: TuiSession, {stdout, stdin, signal}: Termi
 	};
 	stdout.write(ENTER_ALTERNATE_SCREEN);
 	process.on('exit', restore);
-	const instance = render(<Tui session={session} />, {
+	const instance = render(<Suspendable>{app}</Suspendable>, {
 		stdout,
 		stdin,
 		// Ctrl-C reaches the app's keymap: quit, or cancel an open confirm box.
@@ -60,7 +73,7 @@ export async function runTui(session: TuiSession, {stdout, stdin, signal}: Termi
 	stdout.on('resize', clearOnResize);
 	const onAbort = (): void => instance.unmount();
 	signal.addEventListener('abort', onAbort, {once: true});
-	session.start();
+	start();
 	try {
 		await instance.waitUntilExit();
 	} finally {

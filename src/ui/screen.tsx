@@ -6,16 +6,19 @@ import type {ScreenData} from './screen-data.js';
 import KeyBar from './widgets/KeyBar.js';
 import type {KeyHint} from './widgets/key-bar.js';
 
-export interface Props {
-	readonly layout: ScreenLayout;
-	readonly data: ScreenData;
+export interface Props<D = ScreenData> {
+	readonly layout: ScreenLayout<D>;
+	readonly data: D;
 	/** A box floating over the panes (confirm, help…), absolutely placed by itself; or null. */
 	readonly overlay?: React.ReactNode;
 	readonly hints: readonly KeyHint[];
 }
 
-/** The whole screen as the layout says: the bands of panes, then the key bar, and a box over them. Pure. */
-export default function Screen({layout, data, overlay = null, hints}: Props) {
+/**
+ * The whole screen as the layout says: the bands of panes, then the key bar, and a box over them. Pure. `D`: the
+ * data the panes draw (the one-node screen's, or the many-node screen's).
+ */
+export default function Screen<D = ScreenData>({layout, data, overlay = null, hints}: Props<D>) {
 	const bands = layout.bands.map((band, i) => {
 		const panes = band.panes.map(({pane, box}) => (
 			<React.Fragment key={pane.id}>{pane.render(data, box)}</React.Fragment>

@@ -132,7 +132,12 @@ function onKey(state: UiState, action: Action, context: KeyContext): UiState {
 	switch (action) {
 		case 'quit':
 		case 'suspend':
+		case 'back':
 			return withEffect(state, {kind: action});
+		// The many-node screen's own keys: its reducer (fleet/fleet-state.ts) takes them, never this screen.
+		case 'open-node':
+		case 'order-nodes':
+			return state;
 		case 'up':
 			return moveBy(state, -1, context);
 		case 'down':
@@ -206,7 +211,7 @@ function onSent(state: UiState, event: Extract<UiEvent, {type: 'sent'}>): UiStat
 export function reduce(state: UiState, event: UiEvent): UiState {
 	switch (event.type) {
 		case 'input': {
-			const action = resolveKey(event.input, event.key, state.mode, event.context.readonly);
+			const action = resolveKey(event.input, event.key, state.mode, event.context.readonly, event.context.fleet);
 			return action === null ? state : onKey(state, action, event.context);
 		}
 		case 'effects-taken':

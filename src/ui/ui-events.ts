@@ -11,8 +11,11 @@ import type {RankRef} from './targets.js';
 // arrive in, the results of what keys asked for) and the effects it queues for the app to run.
 
 export type Effect =
-	/** Suspend: stop the process as Ctrl-Z would outside raw mode (hooks/use-suspend.ts); the state stays as it is. */
-	| {readonly kind: 'quit' | 'suspend'}
+	/**
+	 * Suspend: stop the process as Ctrl-Z would outside raw mode (hooks/use-suspend.ts); the state stays as it is.
+	 * Back: leave a node's view for the many-node screen (traintop --hosts).
+	 */
+	| {readonly kind: 'quit' | 'suspend' | 'back'}
 	/** Send the action's signal to these PIDs of one job (the job and each pid re-checked against the latest scan). */
 	| {readonly kind: 'send'; readonly action: SignalAction; readonly job: string; readonly pids: readonly number[]}
 	/** Read and analyse the memory log, as report lines this wide. */
@@ -32,6 +35,8 @@ export interface KeyContext {
 	/** Columns the analysis report is laid out for. */
 	readonly width: number;
 	readonly readonly: boolean;
+	/** A node's view under the many-node screen (traintop --hosts): its keys (Esc back) work. */
+	readonly fleet?: boolean;
 	/** The signal each action sends (the settings). */
 	readonly signals: Readonly<Record<SignalAction, SignalName>>;
 	/** Epoch ms. */

@@ -21,6 +21,8 @@ export default function useUiEffects(
 	store: TuiStore,
 	actions: SessionActions,
 	quit: () => void,
+	/** Back to the many-node screen, from a node's view under it; absent on the one-node screen. */
+	back?: () => void,
 ): void {
 	useEffect(() => {
 		if (effects.length === 0) return;
@@ -32,6 +34,9 @@ export default function useUiEffects(
 					break;
 				case 'suspend':
 					suspendProcess();
+					break;
+				case 'back':
+					back?.();
 					break;
 				case 'send':
 					void send(effect, dispatch, store, actions);
@@ -47,7 +52,7 @@ export default function useUiEffects(
 					break;
 			}
 		}
-	}, [effects, dispatch, store, actions, quit]);
+	}, [effects, dispatch, store, actions, quit, back]);
 }
 
 /**

@@ -38,8 +38,11 @@ export interface Props {
 	readonly ranks: RankSet | null;
 	/** Why the last scan failed (snapshot.ranksError). */
 	readonly error: string | null;
-	/** Index of the selected rank among all ranks, job by job; kept visible when the list scrolls. */
-	readonly cursor: number;
+	/**
+	 * Index of the selected rank among all ranks, job by job; kept visible when the list scrolls. null: no rank is
+	 * selected, nothing is a target (the many-node screen's ranks, whose cursor is on its nodes).
+	 */
+	readonly cursor: number | null;
 	/** PIDs marked as targets (`●`), all of one job; none marked means every rank of the cursor's job. */
 	readonly marked: ReadonlySet<number>;
 	readonly width: number;
@@ -55,6 +58,8 @@ export interface Props {
 	readonly sortText?: string | null;
 	/** Says where ranks are looked for, after "no ranks found". */
 	readonly searchHint?: string;
+	/** Columns of a HOST column before the rank (ranks of several nodes: the many-node screen); 0: none. */
+	readonly hostWidth?: number;
 }
 
 const MARK_COLOR: Readonly<Record<SignalHandling, string | null>> = {
@@ -108,9 +113,10 @@ interface RowProps {
 	/** Columns of the signals column (the widest visible row's). */
 	readonly signalsWidth: number;
 	readonly width: number;
+	readonly hostWidth: number;
 }
 
-function Row({rank, selected, marked, compact, signalsFirst, signalsWidth, width}: RowProps) {
+function Row({rank, selected, marked, compact, signalsFirst, signalsWidth, width, hostWidth}: RowProps) {
 	const paint = usePaint();
 	// › and ● carry selection and marking without colour or inverse video.
 	const lead = `${selected ? '›' : ' '}${marked ? '●' : ' '} `;
@@ -121,10 +127,10 @@ function Row({rank, selected, marked, compact, signalsFirst, signalsWidth, width
 			<Text wrap="truncate-end" inverse={selected}>
 				{lead}
 				<Text color={color === null ? undefined : paint(color)} bold={color !== null}>
-					{fixedColumns(rank)}
+					{fixedColumns(rank, hostWidth)}
 				</Text>{' '}
 				<Signals
-					cells={signalCells(rank, compact, signalsFirst, compact ? signalRoom(width) : undefined)}
+					cells={signalCells(rank, compact, signalsFirst, compact ? signalRoom(width, hostWidth) : undefined)}
 					width={compact ? 0 : signalsWidth}
 					paint={paint}
 				/>
@@ -162,6 +168,7 @@ function RanksPane({
 	signalsFirst = NO_SIGNALS,
 	sortText = null,
 	searchHint = DEFAULT_SEARCH_HINT,
+	hostWidth = 0,
 }: Props) {
 	if (height <= 0) return null;
 	const jobs = ranks?.jobs ?? [];
@@ -185,16 +192,17 @@ function RanksPane({
 	const lines = jobLines(jobs);
 	const all = ranksOf(jobs);
 	const title = grouped(jobs)
-		? groupedTitleParts(ranks, targetOf(all, cursor, marked), error)
-		: singleTitleParts(jobs[0]!, marked, error);
+		? groupedTitleParts(ranks, cursor === null ? null : targetOf(all, cursor, marked), error)
+		: singleTitleParts(jobs[0]!, cursor === null ? null : marked, error);
 	let room = height - 1;
 	const showHeader = room >= 2 && all.length > 0;
 	if (showHeader) room--;
 	// With too many lines, one row goes to the "+N more" line (unless only one row is left at all).
 	const scrolled = lines.length > room;
 	const visible = scrolled && room >= 2 ? room - 1 : room;
-	const at = cursorLine(lines, cursor);
-	const {shown, ranksAbove, ranksBelow} = lineWindow(lines, at, visible);
+	// Without a cursor the list shows from its top, no row selected.
+	const at = cursor === null ? -1 : cursorLine(lines, cursor);
+	const {shown, ranksAbove, ranksBelow} = lineWindow(lines, Math.max(0, at), visible);
 	const shownRanks = shown.flatMap(i => {
 		const line = lines[i]!;
 		return line.kind === 'rank' ? [line.rank] : [];
@@ -207,7 +215,7 @@ function RanksPane({
 			</Line>
 			{showHeader ? (
 				<Line width={width} dim>
-					{headerText(compact, signalsWidth)}
+					{headerText(compact, signalsWidth, hostWidth)}
 				</Line>
 			) : null}
 			{shown.map(i => {
@@ -228,7 +236,8 @@ function RanksPane({
 				}
 				return (
 					<Row
-						key={line.rank.pid}
+						// The host too: ranks of two nodes may share a pid.
+						key={`${line.rank.host} ${line.rank.pid}`}
 						rank={line.rank}
 						selected={i === at}
 						marked={marked.has(line.rank.pid)}
@@ -236,6 +245,7 @@ function RanksPane({
 						signalsFirst={signalsFirst}
 						signalsWidth={signalsWidth}
 						width={width}
+						hostWidth={hostWidth}
 					/>
 				);
 			})}

@@ -159,13 +159,16 @@ export function jobHeaderText(job: Job, marked: ReadonlySet<number>): string {
 	].join(' · ');
 }
 
-/** After RANKS with one job, which the title then stands for: `8 (world 8) · job torchrun:4242 · target: all · …`. */
-export function singleTitleParts(job: Job, marked: ReadonlySet<number>, error: string | null): string[] {
-	const marks = job.ranks.filter(r => marked.has(r.pid)).length;
+/**
+ * After RANKS with one job, which the title then stands for: `8 (world 8) · job torchrun:4242 · target: all · …`.
+ * `marked` null: nothing is a target here (the many-node screen's ranks), none is said.
+ */
+export function singleTitleParts(job: Job, marked: ReadonlySet<number> | null, error: string | null): string[] {
+	const marks = marked === null ? 0 : job.ranks.filter(r => marked.has(r.pid)).length;
 	return [
 		rankCountText(job, true),
 		`job ${job.id}`,
-		marks === 0 ? 'target: all' : `target: ${marks} marked`,
+		...(marked === null ? [] : [marks === 0 ? 'target: all' : `target: ${marks} marked`]),
 		...urgentParts(job),
 		...(error ? [`last scan failed: ${error}`] : []),
 		...detailParts(job),

@@ -27,7 +27,8 @@ export interface PaneBox extends PaneRoom {
 	readonly compact: boolean;
 }
 
-export interface PaneDefinition {
+/** A pane of a screen whose data is `D` (the one-node screen's ScreenData; the many-node screen has its own). */
+export interface PaneDefinition<D = ScreenData> {
 	readonly id: string;
 	/** From this width the pane shows its fuller form (`compact` is false). */
 	readonly wideFrom: number;
@@ -38,16 +39,16 @@ export interface PaneDefinition {
 	readonly firstRows: number;
 	/** Takes its rows last in each round of the sharing: the spare rows, once the others have theirs (the history). */
 	readonly spare?: boolean;
-	need(data: ScreenData, room: PaneRoom): Need;
-	render(data: ScreenData, box: PaneBox): React.ReactNode;
+	need(data: D, room: PaneRoom): Need;
+	render(data: D, box: PaneBox): React.ReactNode;
 }
 
 /** Columns between side-by-side panes or packed gauges. */
 export const GAP = 2;
 
 /** A horizontal band of the screen: one pane, or several side by side once the terminal is wide enough. */
-export interface Band {
-	readonly panes: readonly PaneDefinition[];
+export interface Band<D = ScreenData> {
+	readonly panes: readonly PaneDefinition<D>[];
 	/** Columns from which the panes stand side by side; below, they are stacked. */
 	readonly sideBySideFrom?: number;
 	/** Side by side, each pane's share of the width but the last's (which takes the rest). */

@@ -1,5 +1,5 @@
 import type {RankProcess, SignalState} from '../../core/types.js';
-import {columns, padEnd, padStart} from '../../format/columns.js';
+import {columns, padEnd, padStart, truncate} from '../../format/columns.js';
 import {signalMark, signalName} from '../../format/signals.js';
 import {formatBytes} from '../../format/units.js';
 import {WATCHED_SIGNALS} from '../../ranks/signals.js';
@@ -19,8 +19,16 @@ export const DEFAULT_SEARCH_HINT =
 
 const COLUMNS = {rank: 4, pid: 7, state: 2, cpu: 5, rss: 8, gpu: 8, workers: 3} as const;
 
-/** The column header; `signalsWidth` places COMMAND above the commands (wide form only). */
-export function headerText(compact: boolean, signalsWidth: number): string {
+/** The host column (the many-node screen's ranks), and the space after it; nothing when `hostWidth` is 0. */
+function hostColumn(host: string, hostWidth: number): string {
+	return hostWidth > 0 ? `${padEnd(truncate(host, hostWidth), hostWidth)} ` : '';
+}
+
+/**
+ * The column header; `signalsWidth` places COMMAND above the commands (wide form only); `hostWidth` > 0 puts a
+ * HOST column first (ranks of several nodes).
+ */
+export function headerText(compact: boolean, signalsWidth: number, hostWidth = 0): string {
 	const fixed = [
 		padStart('RANK', COLUMNS.rank),
 		padStart('PID', COLUMNS.pid),
@@ -30,7 +38,8 @@ export function headerText(compact: boolean, signalsWidth: number): string {
 		padStart('GPU', COLUMNS.gpu),
 		padStart('WRK', COLUMNS.workers),
 	].join(' ');
-	return `   ${fixed} ${compact ? 'SIGNALS' : `${padEnd('SIGNALS', signalsWidth)} COMMAND`}`;
+	const signals = compact ? 'SIGNALS' : `${padEnd('SIGNALS', signalsWidth)} COMMAND`;
+	return `   ${hostColumn('HOST', hostWidth)}${fixed} ${signals}`;
 }
 
 /** The state column: `T` when stopped (t, a tracing stop, reads the same), `S!` when stalled, else the letter. */
@@ -39,17 +48,20 @@ function stateText(rank: RankProcess): string {
 	return rank.stalled ? `${rank.state}!` : rank.state;
 }
 
-/** Everything before the signals: rank, pid, state, CPU, RSS, GPU memory, workers. */
-export function fixedColumns(rank: RankProcess): string {
-	return [
-		padStart(rank.rank === null ? '?' : String(rank.rank), COLUMNS.rank),
-		padStart(String(rank.pid), COLUMNS.pid),
-		padEnd(stateText(rank), COLUMNS.state),
-		padStart(rank.cpuPercent === null ? '-' : `${rank.cpuPercent.toFixed(0)}%`, COLUMNS.cpu),
-		padStart(formatBytes(rank.rssBytes), COLUMNS.rss),
-		padStart(formatBytes(rank.gpuMemoryBytes), COLUMNS.gpu),
-		padStart(String(rank.workers.length), COLUMNS.workers),
-	].join(' ');
+/** Everything before the signals: (the host,) rank, pid, state, CPU, RSS, GPU memory, workers. */
+export function fixedColumns(rank: RankProcess, hostWidth = 0): string {
+	return (
+		hostColumn(rank.host, hostWidth) +
+		[
+			padStart(rank.rank === null ? '?' : String(rank.rank), COLUMNS.rank),
+			padStart(String(rank.pid), COLUMNS.pid),
+			padEnd(stateText(rank), COLUMNS.state),
+			padStart(rank.cpuPercent === null ? '-' : `${rank.cpuPercent.toFixed(0)}%`, COLUMNS.cpu),
+			padStart(formatBytes(rank.rssBytes), COLUMNS.rss),
+			padStart(formatBytes(rank.gpuMemoryBytes), COLUMNS.gpu),
+			padStart(String(rank.workers.length), COLUMNS.workers),
+		].join(' ')
+	);
 }
 
 export interface SignalCell {
@@ -84,8 +96,8 @@ export function signalCells(
 const FIXED_WIDTH = Object.values(COLUMNS).reduce((sum, w) => sum + w + 1, -1);
 
 /** Columns a compact row has for its signals: the width less the cursor/mark lead, the fixed columns and a space. */
-export function signalRoom(width: number): number {
-	return width - 3 - FIXED_WIDTH - 1;
+export function signalRoom(width: number, hostWidth = 0): number {
+	return width - 3 - (hostWidth > 0 ? hostWidth + 1 : 0) - FIXED_WIDTH - 1;
 }
 
 /** The signal cells as plain text: `TERM✓ INT✓ USR1✓ USR2✗`. */

@@ -1,0 +1,92 @@
+import type {SaveExpectation} from '../checkpoints/save-attribution.js';
+import {thresholdsFrom} from '../config/thresholds.js';
+import type {Settings} from '../config/schema.js';
+import type {Job, RankProcess} from '../core/types.js';
+import {analyze} from '../memlog/analyze.js';
+import {readSeries, type SkippedLine} from '../memlog/reader.js';
+import {formatReport} from '../memlog/report.js';
+import type {RankDetail} from '../ranks/detail.js';
+import type {SendResult} from '../ranks/send.js';
+import type {SessionActions} from '../session/actions.js';
+import type {Fleet} from './fleet.js';
+import {awaitNodeSave} from './node-save.js';
+
+// What a view may do on one node of many, through that node's agent: a signal goes as a command naming the job and
+// each rank's identity (pid, start time), and the agent applies every guard of ranks/send.ts there; the save is
+// confirmed by its effect, the new checkpoint in that node's next snapshots. Same contract as session/actions.ts.
+
+export interface NodeActionSources {
+	readonly fleet: Fleet;
+	readonly node: string;
+	readonly settings: Settings;
+	/** The node's memory log (written here, by the viewer); null with --no-log. */
+	readonly logPath: string | null;
+}
+
+/** The agent's words for a command it could not carry out, as one result per rank asked for. */
+function allRanks(ranks: readonly RankProcess[], outcome: SendResult['outcome'], reason: string): SendResult[] {
+	return ranks.map(rank => ({rank: rank.rank, pid: rank.pid, outcome, reason}));
+}
+
+/** The detail of a rank on another node: what its last scan said (its /proc is over there). */
+function remoteDetail(rank: RankProcess, readAt: number): RankDetail {
+	return {
+		rank: rank.rank,
+		pid: rank.pid,
+		job: rank.job,
+		host: rank.host,
+		argv: rank.cmd.split(/\s+/).filter(word => word !== ''),
+		argvExact: false,
+		cwd: null,
+		variables: null,
+		signals: rank.signals,
+		workers: rank.workers.map(pid => ({pid, rssBytes: null, gone: false})),
+		state: rank.state,
+		stalled: rank.stalled,
+		stopped: rank.stopped,
+		cpuPercent: rank.cpuPercent,
+		rssBytes: rank.rssBytes,
+		gpuMemoryBytes: rank.gpuMemoryBytes,
+		startedAt: rank.startedAt,
+		readAt,
+	};
+}
+
+export function nodeActions({fleet, node, settings, logPath}: NodeActionSources): SessionActions {
+	const latest = () => fleet.current().nodes.find(view => view.name === node) ?? null;
+	const runDir = () => latest()?.hello?.run_dir ?? null;
+	return {
+		signalOf: action => (action === 'save' ? settings.saveSignal : settings.emergencySignal),
+		send: async (signal, job: Job, pids) => {
+			const chosen = pids ? job.ranks.filter(rank => pids.includes(rank.pid)) : job.ranks;
+			const ranks = chosen.map(rank => ({pid: rank.pid, start_time: rank.startTime}));
+			const outcome = await fleet.send(node, {kind: 'signal', job: job.id, signal, ranks});
+			if (outcome.kind === 'unreachable') return allRanks(chosen, 'denied', outcome.why);
+			const {reply} = outcome;
+			if (reply.refused !== null) return allRanks(chosen, 'refused', `${node}: ${reply.refused}`);
+			return reply.results;
+		},
+		get awaitSave() {
+			return runDir() === null
+				? null
+				: (sinceMs: number, expect: SaveExpectation) =>
+						awaitNodeSave(fleet, node, sinceMs, expect, settings.timeout * 1000);
+		},
+		get runDir() {
+			return runDir();
+		},
+		timeoutS: settings.timeout,
+		analyze: async width => {
+			if (!logPath) return ['No memory log: traintop runs with --no-log, so there is nothing to analyse.'];
+			const skipped: SkippedLine[] = [];
+			const series = await readSeries([logPath], skipped);
+			return formatReport(analyze(series, thresholdsFrom(settings)), {
+				format: 'text',
+				width,
+				files: [logPath],
+				skipped,
+			}).split('\n');
+		},
+		rankDetail: rank => remoteDetail(rank, Date.now()),
+	};
+}

@@ -1,0 +1,117 @@
+import {useCallback, useEffect, useMemo, useReducer} from 'react';
+import {Text, useApp, useInput} from 'ink';
+import App from '../app.js';
+import {keyBarHints} from '../hints.js';
+import useTerminalSize from '../hooks/use-terminal-size.js';
+import {suspendProcess} from '../hooks/use-suspend.js';
+import useValue from '../hooks/use-value.js';
+import {keyPresses} from '../key-presses.js';
+import {helpEntries} from '../keymap.js';
+import {layoutBands} from '../layout.js';
+import {maxBoxSize} from '../overlay-box.js';
+import Screen from '../screen.js';
+import Help from '../widgets/Help.js';
+import {fleetAlerts} from './fleet-alerts.js';
+import {FLEET_SCREEN} from './fleet-panes.js';
+import {fleetRankSet} from './fleet-ranks.js';
+import type {FleetScreenData} from './fleet-screen-data.js';
+import {FLEET_INITIAL, type FleetKeyContext, fleetCursor, reduceFleet} from './fleet-state.js';
+import type {FleetTuiSession} from './fleet-tui-session.js';
+import NodeBanner from './NodeBanner.js';
+import {nodeRow, orderRows} from './node-rows.js';
+
+// The many-node screen's one stateful component, as app.tsx is the one-node screen's: it reads the fleet's view,
+// keeps its state in one reducer (fleet-state.ts) fed by its one input handler, and renders the screen the layout
+// lays out, or, once Enter opened a node, that node's own full view (the one-node App) under a line that says
+// how fresh the node is. The App takes the keys there; its Esc comes back here.
+
+export interface Props {
+	readonly session: FleetTuiSession;
+}
+
+/** The help's lines besides the keys: what the nodes pane's words mean. */
+const HELP_NOTES = [
+	'AGENT: connected; stale = no message for 3 of its intervals; lost = its connection ended (reconnecting)',
+	"LVL: the node's worst: its memory levels, stale (WARN) or lost (CRIT), missing or stuck ranks (WARN)",
+	"RAM*: against the job's cgroup limit; RANKS: present/declared for the node; NOTE: why lost, clock skew",
+];
+
+export default function FleetApp({session}: Props) {
+	const {exit} = useApp();
+	const view = useValue(session.view);
+	const {columns, rows} = useTerminalSize();
+	const [ui, dispatch] = useReducer(reduceFleet, FLEET_INITIAL);
+	const inNode = ui.mode === 'node' && ui.open !== null;
+
+	useEffect(() => {
+		if (ui.effects.length === 0) return;
+		dispatch({type: 'effects-taken', count: ui.effects.length});
+		for (const effect of ui.effects) {
+			if (effect.kind === 'quit') exit();
+			else suspendProcess();
+		}
+	}, [ui.effects, exit]);
+
+	const ordered = useMemo(
+		() =>
+			orderRows(
+				view.nodes.map(node => nodeRow(node, view.time)),
+				ui.order,
+			),
+		[view, ui.order],
+	);
+	const names = useMemo(() => ordered.map(row => row.name), [ordered]);
+	// Not drawn while a node's own view is open: not merged for nothing 10 times a second.
+	const ranks = useMemo(() => (inNode ? null : fleetRankSet(view.nodes)), [inNode, view.nodes]);
+	const {alerts, events} = useMemo(
+		() => (inNode ? {alerts: [], events: []} : fleetAlerts(view.nodes)),
+		[inNode, view.nodes],
+	);
+	const cursor = fleetCursor(ui, names);
+	const data: FleetScreenData = {now: view.time, rows: ordered, cursor, order: ui.order, ranks, alerts, events};
+	const layout = layoutBands(columns, rows, data, FLEET_SCREEN);
+	const back = useCallback(() => dispatch({type: 'back'}), []);
+	// s and e act in a node's own view (through its agent), not on the nodes list: the list's help leaves them out.
+	const help = helpEntries(true, true);
+	const box = maxBoxSize(columns, rows);
+
+	useInput(
+		(input, key) => {
+			const context: FleetKeyContext = {
+				nodes: names,
+				// The title, the header and the "+N more" line are not rows.
+				page: Math.max(1, (layout.tooSmall ? 5 : (layout.boxes.nodes?.height ?? 5)) - 3),
+				helpLines: help.length + HELP_NOTES.length,
+				helpRows: Math.max(1, box.height - 3),
+			};
+			for (const one of keyPresses(input, key)) dispatch({type: 'input', input: one, key, context});
+		},
+		{isActive: !inNode},
+	);
+
+	if (inNode) {
+		const name = ui.open!;
+		const node = view.nodes.find(candidate => candidate.name === name) ?? null;
+		const banner = <NodeBanner node={node} name={name} now={view.time} width={columns} readonly={session.readonly} />;
+		return <App key={name} session={session.node(name)} within={{banner, back}} />;
+	}
+	if (layout.tooSmall) {
+		return (
+			<Text wrap="truncate-end">{`terminal ${columns}×${rows} is too small: traintop needs ${layout.minColumns}×${layout.minRows} (q quits)`}</Text>
+		);
+	}
+	const mode = ui.mode === 'help' ? 'help' : 'nodes';
+	const hints = keyBarHints({mode, readonly: false, notice: null, logTrouble: null, columns, fleet: true});
+	const overlay =
+		ui.mode === 'help' ? (
+			<Help
+				entries={help}
+				notes={HELP_NOTES}
+				title="traintop keys (many nodes)"
+				width={columns}
+				height={rows}
+				scroll={ui.scroll}
+			/>
+		) : null;
+	return <Screen layout={layout} data={data} overlay={overlay} hints={hints} />;
+}

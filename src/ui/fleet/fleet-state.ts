@@ -1,0 +1,116 @@
+import {type Action, type KeyInfo, resolveKey} from '../keymap.js';
+import {clampScroll} from '../scroll.js';
+import type {NodeOrder} from './node-rows.js';
+
+// The many-node screen's whole state and every way it changes, as the one-node screen's (state.ts): key presses
+// resolved through the one keymap, a node's view left (Esc there), effects queued for the app. Pure; no Ink.
+
+/** The list of nodes, its help, or one node's own full view (the one-node App takes the keys there). */
+export type FleetMode = 'nodes' | 'help' | 'node';
+
+export interface FleetUiState {
+	readonly mode: FleetMode;
+	/** Index of the selected node among the rows drawn (where `cursorNode` is gone). */
+	readonly cursor: number;
+	/** The selected node's name: the cursor stays on it as rows move under it (worst first re-sorts them). */
+	readonly cursorNode: string | null;
+	readonly order: NodeOrder;
+	/** The node whose view is open (mode `node`). */
+	readonly open: string | null;
+	/** First line shown of the help. */
+	readonly scroll: number;
+	readonly effects: readonly FleetEffect[];
+}
+
+export type FleetEffect = {readonly kind: 'quit' | 'suspend'};
+
+/** What the reducer needs to know of the screen when a key comes in. */
+export interface FleetKeyContext {
+	/** The nodes' names in the order drawn. */
+	readonly nodes: readonly string[];
+	/** Rows a page moves in the nodes list. */
+	readonly page: number;
+	/** Lines the help lists, and the rows its box shows: how far it scrolls. */
+	readonly helpLines: number;
+	readonly helpRows: number;
+}
+
+export type FleetEvent =
+	| {readonly type: 'input'; readonly input: string; readonly key: KeyInfo; readonly context: FleetKeyContext}
+	/** Esc in a node's view: back to the nodes, the cursor still on that node. */
+	| {readonly type: 'back'}
+	| {readonly type: 'effects-taken'; readonly count: number};
+
+export const FLEET_INITIAL: FleetUiState = {
+	mode: 'nodes',
+	cursor: 0,
+	cursorNode: null,
+	order: 'given',
+	open: null,
+	scroll: 0,
+	effects: [],
+};
+
+const clamp = (value: number, count: number): number => Math.max(0, Math.min(value, count - 1));
+
+/** Where the cursor is among `nodes`: on its node while that node is listed, else at its index (clamped). */
+export function fleetCursor(state: FleetUiState, nodes: readonly string[]): number {
+	const at = state.cursorNode === null ? -1 : nodes.indexOf(state.cursorNode);
+	return at >= 0 ? at : clamp(state.cursor, nodes.length);
+}
+
+function moveBy(state: FleetUiState, delta: number, context: FleetKeyContext): FleetUiState {
+	if (state.mode === 'help')
+		return {...state, scroll: clampScroll(state.scroll + delta, context.helpLines, context.helpRows)};
+	const cursor = clamp(fleetCursor(state, context.nodes) + delta, context.nodes.length);
+	return {...state, cursor, cursorNode: context.nodes[cursor] ?? null};
+}
+
+function onKey(state: FleetUiState, action: Action, context: FleetKeyContext): FleetUiState {
+	const page = state.mode === 'help' ? context.helpRows : context.page;
+	switch (action) {
+		case 'quit':
+		case 'suspend':
+			return {...state, effects: [...state.effects, {kind: action}]};
+		case 'up':
+			return moveBy(state, -1, context);
+		case 'down':
+			return moveBy(state, 1, context);
+		case 'page-up':
+			return moveBy(state, -page, context);
+		case 'page-down':
+			return moveBy(state, page, context);
+		case 'open-node': {
+			const name = context.nodes[fleetCursor(state, context.nodes)];
+			return name === undefined ? state : {...state, mode: 'node', open: name, cursorNode: name};
+		}
+		case 'order-nodes':
+			// The cursor stays on its node, wherever the new order puts it.
+			return {
+				...state,
+				order: state.order === 'given' ? 'worst' : 'given',
+				cursorNode: context.nodes[fleetCursor(state, context.nodes)] ?? state.cursorNode,
+			};
+		case 'help':
+			return {...state, mode: 'help', scroll: 0};
+		case 'close':
+			return {...state, mode: 'nodes'};
+		default:
+			// The one-node screen's keys (signals, marks, boxes) mean nothing on the list of nodes.
+			return state;
+	}
+}
+
+export function reduceFleet(state: FleetUiState, event: FleetEvent): FleetUiState {
+	switch (event.type) {
+		case 'input': {
+			if (state.mode === 'node') return state;
+			const action = resolveKey(event.input, event.key, state.mode === 'help' ? 'help' : 'nodes', false, true);
+			return action === null ? state : onKey(state, action, event.context);
+		}
+		case 'back':
+			return {...state, mode: 'nodes', open: null};
+		case 'effects-taken':
+			return {...state, effects: state.effects.slice(event.count)};
+	}
+}

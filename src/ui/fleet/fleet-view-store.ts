@@ -1,0 +1,46 @@
+import type {FleetView} from '../../fleet/fleet.js';
+import type {ObservableValue} from '../hooks/use-value.js';
+import type {SnapshotSource} from './node-history.js';
+
+// The fleet's view as the screen reads it: the same object until something changes (React compares it), renewed
+// when the fleet says so (snapshots, at most 10 a second; a link's state) and once a second besides, so that the
+// ages on screen (`stale 7 s`, `lost 12 s`) keep counting while a silent node sends nothing to react to.
+
+/** The fleet as the many-node screen reads it (fleet/fleet.ts's Fleet, or a test's). */
+export interface FleetSource extends SnapshotSource {
+	current(): FleetView;
+	subscribe(listener: (view: FleetView) => void): () => void;
+}
+
+export class FleetViewStore implements ObservableValue<FleetView> {
+	#view: FleetView;
+	readonly #listeners = new Set<(view: FleetView) => void>();
+	readonly #off: () => void;
+	readonly #clock: NodeJS.Timeout;
+
+	constructor(source: FleetSource, tickMs = 1000) {
+		this.#view = source.current();
+		this.#off = source.subscribe(view => this.#set(view));
+		this.#clock = setInterval(() => this.#set(source.current()), tickMs);
+		this.#clock.unref?.();
+	}
+
+	get(): FleetView {
+		return this.#view;
+	}
+
+	subscribe(listener: (view: FleetView) => void): () => void {
+		this.#listeners.add(listener);
+		return () => this.#listeners.delete(listener);
+	}
+
+	close(): void {
+		clearInterval(this.#clock);
+		this.#off();
+	}
+
+	#set(view: FleetView): void {
+		this.#view = view;
+		for (const listener of this.#listeners) listener(view);
+	}
+}

@@ -1,0 +1,24 @@
+import type {FleetSession} from '../../fleet/fleet-session.js';
+import {nodeActions} from '../../fleet/node-actions.js';
+import {runOnTerminal, type TerminalOptions} from '../run-tui.js';
+import FleetApp from './FleetApp.js';
+import {fleetTuiSession} from './fleet-tui-session.js';
+
+/**
+ * The many-node screen on the terminal, as runTui opens the one-node screen (the alternate screen, given back on
+ * every way out), until q or `signal`; the fleet starts once the screen is up. Closing the fleet session is the
+ * caller's.
+ */
+export async function runFleetTui(session: FleetSession, options: TerminalOptions): Promise<void> {
+	const tui = fleetTuiSession(session.fleet, {
+		settings: session.settings,
+		recorders: session.recorders,
+		actions: (node, logPath) => nodeActions({fleet: session.fleet, node, settings: session.settings, logPath}),
+		start: () => session.start(),
+	});
+	try {
+		await runOnTerminal(<FleetApp session={tui} />, options, () => tui.start());
+	} finally {
+		tui.close();
+	}
+}

@@ -1,0 +1,185 @@
+import {cleanup, render} from 'ink-testing-library';
+import {afterEach, describe, expect, test} from 'vitest';
+import {DEFAULT_SETTINGS} from '../../../src/config/schema.js';
+import type {SessionActions} from '../../../src/session/actions.js';
+import type {Snapshot} from '../../../src/core/types.js';
+import FleetApp from '../../../src/ui/fleet/FleetApp.js';
+import {type FleetTuiSession, fleetTuiSession} from '../../../src/ui/fleet/fleet-tui-session.js';
+import {press, untilFrame as until} from '../../helpers/ink.js';
+import {hostMemory} from '../../helpers/snapshots.js';
+import {alert, expectFits, job, jobSet, rank, status} from '../fixtures.js';
+import {FakeFleet} from './fleet-fixtures.js';
+
+// The many-node screen on a fleet driven by the test (real NodeStates fed agents' wire messages): the nodes, every
+// node's ranks with their host, every node's alerts; Enter into a node's own full view, Esc back.
+
+const ENTER = '\r';
+const ESC = '\u001B';
+const DOWN = '\u001B[B';
+
+let sessions: FleetTuiSession[] = [];
+afterEach(() => {
+	cleanup();
+	for (const session of sessions) session.close();
+	sessions = [];
+	sent = [];
+});
+
+const SLURM = {jobId: '998', stepId: '0', restartCount: 0, procId: null};
+
+/** Ranks `ranks` of SLURM job 998.0 (world 4, two a node) on one node. */
+const slurmRanks = (ranks: number[]) =>
+	jobSet([
+		job(
+			'slurm:998.0',
+			ranks.map(n => rank(n, {worldSize: 4, pid: 600 + n})),
+			{identity: 'slurm', localWorldSize: 2, slurm: SLURM},
+		),
+	]);
+
+const node1: Partial<Snapshot> = {
+	memory: hostMemory(62),
+	metrics: {ram: status(62, 'ok', 85)},
+	ranks: slurmRanks([0, 1]),
+};
+const node2: Partial<Snapshot> = {
+	memory: hostMemory(88),
+	metrics: {ram: status(88, 'critical', 85)},
+	ranks: slurmRanks([2, 3]),
+	newAlerts: [alert(1, 'ram', 'warn', 'critical', 88, 85)],
+};
+
+/** What a node's view sent, and to which node (the real ones go through that node's agent: fleet/node-actions.ts). */
+let sent: {node: string; signal: string; job: string; pids: readonly number[] | undefined}[] = [];
+
+function recordingActions(node: string): SessionActions {
+	return {
+		signalOf: action => (action === 'save' ? 'SIGUSR1' : 'SIGTERM'),
+		send: async (signal, job, pids) => {
+			sent.push({node, signal, job: job.id, pids});
+			return (pids ?? []).map(pid => ({rank: null, pid, outcome: 'sent' as const, reason: null}));
+		},
+		awaitSave: null,
+		runDir: null,
+		timeoutS: 60,
+		analyze: async () => [],
+		rankDetail: rank => ({
+			rank: rank.rank,
+			pid: rank.pid,
+			job: rank.job,
+			host: rank.host,
+			argv: rank.cmd.split(' '),
+			argvExact: false,
+			cwd: null,
+			variables: null,
+			signals: rank.signals,
+			workers: [],
+			state: rank.state,
+			stalled: rank.stalled,
+			stopped: rank.stopped,
+			cpuPercent: rank.cpuPercent,
+			rssBytes: rank.rssBytes,
+			gpuMemoryBytes: rank.gpuMemoryBytes,
+			startedAt: rank.startedAt,
+			readAt: Date.now(),
+		}),
+	};
+}
+
+/** The app on a terminal `columns` × `rows`, fed by `fleet`. */
+function app(fleet: FakeFleet, columns = 120, rows = 40) {
+	const session = fleetTuiSession(fleet, {
+		settings: DEFAULT_SETTINGS,
+		recorders: new Map(),
+		actions: node => recordingActions(node),
+		start: () => undefined,
+	});
+	sessions.push(session);
+	const instance = render(<FleetApp session={session} />);
+	Object.defineProperty(instance.stdout, 'columns', {value: columns, configurable: true});
+	Object.defineProperty(instance.stdout, 'rows', {value: rows, configurable: true});
+	instance.stdout.emit('resize');
+	return instance;
+}
+
+describe('the many-node screen', () => {
+	test("the nodes, one SLURM job's ranks across both with their host, both nodes' alerts", async () => {
+		const fleet = new FakeFleet(['node1', 'node2']).hello('node1').hello('node2');
+		const {lastFrame} = app(fleet);
+		fleet.send('node1', node1).send('node2', node2);
+		const frame = await until(lastFrame, f => /^RANKS 4 \(world 4\)/m.test(f) && /node2 ram/.test(f));
+		expectFits(frame, 120, 39);
+		expect(frame).toMatch(/^NODES 2 nodes · 2 connected$/m);
+		expect(frame).toMatch(/^› node1 +ok +connected +62\.0% +none +- +- +2\/2 *$/m);
+		expect(frame).toMatch(/^ {2}node2 +CRIT +connected +88\.0% /m);
+		expect(frame).toMatch(/^RANKS 4 \(world 4\) · job slurm:998\.0 · SLURM 998\.0$/m);
+		expect(frame).not.toMatch(/target:/);
+		// Rank by rank across the nodes, each on its node, none selected.
+		const ranks = frame.split('\n').filter(line => /^ {3}node\d +\d +6\d\d /.test(line));
+		expect(ranks.map(line => line.trim().split(/ +/).slice(0, 2).join(' '))).toEqual([
+			'node1 0',
+			'node1 1',
+			'node2 2',
+			'node2 3',
+		]);
+		expect(frame).toMatch(/▲ CRIT node2 ram 88\.0% {2}was WARN/);
+		expect(frame).toMatch(/q quit {2}Enter open {2}↑↓ move {2}\? help {2}o order/);
+	});
+
+	test("Enter opens a node's own view (its memory, its ranks); lost there, it says so; Esc comes back", async () => {
+		const fleet = new FakeFleet(['node1', 'node2']).hello('node1').hello('node2');
+		const {lastFrame, stdin} = app(fleet);
+		fleet.send('node1', node1).send('node2', node2);
+		await until(lastFrame, f => /^RANKS 4/m.test(f));
+		await press(stdin, DOWN, ENTER);
+		const opened = await until(lastFrame, f => /^MEMORY node2/m.test(f));
+		expectFits(opened, 120, 39);
+		expect(opened).toMatch(
+			/^NODE node2 · connected \(traintop 0\.1\.0, agent pid \d+\) · s\/e: this node's ranks, through its agent/m,
+		);
+		expect(opened).toMatch(/^RAM .* 88\.0% CRIT/m);
+		expect(opened).toMatch(/^RANKS 2 \(world 4\) · job slurm:998\.0/m);
+		expect(opened).toMatch(/s save/);
+
+		// s: the confirm box says the other node's ranks get nothing, and which command reaches every task; y sends
+		// through node2's actions (its agent), to node2's two ranks only.
+		await press(stdin, 's');
+		const box = await until(lastFrame, f => /Send SIGUSR1 \(save\) to job slurm:998\.0\?/.test(f));
+		expect(box).toMatch(/2 of its 4 ranks run elsewhere and get nothing: `traintop signal save --slurm-job 998`/);
+		await press(stdin, 'y');
+		await until(lastFrame, () => sent.length > 0);
+		expect(sent).toEqual([{node: 'node2', signal: 'SIGUSR1', job: 'slurm:998.0', pids: [602, 603]}]);
+		await press(stdin, ESC);
+		await until(lastFrame, f => /^MEMORY node2/m.test(f) && !/Send SIGUSR1/.test(f));
+
+		// Its agent lost: the view stays on its last snapshot and says so above it.
+		fleet.lose('node2', 'agent killed by SIGKILL').at(fleet.now + 12_000);
+		const lost = await until(lastFrame, f => /^NODE node2 · lost/m.test(f));
+		expect(lost).toMatch(
+			/^NODE node2 · lost: agent killed by SIGKILL; reconnecting · below: its last snapshot, 12 s old/m,
+		);
+		expect(lost).toMatch(/^MEMORY node2/m);
+
+		// Enter on a rank: its detail from the agent's last scan (this machine's /proc is not the node's).
+		await press(stdin, ENTER);
+		const detail = await until(lastFrame, f => /the last scan's: \/proc\/PID\/cmdline could not be read/.test(f));
+		expect(detail).toMatch(/train\.py/);
+		await press(stdin, ESC);
+		await until(lastFrame, f => !/could not be read/.test(f) && /^MEMORY node2/m.test(f));
+
+		// Esc on the view itself: the nodes again, the cursor still on node2.
+		await press(stdin, ESC);
+		const back = await until(lastFrame, f => /^NODES /m.test(f));
+		expect(back).toMatch(/^› node2 +CRIT +lost 12 s/m);
+		expect(back).not.toMatch(/^MEMORY/m);
+	});
+
+	test('at 80×24: the nodes, the ranks and the alerts fit, a line short of the screen', async () => {
+		const fleet = new FakeFleet(['node1', 'node2']).hello('node1').hello('node2');
+		const {lastFrame} = app(fleet, 80, 24);
+		fleet.send('node1', node1).send('node2', node2);
+		const frame = await until(lastFrame, f => /^RANKS 4/m.test(f) && /^ALERTS/m.test(f));
+		expectFits(frame, 80, 23);
+		expect(frame).toMatch(/^NODES 2 nodes/m);
+	});
+});

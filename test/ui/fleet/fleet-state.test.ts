@@ -1,0 +1,84 @@
+import {describe, expect, it} from 'vitest';
+import {
+	FLEET_INITIAL,
+	type FleetEvent,
+	type FleetKeyContext,
+	type FleetUiState,
+	fleetCursor,
+	reduceFleet,
+} from '../../../src/ui/fleet/fleet-state.js';
+import type {KeyInfo} from '../../../src/ui/keymap.js';
+import {reduce, INITIAL_STATE} from '../../../src/ui/state.js';
+import {keyContext} from '../key-context.js';
+
+// The many-node screen's reducer: keys through the one keymap, the cursor kept on its node, Enter into a node's
+// view and back, the help.
+
+const context = (nodes: readonly string[]): FleetKeyContext => ({nodes, page: 2, helpLines: 20, helpRows: 5});
+
+function press(state: FleetUiState, nodes: readonly string[], input: string, key: KeyInfo = {}): FleetUiState {
+	return reduceFleet(state, {type: 'input', input, key, context: context(nodes)});
+}
+
+const NODES = ['node1', 'node2', 'node3', 'node4'];
+
+describe('reduceFleet', () => {
+	it('↓ j PgDn move the cursor, clamped to the nodes', () => {
+		let state = press(FLEET_INITIAL, NODES, '', {downArrow: true});
+		state = press(state, NODES, 'j');
+		expect(fleetCursor(state, NODES)).toBe(2);
+		state = press(state, NODES, '', {pageDown: true});
+		expect(fleetCursor(state, NODES)).toBe(3);
+		state = press(state, NODES, 'k');
+		expect(state.cursorNode).toBe('node3');
+	});
+
+	it('the cursor stays on its node when the rows move (worst first), and o keeps it there', () => {
+		let state = press(FLEET_INITIAL, NODES, 'j');
+		expect(state.cursorNode).toBe('node2');
+		state = press(state, NODES, 'o');
+		expect(state.order).toBe('worst');
+		expect(fleetCursor(state, ['node4', 'node2', 'node1', 'node3'])).toBe(1);
+		expect(press(state, NODES, 'o').order).toBe('given');
+	});
+
+	it("Enter opens the node under the cursor; keys are the node view's then; back returns to the list", () => {
+		let state = press(press(FLEET_INITIAL, NODES, 'j'), NODES, '\r', {return: true});
+		expect(state).toMatchObject({mode: 'node', open: 'node2'});
+		// The one-node App takes the keys in a node's view: this reducer ignores them.
+		expect(press(state, NODES, 'q')).toBe(state);
+		state = reduceFleet(state, {type: 'back'} satisfies FleetEvent);
+		expect(state).toMatchObject({mode: 'nodes', open: null, cursorNode: 'node2'});
+	});
+
+	it('q and Ctrl-C quit, Ctrl-Z suspends: effects for the app; the signal keys do nothing here', () => {
+		expect(press(FLEET_INITIAL, NODES, 'q').effects).toEqual([{kind: 'quit'}]);
+		expect(press(FLEET_INITIAL, NODES, 'c', {ctrl: true}).effects).toEqual([{kind: 'quit'}]);
+		expect(press(FLEET_INITIAL, NODES, 'z', {ctrl: true}).effects).toEqual([{kind: 'suspend'}]);
+		expect(press(FLEET_INITIAL, NODES, 's')).toBe(FLEET_INITIAL);
+		expect(press(FLEET_INITIAL, NODES, 'e')).toBe(FLEET_INITIAL);
+	});
+
+	it('? opens the help, ↓ scrolls it (no further than its last page), Esc or q closes it', () => {
+		let state = press(FLEET_INITIAL, NODES, '?');
+		expect(state.mode).toBe('help');
+		for (let i = 0; i < 30; i++) state = press(state, NODES, 'j');
+		expect(state.scroll).toBe(15);
+		expect(fleetCursor(state, NODES)).toBe(0);
+		expect(press(state, NODES, '', {escape: true}).mode).toBe('nodes');
+		expect(press(state, NODES, 'q')).toMatchObject({mode: 'nodes', effects: []});
+	});
+
+	it('Enter with no node listed does nothing', () => {
+		expect(press(FLEET_INITIAL, [], '\r', {return: true})).toBe(FLEET_INITIAL);
+	});
+});
+
+describe("the one-node screen's Esc", () => {
+	it("goes back to the nodes in a node's view only; on the one-node screen it does nothing", () => {
+		const esc = (fleet: boolean) =>
+			reduce(INITIAL_STATE, {type: 'input', input: '', key: {escape: true}, context: keyContext([1], {fleet})});
+		expect(esc(true).effects).toEqual([{kind: 'back'}]);
+		expect(esc(false)).toBe(INITIAL_STATE);
+	});
+});
