@@ -228,6 +228,8 @@ export class Fleet {
 	#ended(link: Link, stream: AgentStream, why: string): void {
 		if (link.stream !== stream) return;
 		link.stream = null;
+		// Ended by close(): the agents were asked to go, nothing was lost.
+		if (this.#closed) return;
 		for (const name of link.nodes) this.#node(name).lost(`agent ${why}`);
 		if (!this.#closed) {
 			const delay = link.delayMs;
