@@ -51,6 +51,9 @@ interface Link {
 
 type SnapshotListener = (node: string, snapshot: Snapshot) => void;
 
+/** How long snapshots are gathered into one view: the sampling interval, within 0.1–1 s. */
+const COALESCE_MS = (intervalMs: number) => Math.min(1000, Math.max(100, intervalMs));
+
 export class Fleet {
 	readonly #options: FleetOptions;
 	readonly #now: () => number;
@@ -97,7 +100,11 @@ export class Fleet {
 		return () => this.#snapshotListeners.delete(listener);
 	}
 
-	/** The whole view, at most once per 100 ms while snapshots come, and when a link's state changes. */
+	/**
+	 * The whole view, at most once per interval (up to 1 s) while snapshots come (64 nodes at 1 s send 64 a
+	 * second: the screen is drawn once a second, as the one-node screen is, not 64 times; what it shows arrived under
+	 * a second before), and at once when a link's state changes.
+	 */
 	subscribe(listener: (view: FleetView) => void): () => void {
 		this.#changeListeners.add(listener);
 		return () => this.#changeListeners.delete(listener);
@@ -271,7 +278,7 @@ export class Fleet {
 		this.#emitTimer = setTimeout(() => {
 			this.#emitTimer = null;
 			this.#emit();
-		}, 100);
+		}, COALESCE_MS(this.#options.intervalMs));
 		this.#emitTimer.unref?.();
 	}
 

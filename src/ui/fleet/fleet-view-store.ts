@@ -3,7 +3,7 @@ import type {ObservableValue} from '../hooks/use-value.js';
 import type {SnapshotSource} from './node-history.js';
 
 // The fleet's view as the screen reads it: the same object until something changes (React compares it), renewed
-// when the fleet says so (snapshots, at most 10 a second; a link's state) and once a second besides, so that the
+// when the fleet says so (snapshots, at most once an interval; a link's state) and after a second of silence, so that the
 // ages on screen (`stale 7 s`, `lost 12 s`) keep counting while a silent node sends nothing to react to.
 
 /** The fleet as the many-node screen reads it (fleet/fleet.ts's Fleet, or a test's). */
@@ -17,11 +17,15 @@ export class FleetViewStore implements ObservableValue<FleetView> {
 	readonly #listeners = new Set<(view: FleetView) => void>();
 	readonly #off: () => void;
 	readonly #clock: NodeJS.Timeout;
+	#setAt = 0;
 
 	constructor(source: FleetSource, tickMs = 1000) {
 		this.#view = source.current();
 		this.#off = source.subscribe(view => this.#set(view));
-		this.#clock = setInterval(() => this.#set(source.current()), tickMs);
+		// Only when the fleet said nothing for a tick: a view it just gave is new enough (one frame, not two).
+		this.#clock = setInterval(() => {
+			if (Date.now() - this.#setAt >= tickMs - 50) this.#set(source.current());
+		}, tickMs);
 		this.#clock.unref?.();
 	}
 
@@ -41,6 +45,7 @@ export class FleetViewStore implements ObservableValue<FleetView> {
 
 	#set(view: FleetView): void {
 		this.#view = view;
+		this.#setAt = Date.now();
 		for (const listener of this.#listeners) listener(view);
 	}
 }
