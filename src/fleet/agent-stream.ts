@@ -1,6 +1,7 @@
 import {type ChildProcess, spawn} from 'node:child_process';
 import {createInterface} from 'node:readline';
 import {type AgentCommand, type AgentMessage, parseAgentMessage} from '../agent/protocol.js';
+import {helperEnv} from '../system/process-group.js';
 
 // One connection to agents: a child process (ssh host traintop agent, srun … traintop agent, or a local agent)
 // whose stdout carries agent messages, one a line, and whose stdin takes commands. Through srun one stream
@@ -26,7 +27,11 @@ export class AgentStream {
 	constructor(argv: readonly string[], handlers: StreamHandlers, env: NodeJS.ProcessEnv = process.env) {
 		const [command, ...args] = argv;
 		// detached: its own process group, so that ending it ends what it started (ssh, srun, a shell's children).
-		this.#child = spawn(command ?? 'false', args, {stdio: ['pipe', 'pipe', 'pipe'], env, detached: true});
+		this.#child = spawn(command ?? 'false', args, {
+			stdio: ['pipe', 'pipe', 'pipe'],
+			env: helperEnv(env),
+			detached: true,
+		});
 		const end = (why: string) => {
 			if (this.#ended) return;
 			this.#ended = true;

@@ -1,5 +1,6 @@
 import {execFile} from 'node:child_process';
 import {readFile} from 'node:fs/promises';
+import {helperEnv} from '../system/process-group.js';
 
 // Runs squeue/scontrol without ever blocking the caller: asynchronous, with a timeout (the clients themselves retry
 // an unreachable controller for 9 to 18 s before giving up, measured on 22.05), and a failure becomes a sentence
@@ -24,7 +25,7 @@ export function runSlurm(command: string, args: readonly string[], options: Slur
 		const child = execFile(
 			command,
 			[...args],
-			{env: options.env, timeout: options.timeoutMs, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024},
+			{env: helperEnv(options.env), timeout: options.timeoutMs, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024},
 			(error, stdout, stderr) => {
 				if (!error) return resolve({code: 0, stdout, stderr, failure: null});
 				const failed = error as NodeJS.ErrnoException & {killed?: boolean; signal?: string | null};

@@ -10,11 +10,11 @@ const IS_WINDOWS = process.platform === 'win32';
 const RANK_VARIABLES = ['RANK', 'LOCAL_RANK', 'SLURM_PROCID', 'SLURM_LOCALID'];
 
 /**
- * The environment for a helper child: without the rank variables. A traintop inside a job (an agent under
- * `srun --overlap` carries SLURM_PROCID) must not hand them to nvidia-smi: a wrapper script or a node-run fake
- * would then pass for a rank of the job (a real nvidia-smi binary is excluded by name; a wrapper is not).
+ * The environment for any child traintop starts (nvidia-smi, squeue/scontrol, ssh, srun): without the rank
+ * variables. A traintop inside a job (an agent under `srun --overlap` carries SLURM_PROCID) must not hand them on:
+ * its `squeue` was seen as a rank of the agent's own step, and a wrapper script around nvidia-smi would be too.
  */
-function helperEnv(env: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
+export function helperEnv(env: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
 	const copy = {...(env ?? process.env)};
 	for (const name of RANK_VARIABLES) delete copy[name];
 	return copy;
