@@ -1,9 +1,10 @@
 import {UsageError} from '../core/errors.js';
-import type {Job, RankProcess, RankSet} from '../core/types.js';
+import type {Job, RankSet} from '../core/types.js';
 import type {SaveExpectation, SaveOutcome} from '../checkpoints/save-attribution.js';
 import {Fleet, type FleetConnection} from '../fleet/fleet.js';
 import {awaitNodeSave} from '../fleet/node-save.js';
 import {linkWords} from '../fleet/node-words.js';
+import {ranksByNode, sendAcrossNodes} from '../fleet/send-across.js';
 import {chooseJob} from '../ranks/choose-job.js';
 import {previewLine} from '../ranks/preview.js';
 import type {SignalName} from '../ranks/signals.js';
@@ -50,6 +51,14 @@ function mergedRanks(sets: readonly RankSet[]): RankSet {
 	};
 }
 
+/** `slurm:42.0: rank 0 pid 4250 on gpu1 (python3 train.py …), …`: enough to tell the jobs apart. */
+function jobWords(job: Job): string {
+	const ranks = job.ranks.map(
+		rank => `rank ${rank.rank ?? '?'} pid ${rank.pid} on ${rank.host} (${rank.cmd.slice(0, 40)})`,
+	);
+	return `${job.id}: ${ranks.join(', ')}`;
+}
+
 /** Resolves once every node has a rank scan, or with why not (a node lost, or not ready in time). */
 function ready(fleet: Fleet): Promise<string | null> {
 	return new Promise(resolve => {
@@ -74,13 +83,6 @@ function ready(fleet: Fleet): Promise<string | null> {
 	});
 }
 
-/** The ranks a send names, grouped by their node. */
-function byNode(ranks: readonly RankProcess[]): Map<string, RankProcess[]> {
-	const groups = new Map<string, RankProcess[]>();
-	for (const rank of ranks) groups.set(rank.host, [...(groups.get(rank.host) ?? []), rank]);
-	return groups;
-}
-
 /** The plan through the agents, or why not; `close` ends the agents (always call it). */
 export async function agentsPlan(
 	input: AgentsPlanInput,
@@ -96,13 +98,13 @@ export async function agentsPlan(
 	if (choice.kind === 'none')
 		return {plan: null, refused: `no ranks found on ${nodes.map(n => n.name).join(', ')}`, close};
 	if (choice.kind === 'refused')
-		return {plan: null, refused: `${choice.why} (jobs: ${choice.jobs.map(job => job.id).join(', ')})`, close};
+		return {plan: null, refused: `${choice.why} (jobs: ${choice.jobs.map(jobWords).join('; ')})`, close};
 	const {job} = choice;
 	const targets =
 		input.ranks === undefined ? job.ranks : job.ranks.filter(r => r.rank !== null && input.ranks!.includes(r.rank));
 	const unknown = (input.ranks ?? []).filter(n => !job.ranks.some(r => r.rank === n));
 	if (unknown.length > 0) throw new UsageError(`--rank ${unknown.join(',')}: job ${job.id} has no such rank`);
-	const hosts = [...byNode(targets).keys()];
+	const hosts = [...ranksByNode(targets).keys()];
 	const withSaves =
 		nodes.find(node => node.snapshot?.checkpoints && hosts.includes(node.name)) ??
 		nodes.find(n => n.snapshot?.checkpoints);
@@ -116,39 +118,18 @@ export async function agentsPlan(
 		job: {id: job.id, identity: job.identity, nodes: hosts, run_dir: job.runDir},
 		watchFrom: null,
 		send: async () => {
-			const sent = await Promise.all(
-				[...byNode(targets)].map(async ([host, ranks]) => {
-					const command = {
-						kind: 'signal' as const,
-						job: job.id,
-						signal: input.signal,
-						ranks: ranks.map(rank => ({pid: rank.pid, start_time: rank.startTime})),
-					};
-					const outcome = await fleet.send(host, command);
-					const result = (
-						rank: RankProcess,
-						outcome: TargetResult['outcome'],
-						reason: string | null,
-					): TargetResult => ({
-						rank: rank.rank,
-						pid: rank.pid,
-						target: `${host} rank ${rank.rank ?? '?'}`,
-						outcome,
-						reason,
-					});
-					if (outcome.kind === 'unreachable') return ranks.map(rank => result(rank, 'denied', outcome.why));
-					const {reply} = outcome;
-					if (reply.refused !== null) return ranks.map(rank => result(rank, 'refused', reply.refused));
-					return reply.results.map(r => ({
-						rank: r.rank,
-						pid: r.pid,
-						target: `${host} rank ${r.rank ?? '?'}`,
-						outcome: r.outcome,
-						reason: r.reason,
-					}));
+			const sends = [...ranksByNode(targets)].map(([node, ranks]) => ({node, job: job.id, ranks}));
+			const results = await sendAcrossNodes(fleet, input.signal, sends);
+			// The `signal --json` fields in their documented order.
+			return results.map(
+				(r): TargetResult => ({
+					rank: r.rank,
+					pid: r.pid,
+					target: `${r.node} rank ${r.rank ?? '?'}`,
+					outcome: r.outcome,
+					reason: r.reason,
 				}),
 			);
-			return sent.flat();
 		},
 		...(withSaves
 			? {

@@ -14,7 +14,7 @@ import type {Fleet} from './fleet.js';
 
 /** The save a signal asked for on `node`, seen in its snapshots' checkpoints as the one-node watcher sees it. */
 export function awaitNodeSave(
-	fleet: Fleet,
+	fleet: Pick<Fleet, 'current' | 'onSnapshot'>,
 	node: string,
 	sinceMs: number,
 	expect: SaveExpectation,

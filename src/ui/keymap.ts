@@ -60,7 +60,8 @@ export const KEYMAP: readonly Binding[] = [
 	},
 	{
 		action: 'save',
-		modes: ['main'],
+		// On the nodes (traintop --hosts): the cursor node's job on every node it runs on (fleet/fleet-state.ts).
+		modes: ['main', 'nodes'],
 		keys: 's',
 		description:
 			"save: send the save signal to the cursor's job: its marked ranks (all when none is marked), after a confirm",
@@ -70,7 +71,8 @@ export const KEYMAP: readonly Binding[] = [
 	},
 	{
 		action: 'emergency',
-		modes: ['main'],
+		// On the nodes (traintop --hosts): the cursor node's job on every node it runs on (fleet/fleet-state.ts).
+		modes: ['main', 'nodes'],
 		keys: 'e',
 		description:
 			"emergency checkpoint: send the emergency signal to the cursor's job (save and exit for requeue), after a confirm",

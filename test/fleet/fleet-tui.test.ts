@@ -5,7 +5,7 @@ import path from 'node:path';
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
 import type {DemoJob} from '../../src/demo/job.js';
 import {CLI} from '../helpers/dist.js';
-import {startSmallJob} from '../helpers/small-demo-job.js';
+import {checkpointKinds, startSmallJob} from '../helpers/small-demo-job.js';
 import {Terminal} from '../helpers/tmux.js';
 import {until} from '../helpers/until.js';
 
@@ -148,5 +148,53 @@ describe('traintop --hosts on a terminal: the many-node screen', () => {
 			'every agent to exit with traintop',
 			10_000,
 		);
+	}, 120_000);
+
+	it("s on node1: the box lists node1's ranks of its job; y sends through node1's agent and the job really saves", async () => {
+		term = new Terminal(120, 40);
+		const t = term;
+		const [run1, run2] = [path.join(dir, 'run1'), path.join(dir, 'run2')];
+		// Each agent watches its job's run dir: the save is confirmed by the new checkpoint in node1's snapshots.
+		const env = [
+			`PATH=${path.join(dir, 'bin')}:"$PATH"`,
+			`FAKE_ARGS_node1='--pid ${jobs[0]!.launcherPid} ${run1}'`,
+			`FAKE_ARGS_node2='--pid ${jobs[1]!.launcherPid} ${run2}'`,
+		].join(' ');
+		const flags = `--hosts node1,node2 --ssh-command ${path.join(dir, 'fake-ssh')} --interval 0.5 --nvidia-smi /nonexistent --no-log`;
+		t.keys(`env ${env} ${process.execPath} ${CLI} ${flags}; echo "EXIT=$?"`, 'Enter');
+		await t.until(
+			text => ['node1', 'node2'].every(node => new RegExp(`^ {3}${node} +[01] +\\d+ `, 'm').test(text)),
+			"each node's ranks with their host",
+			30_000,
+		);
+		const before = {run1: await checkpointKinds(run1), run2: await checkpointKinds(run2)};
+
+		// The cursor is on node1: its job is node1's own (a launcher's pid names it on node1 only).
+		t.keys('s');
+		const box = await t.until(
+			text => /Send SIGUSR1 \(save\) to job node1\/launcher\.py:\d+\?/.test(text) && /node1: ranks/.test(text),
+			'the confirm box',
+		);
+		expect(box).toContain(`2 ranks on 1 node · save watched in ${run1} on node1`);
+		expect(box).toMatch(/route: agents — each node's agent sends to its own ranks/);
+		expect(box).toMatch(/node1: ranks 0, 1 \(2 of 2 here\)/);
+		expect(box).toMatch(/rank 0 {2}pid \d+ {2}handles SIGUSR1/);
+		expect(box).toMatch(/rank 1 {2}pid \d+ {2}handles SIGUSR1/);
+		expect(box).not.toMatch(/node2: rank/);
+
+		t.keys('y');
+		const saved = await t.until(text => /saved \S+ in [\d.]+ s/.test(text), 'the save confirmed', 30_000);
+		expect(saved).toMatch(/SIGUSR1 \(save\) to job node1\/launcher\.py:\d+: sent 2/);
+		expect(saved).toMatch(/node1 rank 0 {2}pid \d+ {2}sent/);
+		expect(saved).toMatch(/node1 rank 1 {2}pid \d+ {2}sent/);
+		// The job on node1 really saved, and only it: node2's job was not signalled.
+		expect(await checkpointKinds(run1)).toEqual([...before.run1, 'manual']);
+		expect(await checkpointKinds(run2)).toEqual(before.run2);
+
+		t.keys('Escape');
+		await t.until(text => /^NODES 2 nodes/m.test(text) && !/sent 2/.test(text), 'the result box closed');
+		t.keys('q');
+		const after = await t.until(text => /^EXIT=\d+/m.test(text), 'traintop to exit');
+		expect(after).toContain('EXIT=0');
 	}, 120_000);
 });

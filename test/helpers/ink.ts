@@ -23,3 +23,28 @@ export function untilFrame(
 ): Promise<string> {
 	return until(() => lastFrame() ?? '', predicate, 'the frame to match', timeoutMs);
 }
+
+/**
+ * Presses `key` until the frame shows its effect: for a key whose effect, once there, another press does not undo
+ * (s opens a confirm box, where s means nothing). Under load the first press can reach a handler Ink is replacing.
+ */
+export async function pressUntil(
+	stdin: {write(data: string): void},
+	key: string,
+	lastFrame: () => string | undefined,
+	predicate: (frame: string) => boolean,
+	timeoutMs = 10_000,
+): Promise<string> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		await press(stdin, key);
+		const left = deadline - Date.now();
+		if (left <= 0)
+			throw new Error(`the frame after ${JSON.stringify(key)}: not after ${timeoutMs} ms:\n${lastFrame()}`);
+		try {
+			return await untilFrame(lastFrame, predicate, Math.min(1000, left));
+		} catch {
+			// Not yet: press again.
+		}
+	}
+}

@@ -39,7 +39,11 @@ describe('children traintop starts carry no rank variables', () => {
 			);
 		});
 		// Not an agent message: reported as garbage, with the child's own words (the line may follow the exit).
-		await until(() => garbage.length, count => count > 0, 'the child line');
+		await until(
+			() => garbage.length,
+			count => count > 0,
+			'the child line',
+		);
 		expect(garbage).toEqual([CLEAN]);
 	});
 });

@@ -1,5 +1,6 @@
 import {useCallback, useEffect, useMemo, useReducer} from 'react';
 import {Text, useApp, useInput} from 'ink';
+import {truncate} from '../../format/columns.js';
 import App from '../app.js';
 import {keyBarHints} from '../hints.js';
 import useTerminalSize from '../hooks/use-terminal-size.js';
@@ -10,13 +11,15 @@ import {helpEntries} from '../keymap.js';
 import {layoutBands} from '../layout.js';
 import {maxBoxSize} from '../overlay-box.js';
 import Screen from '../screen.js';
-import Help from '../widgets/Help.js';
+import type {KeyHint} from '../widgets/key-bar.js';
 import {fleetAlerts} from './fleet-alerts.js';
 import {FLEET_SCREEN} from './fleet-panes.js';
 import {fleetRankSet} from './fleet-ranks.js';
 import type {FleetScreenData} from './fleet-screen-data.js';
 import {FLEET_INITIAL, type FleetKeyContext, fleetCursor, reduceFleet} from './fleet-state.js';
+import {runFleetSend} from './fleet-send.js';
 import type {FleetTuiSession} from './fleet-tui-session.js';
+import FleetOverlay from './FleetOverlay.js';
 import NodeBanner from './NodeBanner.js';
 import {nodeRow, orderRows} from './node-rows.js';
 
@@ -36,6 +39,18 @@ const HELP_NOTES = [
 	"RAM*: against the job's cgroup limit; RANKS: present/declared for the node; NOTE: why lost, clock skew",
 ];
 
+/** What s and e do on the nodes, or that --readonly took them away. */
+const signalNote = (readonly: boolean): string =>
+	readonly
+		? '--readonly: s and e are off; no signal can be sent'
+		: "s/e on the nodes: the cursor node's job on every node that runs it; sent only when each of those nodes is connected";
+
+/** The key bar on the nodes: READ-ONLY and a key's notice before the keys, as on the one-node screen. */
+function nodesBar(hints: KeyHint[], readonly: boolean, notice: string | null, columns: number): KeyHint[] {
+	const marked = readonly ? [{key: 'READ-ONLY', label: ''}, ...hints] : hints;
+	return notice ? [{key: '!', label: truncate(notice, Math.max(10, columns - 4))}, ...marked] : marked;
+}
+
 export default function FleetApp({session}: Props) {
 	const {exit} = useApp();
 	const view = useValue(session.view);
@@ -48,9 +63,11 @@ export default function FleetApp({session}: Props) {
 		dispatch({type: 'effects-taken', count: ui.effects.length});
 		for (const effect of ui.effects) {
 			if (effect.kind === 'quit') exit();
+			else if (effect.kind === 'send')
+				void runFleetSend(effect, () => session.view.get(), session.jobActions, dispatch);
 			else suspendProcess();
 		}
-	}, [ui.effects, exit]);
+	}, [ui.effects, exit, session]);
 
 	const ordered = useMemo(
 		() =>
@@ -71,8 +88,13 @@ export default function FleetApp({session}: Props) {
 	const data: FleetScreenData = {now: view.time, rows: ordered, cursor, order: ui.order, ranks, alerts, events};
 	const layout = layoutBands(columns, rows, data, FLEET_SCREEN);
 	const back = useCallback(() => dispatch({type: 'back'}), []);
-	// s and e act in a node's own view (through its agent), not on the nodes list: the list's help leaves them out.
-	const help = helpEntries(true, true);
+	// s and e on the nodes act on the cursor node's job across its nodes; --readonly takes them away here too.
+	const help = helpEntries(session.readonly, true);
+	const notes = useMemo(() => [...HELP_NOTES, signalNote(session.readonly)], [session.readonly]);
+	const signals = useMemo(
+		() => ({save: session.jobActions.signalOf('save'), emergency: session.jobActions.signalOf('emergency')}),
+		[session.jobActions],
+	);
 	const box = maxBoxSize(columns, rows);
 
 	useInput(
@@ -81,8 +103,12 @@ export default function FleetApp({session}: Props) {
 				nodes: names,
 				// The title, the header and the "+N more" line are not rows.
 				page: Math.max(1, (layout.tooSmall ? 5 : (layout.boxes.nodes?.height ?? 5)) - 3),
-				helpLines: help.length + HELP_NOTES.length,
+				helpLines: help.length + notes.length,
 				helpRows: Math.max(1, box.height - 3),
+				fleet: session.view.get().nodes,
+				readonly: session.readonly,
+				signals,
+				now: Date.now(),
 			};
 			for (const one of keyPresses(input, key)) dispatch({type: 'input', input: one, key, context});
 		},
@@ -100,18 +126,23 @@ export default function FleetApp({session}: Props) {
 			<Text wrap="truncate-end">{`terminal ${columns}×${rows} is too small: traintop needs ${layout.minColumns}×${layout.minRows} (q quits)`}</Text>
 		);
 	}
-	const mode = ui.mode === 'help' ? 'help' : 'nodes';
-	const hints = keyBarHints({mode, readonly: false, notice: null, logTrouble: null, columns, fleet: true});
+	const mode = ui.mode === 'node' ? 'nodes' : ui.mode;
+	const notice = mode === 'nodes' && ui.notice && ui.notice.until > Date.now() ? ui.notice.text : null;
+	const keys = keyBarHints({mode, readonly: session.readonly, notice: null, logTrouble: null, columns, fleet: true});
+	const hints = mode === 'nodes' ? nodesBar(keys, session.readonly, notice, columns) : keys;
+	// Null on the list itself: the screen lays its panes out to the full height then.
 	const overlay =
-		ui.mode === 'help' ? (
-			<Help
-				entries={help}
-				notes={HELP_NOTES}
-				title="traintop keys (many nodes)"
+		mode === 'nodes' ? null : (
+			<FleetOverlay
+				ui={ui}
+				nodes={view.nodes}
+				now={view.time}
+				actions={session.jobActions}
+				help={help}
+				notes={notes}
 				width={columns}
 				height={rows}
-				scroll={ui.scroll}
 			/>
-		) : null;
+		);
 	return <Screen layout={layout} data={data} overlay={overlay} hints={hints} />;
 }

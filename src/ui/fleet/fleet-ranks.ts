@@ -13,7 +13,7 @@ const SPANS_NODES: ReadonlySet<Job['identity']> = new Set(['slurm', 'rendezvous'
 const ENDED_KEPT = 20;
 
 /** The job's id across nodes: its own when it can span them, else qualified by its node. */
-function fleetJobId(node: string, job: Pick<Job, 'id' | 'identity'>): string {
+export function fleetJobId(node: string, job: Pick<Job, 'id' | 'identity'>): string {
 	return SPANS_NODES.has(job.identity) ? job.id : `${node}/${job.id}`;
 }
 

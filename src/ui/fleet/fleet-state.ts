@@ -1,14 +1,29 @@
+import type {NodeView} from '../../fleet/node-state.js';
+import type {SignalName} from '../../ranks/signals.js';
+import type {SignalAction} from '../../session/actions.js';
 import {type Action, type KeyInfo, resolveKey} from '../keymap.js';
 import {clampScroll} from '../scroll.js';
+import {
+	type FleetSendEffect,
+	type FleetSendEvent,
+	type FleetSignalState,
+	NO_SIGNAL,
+	onSendEvent,
+	openConfirm,
+	sendingView,
+} from './fleet-signal-state.js';
 import type {NodeOrder} from './node-rows.js';
 
 // The many-node screen's whole state and every way it changes, as the one-node screen's (state.ts): key presses
 // resolved through the one keymap, a node's view left (Esc there), effects queued for the app. Pure; no Ink.
 
-/** The list of nodes, its help, or one node's own full view (the one-node App takes the keys there). */
-export type FleetMode = 'nodes' | 'help' | 'node';
+/**
+ * The list of nodes, its help, a confirm box or a send's result (s/e on a job across its nodes), or one node's own
+ * full view (the one-node App takes the keys there).
+ */
+export type FleetMode = 'nodes' | 'help' | 'confirm' | 'result' | 'node';
 
-export interface FleetUiState {
+export interface FleetUiState extends FleetSignalState {
 	readonly mode: FleetMode;
 	/** Index of the selected node among the rows drawn (where `cursorNode` is gone). */
 	readonly cursor: number;
@@ -22,7 +37,7 @@ export interface FleetUiState {
 	readonly effects: readonly FleetEffect[];
 }
 
-export type FleetEffect = {readonly kind: 'quit' | 'suspend'};
+export type FleetEffect = {readonly kind: 'quit' | 'suspend'} | FleetSendEffect;
 
 /** What the reducer needs to know of the screen when a key comes in. */
 export interface FleetKeyContext {
@@ -33,13 +48,21 @@ export interface FleetKeyContext {
 	/** Lines the help lists, and the rows its box shows: how far it scrolls. */
 	readonly helpLines: number;
 	readonly helpRows: number;
+	/** The nodes as the fleet sees them now: s and e find the cursor node's job and its other nodes here. */
+	readonly fleet: readonly NodeView[];
+	readonly readonly: boolean;
+	/** The signal each action sends (the settings). */
+	readonly signals: Readonly<Record<SignalAction, SignalName>>;
+	/** Epoch ms. */
+	readonly now: number;
 }
 
 export type FleetEvent =
 	| {readonly type: 'input'; readonly input: string; readonly key: KeyInfo; readonly context: FleetKeyContext}
 	/** Esc in a node's view: back to the nodes, the cursor still on that node. */
 	| {readonly type: 'back'}
-	| {readonly type: 'effects-taken'; readonly count: number};
+	| {readonly type: 'effects-taken'; readonly count: number}
+	| FleetSendEvent;
 
 export const FLEET_INITIAL: FleetUiState = {
 	mode: 'nodes',
@@ -49,6 +72,7 @@ export const FLEET_INITIAL: FleetUiState = {
 	open: null,
 	scroll: 0,
 	effects: [],
+	...NO_SIGNAL,
 };
 
 const clamp = (value: number, count: number): number => Math.max(0, Math.min(value, count - 1));
@@ -64,6 +88,20 @@ function moveBy(state: FleetUiState, delta: number, context: FleetKeyContext): F
 		return {...state, scroll: clampScroll(state.scroll + delta, context.helpLines, context.helpRows)};
 	const cursor = clamp(fleetCursor(state, context.nodes) + delta, context.nodes.length);
 	return {...state, cursor, cursorNode: context.nodes[cursor] ?? null};
+}
+
+/** y in the box: the result box opens, filled in when every node's agent has answered. */
+function send(state: FleetUiState, context: FleetKeyContext): FleetUiState {
+	if (!state.confirm) return state;
+	const {action, target} = state.confirm;
+	return {
+		...state,
+		mode: 'result',
+		confirm: null,
+		result: sendingView(action, context.signals[action], target.job),
+		saveStatus: null,
+		effects: [...state.effects, {kind: 'send', action, target}],
+	};
 }
 
 function onKey(state: FleetUiState, action: Action, context: FleetKeyContext): FleetUiState {
@@ -94,9 +132,22 @@ function onKey(state: FleetUiState, action: Action, context: FleetKeyContext): F
 		case 'help':
 			return {...state, mode: 'help', scroll: 0};
 		case 'close':
-			return {...state, mode: 'nodes'};
+			return {...state, mode: 'nodes', confirm: null};
+		case 'save':
+		case 'emergency': {
+			const opened = openConfirm(action, context.fleet, context.nodes[fleetCursor(state, context.nodes)], context.now);
+			return {...state, ...opened, mode: opened.confirm ? 'confirm' : state.mode};
+		}
+		case 'choose-next':
+			if (!state.confirm) return state;
+			return {...state, confirm: {...state.confirm, choice: state.confirm.choice === 'cancel' ? 'confirm' : 'cancel'}};
+		case 'activate':
+			if (state.confirm?.choice !== 'confirm') return {...state, mode: 'nodes', confirm: null};
+			return send(state, context);
+		case 'confirm':
+			return send(state, context);
 		default:
-			// The one-node screen's keys (signals, marks, boxes) mean nothing on the list of nodes.
+			// The one-node screen's other keys (marks, sorts, a rank's detail) mean nothing on the list of nodes.
 			return state;
 	}
 }
@@ -105,12 +156,14 @@ export function reduceFleet(state: FleetUiState, event: FleetEvent): FleetUiStat
 	switch (event.type) {
 		case 'input': {
 			if (state.mode === 'node') return state;
-			const action = resolveKey(event.input, event.key, state.mode === 'help' ? 'help' : 'nodes', false, true);
+			const action = resolveKey(event.input, event.key, state.mode, event.context.readonly, true);
 			return action === null ? state : onKey(state, action, event.context);
 		}
 		case 'back':
 			return {...state, mode: 'nodes', open: null};
 		case 'effects-taken':
 			return {...state, effects: state.effects.slice(event.count)};
+		default:
+			return {...state, ...onSendEvent(state, event)};
 	}
 }

@@ -3,6 +3,7 @@ import type {SessionActions} from '../../session/actions.js';
 import type {FleetView} from '../../fleet/fleet.js';
 import type {ObservableValue} from '../hooks/use-value.js';
 import type {TuiSession} from '../tui-session.js';
+import type {FleetJobActions} from './fleet-job-actions.js';
 import {type FleetSource, FleetViewStore} from './fleet-view-store.js';
 import {FleetHistories} from './node-history.js';
 
@@ -14,6 +15,8 @@ export interface FleetTuiSession {
 	readonly view: ObservableValue<FleetView>;
 	/** --readonly: no signal from any node's view. */
 	readonly readonly: boolean;
+	/** s and e on the nodes: one job on every node it runs on, through each node's agent. */
+	readonly jobActions: FleetJobActions;
 	/** A node's own view: the one-node TUI's session on that node's snapshots; its signals go through its agent. */
 	node(name: string): TuiSession;
 	/** Starts the fleet (the screen starts it once it is up). */
@@ -34,6 +37,8 @@ export interface FleetTuiOptions {
 	readonly recorders: ReadonlyMap<string, NodeRecorder>;
 	/** What a node's view may do, through that node's agent (fleet/node-actions.ts). */
 	readonly actions: (node: string, logPath: string | null) => SessionActions;
+	/** What the list of nodes may do to a job across its nodes (fleet-job-actions.ts). */
+	readonly jobActions: FleetJobActions;
 	readonly start: () => void;
 }
 
@@ -60,6 +65,7 @@ export function fleetTuiSession(source: FleetSource, options: FleetTuiOptions): 
 	return {
 		view,
 		readonly: options.settings.readonly,
+		jobActions: options.jobActions,
 		node: name => {
 			const known = sessions.get(name);
 			const logged = options.recorders.has(name);

@@ -2,6 +2,7 @@ import type {FleetSession} from '../../fleet/fleet-session.js';
 import {nodeActions} from '../../fleet/node-actions.js';
 import {runOnTerminal, type TerminalOptions} from '../run-tui.js';
 import FleetApp from './FleetApp.js';
+import {fleetJobActions} from './fleet-job-actions.js';
 import {fleetTuiSession} from './fleet-tui-session.js';
 
 /**
@@ -14,6 +15,7 @@ export async function runFleetTui(session: FleetSession, options: TerminalOption
 		settings: session.settings,
 		recorders: session.recorders,
 		actions: (node, logPath) => nodeActions({fleet: session.fleet, node, settings: session.settings, logPath}),
+		jobActions: fleetJobActions(session.fleet, session.settings),
 		start: () => session.start(),
 	});
 	try {

@@ -3,9 +3,13 @@ import {afterEach, describe, expect, test} from 'vitest';
 import {DEFAULT_SETTINGS} from '../../../src/config/schema.js';
 import type {SessionActions} from '../../../src/session/actions.js';
 import type {Snapshot} from '../../../src/core/types.js';
+import {awaitNodeSave} from '../../../src/fleet/node-save.js';
+import type {NodeSend} from '../../../src/fleet/send-across.js';
 import FleetApp from '../../../src/ui/fleet/FleetApp.js';
+import type {FleetJobActions} from '../../../src/ui/fleet/fleet-job-actions.js';
 import {type FleetTuiSession, fleetTuiSession} from '../../../src/ui/fleet/fleet-tui-session.js';
-import {press, untilFrame as until} from '../../helpers/ink.js';
+import {press, pressUntil, untilFrame as until} from '../../helpers/ink.js';
+import {checkpoint, checkpointIndex} from '../../helpers/checkpoint-data.js';
 import {hostMemory} from '../../helpers/snapshots.js';
 import {alert, expectFits, job, jobSet, rank, status} from '../fixtures.js';
 import {FakeFleet} from './fleet-fixtures.js';
@@ -23,6 +27,7 @@ afterEach(() => {
 	for (const session of sessions) session.close();
 	sessions = [];
 	sent = [];
+	across = [];
 });
 
 const SLURM = {jobId: '998', stepId: '0', restartCount: 0, procId: null};
@@ -86,12 +91,36 @@ function recordingActions(node: string): SessionActions {
 	};
 }
 
+/** What s/e on the nodes sent, node by node (the real ones go through each node's agent: fleet/send-across.ts). */
+let across: {signal: string; sends: {node: string; job: string; pids: number[]}[]}[] = [];
+
+/** Records each send; every rank answers `sent`, rank 3 `refused` as an agent would with no handler; the save is
+ * watched in the fake fleet's snapshots by the real awaitNodeSave. */
+function recordingJobActions(fleet: FakeFleet): FleetJobActions {
+	return {
+		signalOf: action => (action === 'save' ? 'SIGUSR1' : 'SIGTERM'),
+		send: async (signal, sends: readonly NodeSend[]) => {
+			across.push({signal, sends: sends.map(({node, job, ranks}) => ({node, job, pids: ranks.map(r => r.pid)}))});
+			return sends.flatMap(({node, ranks}) =>
+				ranks.map(r =>
+					r.rank === 3
+						? {node, rank: r.rank, pid: r.pid, outcome: 'refused' as const, reason: 'no handler'}
+						: {node, rank: r.rank, pid: r.pid, outcome: 'sent' as const, reason: null},
+				),
+			);
+		},
+		awaitSave: (node, sinceMs, expect) => awaitNodeSave(fleet, node, sinceMs, expect, 60_000),
+		timeoutS: 60,
+	};
+}
+
 /** The app on a terminal `columns` × `rows`, fed by `fleet`. */
-function app(fleet: FakeFleet, columns = 120, rows = 40) {
+function app(fleet: FakeFleet, columns = 120, rows = 40, readonly = false) {
 	const session = fleetTuiSession(fleet, {
-		settings: DEFAULT_SETTINGS,
+		settings: {...DEFAULT_SETTINGS, readonly},
 		recorders: new Map(),
 		actions: node => recordingActions(node),
+		jobActions: recordingJobActions(fleet),
 		start: () => undefined,
 	});
 	sessions.push(session);
@@ -123,7 +152,7 @@ describe('the many-node screen', () => {
 			'node2 3',
 		]);
 		expect(frame).toMatch(/▲ CRIT node2 ram 88\.0% {2}was WARN/);
-		expect(frame).toMatch(/q quit {2}Enter open {2}↑↓ move {2}\? help {2}o order/);
+		expect(frame).toMatch(/q quit {2}Enter open {2}s save {2}e emergency {2}↑↓ move {2}\? help {2}o order/);
 	});
 
 	test("Enter opens a node's own view (its memory, its ranks); lost there, it says so; Esc comes back", async () => {
@@ -143,8 +172,7 @@ describe('the many-node screen', () => {
 
 		// s: the confirm box says the other node's ranks get nothing, and which command reaches every task; y sends
 		// through node2's actions (its agent), to node2's two ranks only.
-		await press(stdin, 's');
-		const box = await until(lastFrame, f => /Send SIGUSR1 \(save\) to job slurm:998\.0\?/.test(f));
+		const box = await pressUntil(stdin, 's', lastFrame, f => /Send SIGUSR1 \(save\) to job slurm:998\.0\?/.test(f));
 		expect(box).toMatch(/2 of its 4 ranks run elsewhere and get nothing: `traintop signal save --slurm-job 998`/);
 		await press(stdin, 'y');
 		await until(lastFrame, () => sent.length > 0);
@@ -181,5 +209,80 @@ describe('the many-node screen', () => {
 		const frame = await until(lastFrame, f => /^RANKS 4/m.test(f) && /^ALERTS/m.test(f));
 		expectFits(frame, 80, 23);
 		expect(frame).toMatch(/^NODES 2 nodes/m);
+	});
+
+	test("s on node1: the box lists both nodes' ranks of the job; y sends through each node; results per rank; the save seen", async () => {
+		const fleet = new FakeFleet(['node1', 'node2']).hello('node1').hello('node2');
+		const {lastFrame, stdin} = app(fleet);
+		const index = checkpointIndex();
+		fleet.send('node1', {...node1, checkpoints: index}).send('node2', node2);
+		const list = await until(lastFrame, f => /^RANKS 4/m.test(f));
+		expect(list).toMatch(/s save {2}e emergency/);
+
+		const box = await pressUntil(stdin, 's', lastFrame, f => /Send SIGUSR1 \(save\) to job slurm:998\.0\?/.test(f));
+		expectFits(box, 120, 39);
+		expect(box).toMatch(/4 ranks on 2 nodes · save watched in \/runs\/exp1 on node1/);
+		expect(box).toMatch(/route: agents — each node's agent sends to its own ranks, every guard applied there/);
+		expect(box).toMatch(/node1: ranks 0, 1 \(2 of 2 here\)/);
+		expect(box).toMatch(/node2: ranks 2, 3 \(2 of 2 here\)/);
+		expect(box).toMatch(/rank 3 {2}pid 603 {2}handles SIGUSR1/);
+		expect(across).toEqual([]);
+
+		await press(stdin, 'y');
+		const result = await until(lastFrame, f => /sent 3, refused 1/.test(f));
+		expect(across).toEqual([
+			{
+				signal: 'SIGUSR1',
+				sends: [
+					{node: 'node1', job: 'slurm:998.0', pids: [600, 601]},
+					{node: 'node2', job: 'slurm:998.0', pids: [602, 603]},
+				],
+			},
+		]);
+		expect(result).toMatch(/SIGUSR1 \(save\) to job slurm:998\.0: sent 3, refused 1/);
+		expect(result).toMatch(/node1 rank 0 {2}pid 600 {2}sent/);
+		expect(result).toMatch(/node2 rank 3 {2}pid 603 {2}refused: no handler/);
+		expect(result).toMatch(/waiting for checkpoint… \(SIGUSR1 to job slurm:998\.0 sent/);
+
+		// node1's agent sees the manual checkpoint in its run dir: the box says the save is done.
+		const saved = checkpoint(1600, 0, {kind: 'manual', time: Date.now()});
+		fleet.send('node1', {...node1, checkpoints: {...index, checkpoints: [...index.checkpoints, saved]}});
+		const done = await until(lastFrame, f => /saved checkpoint_step_1600 in [\d.]+ s/.test(f));
+		expect(done).toMatch(/node2 rank 2 {2}pid 602 {2}sent/);
+		await press(stdin, ESC);
+		await until(lastFrame, f => /^NODES /m.test(f) && !/sent 3/.test(f));
+	});
+
+	test('a node of the job lost: the box says so and why; y sends nothing to any node', async () => {
+		const fleet = new FakeFleet(['node1', 'node2']).hello('node1').hello('node2');
+		const {lastFrame, stdin} = app(fleet);
+		fleet.send('node1', node1).send('node2', node2);
+		await until(lastFrame, f => /^RANKS 4/m.test(f));
+		fleet.lose('node2', 'agent killed by SIGKILL');
+		await press(stdin, 'e');
+		const box = await until(lastFrame, f => /Send SIGTERM \(emergency checkpoint\) to job slurm:998\.0\?/.test(f));
+		expect(box).toMatch(/nothing will be sent: node2 lost: agent killed by SIGKILL; reconnecting/);
+		expect(box).toMatch(/every node holding ranks of the job must be connected/);
+		await press(stdin, 'y');
+		const result = await until(lastFrame, f => /nothing sent/.test(f));
+		expect(result).toMatch(/node2 lost: agent killed by SIGKILL; reconnecting: nothing was sent/);
+		expect(result).toMatch(/leaves the others waiting in a collective/);
+		expect(across).toEqual([]);
+	});
+
+	test('--readonly: no s or e on the nodes, in the key bar, the help or the keys', async () => {
+		const fleet = new FakeFleet(['node1', 'node2']).hello('node1').hello('node2');
+		const {lastFrame, stdin} = app(fleet, 120, 40, true);
+		fleet.send('node1', node1).send('node2', node2);
+		const list = await until(lastFrame, f => /^RANKS 4/m.test(f));
+		expect(list).toMatch(/READ-ONLY/);
+		expect(list).not.toMatch(/s save/);
+		await press(stdin, 's', '?');
+		const help = await until(lastFrame, f => /traintop keys \(many nodes\)/.test(f));
+		expect(help).toMatch(/--readonly: s and e are off/);
+		expect(help).not.toMatch(/save: send the save signal/);
+		expect(help).not.toMatch(/emergency checkpoint: send/);
+		expect(help).not.toMatch(/Send SIGUSR1/);
+		expect(across).toEqual([]);
 	});
 });

@@ -14,7 +14,16 @@ import {keyContext} from '../key-context.js';
 // The many-node screen's reducer: keys through the one keymap, the cursor kept on its node, Enter into a node's
 // view and back, the help.
 
-const context = (nodes: readonly string[]): FleetKeyContext => ({nodes, page: 2, helpLines: 20, helpRows: 5});
+const context = (nodes: readonly string[]): FleetKeyContext => ({
+	nodes,
+	page: 2,
+	helpLines: 20,
+	helpRows: 5,
+	fleet: [],
+	readonly: false,
+	signals: {save: 'SIGUSR1', emergency: 'SIGTERM'},
+	now: 0,
+});
 
 function press(state: FleetUiState, nodes: readonly string[], input: string, key: KeyInfo = {}): FleetUiState {
 	return reduceFleet(state, {type: 'input', input, key, context: context(nodes)});
@@ -51,12 +60,17 @@ describe('reduceFleet', () => {
 		expect(state).toMatchObject({mode: 'nodes', open: null, cursorNode: 'node2'});
 	});
 
-	it('q and Ctrl-C quit, Ctrl-Z suspends: effects for the app; the signal keys do nothing here', () => {
+	it('q and Ctrl-C quit, Ctrl-Z suspends: effects for the app; the one-node keys (space, a, w) do nothing here', () => {
 		expect(press(FLEET_INITIAL, NODES, 'q').effects).toEqual([{kind: 'quit'}]);
 		expect(press(FLEET_INITIAL, NODES, 'c', {ctrl: true}).effects).toEqual([{kind: 'quit'}]);
 		expect(press(FLEET_INITIAL, NODES, 'z', {ctrl: true}).effects).toEqual([{kind: 'suspend'}]);
-		expect(press(FLEET_INITIAL, NODES, 's')).toBe(FLEET_INITIAL);
-		expect(press(FLEET_INITIAL, NODES, 'e')).toBe(FLEET_INITIAL);
+		for (const key of [' ', 'a', 'w']) expect(press(FLEET_INITIAL, NODES, key)).toBe(FLEET_INITIAL);
+		// s and e act on the cursor node's job (fleet-confirm.test.ts): with no node heard from, they only say so.
+		expect(press(FLEET_INITIAL, NODES, 's')).toMatchObject({
+			mode: 'nodes',
+			confirm: null,
+			notice: {text: 'no node: nothing to signal'},
+		});
 	});
 
 	it('? opens the help, ↓ scrolls it (no further than its last page), Esc or q closes it', () => {

@@ -1,0 +1,64 @@
+import type {NodeView} from '../../fleet/node-state.js';
+import Confirm from '../widgets/Confirm.js';
+import Help from '../widgets/Help.js';
+import TextBox from '../widgets/TextBox.js';
+import {fleetConfirmText} from './fleet-confirm-text.js';
+import type {FleetJobActions} from './fleet-job-actions.js';
+import type {FleetUiState} from './fleet-state.js';
+
+// The box over the list of nodes: its help, the confirm box of s/e on a job across its nodes, or what that send did
+// rank by rank with, under it, what came of the save (this screen has no checkpoints pane to say it).
+
+export interface Props {
+	readonly ui: FleetUiState;
+	readonly nodes: readonly NodeView[];
+	readonly now: number;
+	readonly actions: FleetJobActions;
+	readonly help: readonly {keys: string; description: string}[];
+	readonly notes: readonly string[];
+	readonly width: number;
+	readonly height: number;
+}
+
+export default function FleetOverlay({ui, nodes, now, actions, help, notes, width, height}: Props) {
+	if (ui.mode === 'help')
+		return (
+			<Help
+				entries={help}
+				notes={notes}
+				title="traintop keys (many nodes)"
+				width={width}
+				height={height}
+				scroll={ui.scroll}
+			/>
+		);
+	if (ui.mode === 'confirm' && ui.confirm) {
+		const signal = actions.signalOf(ui.confirm.action);
+		const {title, lines} = fleetConfirmText(ui.confirm.action, signal, ui.confirm.target, nodes, now);
+		return (
+			<Confirm
+				title={title}
+				lines={lines}
+				confirmLabel={`Send ${signal}`}
+				selected={ui.confirm.choice}
+				danger={ui.confirm.action === 'emergency'}
+				width={width}
+				height={height}
+			/>
+		);
+	}
+	if (ui.mode === 'result' && ui.result) {
+		const status = ui.saveStatus ? ['', ui.saveStatus.text] : [];
+		return (
+			<TextBox
+				title={ui.result.title}
+				lines={[...ui.result.lines, ...status]}
+				footer="Enter or Esc: close"
+				place="top"
+				width={width}
+				height={height}
+			/>
+		);
+	}
+	return null;
+}

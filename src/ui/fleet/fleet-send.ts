@@ -1,0 +1,56 @@
+import type {FleetView} from '../../fleet/fleet.js';
+import type {SaveWatch} from '../send-status.js';
+import {saveNode} from './fleet-confirm-text.js';
+import type {FleetJobActions} from './fleet-job-actions.js';
+import {notConnected, targetParts, WHOLE_JOB_WHY} from './fleet-job-target.js';
+import type {FleetSendEffect, FleetSendEvent} from './fleet-signal-state.js';
+
+// The send the confirm box on the nodes asked for, run against the fleet as it is now (not as it was when the box
+// opened): every node's share through its agent at once, then the save watched in a node's snapshots. Its results
+// come back to the reducer as events.
+
+export async function runFleetSend(
+	effect: FleetSendEffect,
+	view: () => FleetView,
+	actions: FleetJobActions,
+	dispatch: (event: FleetSendEvent) => void,
+): Promise<void> {
+	const signal = actions.signalOf(effect.action);
+	const base = {action: effect.action, signal, job: effect.target.job};
+	const {nodes, time} = view();
+	const parts = targetParts(nodes, effect.target);
+	if (parts.length === 0) {
+		dispatch({
+			...base,
+			type: 'send-skipped',
+			lines: [`job ${effect.target.job} is gone from every node: nothing was sent`],
+		});
+		return;
+	}
+	// All of the job's nodes or none: checked again now, a node may have been lost since the box opened.
+	const off = notConnected(parts, time);
+	if (off !== null) {
+		dispatch({...base, type: 'send-skipped', lines: [`${off}: nothing was sent`, ...WHOLE_JOB_WHY]});
+		return;
+	}
+	const sentAt = Date.now();
+	const results = await actions.send(
+		signal,
+		parts.map(part => ({node: part.node.name, job: part.job.id, ranks: part.job.ranks})),
+	);
+	const watched = saveNode(parts);
+	const watch: SaveWatch = watched ? 'watching' : 'no-run-dir';
+	dispatch({...base, type: 'sent', results, sentAt, watch});
+	if (!watched || !results.some(r => r.outcome === 'sent')) return;
+	const outcome = await actions.awaitSave(watched.node.name, sentAt, effect.action === 'save' ? 'manual' : 'emergency');
+	dispatch({
+		type: 'save-finished',
+		sentAt,
+		signal,
+		checkpoint: outcome.checkpoint?.name ?? null,
+		attributed: outcome.attributed,
+		note: outcome.note,
+		seconds: Math.max(0, Math.round((Date.now() - sentAt) / 100) / 10),
+		timeoutS: actions.timeoutS,
+	});
+}
