@@ -22,9 +22,10 @@ export class FleetViewStore implements ObservableValue<FleetView> {
 	constructor(source: FleetSource, tickMs = 1000) {
 		this.#view = source.current();
 		this.#off = source.subscribe(view => this.#set(view));
-		// Only when the fleet said nothing for a tick: a view it just gave is new enough (one frame, not two).
+		// Only when the fleet has said nothing for a tick and a half: while snapshots flow it gives a view every
+		// interval, and a second timer beside it would draw most seconds twice.
 		this.#clock = setInterval(() => {
-			if (Date.now() - this.#setAt >= tickMs - 50) this.#set(source.current());
+			if (Date.now() - this.#setAt >= tickMs * 1.5) this.#set(source.current());
 		}, tickMs);
 		this.#clock.unref?.();
 	}
