@@ -8,6 +8,7 @@ import {EXIT, UsageError} from '../core/errors.js';
 import type {RankSelector} from '../ranks/tree.js';
 import {openSession} from '../session/session.js';
 import {runDirFrom} from './monitor.js';
+import {stopOnSignals} from './stop-signals.js';
 
 export interface AgentCommandOptions {
 	/** Positional arguments after `agent`: at most one RUN_DIR. */
@@ -59,20 +60,14 @@ export async function runAgentCommand({
 	if (runDir !== null && !existsSync(runDir))
 		process.stderr.write(`traintop agent: RUN_DIR ${runDir} does not exist yet: waiting for it to appear\n`);
 
-	const stop = new AbortController();
-	let signals = 0;
-	const onSignal = () => {
-		if (++signals > 1) exitNow();
-		stop.abort();
-	};
-	for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(name, onSignal);
+	const stop = stopOnSignals(exitNow);
 
 	const end = await runAgent(session, {
 		runDir,
 		version: traintopVersion(),
 		stdin: process.stdin,
 		stdout: process.stdout,
-		signal: stop.signal,
+		signal: stop,
 	});
 	// Read by whoever started it (the viewer keeps an agent's last stderr lines to say why it ended).
 	process.stderr.write(`traintop agent on ${host}: ${end}, exiting\n`);

@@ -9,6 +9,7 @@ import type {FleetConnection} from '../fleet/fleet.js';
 import {srunConnection} from '../fleet/transports.js';
 import {slurmJobNodes} from '../slurm/job-nodes.js';
 import {agentArgs, connectionsFor, type NodeTarget, nodesFromHosts} from './fleet-connections.js';
+import {stopOnSignals} from './stop-signals.js';
 
 // traintop over many nodes: a `traintop agent` per node (ssh, or a local child), one view of them all. The command
 // owns the process around the fleet session: signals, the exit hook (no agent connection may outlive traintop).
@@ -102,21 +103,15 @@ export async function runFleet({
 }: FleetCommandOptions): Promise<number> {
 	const session = openFleetSession({settings, runDir, connections});
 	process.on('exit', () => session.killNow());
-	const stop = new AbortController();
-	let signals = 0;
-	const onSignal = () => {
-		if (++signals > 1) exitNow();
-		stop.abort();
-	};
-	for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(name, onSignal);
+	const stop = stopOnSignals(exitNow);
 	const tui = !flags.headless && !json && process.stdout.isTTY === true && process.stdin.isTTY === true;
 	try {
 		if (tui) {
 			const {runFleetTui} = await import('../ui/fleet/run-fleet-tui.js');
-			await runFleetTui(session, {stdout: process.stdout, stdin: process.stdin, signal: stop.signal});
+			await runFleetTui(session, {stdout: process.stdout, stdin: process.stdin, signal: stop});
 		} else {
 			const {runFleetHeadless} = await import('../headless/fleet-run.js');
-			await runFleetHeadless(session, {json, stdout: process.stdout, stderr: process.stderr, signal: stop.signal});
+			await runFleetHeadless(session, {json, stdout: process.stdout, stderr: process.stderr, signal: stop});
 		}
 	} finally {
 		await session.close();

@@ -6,6 +6,7 @@ import type {RankSelector} from '../ranks/tree.js';
 import {openSession, type Session} from '../session/session.js';
 import {slurmJobFromFlags} from '../config/selection.js';
 import {existingRunDir} from './checkpoints.js';
+import {stopOnSignals} from './stop-signals.js';
 
 /**
  * RUN_DIR, which may not exist yet: `torchrun … & traintop runs/x --pid $!` starts before the job makes its run
@@ -46,22 +47,15 @@ export async function runMonitor({input, flags, settings, json, selector, exitNo
 	// However traintop exits, no nvidia-smi may outlive it.
 	process.on('exit', () => session.killNow());
 
-	const stop = new AbortController();
-	let signals = 0;
-	const onSignal = () => {
-		// A second Ctrl-C means "now": the exit hook still kills nvidia-smi.
-		if (++signals > 1) exitNow();
-		stop.abort();
-	};
-	for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(name, onSignal);
+	const stop = stopOnSignals(exitNow);
 
 	try {
 		if (tui) {
 			const {runTui} = await import('../ui/run-tui.js');
-			await runTui(session, {stdout: process.stdout, stdin: process.stdin, signal: stop.signal});
+			await runTui(session, {stdout: process.stdout, stdin: process.stdin, signal: stop});
 		} else {
 			const {runHeadless} = await import('../headless/run.js');
-			await runHeadless(session, {json, stdout: process.stdout, stderr: process.stderr, signal: stop.signal});
+			await runHeadless(session, {json, stdout: process.stdout, stderr: process.stderr, signal: stop});
 		}
 	} finally {
 		// Closing writes the last window to the log, so the log's trouble is known only after it.
