@@ -156,7 +156,8 @@ export type JobEventKind =
 	| 'save-seen'
 	| 'overdue'
 	| 'requeued'
-	| 'resumed';
+	| 'resumed'
+	| 'node-link';
 
 /** Something that happened to a job: shown in the alerts pane, printed by the headless view, in --json. */
 export interface JobEvent {

@@ -1,7 +1,8 @@
 import {type AgentMessage, PROTOCOL, type ReplyMessage, type SignalCommand} from '../agent/protocol.js';
-import type {Snapshot} from '../core/types.js';
+import type {JobEvent, Snapshot} from '../core/types.js';
 import {AgentStream} from './agent-stream.js';
-import {NodeState, type NodeView} from './node-state.js';
+import {type LinkState, NodeState, type NodeView} from './node-state.js';
+import {linkWords} from './node-words.js';
 
 // Many nodes on one screen: the agents' connections, each node's latest snapshot and link state, and the way back
 // to them (signal commands). A dead, hung or slow agent marks its own node stale or lost and is reconnected with
@@ -33,7 +34,12 @@ export interface FleetOptions {
 export interface FleetView {
 	readonly time: number;
 	readonly nodes: readonly NodeView[];
+	/** The nodes' link changes (lost, stale, connected again), oldest first, bounded; absent: none kept. */
+	readonly events?: readonly JobEvent[];
 }
+
+/** Link changes kept for the alerts pane. */
+const LINK_EVENTS_KEPT = 50;
 
 export type CommandOutcome =
 	| {readonly kind: 'reply'; readonly reply: ReplyMessage}
@@ -65,6 +71,8 @@ export class Fleet {
 	#timer: NodeJS.Timeout | null = null;
 	#emitTimer: NodeJS.Timeout | null = null;
 	#lastStates = '';
+	readonly #linkStates = new Map<string, LinkState>();
+	#linkEvents: readonly JobEvent[] = [];
 	#commandCount = 0;
 	#closed = false;
 
@@ -91,7 +99,7 @@ export class Fleet {
 	/** Every node, in the order they were named (discovered ones after, as heard). */
 	current(): FleetView {
 		const now = this.#now();
-		return {time: now, nodes: [...this.#nodes.values()].map(node => node.view(now))};
+		return {time: now, nodes: [...this.#nodes.values()].map(node => node.view(now)), events: this.#linkEvents};
 	}
 
 	/** Each node's snapshot as it arrives (per-host logs and lines want every one, not the coalesced view). */
@@ -269,8 +277,29 @@ export class Fleet {
 		const states = [...this.#nodes.values()].map(node => `${node.name}=${node.state(now)}`).join(',');
 		if (states !== this.#lastStates) {
 			this.#lastStates = states;
+			this.#recordLinkChanges(now);
 			this.#emit();
 		}
+	}
+
+	/**
+	 * A node lost, gone stale, or connected again after either, as an event for the alerts pane (a first connection
+	 * and a reconnect attempt are not news: the row shows them).
+	 */
+	#recordLinkChanges(now: number): void {
+		const events: JobEvent[] = [];
+		for (const node of this.#nodes.values()) {
+			const state = node.state(now);
+			// Reconnecting is the way back from lost, not news of its own: the state before it is kept.
+			if (state === 'connecting') continue;
+			const was = this.#linkStates.get(node.name);
+			this.#linkStates.set(node.name, state);
+			if (state === was || (state === 'connected' && was === undefined)) continue;
+			const level = state === 'lost' ? 'critical' : state === 'stale' ? 'warn' : 'ok';
+			const text = `node ${node.name} ${linkWords(node.view(now), now)}`;
+			events.push({time: now, kind: 'node-link', job: null, rank: null, pid: null, level, text});
+		}
+		if (events.length > 0) this.#linkEvents = [...this.#linkEvents, ...events].slice(-LINK_EVENTS_KEPT);
 	}
 
 	#scheduleEmit(): void {

@@ -133,6 +133,13 @@ describe('traintop --hosts on a terminal: the many-node screen', () => {
 		expect(row(lost, 'node1')).toMatch(/connected/);
 		const back = await t.until(text => /connected/.test(row(text, 'node2')), 'node2 connected again', 30_000);
 		expect(row(back, 'node2')).toMatch(/1 reconnect\b/);
+		// Both changes of its link are in the alerts pane, as events naming the node.
+		const alerts = await t.until(
+			text => /CRIT node node2 lost: agent /.test(text) && /• +ok +node node2 connected \(traintop/.test(text),
+			'the link changes in the alerts',
+			10_000,
+		);
+		expect(alerts).toMatch(/^ALERTS /m);
 
 		// q: the shell's screen back, exit 0, and every agent (and the fake ssh around it) gone with traintop.
 		const below = descendants(t.panePid());

@@ -81,8 +81,8 @@ export default function FleetApp({session}: Props) {
 	// Not drawn while a node's own view is open: not merged for nothing 10 times a second.
 	const ranks = useMemo(() => (inNode ? null : fleetRankSet(view.nodes)), [inNode, view.nodes]);
 	const {alerts, events} = useMemo(
-		() => (inNode ? {alerts: [], events: []} : fleetAlerts(view.nodes)),
-		[inNode, view.nodes],
+		() => (inNode ? {alerts: [], events: []} : fleetAlerts(view.nodes, view.events)),
+		[inNode, view.nodes, view.events],
 	);
 	const cursor = fleetCursor(ui, names);
 	const data: FleetScreenData = {now: view.time, rows: ordered, cursor, order: ui.order, ranks, alerts, events};

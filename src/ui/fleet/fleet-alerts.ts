@@ -16,9 +16,10 @@ export interface FleetAlerts {
 
 const byTime = (a: {readonly time: number}, b: {readonly time: number}): number => a.time - b.time;
 
-export function fleetAlerts(nodes: readonly NodeView[]): FleetAlerts {
+/** `links`: the nodes' link changes (FleetView.events), already naming their node. */
+export function fleetAlerts(nodes: readonly NodeView[], links: readonly JobEvent[] = []): FleetAlerts {
 	const alerts: Alert[] = [];
-	const events: JobEvent[] = [];
+	const events: JobEvent[] = [...links];
 	for (const node of nodes) {
 		const snapshot = node.snapshot;
 		if (!snapshot) continue;
