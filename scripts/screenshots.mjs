@@ -92,6 +92,55 @@ async function chartShot() {
 	tmux('send-keys', '-t', session, 'q');
 }
 
+/**
+ * The many-node screen: four "nodes" whose agents run here behind a replaced ssh (as GIT_SSH_COMMAND can be), each
+ * watching the demo job under its own name with the 8 recorded TITAN X GPUs, and a fifth whose ssh is refused.
+ */
+async function fleetShot() {
+	const bin = mkdtempSync(path.join(tmpdir(), 'traintop-shots-ssh-'));
+	writeFileSync(path.join(bin, 'traintop'), `#!/bin/sh\nexec ${process.execPath} ${cli} "$@"\n`, {mode: 0o755});
+	const ssh = path.join(bin, 'ssh');
+	writeFileSync(
+		ssh,
+		[
+			'#!/bin/sh',
+			'while [ "$1" = "-l" ] || [ "$1" = "-o" ]; do shift 2; done',
+			'host="$1"; shift',
+			'if [ "$host" = gpu-node-5 ]; then echo "ssh: connect to host gpu-node-5 port 22: Connection refused" >&2; exit 255; fi',
+			'exec sh -c "$*"',
+			'',
+		].join('\n'),
+		{mode: 0o755},
+	);
+	const hosts = ['gpu-node-1', 'gpu-node-2', 'gpu-node-3', 'gpu-node-4', 'gpu-node-5'].join(',');
+	const env = `PATH=${bin}:${fakeDir}:${process.env.PATH} FAKE_NVSMI_SCENARIO=issue-titanx-8gpu-noheader-nounits FAKE_NVSMI_FILL_MISSING=na TERM=xterm-256color`;
+	const session = 'fleet';
+	tmux(
+		'new-session',
+		'-d',
+		'-s',
+		session,
+		'-x',
+		'120',
+		'-y',
+		'40',
+		`env ${env} ${process.execPath} ${cli} ${dir} --hosts ${hosts} --ssh-command ${ssh} --interval 1 --no-log; sleep 30`,
+	);
+	await until(session, text => /NODES 5 nodes · 4 connected · 1 lost/.test(text) && /RANKS 16/.test(text), 90_000);
+	// Some history, and the alerts of the GPUs near their threshold.
+	await sleep(8_000);
+	shoot(
+		session,
+		'fleet-120x40',
+		120,
+		40,
+		'traintop: five nodes on one screen (--hosts)',
+		' (4 agents here behind a replaced ssh, one refused; GPUs replayed)',
+	);
+	tmux('send-keys', '-t', session, 'q');
+	rmSync(bin, {recursive: true, force: true});
+}
+
 const dir = mkdtempSync(path.join(tmpdir(), 'traintop-demo-'));
 const job = await startDemoJob({
 	runDir: dir,
@@ -164,6 +213,7 @@ try {
 		tmux('send-keys', '-t', session, 'q');
 	}
 	await chartShot();
+	await fleetShot();
 } finally {
 	try {
 		tmux('kill-server');
