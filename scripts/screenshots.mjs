@@ -40,17 +40,17 @@ async function until(session, predicate, timeoutMs = 30_000) {
 	}
 }
 
+/** A new `columns` × `rows` tmux session running `command` (a shell line). */
+function newSession(session, columns, rows, command) {
+	tmux('new-session', '-d', '-s', session, '-x', String(columns), '-y', String(rows), command);
+}
+
 /** traintop on the demo job in a new `columns` × `rows` tmux session, with `env` and any extra arguments. */
 function startTraintop(session, columns, rows, env, extra = '') {
-	tmux(
-		'new-session',
-		'-d',
-		'-s',
+	newSession(
 		session,
-		'-x',
-		String(columns),
-		'-y',
-		String(rows),
+		columns,
+		rows,
 		`env ${env} ${process.execPath} ${cli} ${dir} --pid ${job.launcherPid} --interval 0.5 --no-log ${extra}; sleep 30`,
 	);
 }
@@ -115,15 +115,10 @@ async function fleetShot() {
 	const hosts = ['gpu-node-1', 'gpu-node-2', 'gpu-node-3', 'gpu-node-4', 'gpu-node-5'].join(',');
 	const env = `PATH=${bin}:${fakeDir}:${process.env.PATH} FAKE_NVSMI_SCENARIO=issue-titanx-8gpu-noheader-nounits FAKE_NVSMI_FILL_MISSING=na TERM=xterm-256color`;
 	const session = 'fleet';
-	tmux(
-		'new-session',
-		'-d',
-		'-s',
+	newSession(
 		session,
-		'-x',
-		'120',
-		'-y',
-		'40',
+		120,
+		40,
 		`env ${env} ${process.execPath} ${cli} ${dir} --hosts ${hosts} --ssh-command ${ssh} --interval 1 --no-log; sleep 30`,
 	);
 	await until(session, text => /NODES 5 nodes · 4 connected · 1 lost/.test(text) && /RANKS 16/.test(text), 90_000);

@@ -102,6 +102,11 @@ export class Fleet {
 		return {time: now, nodes: [...this.#nodes.values()].map(node => node.view(now)), events: this.#linkEvents};
 	}
 
+	/** One node's view now (its hello, snapshot, link), without building every other node's; null when unknown. */
+	node(name: string): NodeView | null {
+		return this.#nodes.get(name)?.view(this.#now()) ?? null;
+	}
+
 	/** Each node's snapshot as it arrives (per-host logs and lines want every one, not the coalesced view). */
 	onSnapshot(listener: SnapshotListener): () => void {
 		this.#snapshotListeners.add(listener);

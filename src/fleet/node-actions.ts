@@ -5,7 +5,7 @@ import type {Job, RankProcess} from '../core/types.js';
 import {analyze} from '../memlog/analyze.js';
 import {readSeries, type SkippedLine} from '../memlog/reader.js';
 import {formatReport} from '../memlog/report.js';
-import type {RankDetail} from '../ranks/detail.js';
+import {detailFromScan} from '../ranks/detail.js';
 import type {SendResult} from '../ranks/send.js';
 import type {SessionActions} from '../session/actions.js';
 import type {Fleet} from './fleet.js';
@@ -28,33 +28,9 @@ function allRanks(ranks: readonly RankProcess[], outcome: SendResult['outcome'],
 	return ranks.map(rank => ({rank: rank.rank, pid: rank.pid, outcome, reason}));
 }
 
-/** The detail of a rank on another node: what its last scan said (its /proc is over there). */
-function remoteDetail(rank: RankProcess, readAt: number): RankDetail {
-	return {
-		rank: rank.rank,
-		pid: rank.pid,
-		job: rank.job,
-		host: rank.host,
-		argv: rank.cmd.split(/\s+/).filter(word => word !== ''),
-		argvExact: false,
-		cwd: null,
-		variables: null,
-		signals: rank.signals,
-		workers: rank.workers.map(pid => ({pid, rssBytes: null, gone: false})),
-		state: rank.state,
-		stalled: rank.stalled,
-		stopped: rank.stopped,
-		cpuPercent: rank.cpuPercent,
-		rssBytes: rank.rssBytes,
-		gpuMemoryBytes: rank.gpuMemoryBytes,
-		startedAt: rank.startedAt,
-		readAt,
-	};
-}
-
 export function nodeActions({fleet, node, settings, logPath}: NodeActionSources): SessionActions {
-	const latest = () => fleet.current().nodes.find(view => view.name === node) ?? null;
-	const runDir = () => latest()?.hello?.run_dir ?? null;
+	// Read on every frame of the node's view (the overlay's run dir): one node's view, not the fleet's.
+	const runDir = () => fleet.node(node)?.hello?.run_dir ?? null;
 	return {
 		signalOf: action => (action === 'save' ? settings.saveSignal : settings.emergencySignal),
 		send: async (signal, job: Job, pids) => {
@@ -87,6 +63,7 @@ export function nodeActions({fleet, node, settings, logPath}: NodeActionSources)
 				skipped,
 			}).split('\n');
 		},
-		rankDetail: rank => remoteDetail(rank, Date.now()),
+		// Its /proc is over there: what the agent's last scan said of it.
+		rankDetail: rank => detailFromScan(rank, Date.now()),
 	};
 }

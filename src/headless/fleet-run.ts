@@ -4,6 +4,7 @@ import type {FleetSession} from '../fleet/fleet-session.js';
 import type {LinkState, NodeView} from '../fleet/node-state.js';
 import {linkWords} from '../fleet/node-words.js';
 import {localTime} from '../format/time.js';
+import {stdoutReader} from './stdout-reader.js';
 import {describeRanksFound, eventRecord, formatAlertLine, formatEventLine, formatStatusLine} from './format.js';
 
 // The headless view of many nodes: each node's status line (or JSON record, which names its host) per log
@@ -23,9 +24,9 @@ export async function runFleetHeadless(session: FleetSession, options: FleetHead
 	const {fleet, settings} = session;
 	const {stdout, stderr} = options;
 	const note = (text: string) => stderr.write(`traintop: ${text}\n`);
-	let stdoutOpen = true;
+	const reader = stdoutReader(stdout, options.signal);
 	const out = (line: string) => {
-		if (stdoutOpen) stdout.write(`${line}\n`);
+		if (reader.open()) stdout.write(`${line}\n`);
 	};
 
 	const names = fleet.current().nodes.map(node => node.name);
@@ -78,25 +79,15 @@ export async function runFleetHeadless(session: FleetSession, options: FleetHead
 		}
 	});
 
-	let stopOnClosedPipe = () => {};
-	const onStdoutError = (error: NodeJS.ErrnoException) => {
-		stdoutOpen = false;
-		if (error.code === 'EPIPE') stopOnClosedPipe();
-	};
-	stdout.on('error', onStdoutError);
 	session.start();
 	try {
-		await new Promise<void>(resolve => {
-			stopOnClosedPipe = resolve;
-			if (options.signal.aborted) resolve();
-			else options.signal.addEventListener('abort', () => resolve(), {once: true});
-		});
+		await reader.stopped;
 	} finally {
 		await session.close();
 		offSnapshots();
 		offView();
 		for (const off of offRecords.values()) off();
-		stdout.off('error', onStdoutError);
+		reader.off();
 	}
 }
 

@@ -13,6 +13,7 @@ import {
 	formatStatusLine,
 } from './format.js';
 import {SlurmReport} from './slurm-report.js';
+import {stdoutReader} from './stdout-reader.js';
 
 export interface HeadlessOptions {
 	/** --json: records (and the job's events, one object each) on stdout instead of status lines. */
@@ -53,7 +54,7 @@ export async function runHeadless(session: Session, options: HeadlessOptions): P
 	const {settings, recorder, monitor} = session;
 	const {stdout, stderr} = options;
 	const note = (text: string) => stderr.write(`traintop: ${text}\n`);
-	let stdoutOpen = true;
+	const reader = stdoutReader(stdout, options.signal);
 
 	note(
 		`watching ${session.host} every ${settings.interval} s; ` +
@@ -64,7 +65,7 @@ export async function runHeadless(session: Session, options: HeadlessOptions): P
 	);
 
 	const offRecord = recorder.onRecord((record, snapshot) => {
-		if (!stdoutOpen) return;
+		if (!reader.open()) return;
 		stdout.write(options.json ? `${JSON.stringify(record)}\n` : `${formatStatusLine(record, snapshot.metrics)}\n`);
 	});
 	const offTrouble = recorder.trouble.subscribe(trouble =>
@@ -84,7 +85,7 @@ export async function runHeadless(session: Session, options: HeadlessOptions): P
 		// object each on stdout between the records, as it happens rather than at the next record.
 		for (const event of snapshot.events) {
 			note(formatEventLine(event));
-			if (options.json && stdoutOpen) stdout.write(`${JSON.stringify(eventRecord(event))}\n`);
+			if (options.json && reader.open()) stdout.write(`${JSON.stringify(eventRecord(event))}\n`);
 		}
 		// One line per change of the reader's state; a sample or a retry countdown is not a change.
 		const gpuKey = gpuStateKey(snapshot.gpu);
@@ -96,36 +97,23 @@ export async function runHeadless(session: Session, options: HeadlessOptions): P
 		// The SLURM job: its state, restarts and the time left against the save cadence, when they change.
 		const slurm = slurmReport.update(snapshot);
 		for (const line of slurm.lines) note(line);
-		if (options.json && stdoutOpen) for (const record of slurm.records) stdout.write(`${JSON.stringify(record)}\n`);
+		if (options.json && reader.open()) for (const record of slurm.records) stdout.write(`${JSON.stringify(record)}\n`);
 		if (snapshot.memoryError) note(`${localTime(snapshot.time)} cannot read memory: ${snapshot.memoryError}`);
 		for (const alert of snapshot.newAlerts) {
 			stderr.write(`${formatAlertLine(alert, settings.warnMargin)}\n`);
 		}
 	};
 
-	// `traintop --headless --json | head` closes our stdout: like any Unix filter, stop then
-	// (after writing the final record to the log), instead of monitoring for nobody.
-	let stopOnClosedPipe = () => {};
-	const onStdoutError = (error: NodeJS.ErrnoException) => {
-		stdoutOpen = false;
-		if (error.code === 'EPIPE') stopOnClosedPipe();
-	};
-	stdout.on('error', onStdoutError);
-
 	const unsubscribe = monitor.subscribe(onSnapshot);
 	session.start();
 	try {
-		await new Promise<void>(resolve => {
-			stopOnClosedPipe = resolve;
-			if (options.signal.aborted) resolve();
-			else options.signal.addEventListener('abort', () => resolve(), {once: true});
-		});
+		await reader.stopped;
 	} finally {
 		// The session's close() flushes the last window: the final record still reaches stdout.
 		await session.close();
 		unsubscribe();
 		offRecord();
 		offTrouble();
-		stdout.off('error', onStdoutError);
+		reader.off();
 	}
 }

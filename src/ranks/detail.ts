@@ -64,6 +64,34 @@ export interface RankDetail {
 }
 
 /**
+ * The detail of `rank` as its last scan saw it, without reading /proc: the scan's command line (not exact), no
+ * working directory or environment, workers without their RSS. What a rank on another node shows (this machine's
+ * /proc is not that node's), and the base rankDetail fills in from /proc here.
+ */
+export function detailFromScan(rank: RankProcess, readAt: number): RankDetail {
+	return {
+		rank: rank.rank,
+		pid: rank.pid,
+		job: rank.job,
+		host: rank.host,
+		argv: rank.cmd.split(/\s+/).filter(word => word !== ''),
+		argvExact: false,
+		cwd: null,
+		variables: null,
+		signals: rank.signals,
+		workers: rank.workers.map(pid => ({pid, rssBytes: null, gone: false})),
+		state: rank.state,
+		stalled: rank.stalled,
+		stopped: rank.stopped,
+		cpuPercent: rank.cpuPercent,
+		rssBytes: rank.rssBytes,
+		gpuMemoryBytes: rank.gpuMemoryBytes,
+		startedAt: rank.startedAt,
+		readAt,
+	};
+}
+
+/**
  * The detail of `rank` as /proc shows it now; null when the rank is gone — it exited, or its pid is
  * another process's now (a different start time), whose files must not be shown as the rank's.
  */
@@ -73,12 +101,10 @@ export function rankDetail(rank: RankProcess, proc: ProcReader, readAt: number):
 	const argv = proc.cmdline(rank.pid);
 	const environ = proc.environ(rank.pid);
 	const exact = argv !== null && argv.length > 0;
+	const scanned = detailFromScan(rank, readAt);
 	return {
-		rank: rank.rank,
-		pid: rank.pid,
-		job: rank.job,
-		host: rank.host,
-		argv: exact ? argv : rank.cmd.split(/\s+/).filter(word => word !== ''),
+		...scanned,
+		argv: exact ? argv : scanned.argv,
 		argvExact: exact,
 		cwd: proc.cwd(rank.pid),
 		variables:
@@ -88,18 +114,9 @@ export function rankDetail(rank: RankProcess, proc: ProcReader, readAt: number):
 						const value = environ.get(name);
 						return value === undefined ? [] : [{name, value}];
 					}),
-		signals: rank.signals,
 		workers: rank.workers.map(pid => {
 			const status = proc.status(pid);
 			return {pid, rssBytes: status?.vmRssBytes ?? null, gone: status === null};
 		}),
-		state: rank.state,
-		stalled: rank.stalled,
-		stopped: rank.stopped,
-		cpuPercent: rank.cpuPercent,
-		rssBytes: rank.rssBytes,
-		gpuMemoryBytes: rank.gpuMemoryBytes,
-		startedAt: rank.startedAt,
-		readAt,
 	};
 }

@@ -1,3 +1,4 @@
+import type {SaveOutcome} from '../checkpoints/save-attribution.js';
 import type {ExitStatus} from '../core/types.js';
 import {jobExitWords} from '../format/events.js';
 import {localTime} from '../format/time.js';
@@ -47,6 +48,26 @@ export interface SaveFinished {
 	readonly note: string | null;
 	readonly seconds: number;
 	readonly timeoutS: number;
+}
+
+/** What the save watch saw, as the reducer takes it: `outcome` of a send made at `sentAt`, `now` the time it came. */
+export function saveFinished(
+	signal: SignalName,
+	sentAt: number,
+	outcome: SaveOutcome,
+	timeoutS: number,
+	now = Date.now(),
+): {readonly type: 'save-finished'; readonly sentAt: number} & SaveFinished {
+	return {
+		type: 'save-finished',
+		sentAt,
+		signal,
+		checkpoint: outcome.checkpoint?.name ?? null,
+		attributed: outcome.attributed,
+		note: outcome.note,
+		seconds: Math.max(0, Math.round((now - sentAt) / 100) / 10),
+		timeoutS,
+	};
 }
 
 /** `saved NAME in N s`; a checkpoint that may not be the one asked for says why; none is critical. */

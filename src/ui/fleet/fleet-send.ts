@@ -1,5 +1,5 @@
 import type {FleetView} from '../../fleet/fleet.js';
-import type {SaveWatch} from '../send-status.js';
+import {type SaveWatch, saveFinished} from '../send-status.js';
 import {saveNode} from './fleet-confirm-text.js';
 import type {FleetJobActions} from './fleet-job-actions.js';
 import {notConnected, targetParts, WHOLE_JOB_WHY} from './fleet-job-target.js';
@@ -43,14 +43,5 @@ export async function runFleetSend(
 	dispatch({...base, type: 'sent', results, sentAt, watch});
 	if (!watched || !results.some(r => r.outcome === 'sent')) return;
 	const outcome = await actions.awaitSave(watched.node.name, sentAt, effect.action === 'save' ? 'manual' : 'emergency');
-	dispatch({
-		type: 'save-finished',
-		sentAt,
-		signal,
-		checkpoint: outcome.checkpoint?.name ?? null,
-		attributed: outcome.attributed,
-		note: outcome.note,
-		seconds: Math.max(0, Math.round((Date.now() - sentAt) / 100) / 10),
-		timeoutS: actions.timeoutS,
-	});
+	dispatch(saveFinished(signal, sentAt, outcome, actions.timeoutS));
 }

@@ -4,7 +4,7 @@ import type {ExitStatus} from '../../core/types.js';
 import type {SessionActions} from '../../session/actions.js';
 import {detailTitle, rankDetailLines} from '../rank-detail-lines.js';
 import {rankGpuLines} from '../rank-gpu-lines.js';
-import type {SaveWatch} from '../send-status.js';
+import {type SaveWatch, saveFinished} from '../send-status.js';
 import type {Effect, UiEvent} from '../state.js';
 import type {TuiStore} from '../tui-session.js';
 import {suspendProcess} from './use-suspend.js';
@@ -115,7 +115,6 @@ async function send(
 	dispatch({...base, type: 'sent', results, sentAt, watch});
 	if (!awaitSave || !results.some(r => r.outcome === 'sent')) return;
 
-	const seconds = () => Math.max(0, Math.round((Date.now() - sentAt) / 100) / 10);
 	let exited = false;
 	// An emergency signal ends the job: its end, seen before the emergency checkpoint, is the answer then.
 	const stopWatchingJob =
@@ -129,16 +128,7 @@ async function send(
 		stopWatchingJob();
 		// After the job's exit, only a checkpoint is news: "none within the timeout" says less than the exit did.
 		if (exited && outcome.checkpoint === null) return;
-		dispatch({
-			type: 'save-finished',
-			sentAt,
-			signal,
-			checkpoint: outcome.checkpoint?.name ?? null,
-			attributed: outcome.attributed,
-			note: outcome.note,
-			seconds: seconds(),
-			timeoutS: actions.timeoutS,
-		});
+		dispatch(saveFinished(signal, sentAt, outcome, actions.timeoutS));
 	});
 }
 

@@ -1,6 +1,7 @@
 import {cleanup, render} from 'ink-testing-library';
 import {afterEach, describe, expect, test} from 'vitest';
 import {DEFAULT_SETTINGS} from '../../../src/config/schema.js';
+import {detailFromScan} from '../../../src/ranks/detail.js';
 import type {SessionActions} from '../../../src/session/actions.js';
 import type {Snapshot} from '../../../src/core/types.js';
 import {awaitNodeSave} from '../../../src/fleet/node-save.js';
@@ -68,26 +69,7 @@ function recordingActions(node: string): SessionActions {
 		runDir: null,
 		timeoutS: 60,
 		analyze: async () => [],
-		rankDetail: rank => ({
-			rank: rank.rank,
-			pid: rank.pid,
-			job: rank.job,
-			host: rank.host,
-			argv: rank.cmd.split(' '),
-			argvExact: false,
-			cwd: null,
-			variables: null,
-			signals: rank.signals,
-			workers: [],
-			state: rank.state,
-			stalled: rank.stalled,
-			stopped: rank.stopped,
-			cpuPercent: rank.cpuPercent,
-			rssBytes: rank.rssBytes,
-			gpuMemoryBytes: rank.gpuMemoryBytes,
-			startedAt: rank.startedAt,
-			readAt: Date.now(),
-		}),
+		rankDetail: rank => detailFromScan(rank, Date.now()),
 	};
 }
 
