@@ -1,7 +1,7 @@
 import type {Settings} from '../config/schema.js';
 import {errorMessage} from '../core/errors.js';
 import {MemoryLogRecorder} from '../memlog/recorder.js';
-import {hostLogPathFrom} from '../session/log-path.js';
+import {hostLogPathFrom, hostLogPattern} from '../session/log-path.js';
 import {Fleet, type FleetConnection} from './fleet.js';
 
 // The composition root of the many-node view: the Fleet of agent connections and one memory log per node, built
@@ -59,7 +59,7 @@ export function openFleetSession(options: {
 		settings,
 		fleet,
 		recorders,
-		logPattern: hostLogPathFrom(settings, runDir, 'HOST')?.replace(/\.HOST(\.[^.]*)?$/, '.<host>$1') ?? null,
+		logPattern: hostLogPattern(settings, runDir),
 		start: () => fleet.start(),
 		close: async () => {
 			if (closed) return;

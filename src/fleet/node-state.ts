@@ -68,11 +68,12 @@ export class NodeState {
 	snapshot(message: SnapshotMessage, now: number): Snapshot {
 		const wire = message.snapshot;
 		const previous = this.#snapshot;
-		const recentAlerts = [...(previous?.recentAlerts ?? []), ...wire.newAlerts].slice(-RECENT_LIMIT);
-		const recentEvents = [...(previous?.recentEvents ?? []), ...wire.events].slice(-RECENT_LIMIT);
+		// A new list only when something came (most snapshots bring nothing): views memoise on the same array.
+		const appended = <T>(kept: readonly T[] | undefined, added: readonly T[]): readonly T[] =>
+			added.length === 0 ? (kept ?? []) : [...(kept ?? []), ...added].slice(-RECENT_LIMIT);
 		const snapshot = fullSnapshot(wire, previous, {
-			recentAlerts: wire.newAlerts.length > 0 ? recentAlerts : (previous?.recentAlerts ?? []),
-			recentEvents: wire.events.length > 0 ? recentEvents : (previous?.recentEvents ?? []),
+			recentAlerts: appended(previous?.recentAlerts, wire.newAlerts),
+			recentEvents: appended(previous?.recentEvents, wire.events),
 		});
 		this.#snapshot = snapshot;
 		this.#lastMessageAt = now;

@@ -12,9 +12,16 @@ export function logPathFrom(settings: Settings, runDir: string | null): string |
  * go (`--log-file runs/x.jsonl` gives `runs/x.<host>.jsonl`), so `--analyze` reads them as a series per host.
  */
 export function hostLogPathFrom(settings: Settings, runDir: string | null, host: string): string | null {
-	const single = logPathFrom(settings, runDir);
+	return withHost(logPathFrom(settings, runDir), host.replace(/[^A-Za-z0-9._-]/g, '_'));
+}
+
+/** The same, with `<host>` where each node's name goes: what the views say the logs are called. */
+export function hostLogPattern(settings: Settings, runDir: string | null): string | null {
+	return withHost(logPathFrom(settings, runDir), '<host>');
+}
+
+function withHost(single: string | null, host: string): string | null {
 	if (single === null) return null;
 	const ext = path.extname(single);
-	const safe = host.replace(/[^A-Za-z0-9._-]/g, '_');
-	return `${single.slice(0, single.length - ext.length)}.${safe}${ext}`;
+	return `${single.slice(0, single.length - ext.length)}.${host}${ext}`;
 }
