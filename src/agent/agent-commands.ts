@@ -2,7 +2,9 @@ import {constants} from 'node:os';
 import type {Job, RankProcess, Snapshot} from '../core/types.js';
 import type {SendResult} from '../ranks/send.js';
 import type {SignalName} from '../ranks/signals.js';
+import {answerDetail, type DetailContext} from './detail-command.js';
 import {
+	type DetailMessage,
 	type ErrorMessage,
 	parseAgentCommand,
 	type RankIdentity,
@@ -14,11 +16,12 @@ import {
 // (pid, start time) as the viewer saw them; only ranks that are still that job's ranks here, with that identity,
 // become targets, and the send goes through the session's one guarded sender (ranks/send.ts: identity re-read
 // right before kill, ownership, never a rank without a handler: never forced). Nothing here widens a command.
+// A detail command (detail-command.ts) only reads, for one rank of the latest scan.
 
-export interface CommandContext {
+export interface CommandContext extends DetailContext {
 	/** This agent's host: a command for another is not ours (through srun every agent reads every command). */
 	readonly host: string;
-	/** --readonly: every signal is refused. */
+	/** --readonly: every signal is refused (a detail, which only reads, is not). */
 	readonly readonly: boolean;
 	/** The latest snapshot: its rank scan says which ranks each job has. */
 	readonly latest: () => Pick<Snapshot, 'ranks'> | null;
@@ -121,11 +124,14 @@ export class CommandLines {
 	}
 
 	/** The message that answers one line, or null when none is due (a blank line, another host's command). */
-	async answer(line: string): Promise<ReplyMessage | ErrorMessage | null> {
+	async answer(line: string): Promise<ReplyMessage | DetailMessage | ErrorMessage | null> {
 		this.#lineNumber += 1;
 		if (line.trim() === '') return null;
 		const parsed = parseAgentCommand(line);
-		if (parsed.ok) return await answerCommand(parsed.value, this.#context);
+		if (parsed.ok)
+			return parsed.value.kind === 'detail'
+				? await answerDetail(parsed.value, this.#context)
+				: await answerCommand(parsed.value, this.#context);
 		const {host} = this.#context;
 		if (addressedElsewhere(line, host)) return null;
 		this.#skipped += 1;

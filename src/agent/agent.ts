@@ -68,6 +68,8 @@ export async function runAgent(session: Session, options: AgentOptions): Promise
 		latest: () => monitor.getSnapshot(),
 		// Never forced: a rank without a handler for the signal is refused, as in the TUI.
 		send: (signal, job, pids) => session.actions.send(signal, job, pids),
+		// This node's /proc, for a rank of the latest scan only (detail-command.ts checks its identity first).
+		detail: rank => session.actions.rankDetail(rank),
 	});
 	const lines = createInterface({input: stdin, crlfDelay: Infinity, terminal: false});
 	// Answered in the order read: each answer waits for the one before (a send is quick; the order is the contract).

@@ -1,11 +1,13 @@
 import {z} from 'zod';
 import {NO_GPU_PROCESSES, type Snapshot} from '../core/types.js';
+import type {RankDetail} from '../ranks/detail.js';
 import type {SendResult} from '../ranks/send.js';
 
 // The agent protocol: how `traintop agent` on one node talks to the traintop that shows many (README "Many nodes").
 // A stable contract, as the memory log is: JSON Lines, one message a line, versioned by PROTOCOL. The agent writes
-// a hello, then a snapshot per interval and a reply per command, on stdout; it reads commands on stdin and exits
-// when stdin closes, so it never outlives its connection (an ssh session, an `srun --overlap` step).
+// a hello, then a snapshot per interval and an answer per command (a `reply` to a signal, a `detail` to a detail),
+// on stdout; it reads commands on stdin and exits when stdin closes, so it never outlives its connection (an ssh
+// session, an `srun --overlap` step).
 //
 // Every message names its host: through `srun` the agents of all nodes share one stream. A snapshot leaves out
 // what has not changed since the agent's previous one (`ranks`, `checkpoints`, `slurm`, `gpu_processes`: the
@@ -59,7 +61,18 @@ export interface SignalCommand {
 	readonly ranks: readonly RankIdentity[];
 }
 
-export type AgentCommand = SignalCommand;
+/**
+ * Asks for one rank's detail as the node's /proc shows it (ranks/detail.ts: the exact argv, the cwd, the launch
+ * variables of RANK_VARIABLES only, each worker's RSS): only for a rank of the agent's latest scan with that identity.
+ */
+export interface DetailCommand extends RankIdentity {
+	readonly kind: 'detail';
+	/** Chosen by the sender; the answer carries it back. */
+	readonly id: string;
+	readonly host: string;
+}
+
+export type AgentCommand = SignalCommand | DetailCommand;
 
 export interface ReplyMessage {
 	readonly kind: 'reply';
@@ -71,6 +84,16 @@ export interface ReplyMessage {
 	readonly refused: string | null;
 }
 
+/** The answer to a detail command: a message kind of its own, so that a reply is always a signal's results. */
+export interface DetailMessage {
+	readonly kind: 'detail';
+	readonly host: string;
+	readonly id: string;
+	/** null when there is none to show: `refused` says why (not a rank with that identity, exited, no scan yet). */
+	readonly detail: RankDetail | null;
+	readonly refused: string | null;
+}
+
 /** A line the agent could not take (not JSON, an unknown command): said, skipped, counted, never fatal. */
 export interface ErrorMessage {
 	readonly kind: 'error';
@@ -78,7 +101,7 @@ export interface ErrorMessage {
 	readonly message: string;
 }
 
-export type AgentMessage = HelloMessage | SnapshotMessage | ReplyMessage | ErrorMessage;
+export type AgentMessage = HelloMessage | SnapshotMessage | ReplyMessage | DetailMessage | ErrorMessage;
 
 const host = z.string().min(1);
 const finite = z.number().finite();
@@ -125,18 +148,70 @@ const replySchema = z.object({
 	refused: z.string().nullable(),
 });
 
+const bytes = finite.nonnegative();
+
+// A detail is one rank's, asked for by a person: checked field by field (unlike a snapshot, it comes once).
+const rankDetailSchema = z.object({
+	rank: z.number().int().nullable(),
+	pid: z.number().int(),
+	job: z.string(),
+	host: z.string(),
+	argv: z.array(z.string()),
+	argvExact: z.boolean(),
+	cwd: z.string().nullable(),
+	variables: z.array(z.object({name: z.string(), value: z.string()})).nullable(),
+	signals: z.record(
+		z.string(),
+		z.object({
+			disposition: z.enum(['handled', 'ignored', 'default']),
+			blocked: z.boolean(),
+			pending: z.boolean(),
+			terminatesByDefault: z.boolean(),
+		}),
+	),
+	workers: z.array(z.object({pid: z.number().int(), rssBytes: bytes.nullable(), gone: z.boolean()})),
+	state: z.string(),
+	stalled: z.boolean(),
+	stopped: z.boolean(),
+	cpuPercent: finite.nullable(),
+	rssBytes: bytes.nullable(),
+	gpuMemoryBytes: bytes.nullable(),
+	startedAt: finite,
+	readAt: finite,
+});
+
+const detailSchema = z.object({
+	kind: z.literal('detail'),
+	host,
+	id: z.string(),
+	detail: rankDetailSchema.nullable(),
+	refused: z.string().nullable(),
+});
+
 const errorSchema = z.object({kind: z.literal('error'), host, message: z.string()});
 
-const messageSchema = z.discriminatedUnion('kind', [helloSchema, snapshotSchema, replySchema, errorSchema]);
+const messageSchema = z.discriminatedUnion('kind', [
+	helloSchema,
+	snapshotSchema,
+	replySchema,
+	detailSchema,
+	errorSchema,
+]);
 
-const commandSchema = z.object({
-	kind: z.literal('signal'),
-	id: z.string().min(1),
-	host,
-	job: z.string().min(1),
-	signal: z.string().regex(/^SIG[A-Z0-9]+$/),
-	ranks: z.array(z.object({pid: z.number().int().positive(), start_time: z.number().int().nonnegative()})),
-});
+const pid = z.number().int().positive();
+const startTime = z.number().int().nonnegative();
+
+const commandSchema = z.discriminatedUnion('kind', [
+	z.object({
+		kind: z.literal('signal'),
+		id: z.string().min(1),
+		host,
+		job: z.string().min(1),
+		signal: z.string().regex(/^SIG[A-Z0-9]+$/),
+		ranks: z.array(z.object({pid, start_time: startTime})),
+	}),
+	z.object({kind: z.literal('detail'), id: z.string().min(1), host, pid, start_time: startTime}),
+]);
 
 export type Parsed<T> = {readonly ok: true; readonly value: T} | {readonly ok: false; readonly error: string};
 

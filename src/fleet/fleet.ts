@@ -1,12 +1,14 @@
 import {type AgentMessage, PROTOCOL, type ReplyMessage, type SignalCommand} from '../agent/protocol.js';
 import type {JobEvent, Snapshot} from '../core/types.js';
 import {AgentStream} from './agent-stream.js';
+import {type AnswerTo, type Asked, type CommandBody, CommandsInFlight} from './commands-in-flight.js';
 import {type LinkState, NodeState, type NodeView} from './node-state.js';
 import {linkWords} from './node-words.js';
 
 // Many nodes on one screen: the agents' connections, each node's latest snapshot and link state, and the way back
-// to them (signal commands). A dead, hung or slow agent marks its own node stale or lost and is reconnected with
-// backoff; nothing here waits on a node, so one bad node never stalls the others or the screen.
+// to them (signal and detail commands, each waiting a bounded time for its answer: commands-in-flight.ts). A dead,
+// hung or slow agent marks its own node stale or lost and is reconnected with backoff; nothing here waits on a
+// node, so one bad node never stalls the others or the screen.
 
 /** One agent process to run: a node through ssh or locally, or every node of a SLURM job through one srun. */
 export interface FleetConnection {
@@ -27,7 +29,7 @@ export interface FleetOptions {
 	readonly hungAfterMs?: number;
 	/** A connection without a hello this long is ended and made again (an ssh that hangs on connect). */
 	readonly helloTimeoutMs?: number;
-	/** How long a command waits for its reply. */
+	/** How long a signal command waits for its reply. */
 	readonly replyTimeoutMs?: number;
 }
 
@@ -67,13 +69,12 @@ export class Fleet {
 	readonly #nodes = new Map<string, NodeState>();
 	readonly #snapshotListeners = new Set<SnapshotListener>();
 	readonly #changeListeners = new Set<(view: FleetView) => void>();
-	readonly #pending = new Map<string, {resolve: (outcome: CommandOutcome) => void; timer: NodeJS.Timeout}>();
+	readonly #inFlight = new CommandsInFlight();
 	#timer: NodeJS.Timeout | null = null;
 	#emitTimer: NodeJS.Timeout | null = null;
 	#lastStates = '';
 	readonly #linkStates = new Map<string, LinkState>();
 	#linkEvents: readonly JobEvent[] = [];
-	#commandCount = 0;
 	#closed = false;
 
 	constructor(options: FleetOptions) {
@@ -124,26 +125,23 @@ export class Fleet {
 	}
 
 	/** Sends a signal command to `node`'s agent; the agent applies every guard there and replies per rank. */
-	send(node: string, command: Omit<SignalCommand, 'id' | 'host'>): Promise<CommandOutcome> {
+	async send(node: string, command: Omit<SignalCommand, 'id' | 'host'>): Promise<CommandOutcome> {
+		const asked = await this.ask(node, command, this.#options.replyTimeoutMs ?? 10_000);
+		return asked.kind === 'answered'
+			? {kind: 'reply', reply: asked.answer}
+			: {kind: 'unreachable', why: `node ${node}: ${asked.why}`};
+	}
+
+	/**
+	 * Writes a command to `node`'s agent and waits for its answer within `timeoutMs`; unreachable (the why without
+	 * the node's name) when no agent is connected or none answers in time.
+	 */
+	ask<C extends CommandBody>(node: string, command: C, timeoutMs: number): Promise<Asked<AnswerTo<C>>> {
 		const link = this.#links.find(candidate => candidate.nodes.has(node));
 		const state = this.#nodes.get(node)?.state(this.#now());
 		if (!link?.stream || state === 'lost' || state === 'connecting')
-			return Promise.resolve({kind: 'unreachable', why: `node ${node}: no agent connected (${state ?? 'unknown'})`});
-		this.#commandCount += 1;
-		const id = `c${this.#commandCount}`;
-		return new Promise(resolve => {
-			const timeoutMs = this.#options.replyTimeoutMs ?? 10_000;
-			const timer = setTimeout(() => {
-				this.#pending.delete(id);
-				resolve({kind: 'unreachable', why: `node ${node}: no reply in ${timeoutMs / 1000} s`});
-			}, timeoutMs);
-			this.#pending.set(id, {resolve, timer});
-			if (!link.stream?.send({...command, id, host: node})) {
-				clearTimeout(timer);
-				this.#pending.delete(id);
-				resolve({kind: 'unreachable', why: `node ${node}: its connection is closing`});
-			}
-		});
+			return Promise.resolve({kind: 'unreachable', why: `no agent connected (${state ?? 'unknown'})`});
+		return this.#inFlight.ask(command, timeoutMs, id => link.stream?.send({...command, id, host: node}) ?? false);
 	}
 
 	/** Ends every connection (stdin closed: the agents exit; then signals), and every retry; resolves when all are gone. */
@@ -151,11 +149,7 @@ export class Fleet {
 		this.#closed = true;
 		if (this.#timer) clearInterval(this.#timer);
 		if (this.#emitTimer) clearTimeout(this.#emitTimer);
-		for (const [id, pending] of this.#pending) {
-			clearTimeout(pending.timer);
-			pending.resolve({kind: 'unreachable', why: 'traintop is closing'});
-			this.#pending.delete(id);
-		}
+		this.#inFlight.abandon('traintop is closing');
 		for (const link of this.#links) if (link.retry) clearTimeout(link.retry);
 		await Promise.all(this.#links.map(link => link.stream?.close()));
 	}
@@ -228,16 +222,11 @@ export class Fleet {
 				for (const listener of this.#snapshotListeners) listener(name, snapshot);
 				break;
 			}
-			case 'reply': {
+			case 'reply':
+			case 'detail':
 				node.heard(now);
-				const pending = this.#pending.get(message.id);
-				if (pending) {
-					clearTimeout(pending.timer);
-					this.#pending.delete(message.id);
-					pending.resolve({kind: 'reply', reply: message});
-				}
+				this.#inFlight.answered(message);
 				break;
-			}
 			case 'error':
 				node.heard(now, `its agent said: ${message.message}`);
 				break;

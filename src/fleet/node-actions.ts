@@ -5,15 +5,16 @@ import type {Job, RankProcess} from '../core/types.js';
 import {analyze} from '../memlog/analyze.js';
 import {readSeries, type SkippedLine} from '../memlog/reader.js';
 import {formatReport} from '../memlog/report.js';
-import {detailFromScan} from '../ranks/detail.js';
 import type {SendResult} from '../ranks/send.js';
 import type {SessionActions} from '../session/actions.js';
 import type {Fleet} from './fleet.js';
+import {askRankDetail} from './node-detail.js';
 import {awaitNodeSave} from './node-save.js';
 
 // What a view may do on one node of many, through that node's agent: a signal goes as a command naming the job and
 // each rank's identity (pid, start time), and the agent applies every guard of ranks/send.ts there; the save is
-// confirmed by its effect, the new checkpoint in that node's next snapshots. Same contract as session/actions.ts.
+// confirmed by its effect, the new checkpoint in that node's next snapshots; a rank's detail is read by the agent
+// from the node's /proc. Same contract as session/actions.ts.
 
 export interface NodeActionSources {
 	readonly fleet: Fleet;
@@ -21,6 +22,8 @@ export interface NodeActionSources {
 	readonly settings: Settings;
 	/** The node's memory log (written here, by the viewer); null with --no-log. */
 	readonly logPath: string | null;
+	/** How long a rank's detail waits for the agent before the last scan is shown instead (node-detail.ts). */
+	readonly detailTimeoutMs?: number;
 }
 
 /** The agent's words for a command it could not carry out, as one result per rank asked for. */
@@ -28,7 +31,7 @@ function allRanks(ranks: readonly RankProcess[], outcome: SendResult['outcome'],
 	return ranks.map(rank => ({rank: rank.rank, pid: rank.pid, outcome, reason}));
 }
 
-export function nodeActions({fleet, node, settings, logPath}: NodeActionSources): SessionActions {
+export function nodeActions({fleet, node, settings, logPath, detailTimeoutMs}: NodeActionSources): SessionActions {
 	// Read on every frame of the node's view (the overlay's run dir): one node's view, not the fleet's.
 	const runDir = () => fleet.node(node)?.hello?.run_dir ?? null;
 	return {
@@ -63,7 +66,7 @@ export function nodeActions({fleet, node, settings, logPath}: NodeActionSources)
 				skipped,
 			}).split('\n');
 		},
-		// Its /proc is over there: what the agent's last scan said of it.
-		rankDetail: rank => detailFromScan(rank, Date.now()),
+		// Its /proc is over there: the node's agent reads it.
+		rankDetail: rank => askRankDetail(fleet, node, rank, detailTimeoutMs),
 	};
 }

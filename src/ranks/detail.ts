@@ -61,15 +61,21 @@ export interface RankDetail {
 	readonly startedAt: number;
 	/** Epoch ms of the /proc read: the scan's numbers are as of then, the detail does not follow them. */
 	readonly readAt: number;
+	/**
+	 * Why this is only what the last scan said, when /proc could not be asked at all: a rank on another node whose
+	 * agent did not answer (`pid 123 on node02: its agent did not answer in 5 s; showing its last scan`).
+	 */
+	readonly scanOnly?: string;
 }
 
 /**
  * The detail of `rank` as its last scan saw it, without reading /proc: the scan's command line (not exact), no
- * working directory or environment, workers without their RSS. What a rank on another node shows (this machine's
- * /proc is not that node's), and the base rankDetail fills in from /proc here.
+ * working directory or environment, workers without their RSS. What a rank on another node shows when its agent
+ * cannot be asked (`scanOnly` says why), and the base rankDetail fills in from /proc here.
  */
-export function detailFromScan(rank: RankProcess, readAt: number): RankDetail {
+export function detailFromScan(rank: RankProcess, readAt: number, scanOnly?: string): RankDetail {
 	return {
+		...(scanOnly === undefined ? {} : {scanOnly}),
 		rank: rank.rank,
 		pid: rank.pid,
 		job: rank.job,

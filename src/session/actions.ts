@@ -36,8 +36,12 @@ export interface SessionActions {
 	readonly timeoutS: number;
 	/** The analysis of this run's memory log as report lines `width` columns wide, or why there is none. */
 	analyze(width: number): Promise<readonly string[]>;
-	/** What /proc shows of one rank now (its argv, cwd, launch variables, workers); null when it is gone. */
-	rankDetail(rank: RankProcess): RankDetail | null;
+	/**
+	 * What /proc shows of one rank now (its argv, cwd, launch variables, workers); null when it is gone. Read here at
+	 * once; a rank on another node is read by its agent (fleet/node-detail.ts): a promise, which rejects with the
+	 * agent's words when the agent says the rank is gone.
+	 */
+	rankDetail(rank: RankProcess): RankDetail | null | Promise<RankDetail | null>;
 }
 
 export interface ActionSources {

@@ -133,6 +133,8 @@ export function signalWords(state: SignalState): string {
 }
 
 function variableLines(detail: RankDetail, width: number): string[] {
+	if (detail.variables === null && detail.scanOnly)
+		return item("not in the last scan: its node's agent reads them", width);
 	if (detail.variables === null) return item("not readable: the environment of another user's process", width);
 	if (detail.variables.length === 0)
 		return item('none of RANK, LOCAL_RANK, WORLD_SIZE, MASTER_ADDR, SLURM_… is set', width);
@@ -195,14 +197,20 @@ export function rankDetailLines(
 	const running = formatDuration((detail.readAt - detail.startedAt) / 1000);
 	// Wrapped between arguments, so that a quoted one is not cut at its own blanks.
 	const command = wrapWords(['command'.padEnd(LABEL - 1), ...detail.argv.map(shellWord)], width, ' '.repeat(LABEL));
+	// Only the last scan (the rank's node could not be asked): said first, so that nobody takes it for /proc's.
+	const scanOnly = detail.scanOnly === undefined ? [] : [...wrapText(detail.scanOnly, width), ''];
+	const notExact = detail.scanOnly
+		? "(the last scan's, split at blanks)"
+		: "(the last scan's: /proc/PID/cmdline could not be read)";
 	return [
+		...scanOnly,
 		...field('state', stateWords(detail), width),
 		...field('usage', resources, width),
 		...field('started', `${localTime(detail.startedAt)} (running ${running})`, width),
 		...field('host', detail.host, width),
 		...command,
-		...(detail.argvExact ? [] : field('', "(the last scan's: /proc/PID/cmdline could not be read)", width)),
-		...field('cwd', detail.cwd ?? 'not readable', width),
+		...(detail.argvExact ? [] : field('', notExact, width)),
+		...field('cwd', detail.cwd ?? (detail.scanOnly ? 'not in the last scan' : 'not readable'), width),
 		// Said once, so that nobody waits for these numbers to move.
 		...field('read at', `${localTime(detail.readAt)}; reopen the detail for newer numbers`, width),
 		'',

@@ -1,4 +1,5 @@
 import {randomUUID} from 'node:crypto';
+import {readFileSync, readlinkSync} from 'node:fs';
 import {afterEach, describe, expect, test} from 'vitest';
 import {CommandLines} from '../../src/agent/agent-commands.js';
 import type {SignalCommand} from '../../src/agent/protocol.js';
@@ -48,6 +49,7 @@ function lines(set: RankSet | null, readonly = false): CommandLines {
 		readonly,
 		latest: () => (set === null ? null : {ranks: set}),
 		send: (signal, job, pids) => actions.send(signal, job, pids),
+		detail: rank => actions.rankDetail(rank),
 	});
 }
 
@@ -118,6 +120,55 @@ describe('signal commands on real ranks', () => {
 		expect(await refusal(lines(null), {})).toBe('no rank scan yet on node-7: nothing is known to signal');
 		// None of them sent anything.
 		expect(await ping(ranks[0]!, 'SIGUSR2', 'USR2')).toEqual(['got USR2']);
+	});
+});
+
+describe('detail commands on real ranks', () => {
+	const detail = (fields: object) => JSON.stringify({kind: 'detail', id: 'd1', host: HOST, ...fields});
+
+	test("a rank of the scan, by its identity: its node's /proc, exact argv, cwd and launch variables, --readonly too", async () => {
+		const {ranks, set} = await twoRanks();
+		const rank1 = identity(set, 1);
+		const answer = await lines(set, true).answer(detail(rank1));
+		expect(answer).toMatchObject({kind: 'detail', host: HOST, id: 'd1', refused: null});
+		if (answer?.kind !== 'detail' || answer.detail === null) throw new Error(`no detail: ${JSON.stringify(answer)}`);
+		// What the kernel says of that process, argument by argument (the script holds newlines and blanks).
+		const argv = readFileSync(`/proc/${ranks[1]!.pid}/cmdline`, 'utf8').split('\0').slice(0, -1);
+		// python3 -c SCRIPT TAG: the script whole, newlines and all, not the scan's words split at blanks.
+		expect(argv).toHaveLength(4);
+		expect(argv[2]).toMatch(/\nwhile True: signal.pause\(\)\n$/);
+		expect(answer.detail.argv).toEqual(argv);
+		expect(answer.detail.argvExact).toBe(true);
+		expect(answer.detail.cwd).toBe(readlinkSync(`/proc/${ranks[1]!.pid}/cwd`));
+		expect(answer.detail.variables).toEqual([
+			{name: 'RANK', value: '1'},
+			{name: 'WORLD_SIZE', value: '2'},
+		]);
+		expect(answer.detail).toMatchObject({rank: 1, pid: rank1.pid, host: HOST, workers: []});
+	});
+
+	test('never an arbitrary pid: not a rank, a reused identity, an exited rank, no scan; another host: no answer', async () => {
+		const {ranks, set} = await twoRanks();
+		const refusal = async (reader: CommandLines, fields: object) => {
+			const answer = await reader.answer(detail(fields));
+			if (answer?.kind !== 'detail') throw new Error(`no detail answer: ${JSON.stringify(answer)}`);
+			expect(answer.detail).toBeNull();
+			return answer.refused;
+		};
+		// This test's own process (the agent's viewer, say): a real process, not a rank.
+		const self = {pid: process.pid, start_time: 1};
+		expect(await refusal(lines(set), self)).toBe(
+			`pid ${process.pid} is not a rank on node-7 at its last rank scan: an agent reads /proc for its ranks only`,
+		);
+		const rank0 = identity(set, 0);
+		expect(await refusal(lines(set), {...rank0, start_time: rank0.start_time + 1})).toBe(
+			`pid ${rank0.pid} on node-7 is no longer the rank named (start time ${rank0.start_time + 1}, now ${rank0.start_time}): that process exited and the pid was reused`,
+		);
+		expect(await refusal(lines(null), rank0)).toBe('no rank scan yet on node-7: nothing is known to show');
+		ranks[0]!.kill();
+		await ranks[0]!.exited;
+		expect(await refusal(lines(set), rank0)).toBe(`pid ${rank0.pid} on node-7 has exited since the last rank scan`);
+		expect(await lines(set).answer(detail({...identity(set, 1), host: 'node-8'}))).toBeNull();
 	});
 });
 

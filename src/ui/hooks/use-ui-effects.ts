@@ -1,6 +1,7 @@
 import {type Dispatch, useEffect} from 'react';
 import type {SaveOutcome} from '../../checkpoints/save-attribution.js';
 import type {ExitStatus} from '../../core/types.js';
+import type {RankDetail} from '../../ranks/detail.js';
 import type {SessionActions} from '../../session/actions.js';
 import {detailTitle, rankDetailLines} from '../rank-detail-lines.js';
 import {rankGpuLines} from '../rank-gpu-lines.js';
@@ -57,7 +58,9 @@ export default function useUiEffects(
 
 /**
  * The rank as the latest snapshot has it (by pid: the list may have moved since Enter), read once through
- * /proc; a rank gone from the snapshot or from /proc gets the words for that, not the old scan's numbers.
+ * /proc; a rank gone from the snapshot or from /proc gets the words for that, not the old scan's numbers. A rank on
+ * another node is read by its agent, later: its answer goes to the box only while the box is still this rank's (the
+ * reducer drops an answer about another pid).
  */
 function detail(
 	effect: Extract<Effect, {kind: 'detail'}>,
@@ -72,15 +75,27 @@ function detail(
 		dispatch({type: 'detail-failed', pid, message: `pid ${pid} is no longer a rank: it has exited (see the alerts)`});
 		return;
 	}
+	const show = (read: RankDetail | null): void => {
+		if (!read) {
+			dispatch({type: 'detail-failed', pid, message: `${detailTitle(rank)}: it has exited since the last scan`});
+			return;
+		}
+		// The snapshot as of the answer: a remote one comes a moment later, with newer events and GPU readings.
+		const latest = store.getSnapshot() ?? snapshot;
+		const gpus = rankGpuLines([rank.pid, ...rank.workers], latest.gpuProcesses, latest.gpu);
+		const history = store.getRankHistory(rank.pid, rank.startTime);
+		const lines = rankDetailLines(read, latest.recentEvents, effect.width, history, gpus);
+		dispatch({type: 'detail-loaded', pid, title: detailTitle(rank), lines});
+	};
 	const read = actions.rankDetail(rank);
-	if (!read) {
-		dispatch({type: 'detail-failed', pid, message: `${detailTitle(rank)}: it has exited since the last scan`});
+	// This node's /proc is read at once: shown in the same render, without a "reading" frame.
+	if (!(read instanceof Promise)) {
+		show(read);
 		return;
 	}
-	const gpus = rankGpuLines([rank.pid, ...rank.workers], snapshot.gpuProcesses, snapshot.gpu);
-	const history = store.getRankHistory(rank.pid, rank.startTime);
-	const lines = rankDetailLines(read, snapshot.recentEvents, effect.width, history, gpus);
-	dispatch({type: 'detail-loaded', pid, title: detailTitle(rank), lines});
+	read.then(show, (error: unknown) =>
+		dispatch({type: 'detail-failed', pid, message: `${detailTitle(rank)}: ${(error as Error).message}`}),
+	);
 }
 
 async function send(
