@@ -37,7 +37,11 @@ export async function runAnalyzeCommand(o: AnalyzeOptions): Promise<number> {
 	if (o.host === '') throw new UsageError('--host needs the name of a host the logs hold');
 	const files = await resolveInputs(o.inputs.length > 0 ? o.inputs : ['.']);
 	const skipped: SkippedLine[] = [];
-	const log = analyzeLog(await readSeries(files, skipped), thresholdsFrom(o.settings), {host: o.host ?? null});
+	const log = analyzeLog(await readSeries(files, skipped), thresholdsFrom(o.settings), {
+		host: o.host ?? null,
+		// Each GPU: its --gpu-thresholds entry > its line in the log > --gpu-threshold (memlog/gpu-lines.ts).
+		gpuLines: {byUuid: o.settings.gpuThresholds},
+	});
 	const json = logJson(log, {skipped});
 
 	if (o.plot) {

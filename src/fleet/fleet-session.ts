@@ -32,6 +32,9 @@ export function openFleetSession(options: {
 			logPath,
 			logIntervalMs: settings.logInterval * 1000,
 			sampleIntervalMs: settings.interval * 1000,
+			// Every node's agent gets this --gpu-threshold (commands/fleet-connections.ts); a node's own GPU lines
+			// (--gpu-thresholds, its cluster.yaml reserve factors) come in its snapshots and go in its own log.
+			gpuThreshold: settings.gpuThreshold,
 		});
 		recorders.set(node, recorder);
 		return recorder;

@@ -34,7 +34,7 @@ export interface LogAnalyzeOptions extends AnalyzeOptions {
 
 function severityOf(analysis: Analysis): number {
 	let worst = 0;
-	for (const m of analysis.metrics) if (m.threshold > 0 && m.max / m.threshold > worst) worst = m.max / m.threshold;
+	for (const m of analysis.metrics) if (m.worst_ratio > worst) worst = m.worst_ratio;
 	return worst;
 }
 

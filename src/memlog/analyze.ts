@@ -1,5 +1,6 @@
 import type {ThresholdRule} from '../core/thresholds.js';
 import {timeAbove, type Episode} from './episodes.js';
+import {type GpuLineOptions, type MetricLines, metricLines, type ThresholdSource} from './gpu-lines.js';
 import {maxOf, percentile} from './percentile.js';
 import {type RamBasis, ramBasisOf, ramLabel} from './ram-basis.js';
 import {type MetricKind, type MetricSeries, recordOf, type Series} from './series.js';
@@ -18,6 +19,8 @@ export interface AnalysisThresholds {
 export interface AnalyzeOptions {
 	/** The trend is fitted over the last this many hours of data (default 6). */
 	readonly trendWindowHours?: number;
+	/** What the user gave for single GPUs (gpu-lines.ts): their lines win over the log's per-GPU ones. */
+	readonly gpuLines?: GpuLineOptions;
 }
 
 export interface MetricAnalysis {
@@ -27,7 +30,15 @@ export interface MetricAnalysis {
 	readonly label: string;
 	readonly uuid: string | null;
 	readonly name: string | null;
+	/** The critical percent as of the metric's last record: the one its trend projects against. */
 	readonly threshold: number;
+	/** Where it came from: a single GPU may be judged by the log's per-GPU line, or by `--gpu-thresholds`. */
+	readonly threshold_source: ThresholdSource;
+	/** The lowest and highest line that judged a record (they differ where the log's per-GPU line changed). */
+	readonly threshold_min: number;
+	readonly threshold_max: number;
+	/** The highest peak ÷ the line of its record: 1 or more is a breach. */
+	readonly worst_ratio: number;
 	readonly samples: number;
 	/** Over values. */
 	readonly min: number;
@@ -114,15 +125,13 @@ function labelOf(metric: MetricSeries, basis: RamBasis | null): string {
 function analyzeMetric(
 	metric: MetricSeries,
 	series: Series,
-	rule: ThresholdRule,
+	lines: MetricLines,
 	medianGap: number,
 	trendWindowHours: number,
 	scratch: Float32Array,
 ): MetricAnalysis {
 	const n = metric.count;
-	const critical = rule.critical;
-	// Values are stored as float32: compare against the threshold rounded the same way.
-	const line32 = Math.fround(critical);
+	const critical = lines.last;
 	let min = Number.POSITIVE_INFINITY;
 	let sum = 0;
 	for (let i = 0; i < n; i++) {
@@ -142,7 +151,7 @@ function analyzeMetric(
 		const interval = series.interval.at(recordOf(metric, i));
 		return Number.isNaN(interval) ? medianGap : interval;
 	};
-	const {above, episodes} = timeAbove(metric, series, line32, durationOf);
+	const {above, episodes, worst} = timeAbove(metric, series, lines.at, durationOf);
 
 	const trend = trendOf(metric, series, critical, trendWindowHours);
 
@@ -169,6 +178,10 @@ function analyzeMetric(
 		uuid: metric.uuid,
 		name: metric.name,
 		threshold: critical,
+		threshold_source: lines.source,
+		threshold_min: lines.min,
+		threshold_max: lines.max,
+		worst_ratio: worst,
 		samples: n,
 		min,
 		mean: sum / n,
@@ -226,9 +239,10 @@ export function analyze(series: Series, thresholds: AnalysisThresholds, options:
 	// sorts several million-point arrays, and copies of each would pile up until the next GC.
 	const scratch = new Float32Array(Math.max(n, ...series.metrics.map(m => m.count)));
 	const medianGap = medianGapSeconds(time, scratch);
-	const metrics = series.metrics.map(m =>
-		analyzeMetric(m, series, thresholds[m.kind], medianGap, trendWindowHours, scratch),
-	);
+	const metrics = series.metrics.map(m => {
+		const lines = metricLines(m, thresholds[m.kind].critical, options.gpuLines);
+		return analyzeMetric(m, series, lines, medianGap, trendWindowHours, scratch);
+	});
 
 	const gaps: Gap[] = [];
 	const restarts: Restart[] = [];
@@ -260,7 +274,7 @@ export function analyze(series: Series, thresholds: AnalysisThresholds, options:
 		metrics,
 		gaps,
 		restarts,
-		breached: metrics.some(m => m.max >= m.threshold),
+		breached: metrics.some(m => m.episodes.length > 0),
 		thresholds,
 	};
 }

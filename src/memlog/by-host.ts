@@ -83,7 +83,8 @@ export function splitByHost(series: Series, only?: string): HostSeries[] {
 				builder = new MetricBuilder(metric.id, metric.kind, metric.usedGb !== null, counts[g]!);
 				builders[g] = builder;
 			}
-			builder.push(local[record]!, metric.value[k]!, metric.peak[k]!, metric.usedGb?.[k] ?? 0);
+			const threshold = metric.threshold?.[k] ?? Number.NaN;
+			builder.push(local[record]!, metric.value[k]!, metric.peak[k]!, metric.usedGb?.[k] ?? 0, threshold);
 		}
 		builders.forEach((builder, g) => {
 			if (!builder) return;

@@ -41,6 +41,7 @@ function gpusOk(v: unknown): boolean {
 			!nullNum(g.memory_percent) ||
 			!optNullNum(g.peak_memory_percent) ||
 			!optNullNum(g.utilization_percent) ||
+			!optNum(g.threshold) ||
 			!optNullStr(g.uuid) ||
 			!optNullStr(g.name)
 		)

@@ -29,17 +29,19 @@ function episode(startMs: number, endMs: number, peak: number): Episode {
 }
 
 /**
- * Seconds with the peak at or above `line32` (the threshold rounded to float32, as the values are
- * stored) and the episodes; `durationOf(i)` is the window of point i in seconds.
+ * Seconds with the peak at or above the critical line of its point (`lineAt(i)`: one for every point, or a GPU's own
+ * as each record gave it), the episodes, and the highest peak ÷ its line (1 or more: a breach); `durationOf(i)` is the
+ * window of point i in seconds.
  */
 export function timeAbove(
 	metric: MetricSeries,
 	series: Series,
-	line32: number,
+	lineAt: (i: number) => number,
 	durationOf: (i: number) => number,
-): {above: number; episodes: Episode[]} {
+): {above: number; episodes: Episode[]; worst: number} {
 	const n = metric.count;
 	let above = 0;
+	let worst = 0;
 	const episodes: Episode[] = [];
 	let open: {start: number; end: number; peak: number; interval: number} | null = null;
 	const close = () => {
@@ -56,7 +58,10 @@ export function timeAbove(
 	};
 	for (let i = 0; i < n; i++) {
 		const peak = metric.peak[i]!;
-		if (peak >= line32) {
+		const line = lineAt(i);
+		if (line > 0 && peak / line > worst) worst = peak / line;
+		// Values are stored as float32: compared with the line rounded the same way.
+		if (peak >= Math.fround(line)) {
 			const duration = durationOf(i);
 			above += duration;
 			const t = series.time[recordOf(metric, i)]!;
@@ -71,5 +76,5 @@ export function timeAbove(
 		}
 	}
 	close();
-	return {above, episodes};
+	return {above, episodes, worst};
 }

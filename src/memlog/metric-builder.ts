@@ -21,6 +21,8 @@ export class MetricBuilder {
 	/** null while every peak equals its value. */
 	peak: Float32Array | null = null;
 	usedGb: Float32Array | null;
+	/** A single GPU's own threshold per point (NaN: the record gave none); null while no record gave one. */
+	threshold: Float32Array | null = null;
 
 	constructor(id: string, kind: MetricKind, withGb: boolean, capacity: number) {
 		this.id = id;
@@ -35,13 +37,14 @@ export class MetricBuilder {
 		if (this.record) this.record = resize(this.record, capacity);
 		if (this.peak) this.peak = resize(this.peak, capacity);
 		if (this.usedGb) this.usedGb = resize(this.usedGb, capacity);
+		if (this.threshold) this.threshold = resize(this.threshold, capacity);
 	}
 
 	lastRecord(): number {
 		return this.count === 0 ? -1 : this.record ? this.record[this.count - 1]! : this.count - 1;
 	}
 
-	push(record: number, value: number, peak: number, usedGb = 0): void {
+	push(record: number, value: number, peak: number, usedGb = 0, threshold = Number.NaN): void {
 		const i = this.count;
 		if (i >= this.value.length) {
 			const size = i + 1;
@@ -49,6 +52,7 @@ export class MetricBuilder {
 			if (this.record) this.record = grow(this.record, size);
 			if (this.peak) this.peak = grow(this.peak, size);
 			if (this.usedGb) this.usedGb = grow(this.usedGb, size);
+			if (this.threshold) this.threshold = grow(this.threshold, size);
 		}
 		if (!this.record && record !== i) {
 			this.record = new Uint32Array(this.value.length);
@@ -62,6 +66,10 @@ export class MetricBuilder {
 		}
 		if (this.peak) this.peak[i] = peak;
 		if (this.usedGb) this.usedGb[i] = usedGb;
+		// Most logs name no GPU's own threshold: no column for them.
+		if (!this.threshold && !Number.isNaN(threshold))
+			this.threshold = new Float32Array(this.value.length).fill(Number.NaN, 0, i);
+		if (this.threshold) this.threshold[i] = threshold;
 		this.count = i + 1;
 	}
 
@@ -72,6 +80,7 @@ export class MetricBuilder {
 		let value = this.value.subarray(0, n);
 		let peak = this.peak?.subarray(0, n) ?? value;
 		let usedGb = this.usedGb?.subarray(0, n) ?? null;
+		let threshold = this.threshold?.subarray(0, n) ?? null;
 		if (inverse) {
 			const keys = new Uint32Array(n);
 			for (let i = 0; i < n; i++) keys[i] = inverse[record ? record[i]! : i]!;
@@ -90,8 +99,9 @@ export class MetricBuilder {
 			value = permute(value);
 			peak = samePeak ? value : permute(peak);
 			usedGb = usedGb && permute(usedGb);
+			threshold = threshold && permute(threshold);
 		}
 		const {id, kind, uuid, name, hostUuid, hostName} = this;
-		return {id, kind, uuid, name, count: n, record, value, peak, usedGb, hostUuid, hostName};
+		return {id, kind, uuid, name, count: n, record, value, peak, usedGb, threshold, hostUuid, hostName};
 	}
 }

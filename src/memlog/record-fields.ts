@@ -53,6 +53,8 @@ export class RecordFields {
 	readonly devPeak: number[] = [];
 	readonly devUuid: (string | null)[] = [];
 	readonly devName: (string | null)[] = [];
+	/** The GPU's own threshold (`threshold`); NaN when the entry has none (judged by the global one). */
+	readonly devThreshold: number[] = [];
 
 	resetMemory(): void {
 		this.memory = false;
@@ -91,13 +93,21 @@ export class RecordFields {
 	}
 
 	/** Appends a `gpus` entry; returns its slot. */
-	addDevice(index: number, percent: number, peak: number, uuid: string | null, name: string | null): number {
+	addDevice(
+		index: number,
+		percent: number,
+		peak: number,
+		uuid: string | null,
+		name: string | null,
+		threshold = Number.NaN,
+	): number {
 		const i = this.devices++;
 		this.devIndex[i] = index;
 		this.devPercent[i] = percent;
 		this.devPeak[i] = peak;
 		this.devUuid[i] = uuid;
 		this.devName[i] = name;
+		this.devThreshold[i] = threshold;
 		return i;
 	}
 }
@@ -144,6 +154,7 @@ export function fillFromRecord(f: RecordFields, record: ReadLogRecord, time: num
 		f.gpuPeak = orNaN(g.peak_memory_percent);
 	}
 	for (const d of record.gpus ?? []) {
-		f.addDevice(d.index, orNaN(d.memory_percent), orNaN(d.peak_memory_percent), d.uuid ?? null, d.name ?? null);
+		const peak = orNaN(d.peak_memory_percent);
+		f.addDevice(d.index, orNaN(d.memory_percent), peak, d.uuid ?? null, d.name ?? null, orNaN(d.threshold));
 	}
 }

@@ -39,6 +39,7 @@ const KEYS = [
 	'slurm',
 	'job_id',
 	'restart_count',
+	'threshold',
 ] as const;
 export const KEY_TABLE = new KeyTable(KEYS);
 /** Key ids: position in KEYS + 1 (0 = a key we do not know). */

@@ -19,6 +19,12 @@ export interface GpuRecord {
 	readonly temperature_c?: number | null;
 	readonly power_draw_w?: number | null;
 	readonly power_limit_w?: number | null;
+	/**
+	 * The GPU's own critical memory threshold (percent) as the live alerts judged it: written only where it differs
+	 * from the run's `--gpu-threshold` (a `--gpu-thresholds` entry, a cluster.yaml reserve factor). Absent: the global
+	 * one. Older readers ignore it; `--analyze` judges the GPU by it, record by record.
+	 */
+	readonly threshold?: number;
 }
 
 /** `memory.cgroup`: the memory limit the job's ranks run under (see system/cgroup-memory.ts for `used_gb`). */
@@ -155,6 +161,7 @@ export const logRecordReadSchema = z.object({
 				memory_percent: nullableNum,
 				peak_memory_percent: nullableNum.optional(),
 				utilization_percent: nullableNum.optional(),
+				threshold: num.optional(),
 			}),
 		)
 		.optional(),

@@ -15,6 +15,11 @@ export interface RecorderOptions {
 	readonly logPath: string | null;
 	readonly logIntervalMs: number;
 	readonly sampleIntervalMs: number;
+	/**
+	 * The global GPU threshold the Monitor judges by (`--gpu-threshold`): a GPU judged by its own line instead
+	 * (`--gpu-thresholds`, a cluster.yaml reserve factor) gets that line in its log entry.
+	 */
+	readonly gpuThreshold: number;
 }
 
 export type RecordListener = (record: LogRecord, snapshot: Snapshot) => void;
@@ -39,7 +44,7 @@ export class MemoryLogRecorder {
 	 * it appears; its records are held until then.
 	 */
 	constructor(options: RecorderOptions) {
-		this.#window = new LogWindow(options.logIntervalMs, options.sampleIntervalMs);
+		this.#window = new LogWindow(options.logIntervalMs, options.sampleIntervalMs, options.gpuThreshold);
 		const {logPath} = options;
 		if (logPath && !existsSync(path.dirname(logPath))) {
 			this.#writer = null;

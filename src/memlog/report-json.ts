@@ -1,5 +1,6 @@
 import type {Analysis, AnalysisThresholds, MetricAnalysis, Restart} from './analyze.js';
 import type {LogAnalysis} from './analyze-log.js';
+import type {ThresholdSource} from './gpu-lines.js';
 import type {RamBasis} from './ram-basis.js';
 import type {SkippedItem} from './report-parts.js';
 import {metricRank} from './series.js';
@@ -16,6 +17,15 @@ export interface MetricJson {
 	readonly time_above_threshold_s: number;
 	readonly episodes: {start: string; end: string; duration_s: number; peak: number}[];
 	readonly trend: {slope_per_hour: number; slope_gib_per_hour?: number; projected_breach_at: string | null};
+	/**
+	 * A single GPU (gpu0, gpu1…) judged by a line of its own: the critical percent (as of its last record), where it
+	 * came from (`log`: the log's per-GPU line; `flag`: `--gpu-thresholds` given to --analyze; `global`: the GPU
+	 * threshold, after records that had a line), and `[lowest, highest]` when the line changed along the log. Absent
+	 * where `thresholds` judged the metric throughout: a log without per-GPU lines keeps the JSON it always had.
+	 */
+	readonly threshold?: number;
+	readonly threshold_from?: ThresholdSource;
+	readonly threshold_range?: readonly [number, number];
 	/** `ram` in a log with a cgroup limit: what its percent is against, per record (host RAM where none). */
 	readonly against?: RamBasis;
 	/** Top level of a log of several hosts: the host these figures are of (the one where the metric peaked highest). */
@@ -70,6 +80,15 @@ function metricJson(m: MetricAnalysis): MetricJson {
 				: {slope_gib_per_hour: r4(m.trend.slope_gib_per_hour) as number}),
 			projected_breach_at: m.trend.projected_breach_at,
 		},
+		...(m.threshold_source !== 'global' || m.threshold_min !== m.threshold_max
+			? {
+					threshold: m.threshold,
+					threshold_from: m.threshold_source,
+					...(m.threshold_min === m.threshold_max
+						? {}
+						: {threshold_range: [m.threshold_min, m.threshold_max] as const}),
+				}
+			: {}),
 		// Only where a record had a cgroup limit: a log without one keeps the JSON it always had.
 		...(m.ram_basis && m.ram_basis.cgroup_samples > 0 ? {against: m.ram_basis} : {}),
 	};

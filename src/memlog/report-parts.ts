@@ -94,10 +94,39 @@ export function restartText(r: Restart): string {
 	return `time went back from ${r.previous_time ? isoTimeText(r.previous_time, true) : '?'}`;
 }
 
+/** A threshold as set: 60, 87.5. */
+const percentText = (x: number) => `${Number(x.toFixed(1))} %`;
+
+const SOURCE_WORDS = {
+	log: "this GPU's own line in the log",
+	flag: '--gpu-thresholds',
+	global: 'the global GPU threshold',
+};
+
+/** The lowest to the highest line, where a GPU's line in the log changed along it; '' where one line judged all. */
+const rangeText = (m: MetricAnalysis) =>
+	m.threshold_min === m.threshold_max
+		? ''
+		: `${Number(m.threshold_min.toFixed(1))}–${percentText(m.threshold_max)} along the log`;
+
+/**
+ * Where a single GPU's threshold came from, when it is not simply the global one: "threshold 60 % from this GPU's
+ * own line in the log, not the global 90 %", and "its line changed: 60–90 % along the log" where it did (a line
+ * each, so an 80-column report keeps both). None for a metric judged by the global rule throughout.
+ */
+function thresholdSourceLines(m: MetricAnalysis, global: number): string[] {
+	const range = rangeText(m);
+	if (m.threshold_source === 'global' && range === '') return [];
+	const from = `threshold ${percentText(m.threshold)} from ${SOURCE_WORDS[m.threshold_source]}`;
+	const versus = m.threshold_source === 'global' ? '' : `, not the global ${percentText(global)}`;
+	return [`${from}${versus}`, ...(range === '' ? [] : [`its line changed: ${range}`])];
+}
+
 // ——— text ———
 
-function metricText(m: MetricAnalysis, width: number): string[] {
+function metricText(m: MetricAnalysis, width: number, globalGpu: number): string[] {
 	const lines = [`${m.label}  (threshold ${fixed(m.threshold, 0)} %, ${m.samples} samples)`];
+	for (const line of thresholdSourceLines(m, globalGpu)) lines.push(`  ${line}`);
 	lines.push(
 		`  min ${fixed(m.min)}  mean ${fixed(m.mean)}  p50 ${fixed(m.p50)}  p95 ${fixed(m.p95)}  max ${fixed(m.max)} %`,
 	);
@@ -122,7 +151,7 @@ export function analysisBodyText(analysis: Analysis, width: number): string[] {
 	const lines: string[] = [];
 	for (const m of analysis.metrics) {
 		lines.push('');
-		lines.push(...metricText(m, width));
+		lines.push(...metricText(m, width, analysis.thresholds.gpu.critical));
 	}
 	lines.push('');
 	if (analysis.gaps.length === 0) lines.push('Gaps: none');
@@ -165,11 +194,19 @@ export const METRIC_HEADER = [
 	'Trend',
 ] as const;
 
+/** "60 (log's per-GPU line)", "70 (--gpu-thresholds)", "85, 60–85 along the log", or the plain "90". */
+function thresholdCell(m: MetricAnalysis): string {
+	const words =
+		m.threshold_source === 'log' ? "log's per-GPU line" : m.threshold_source === 'flag' ? '--gpu-thresholds' : '';
+	const notes = [words, rangeText(m)].filter(Boolean).join(', ');
+	return `${fixed(m.threshold, 0)}${notes === '' ? '' : ` (${notes})`}`;
+}
+
 /** A metric's cells under METRIC_HEADER. */
 export function metricRow(m: MetricAnalysis): string[] {
 	return [
 		m.label,
-		fixed(m.threshold, 0),
+		thresholdCell(m),
 		fixed(m.min),
 		fixed(m.mean),
 		fixed(m.p50),

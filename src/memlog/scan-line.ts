@@ -176,6 +176,7 @@ export class LineScanner extends KeyedScanner {
 		let peak = Number.NaN;
 		let uuid: string | null = null;
 		let name: string | null = null;
+		let threshold = Number.NaN;
 		do {
 			switch (this.keyId()) {
 				case -1:
@@ -205,6 +206,11 @@ export class LineScanner extends KeyedScanner {
 				case ID.utilization_percent:
 					if (!this.numberOrNull(false)) return false;
 					break;
+				case ID.threshold:
+					// The schema's z.number(): null is no threshold of a record it accepts.
+					if (!this.number(true)) return false;
+					threshold = this.num;
+					break;
 				case ID.uuid:
 					if (this.nul()) uuid = null;
 					else if (this.string()) uuid = this.names.get(this.buf, this.strStart, this.strEnd, 2 + 2 * slot);
@@ -220,7 +226,7 @@ export class LineScanner extends KeyedScanner {
 			}
 		} while (this.take(COMMA));
 		if (!this.take(CLOSE_BRACE) || seen !== 15) return false;
-		f.addDevice(index, percent, peak, uuid, name);
+		f.addDevice(index, percent, peak, uuid, name, threshold);
 		return true;
 	}
 }

@@ -36,6 +36,11 @@ export interface MetricSeries {
 	/** RAM only: GiB used (for the trend in GiB/h). */
 	readonly usedGb: Float32Array | null;
 	/**
+	 * A single GPU only: its own critical threshold per point as the record gave it (`gpus[].threshold`), NaN where
+	 * the record gave none (the global GPU threshold judges that point); null when no record gave one.
+	 */
+	readonly threshold: Float32Array | null;
+	/**
 	 * A single GPU's uuid and name as each host's records gave them, by host id + 1 (0: records that name no host):
 	 * GPU 0 of one node is not GPU 0 of another, so splitting by host (by-host.ts) takes these, not uuid/name.
 	 */
@@ -234,7 +239,7 @@ export class SeriesCollector {
 				metric.hostName[host + 1] = name;
 			}
 			const peak = f.devPeak[d]!;
-			metric.push(r, percent, isNum(peak) ? peak : percent);
+			metric.push(r, percent, isNum(peak) ? peak : percent, 0, f.devThreshold[d]!);
 		}
 	}
 

@@ -1,3 +1,4 @@
+import {gpuMetricId} from '../core/metric-id.js';
 import type {Alert, GpuReading, Snapshot} from '../core/types.js';
 import type {AlertRecord, GpuRecord, LogRecord, LogSlurmJob} from './record.js';
 
@@ -66,13 +67,23 @@ export class LogWindow {
 	#peakGpuAggregate: number | null = null;
 	#peakGpu = new Map<number, number>();
 	#lastGpus = new Map<number, GpuReading>();
+	/** Each GPU's critical line as the Monitor judged its last reading, by index. */
+	#lastLines = new Map<number, number>();
 	#alerts: Alert[] = [];
 	/** The SLURM job of the controller's last answer: kept across windows while the controller does not answer. */
 	#slurm: LogSlurmJob | null = null;
 
-	constructor(logIntervalMs: number, sampleIntervalMs: number) {
+	/**
+	 * The run's global GPU threshold (`--gpu-threshold`), or null to write no GPU's own line. A GPU judged by
+	 * another one (`--gpu-thresholds`, a cluster.yaml reserve factor) gets it in its entry, so `--analyze` judges
+	 * it as the live alerts did; the others go without, and the log keeps its size.
+	 */
+	readonly #gpuThreshold: number | null;
+
+	constructor(logIntervalMs: number, sampleIntervalMs: number, gpuThreshold: number | null = null) {
 		this.#logIntervalMs = logIntervalMs;
 		this.#toleranceMs = sampleIntervalMs / 2;
+		this.#gpuThreshold = gpuThreshold;
 	}
 
 	/** Add one snapshot; returns the finished record when this sample closes the window. */
@@ -108,6 +119,9 @@ export class LogWindow {
 		if (s.gpu.status === 'ok') {
 			for (const g of s.gpu.gpus) {
 				this.#lastGpus.set(g.index, g);
+				const line = s.metrics[gpuMetricId(g.index)]?.threshold;
+				if (line === undefined) this.#lastLines.delete(g.index);
+				else this.#lastLines.set(g.index, line);
 				const peak = maxOf(this.#peakGpu.get(g.index) ?? null, g.memoryPercent);
 				if (peak !== null) this.#peakGpu.set(g.index, peak);
 			}
@@ -125,7 +139,14 @@ export class LogWindow {
 		this.#peakGpuAggregate = null;
 		this.#peakGpu = new Map();
 		this.#lastGpus = new Map();
+		this.#lastLines = new Map();
 		this.#alerts = [];
+	}
+
+	/** `threshold` for a GPU judged by a line other than the global one; nothing for the others. */
+	#ownLine(index: number): {threshold?: number} {
+		const line = this.#lastLines.get(index);
+		return this.#gpuThreshold === null || line === undefined || line === this.#gpuThreshold ? {} : {threshold: line};
 	}
 
 	#build(): LogRecord {
@@ -145,6 +166,7 @@ export class LogWindow {
 				temperature_c: g.temperatureC ?? null,
 				power_draw_w: g.powerDrawW ?? null,
 				power_limit_w: g.powerLimitW ?? null,
+				...this.#ownLine(g.index),
 			}));
 		const aggregate = aggregateGpus([...this.#lastGpus.values()]);
 		const gpuMessage = gpuStateMessage(last);

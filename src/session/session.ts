@@ -63,6 +63,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
 		logPath,
 		logIntervalMs: settings.logInterval * 1000,
 		sampleIntervalMs: settings.interval * 1000,
+		gpuThreshold: settings.gpuThreshold,
 	});
 	const nvidiaSmi = options.sources
 		? null

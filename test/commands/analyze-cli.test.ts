@@ -125,6 +125,58 @@ describe('traintop --analyze', () => {
 		expect(analysis.metrics.ram!.episodes.length).toBeGreaterThan(1000);
 	});
 
+	test('each GPU by its own line in the log; --gpu-thresholds given to --analyze wins over it', async () => {
+		// GPU-a: unified memory at 70 % under its recorded 60 % line; GPU-b at 88 % under its own 95 %; GPU-c at 88 %
+		// with no line of its own, judged by --gpu-threshold 85.
+		const gpus = [
+			{index: 0, uuid: 'GPU-a', percent: 70, threshold: 60},
+			{index: 1, uuid: 'GPU-b', percent: 88, threshold: 95},
+			{index: 2, uuid: 'GPU-c', percent: 88},
+		];
+		const file = path.join(dir, 'gpu-lines.jsonl');
+		const lines = Array.from({length: 4}, (_, i) =>
+			JSON.stringify({
+				timestamp: new Date(Date.UTC(2026, 10, 24, 10) + i * 30_000).toISOString(),
+				interval_s: 30,
+				memory: {total_gb: 64, used_gb: 12.8, percent: 20},
+				gpus: gpus.map(({percent, threshold, ...g}) => ({
+					...g,
+					name: null,
+					memory_used_gb: percent,
+					memory_total_gb: 100,
+					memory_percent: percent,
+					...(threshold === undefined ? {} : {threshold}),
+				})),
+			}),
+		);
+		await writeFile(file, `${lines.join('\n')}\n`);
+		type Gpu = {threshold?: number; threshold_from?: string; time_above_threshold_s: number; episodes: unknown[]};
+		const judged = async (...flags: string[]) => {
+			const {code, stdout} = await runCli(['--analyze', file, '--json', '--gpu-threshold', '85', ...flags]);
+			expect(code).toBe(0);
+			return (JSON.parse(stdout) as {metrics: Record<string, Gpu>}).metrics;
+		};
+		const byLog = await judged();
+		expect(byLog.gpu0).toMatchObject({threshold: 60, threshold_from: 'log', time_above_threshold_s: 120});
+		expect(byLog.gpu0!.episodes).toHaveLength(1);
+		expect(byLog.gpu1).toMatchObject({threshold: 95, threshold_from: 'log', episodes: []});
+		expect(byLog.gpu2).toMatchObject({time_above_threshold_s: 120});
+		expect(byLog.gpu2).not.toHaveProperty('threshold_from');
+
+		const byFlag = await judged('--gpu-thresholds', 'GPU-a=75,GPU-c=90');
+		expect(byFlag.gpu0).toMatchObject({threshold: 75, threshold_from: 'flag', episodes: []});
+		expect(byFlag.gpu1).toMatchObject({threshold: 95, threshold_from: 'log', episodes: []});
+		expect(byFlag.gpu2).toMatchObject({threshold: 90, threshold_from: 'flag', episodes: []});
+		const quiet = await runCli(['--analyze', file, '--gpu-thresholds', 'GPU-a=75', '--fail-on-breach']);
+		// Default --gpu-threshold 90: GPU-c's 88 % is under it, GPU-a under its flag, GPU-b under its line.
+		expect(quiet.code).toBe(0);
+		expect(quiet.stdout).toContain('  threshold 75 % from --gpu-thresholds, not the global 90 %');
+		expect(quiet.stdout).toContain("  threshold 95 % from this GPU's own line in the log, not the global 90 %");
+		const breached = await runCli(['--analyze', file, '--fail-on-breach']);
+		expect(breached.code).toBe(4);
+		expect(breached.stdout).toContain("  threshold 60 % from this GPU's own line in the log, not the global 90 %");
+	});
+
 	test('--markdown and --plot', async () => {
 		const file = path.join(dir, 'log.json');
 		await writeFile(file, seedLog([50, 60, 95, 60]));

@@ -43,7 +43,12 @@ function monitor() {
 test('a record per log interval in the file, and the window flushed at close', async () => {
 	const file = path.join(dir, 'traintop-memory.jsonl');
 	const records: LogRecord[] = [];
-	const recorder = new MemoryLogRecorder({logPath: file, logIntervalMs: 5000, sampleIntervalMs: 1000});
+	const recorder = new MemoryLogRecorder({
+		logPath: file,
+		logIntervalMs: 5000,
+		sampleIntervalMs: 1000,
+		gpuThreshold: 85,
+	});
 	recorder.onRecord(r => records.push(r));
 	const m = monitor();
 	for (let i = 0; i < 12; i++) recorder.add(await m.tick(40 + i));
@@ -62,7 +67,12 @@ test('a record per log interval in the file, and the window flushed at close', a
 test('a full disk (/dev/full): reported once with the path and the error, and records still flow', async () => {
 	const troubles: (string | null)[] = [];
 	const records: LogRecord[] = [];
-	const recorder = new MemoryLogRecorder({logPath: '/dev/full', logIntervalMs: 2000, sampleIntervalMs: 1000});
+	const recorder = new MemoryLogRecorder({
+		logPath: '/dev/full',
+		logIntervalMs: 2000,
+		sampleIntervalMs: 1000,
+		gpuThreshold: 85,
+	});
 	recorder.onRecord(r => records.push(r));
 	recorder.trouble.subscribe(message => troubles.push(message));
 	const m = monitor();

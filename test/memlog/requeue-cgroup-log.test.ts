@@ -54,7 +54,12 @@ function traintop(file: string, start: number, withSlurm: boolean) {
 		host: 'n',
 		now: () => now,
 	});
-	const recorder = new MemoryLogRecorder({logPath: file, logIntervalMs: 5000, sampleIntervalMs: 1000});
+	const recorder = new MemoryLogRecorder({
+		logPath: file,
+		logIntervalMs: 5000,
+		sampleIntervalMs: 1000,
+		gpuThreshold: 90,
+	});
 	return {
 		sources,
 		async ticks(count: number, memory: HostMemory = hostMemory(40)) {

@@ -17,8 +17,9 @@ function plain(f: RecordFields) {
 		peak: f.devPeak[i],
 		uuid: f.devUuid[i],
 		name: f.devName[i],
+		threshold: f.devThreshold[i],
 	}));
-	const {devIndex: _a, devPercent: _b, devPeak: _c, devUuid: _d, devName: _e, ...rest} = f;
+	const {devIndex: _a, devPercent: _b, devPeak: _c, devUuid: _d, devName: _e, devThreshold: _f, ...rest} = f;
 	return {...rest, devices};
 }
 
@@ -102,6 +103,10 @@ describe('what the writer writes', () => {
 			}),
 		],
 		['a non-ASCII host', ours(4, {host: 'nœud-7'})],
+		[
+			"a GPU with its own threshold, one without (the writer's per-GPU line)",
+			ours(11, {gpus: ours(11).gpus.map((g, i) => (i === 0 ? {...g, threshold: 60} : g))}),
+		],
 		['a SLURM job', ours(7, {slurm: {job_id: '42', restart_count: 2}})],
 		['outside SLURM', ours(8, {slurm: null})],
 		[
@@ -196,6 +201,9 @@ describe('edge cases: declined or read exactly like JSON.parse', () => {
 		['no memory key', base.replace(/"memory":\{[^}]*\},/, '')],
 		['memory without percent', base.replace('"percent":40.01,', '')],
 		['gpus entry without index', base.replace('"index":0,', '')],
+		['a GPU threshold of null', base.replace('"index":0,', '"index":0,"threshold":null,')],
+		['a GPU threshold as a string', base.replace('"index":0,', '"index":0,"threshold":"60",')],
+		['a GPU threshold of 87.5', base.replace('"index":0,', '"index":0,"threshold":87.5,')],
 		['gpus not an array', base.replace(/"gpus":\[.*\],"gpu_status"/, '"gpus":null,"gpu_status"')],
 		['garbage after the object', `${base} x`],
 		['slurm without restart_count', base.replace('"alerts":[]', '"alerts":[],"slurm":{"job_id":"42"}')],
@@ -400,6 +408,7 @@ const device = objectOf([
 	['memory_percent', numberOrNull],
 	['peak_memory_percent', numberOrNull],
 	['utilization_percent', numberOrNull],
+	['threshold', numberOrNull],
 ]);
 const recordText = objectOf(
 	[
