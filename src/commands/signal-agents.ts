@@ -4,7 +4,8 @@ import type {SaveExpectation, SaveOutcome} from '../checkpoints/save-attribution
 import {Fleet, type FleetConnection} from '../fleet/fleet.js';
 import {awaitNodeSave} from '../fleet/node-save.js';
 import {linkWords} from '../fleet/node-words.js';
-import {ranksByNode, sendAcrossNodes} from '../fleet/send-across.js';
+import {watchNodeExits} from '../fleet/node-exit-watch.js';
+import {type NodeSendResult, ranksByNode, sendAcrossNodes} from '../fleet/send-across.js';
 import {chooseJob} from '../ranks/choose-job.js';
 import {previewLine} from '../ranks/preview.js';
 import type {SignalName} from '../ranks/signals.js';
@@ -105,6 +106,9 @@ export async function agentsPlan(
 	const unknown = (input.ranks ?? []).filter(n => !job.ranks.some(r => r.rank === n));
 	if (unknown.length > 0) throw new UsageError(`--rank ${unknown.join(',')}: job ${job.id} has no such rank`);
 	const hosts = [...ranksByNode(targets).keys()];
+	const sends = [...ranksByNode(targets)].map(([node, ranks]) => ({node, job: job.id, ranks}));
+	/** The ranks the send reached, by node: the exit watch waits on these only. */
+	let reached: readonly NodeSendResult[] = [];
 	const withSaves =
 		nodes.find(node => node.snapshot?.checkpoints && hosts.includes(node.name)) ??
 		nodes.find(n => n.snapshot?.checkpoints);
@@ -118,8 +122,8 @@ export async function agentsPlan(
 		job: {id: job.id, identity: job.identity, nodes: hosts, run_dir: job.runDir},
 		watchFrom: null,
 		send: async () => {
-			const sends = [...ranksByNode(targets)].map(([node, ranks]) => ({node, job: job.id, ranks}));
 			const results = await sendAcrossNodes(fleet, input.signal, sends);
+			reached = results.filter(r => r.outcome === 'sent');
 			// The `signal --json` fields in their documented order.
 			return results.map(
 				(r): TargetResult => ({
@@ -130,6 +134,10 @@ export async function agentsPlan(
 					reason: r.reason,
 				}),
 			);
+		},
+		watchExits: sinceMs => {
+			const watch = watchNodeExits(fleet, sends, sinceMs, input.timeoutS * 1000);
+			return {settle: () => watch.settle(reached), stop: watch.stop};
 		},
 		...(withSaves
 			? {

@@ -2,6 +2,7 @@ import {hostname} from 'node:os';
 import type {SaveExpectation, SaveOutcome} from '../checkpoints/save-attribution.js';
 import {UsageError} from '../core/errors.js';
 import type {Job, RankSet} from '../core/types.js';
+import type {ExitReport} from '../fleet/node-exit-watch.js';
 import {signalState} from '../ranks/dispositions.js';
 import {previewLine} from '../ranks/preview.js';
 import {type ForwarderTarget, type Outcome, selectTargets, sendSignal, sendToForwarder} from '../ranks/send.js';
@@ -43,6 +44,14 @@ export interface SignalPlan {
 	readonly awaitSave?: (sinceMs: number, expect: SaveExpectation) => Promise<SaveOutcome>;
 	/** The run dir `awaitSave` watches, for the words. */
 	readonly runDir?: string | null;
+	/**
+	 * Through the agents: each node's ranks followed from `sinceMs` (before the send) until they exit, its node is
+	 * lost, or the timeout; `settle` waits on the ranks the send reached. An emergency's --wait watches this too.
+	 */
+	readonly watchExits?: (sinceMs: number) => {
+		settle(): Promise<ExitReport>;
+		stop(): void;
+	};
 }
 
 interface PlanCommon {

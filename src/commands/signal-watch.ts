@@ -2,12 +2,17 @@ import type {SaveExpectation, SaveOutcome} from '../checkpoints/save-attribution
 import {CheckpointWatcher} from '../checkpoints/watch.js';
 import {UsageError} from '../core/errors.js';
 import type {Settings} from '../config/schema.js';
+import type {ExitReport} from '../fleet/node-exit-watch.js';
+import {nodeExitLine, nodeExitStatus} from '../fleet/node-exit-words.js';
+import {exitState} from '../fleet/node-exits.js';
+import type {SignalName} from '../ranks/signals.js';
 import {procReader} from '../system/procfs.js';
 import type {SignalPlan} from './signal-plan.js';
 
 // `traintop signal --wait`: where the save a signal asked for is looked for, set up before the signal goes (so a
 // checkpoint that already existed is never taken for the new one): the plan's own watch (through the agents, in a
-// node's snapshots), else a checkpoint watcher on the run dir here.
+// node's snapshots), else a checkpoint watcher on the run dir here. After an emergency through the agents, what became
+// of each node's ranks, in the many-node screen's words.
 
 export interface SaveWatch {
 	readonly runDir: string;
@@ -62,4 +67,23 @@ async function startWatcher(
 	});
 	await watcher.start();
 	return {watcher, runDir};
+}
+
+/** Each node's line: `node1: ranks 0, 1 exited after SIGTERM (exit 99 — saved for requeue)`, or still running, or lost. */
+export function exitLines(report: ExitReport, signal: SignalName, timeoutS: number): string[] {
+	return report.nodes.map(node => nodeExitLine(node, signal, {timedOut: report.timedOut, timeoutS}));
+}
+
+/** --json's `exits`: each node's share, its state (`exited`, `running` at the timeout, `lost`), exit and line. */
+export function exitsJson(report: ExitReport, signal: SignalName, timeoutS: number): Record<string, unknown>[] {
+	const lines = exitLines(report, signal, timeoutS);
+	return report.nodes.map((node, i) => ({
+		node: node.node,
+		job: node.job,
+		state: exitState(node),
+		exit: exitState(node) === 'exited' ? nodeExitStatus(node) : null,
+		ranks: node.ranks.map(rank => ({rank: rank.rank, pid: rank.pid, exited: rank.gone, exit: rank.exit})),
+		lost: node.lost,
+		text: lines[i],
+	}));
 }

@@ -4,10 +4,11 @@ import type {Settings} from '../config/schema.js';
 import {EXIT, UsageError} from '../core/errors.js';
 import type {Job} from '../core/types.js';
 import type {SaveOutcome} from '../checkpoints/save-attribution.js';
-import {saveWatch} from './signal-watch.js';
+import {exitLines, exitsJson, saveWatch} from './signal-watch.js';
 import {jobLine} from '../format/jobs.js';
 import {existingRunDir} from './checkpoints.js';
 import type {FleetConnection} from '../fleet/fleet.js';
+import type {ExitReport} from '../fleet/node-exit-watch.js';
 import {chooseJob} from '../ranks/choose-job.js';
 import {parseSignalName, type SignalName} from '../ranks/signals.js';
 import type {RankSelector} from '../ranks/tree.js';
@@ -170,7 +171,10 @@ async function signalThroughAgents(
 	}
 }
 
-/** Shows the plan, asks (unless --yes), sends, and with --wait confirms the save by its checkpoint. */
+/**
+ * Shows the plan, asks (unless --yes), sends, and with --wait confirms the save by its checkpoint (and, for an
+ * emergency through the agents, tells how each node's ranks ended).
+ */
 async function carryOut(
 	o: SignalCommandOptions,
 	plan: SignalPlan,
@@ -200,16 +204,23 @@ async function carryOut(
 
 	// Watch before sending, so a checkpoint that already existed can never be taken for the new one.
 	const watch = o.wait ? await saveWatch(o.settings, plan, runDir) : null;
+	const sentAt = Date.now();
+	// An emergency ends the job: through the agents its ranks are followed on every node too (from before the send).
+	const exits = watch && expect === 'emergency' ? (plan.watchExits?.(sentAt) ?? null) : null;
 	try {
-		const sentAt = Date.now();
 		const results = await plan.send();
 		if (!o.json) for (const result of results) o.stdout.write(`${resultLine(result)}\n`);
 		let waited: {outcome: SaveOutcome; seconds: number} | null = null;
+		let exited: ExitReport | null = null;
 		if (watch && results.some(r => r.outcome === 'sent')) {
-			if (!o.json) say(`waiting up to ${o.settings.timeout} s for a new checkpoint in ${watch.runDir}…`);
-			const outcome = await watch.await(sentAt, expect);
+			const andExits = exits ? " and for the job's ranks to exit" : '';
+			if (!o.json) say(`waiting up to ${o.settings.timeout} s for a new checkpoint in ${watch.runDir}${andExits}…`);
+			const [outcome, report] = await Promise.all([watch.await(sentAt, expect), exits?.settle() ?? null]);
 			waited = {outcome, seconds: (Date.now() - sentAt) / 1000};
+			exited = report;
 			if (!o.json) o.stdout.write(`${waitLine(outcome, waited.seconds, watch.runDir, o.settings.timeout)}\n`);
+			if (!o.json && report)
+				for (const line of exitLines(report, signal, o.settings.timeout)) o.stdout.write(`${line}\n`);
 		}
 		if (o.json) {
 			const found = waited?.outcome.checkpoint ?? null;
@@ -230,12 +241,14 @@ async function carryOut(
 				results,
 				notes: plan.notes,
 				...(waited ? {checkpoint} : {}),
+				...(exited ? {exits: exitsJson(exited, signal, o.settings.timeout)} : {}),
 			};
 			o.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
 		}
 		const allSent = results.every(r => r.outcome === 'sent');
 		return allSent && (!waited || waited.outcome.checkpoint !== null) ? EXIT.ok : EXIT.actionRefused;
 	} finally {
+		exits?.stop();
 		await watch?.stop();
 	}
 }

@@ -7,7 +7,8 @@ import type {FleetJobActions} from './fleet-job-actions.js';
 import type {FleetUiState} from './fleet-state.js';
 
 // The box over the list of nodes: its help, the confirm box of s/e on a job across its nodes, or what that send did
-// rank by rank with, under it, what came of the save (this screen has no checkpoints pane to say it).
+// rank by rank with, under it, what came of the save (this screen has no checkpoints pane to say it) and, after an
+// emergency, of each node's ranks.
 
 export interface Props {
 	readonly ui: FleetUiState;
@@ -49,10 +50,12 @@ export default function FleetOverlay({ui, nodes, now, actions, help, notes, widt
 	}
 	if (ui.mode === 'result' && ui.result) {
 		const status = ui.saveStatus ? ['', ui.saveStatus.text] : [];
+		// After an emergency: what became of each node's ranks, under the save.
+		const exits = ui.exits.length > 0 ? ['', ...ui.exits] : [];
 		return (
 			<TextBox
 				title={ui.result.title}
-				lines={[...ui.result.lines, ...status]}
+				lines={[...ui.result.lines, ...status, ...exits]}
 				footer="Enter or Esc: close"
 				place="top"
 				width={width}

@@ -1,6 +1,7 @@
 import type {SaveExpectation, SaveOutcome} from '../../checkpoints/save-attribution.js';
 import type {Settings} from '../../config/schema.js';
 import type {Fleet} from '../../fleet/fleet.js';
+import {type NodeExitWatch, watchNodeExits} from '../../fleet/node-exit-watch.js';
 import {awaitNodeSave} from '../../fleet/node-save.js';
 import {type NodeSend, type NodeSendResult, sendAcrossNodes} from '../../fleet/send-across.js';
 import type {SignalName} from '../../ranks/signals.js';
@@ -8,7 +9,7 @@ import type {SignalAction} from '../../session/actions.js';
 
 // What the list of nodes may do to one job on every node it runs on (s and e there), as SessionActions is what a
 // node's own view may do: each node's share goes through its own agent, and the save is confirmed by the new
-// checkpoint in the snapshots of a node that watches the run dir.
+// checkpoint in the snapshots of a node that watches the run dir; an emergency's exits in every node's snapshots.
 
 export interface FleetJobActions {
 	signalOf(action: SignalAction): SignalName;
@@ -16,6 +17,8 @@ export interface FleetJobActions {
 	send(signal: SignalName, sends: readonly NodeSend[]): Promise<NodeSendResult[]>;
 	/** The checkpoint the send at `sinceMs` asked for, as `node`'s snapshots show it, or none in the timeout. */
 	awaitSave(node: string, sinceMs: number, expect: SaveExpectation): Promise<SaveOutcome>;
+	/** Follows each node's share of a send made at `sinceMs` until its ranks have exited (or the node is lost). */
+	watchExits(sends: readonly NodeSend[], sinceMs: number): NodeExitWatch;
 	readonly timeoutS: number;
 }
 
@@ -24,6 +27,7 @@ export function fleetJobActions(fleet: Fleet, settings: Settings): FleetJobActio
 		signalOf: action => (action === 'save' ? settings.saveSignal : settings.emergencySignal),
 		send: (signal, sends) => sendAcrossNodes(fleet, signal, sends),
 		awaitSave: (node, sinceMs, expect) => awaitNodeSave(fleet, node, sinceMs, expect, settings.timeout * 1000),
+		watchExits: (sends, sinceMs) => watchNodeExits(fleet, sends, sinceMs, settings.timeout * 1000),
 		timeoutS: settings.timeout,
 	};
 }

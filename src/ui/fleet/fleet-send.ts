@@ -1,4 +1,5 @@
 import type {FleetView} from '../../fleet/fleet.js';
+import type {ExitReport} from '../../fleet/node-exit-watch.js';
 import {type SaveWatch, saveFinished} from '../send-status.js';
 import {saveNode} from './fleet-confirm-text.js';
 import type {FleetJobActions} from './fleet-job-actions.js';
@@ -6,8 +7,8 @@ import {notConnected, targetParts, WHOLE_JOB_WHY} from './fleet-job-target.js';
 import type {FleetSendEffect, FleetSendEvent} from './fleet-signal-state.js';
 
 // The send the confirm box on the nodes asked for, run against the fleet as it is now (not as it was when the box
-// opened): every node's share through its agent at once, then the save watched in a node's snapshots. Its results
-// come back to the reducer as events.
+// opened): every node's share through its agent at once, then the save watched in a node's snapshots and, after an
+// emergency, every node's ranks followed until they exit. Its results come back to the reducer as events.
 
 export async function runFleetSend(
 	effect: FleetSendEffect,
@@ -33,15 +34,26 @@ export async function runFleetSend(
 		dispatch({...base, type: 'send-skipped', lines: [`${off}: nothing was sent`, ...WHOLE_JOB_WHY]});
 		return;
 	}
+	const sends = parts.map(part => ({node: part.node.name, job: part.job.id, ranks: part.job.ranks}));
 	const sentAt = Date.now();
-	const results = await actions.send(
-		signal,
-		parts.map(part => ({node: part.node.name, job: part.job.id, ranks: part.job.ranks})),
-	);
+	// An emergency ends the job: its ranks are followed on every node from before the send, so one that exits before
+	// the other nodes' agents have replied is not missed.
+	const exits = effect.action === 'emergency' ? actions.watchExits(sends, sentAt) : null;
+	const results = await actions.send(signal, sends);
 	const watched = saveNode(parts);
 	const watch: SaveWatch = watched ? 'watching' : 'no-run-dir';
 	dispatch({...base, type: 'sent', results, sentAt, watch});
-	if (!watched || !results.some(r => r.outcome === 'sent')) return;
+	if (!results.some(r => r.outcome === 'sent')) {
+		exits?.stop();
+		return;
+	}
+	if (exits) {
+		const reached = results.filter(r => r.outcome === 'sent');
+		const told = (report: ExitReport) =>
+			dispatch({...base, type: 'node-exits', sentAt, report, timeoutS: actions.timeoutS});
+		void exits.settle(reached, told).then(told);
+	}
+	if (!watched) return;
 	const outcome = await actions.awaitSave(watched.node.name, sentAt, effect.action === 'save' ? 'manual' : 'emergency');
-	dispatch(saveFinished(signal, sentAt, outcome, actions.timeoutS));
+	dispatch({...saveFinished(signal, sentAt, outcome, actions.timeoutS), node: watched.node.name});
 }

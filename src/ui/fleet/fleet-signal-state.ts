@@ -1,9 +1,13 @@
+import type {ExitReport} from '../../fleet/node-exit-watch.js';
+import {jobExitStatus, nodeExitLine} from '../../fleet/node-exit-words.js';
+import {exitState} from '../../fleet/node-exits.js';
 import type {NodeSendResult} from '../../fleet/send-across.js';
 import {outcomeLine} from '../../ranks/preview.js';
 import type {SignalName} from '../../ranks/signals.js';
 import type {SignalAction} from '../../session/actions.js';
 import type {SaveStatus} from '../panes/CheckpointsPane.js';
 import {
+	jobExitedStatus,
 	outcomeTitle,
 	type SaveFinished,
 	type SaveWatch,
@@ -17,7 +21,8 @@ import type {NodeView} from '../../fleet/node-state.js';
 
 // s and e on the list of nodes, as state changes: the confirm box on the cursor node's job (or the notice that says
 // why there is none), y to send it through every node's agent, the result box rank by rank with each one's node and,
-// under it, what came of the save. Pure; fleet-state.ts routes its keys and events here.
+// under it, what came of the save and, after an emergency, of each node's ranks. Pure; fleet-state.ts routes its keys
+// and events here.
 
 const NOTICE_MS = 5000;
 
@@ -30,11 +35,23 @@ export interface FleetSignalState {
 	readonly saveStatus: SaveStatus | null;
 	/** Epoch ms of the send saveStatus follows: a late answer about an earlier send is not news. */
 	readonly saveFor: number | null;
+	/** The checkpoint is still waited for: once every node's ranks have exited, its absence is no longer news. */
+	readonly awaitingSave: boolean;
+	/** After an emergency: each node's ranks, exited (how), still running, or its node lost. */
+	readonly exits: readonly string[];
 	/** Why s or e had nothing to act on, shown on the key bar until `until` (epoch ms). */
 	readonly notice: {readonly text: string; readonly until: number} | null;
 }
 
-export const NO_SIGNAL: FleetSignalState = {confirm: null, result: null, saveStatus: null, saveFor: null, notice: null};
+export const NO_SIGNAL: FleetSignalState = {
+	confirm: null,
+	result: null,
+	saveStatus: null,
+	saveFor: null,
+	awaitingSave: false,
+	exits: [],
+	notice: null,
+};
 
 export type FleetSendEffect = {readonly kind: 'send'; readonly action: SignalAction; readonly target: FleetTarget};
 
@@ -56,7 +73,17 @@ export type FleetSendEvent =
 			/** Why nothing was sent. */
 			readonly lines: readonly string[];
 	  }
-	| ({readonly type: 'save-finished'; readonly sentAt: number} & SaveFinished);
+	| {
+			readonly type: 'node-exits';
+			readonly action: SignalAction;
+			readonly signal: SignalName;
+			readonly job: string;
+			readonly sentAt: number;
+			readonly report: ExitReport;
+			readonly timeoutS: number;
+	  }
+	/** `node`: where the checkpoint was looked for (the node whose agent watches the run dir). */
+	| ({readonly type: 'save-finished'; readonly sentAt: number; readonly node?: string} & SaveFinished);
 
 /** s or e on the nodes: the box on the cursor node's job, or the notice saying why there is none. */
 export function openConfirm(
@@ -75,7 +102,7 @@ export function sendingView(action: SignalAction, signal: SignalName, job: strin
 	return {title: `sending ${signalWord(action, signal)} to job ${job} through its nodes' agents…`, lines: []};
 }
 
-/** A send's answer or its save's: the result box's lines and the status under them. */
+/** A send's answer, its save's, or (after an emergency) its ranks' on each node: the result box and the lines under it. */
 export function onSendEvent(state: FleetSignalState, event: FleetSendEvent): FleetSignalState {
 	switch (event.type) {
 		case 'sent': {
@@ -84,19 +111,52 @@ export function onSendEvent(state: FleetSignalState, event: FleetSendEvent): Fle
 				title: outcomeTitle(action, signal, job, results),
 				lines: results.map(r => `${r.node} ${outcomeLine(r)}`),
 			};
-			if (!results.some(r => r.outcome === 'sent')) return {...state, result, saveStatus: null};
-			return {...state, result, saveStatus: sentStatus(signal, job, event.sentAt, event.watch), saveFor: event.sentAt};
+			if (!results.some(r => r.outcome === 'sent'))
+				return {...state, result, saveStatus: null, awaitingSave: false, exits: []};
+			return {
+				...state,
+				result,
+				saveStatus: sentStatus(signal, job, event.sentAt, event.watch),
+				saveFor: event.sentAt,
+				awaitingSave: event.watch === 'watching',
+				exits: [],
+			};
 		}
 		case 'send-skipped':
 			return {
 				...state,
 				saveStatus: null,
+				awaitingSave: false,
+				exits: [],
 				result: {
 					title: `${signalWord(event.action, event.signal)} to job ${event.job}: nothing sent`,
 					lines: event.lines,
 				},
 			};
-		case 'save-finished':
-			return state.saveFor === event.sentAt ? {...state, saveStatus: saveFinishedStatus(event)} : state;
+		case 'save-finished': {
+			// After every node's ranks exited, only a checkpoint is news: "none within the timeout" says less (one node alike).
+			if (state.saveFor !== event.sentAt || (event.checkpoint === null && !state.awaitingSave)) return state;
+			const status = saveFinishedStatus(event);
+			const where = event.checkpoint !== null && event.node ? ` on ${event.node}` : '';
+			return {...state, saveStatus: {...status, text: `${status.text}${where}`}, awaitingSave: false};
+		}
+		case 'node-exits':
+			return state.saveFor === event.sentAt ? onExits(state, event) : state;
 	}
+}
+
+/** Each node's line; once every node's ranks exited with the checkpoint still unseen, the status says so as on one node. */
+function onExits(state: FleetSignalState, event: Extract<FleetSendEvent, {type: 'node-exits'}>): FleetSignalState {
+	const {report, signal} = event;
+	const exits = report.nodes.map(node =>
+		nodeExitLine(node, signal, {timedOut: report.timedOut, timeoutS: event.timeoutS}),
+	);
+	const allExited = report.nodes.length > 0 && report.nodes.every(node => exitState(node) === 'exited');
+	if (!allExited || !state.awaitingSave) return {...state, exits};
+	return {
+		...state,
+		exits,
+		awaitingSave: false,
+		saveStatus: jobExitedStatus(event.job, signal, jobExitStatus(report.nodes)),
+	};
 }

@@ -100,6 +100,7 @@ function send(state: FleetUiState, context: FleetKeyContext): FleetUiState {
 		confirm: null,
 		result: sendingView(action, context.signals[action], target.job),
 		saveStatus: null,
+		exits: [],
 		effects: [...state.effects, {kind: 'send', action, target}],
 	};
 }

@@ -3,7 +3,8 @@ import {afterEach, describe, expect, test} from 'vitest';
 import {DEFAULT_SETTINGS} from '../../../src/config/schema.js';
 import {detailFromScan} from '../../../src/ranks/detail.js';
 import type {SessionActions} from '../../../src/session/actions.js';
-import type {Snapshot} from '../../../src/core/types.js';
+import type {JobEvent, Snapshot} from '../../../src/core/types.js';
+import {watchNodeExits} from '../../../src/fleet/node-exit-watch.js';
 import {awaitNodeSave} from '../../../src/fleet/node-save.js';
 import type {NodeSend} from '../../../src/fleet/send-across.js';
 import FleetApp from '../../../src/ui/fleet/FleetApp.js';
@@ -92,9 +93,22 @@ function recordingJobActions(fleet: FakeFleet): FleetJobActions {
 			);
 		},
 		awaitSave: (node, sinceMs, expect) => awaitNodeSave(fleet, node, sinceMs, expect, 60_000),
+		watchExits: (sends, sinceMs) => watchNodeExits(fleet, sends, sinceMs, 60_000),
 		timeoutS: 60,
 	};
 }
+
+/** What node `host`'s agent says when a rank of job 998.0 exited 99 (it read the zombie's status). */
+const exited99 = (n: number): JobEvent => ({
+	time: Date.now(),
+	kind: 'rank-exited',
+	job: 'slurm:998.0',
+	rank: n,
+	pid: 600 + n,
+	level: 'warn',
+	text: `rank ${n} (pid ${600 + n}) of slurm:998.0 exited with code 99 — saved for requeue`,
+	exit: {code: 99, signal: null},
+});
 
 /** The app on a terminal `columns` × `rows`, fed by `fleet`. */
 function app(fleet: FakeFleet, columns = 120, rows = 40, readonly = false) {
@@ -233,6 +247,55 @@ describe('the many-node screen', () => {
 		expect(done).toMatch(/node2 rank 2 {2}pid 602 {2}sent/);
 		await press(stdin, ESC);
 		await until(lastFrame, f => /^NODES /m.test(f) && !/sent 3/.test(f));
+	});
+
+	test("e on node1: SIGTERM through both nodes; the emergency checkpoint on node1; node1's ranks exit 99, node2 is lost", async () => {
+		const fleet = new FakeFleet(['node1', 'node2']).hello('node1').hello('node2');
+		const {lastFrame, stdin} = app(fleet);
+		const index = checkpointIndex();
+		fleet.send('node1', {...node1, checkpoints: index}).send('node2', node2);
+		await until(lastFrame, f => /^RANKS 4/m.test(f));
+		await pressUntil(stdin, 'e', lastFrame, f => /Send SIGTERM \(emergency checkpoint\) to job slurm:998\.0\?/.test(f));
+		await press(stdin, 'y');
+		// Rank 3 refused it: only rank 2 is waited for on node2.
+		const waiting = await until(lastFrame, f => /sent 3, refused 1/.test(f) && /node2: waiting/.test(f));
+		expect(waiting).toMatch(/waiting for checkpoint… \(SIGTERM to job slurm:998\.0 sent/);
+		expect(waiting).toMatch(/node1: waiting for ranks 0, 1 to exit…/);
+		expect(waiting).toMatch(/node2: waiting for rank 2 to exit…/);
+
+		// node1's agent sees the emergency checkpoint, then its ranks gone, each read exiting 99.
+		const saved = checkpoint(1600, 0, {kind: 'emergency', time: Date.now()});
+		fleet.send('node1', {...node1, checkpoints: {...index, checkpoints: [...index.checkpoints, saved]}});
+		await until(lastFrame, f => /saved checkpoint_step_1600 in [\d.]+ s on node1/.test(f));
+		fleet.send('node1', {...node1, ranks: slurmRanks([]), events: [exited99(0), exited99(1)]});
+		const exited = await until(lastFrame, f => /node1: ranks 0, 1 exited/.test(f));
+		expect(exited).toMatch(/node1: ranks 0, 1 exited after SIGTERM \(exit 99 — saved for requeue\)/);
+		expect(exited).toMatch(/saved checkpoint_step_1600 in [\d.]+ s on node1/);
+
+		// node2's agent lost before its rank was seen to go: said so, never counted as exited.
+		fleet.lose('node2', 'agent killed by SIGKILL');
+		const lost = await until(lastFrame, f => /node2 lost/.test(f));
+		expect(lost).toMatch(/node2 lost: agent killed by SIGKILL; reconnecting — rank 2 not seen to exit/);
+		expect(lost).not.toMatch(/node2: rank 2 exited/);
+	});
+
+	test("e: every node's ranks exit before any checkpoint is seen: said as the one-node screen says it", async () => {
+		const fleet = new FakeFleet(['node1', 'node2']).hello('node1').hello('node2');
+		const {lastFrame, stdin} = app(fleet);
+		fleet.send('node1', {...node1, checkpoints: checkpointIndex()}).send('node2', node2);
+		await until(lastFrame, f => /^RANKS 4/m.test(f));
+		await pressUntil(stdin, 'e', lastFrame, f => /Send SIGTERM/.test(f));
+		await press(stdin, 'y');
+		await until(lastFrame, f => /node2: waiting for rank 2 to exit…/.test(f));
+		fleet.send('node1', {...node1, ranks: slurmRanks([]), events: [exited99(0), exited99(1)]});
+		fleet.send('node2', {...node2, ranks: slurmRanks([3]), events: [exited99(2)]});
+		const done = await until(lastFrame, f => /no emergency checkpoint seen/.test(f));
+		expect(done).toMatch(
+			/no emergency checkpoint seen: job slurm:998\.0 exited after SIGTERM \(exit 99 — saved for requeue\)/,
+		);
+		expect(done).toMatch(/node1: ranks 0, 1 exited after SIGTERM \(exit 99 — saved for requeue\)/);
+		expect(done).toMatch(/node2: rank 2 exited after SIGTERM \(exit 99 — saved for requeue\)/);
+		expect(done).not.toMatch(/waiting for checkpoint/);
 	});
 
 	test('a node of the job lost: the box says so and why; y sends nothing to any node', async () => {

@@ -9,7 +9,7 @@ import {NOW} from '../fixtures.js';
 // agent sends, made by wireSnapshot from a Snapshot), on a clock the test sets. Nothing runs by itself.
 
 /** A node's snapshot: the parts a test gives, the rest empty. */
-function snapshotOf(host: string, time: number, fields: Partial<Snapshot> = {}): Snapshot {
+export function snapshotOf(host: string, time: number, fields: Partial<Snapshot> = {}): Snapshot {
 	return {
 		time,
 		host,
