@@ -9,11 +9,14 @@
 //
 //   npm run bench:fleet                       # 64 nodes, 30 s per viewer
 //   node bench/fleet.mjs --nodes 16 --duration 20
+//   node bench/fleet.mjs --shared-job --screen /tmp/fleet.txt   # every agent on one job; keep the TUI's screen
+//   node bench/fleet.mjs --tui-only --profile /tmp/prof          # the TUI alone, with a CPU profile
 //
 // The "nodes" are agents on this machine (the ssh command is replaced, as GIT_SSH_COMMAND can be, by a script that
-// runs the remote command here): every agent watches the same demo job of 8 ranks under its own node name, so the
-// viewer gets 64 × 8 rank rows as from 64 machines, while this machine runs 8 ranks rather than 512. Needs a build,
-// tmux and htop.
+// runs the remote command here). Each node has its own simulated job, the demo job's 8 ranks (no data workers:
+// 64 × 9 Python processes fit in a few GB) in its own run dir, and its agent watches only that job (`--pid`, added by
+// the fake ssh with the node's run dir): 512 distinct ranks, as from 64 machines. `--shared-job` gives every agent
+// the one-node job instead (8 ranks on this machine, for a small one). Needs a build, tmux and htop.
 
 import {execFileSync, spawn} from 'node:child_process';
 import {chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
@@ -26,6 +29,11 @@ import {shellQuote, TmuxServer} from './lib/tmux.mjs';
 const cli = path.join(root, 'dist/cli.js');
 const nodes = Number(argValue('--nodes', '64'));
 const durationS = Number(argValue('--duration', '30'));
+const sharedJob = process.argv.includes('--shared-job');
+// `--profile DIR`: the TUI viewer writes a V8 CPU profile there when it quits (open it in Chrome's DevTools).
+const profileDir = argValue('--profile', '');
+const profileArgs = profileDir ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(profileDir)] : [];
+const tuiOnly = process.argv.includes('--tui-only');
 const warmupS = 10;
 
 requireAll('bench/fleet', [
@@ -38,17 +46,66 @@ const work = mkdtempSync(path.join(tmpdir(), 'traintop-bench-fleet-'));
 const bin = path.join(work, 'bin');
 mkdirSync(bin);
 writeFileSync(path.join(bin, 'traintop'), `#!/bin/sh\nexec ${process.execPath} ${cli} "$@"\n`);
+const nodesDir = path.join(work, 'nodes');
+mkdirSync(nodesDir);
+// The fake ssh: drops ssh's options and the host, then runs the remote command here, with the node's own run dir and
+// job (`--pid`) where it has one. Bash for the substitution.
 writeFileSync(
 	path.join(work, 'ssh'),
-	'#!/bin/sh\nwhile [ "$1" = "-l" ] || [ "$1" = "-o" ]; do shift 2; done\nshift\nexec sh -c "$*"\n',
+	[
+		'#!/bin/bash',
+		'while [ "$1" = "-l" ] || [ "$1" = "-o" ]; do shift 2; done',
+		'host=$1; shift; cmd="$*"',
+		`run=${shellQuote(path.join(work, 'run'))}; own=${shellQuote(nodesDir)}/$host`,
+		// biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${var//pattern/replacement}, not a template
+		'if [ -f "$own.pid" ]; then cmd="${cmd//"$run"/"$own"} --pid $(cat "$own.pid")"; fi',
+		'exec sh -c "$cmd"',
+		'',
+	].join('\n'),
 );
 chmodSync(path.join(bin, 'traintop'), 0o755);
 chmodSync(path.join(work, 'ssh'), 0o755);
 const names = Array.from({length: nodes}, (_, i) => `node${String(i + 1).padStart(2, '0')}`);
+// The agents' nvidia-smi: the fake one (a Node script, ~40 ms of CPU a start) for the memory loop, and for the
+// one-shot GPU process query each agent makes every rank scan, its first answer kept and replayed by `cat`: 64
+// agents starting Node 32 times a second would be this machine's cost of faking a GPU, not a node's or the viewer's.
+const cache = path.join(work, 'nvidia-smi-cache');
+mkdirSync(cache);
+writeFileSync(
+	path.join(bin, 'nvidia-smi'),
+	[
+		'#!/bin/sh',
+		`fake=${shellQuote(path.join(root, 'test/helpers/fake-nvidia-smi/nvidia-smi'))}`,
+		'case "$*" in *--query-compute-apps*) ;; *) exec "$fake" "$@" ;; esac',
+		`kept=${shellQuote(cache)}/$(printf %s "$*" | cksum | cut -d' ' -f1)`,
+		'[ -f "$kept" ] || { "$fake" "$@" > "$kept.$$" && mv "$kept.$$" "$kept"; }',
+		'exec cat "$kept"',
+		'',
+	].join('\n'),
+);
+chmodSync(path.join(bin, 'nvidia-smi'), 0o755);
 const env = fakeGpuEnv({PATH: `${bin}:${fakeGpuEnv().PATH}`});
 const fleetArgs = ['--hosts', names.join(','), '--ssh-command', path.join(work, 'ssh'), '--interval', '1'];
 
 const {runDir, job} = await startScenario(work);
+const nodeJobs = [];
+if (!sharedJob) {
+	console.log(`starting ${nodes} demo jobs of 8 ranks, one per node…`);
+	const t0 = performance.now();
+	for (let i = 0; i < names.length; i += 8) {
+		const batch = names.slice(i, i + 8);
+		const started = await Promise.all(
+			batch.map(name =>
+				startScenario(nodesDir, {name, workers: 0, checkpoints: 20, stepSeconds: 2}).then(scenario => {
+					writeFileSync(path.join(nodesDir, `${name}.pid`), String(scenario.job.launcherPid));
+					return scenario.job;
+				}),
+			),
+		);
+		nodeJobs.push(...started);
+	}
+	console.log(`  ${nodeJobs.length * 8} ranks ready after ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+}
 const tmux = new TmuxServer('traintop-bench-fleet');
 const peers = [
 	{
@@ -174,34 +231,36 @@ async function measure(label, pid, viewer) {
 
 const results = [];
 try {
-	// The headless viewer: its stderr (node lines) to a file the event timer reads.
-	const errFile = path.join(work, 'headless.err');
-	const headless = spawn(
-		process.execPath,
-		[cli, '--headless', ...fleetArgs, '--log-file', path.join(work, 'mem.jsonl'), runDir],
-		{stdio: ['ignore', 'ignore', 'pipe'], env: {...process.env, ...env}},
-	);
-	let err = '';
-	headless.stderr.on('data', chunk => {
-		err += chunk;
-	});
-	console.log(`headless viewer on ${nodes} nodes: measuring ${durationS} s after ${warmupS} s…`);
-	results.push(
-		await measure(
-			`headless viewer, ${nodes} nodes`,
-			headless.pid,
-			headlessViewer(() => err),
-		),
-	);
-	writeFileSync(errFile, err);
-	headless.kill('SIGTERM');
-	await new Promise(resolve => headless.once('exit', resolve));
+	if (!tuiOnly) {
+		// The headless viewer: its stderr (node lines) to a file the event timer reads.
+		const errFile = path.join(work, 'headless.err');
+		const headless = spawn(
+			process.execPath,
+			[cli, '--headless', ...fleetArgs, '--log-file', path.join(work, 'mem.jsonl'), runDir],
+			{stdio: ['ignore', 'ignore', 'pipe'], env: {...process.env, ...env}},
+		);
+		let err = '';
+		headless.stderr.on('data', chunk => {
+			err += chunk;
+		});
+		console.log(`headless viewer on ${nodes} nodes: measuring ${durationS} s after ${warmupS} s…`);
+		results.push(
+			await measure(
+				`headless viewer, ${nodes} nodes`,
+				headless.pid,
+				headlessViewer(() => err),
+			),
+		);
+		writeFileSync(errFile, err);
+		headless.kill('SIGTERM');
+		await new Promise(resolve => headless.once('exit', resolve));
+	}
 
 	const vars = Object.entries(env).map(([k, v]) => `${k}=${shellQuote(String(v))}`);
 	const command = [
 		'exec env',
 		...vars,
-		...[process.execPath, cli, ...fleetArgs, '--no-log', runDir].map(shellQuote),
+		...[process.execPath, ...profileArgs, cli, ...fleetArgs, '--no-log', runDir].map(shellQuote),
 	].join(' ');
 	const tui = tmux.start(200, 60, command);
 	console.log(`TUI viewer on ${nodes} nodes (200×60): measuring ${durationS} s after ${warmupS} s…`);
@@ -212,10 +271,13 @@ try {
 			tuiViewer(() => tmux.screen(tui.session)),
 		),
 	);
+	// The screen as measured, for the record (`--screen FILE`): the rank rows of 64 jobs, as the note quotes.
+	const screenFile = argValue('--screen', '');
+	if (screenFile) writeFileSync(screenFile, tmux.screen(tui.session));
 	tmux.keys(tui.session, 'q');
 } finally {
 	tmux.close();
-	await job.stop();
+	await Promise.all([job, ...nodeJobs].map(j => j.stop()));
 	await sleep(1000);
 	rmSync(work, {recursive: true, force: true});
 }

@@ -18,26 +18,27 @@ export function fakeGpuEnv(extra = {}) {
 
 const EMPTY_ZIP = Buffer.from([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)]);
 
-/** Starts the demo job (8 ranks) in `<work>/run`, seeded with 50 checkpoints; resolves once its ranks are ready. */
-export async function startScenario(work, {ranks = 8, checkpoints = 50} = {}) {
+/**
+ * Starts the demo job (8 ranks, 2 workers each) in `<work>/<name>` (default `run`), seeded with 50 checkpoints;
+ * resolves once its ranks are ready.
+ */
+export async function startScenario(
+	work,
+	{ranks = 8, workers = 2, checkpoints = 50, name = 'run', stepSeconds = 0.5} = {},
+) {
 	const {startDemoJob} = await import(path.join(root, 'dist/demo/job.js'));
-	const runDir = path.join(work, 'run');
+	const runDir = path.join(work, name);
 	for (let i = 1; i <= checkpoints; i++) {
 		const step = i * 100;
 		const dir = path.join(runDir, 'checkpoints', `checkpoint_step_${step}_20261122_${String(step).padStart(6, '0')}`);
 		mkdirSync(dir, {recursive: true});
 		writeFileSync(path.join(dir, 'state.pt'), EMPTY_ZIP);
 	}
-	const job = await startDemoJob({runDir, ranks, workers: 2, stepSeconds: 0.5, saveEvery: 0, shutdownTimeoutS: 5});
-	await job.ranksReady();
+	const job = await startDemoJob({runDir, ranks, workers, stepSeconds, saveEvery: 0, shutdownTimeoutS: 5});
+	await job.ranksReady(60_000);
 	return {runDir, job};
 }
 
-/**
- * The shell line that runs the TUI on the scenario in a tmux pane: `exec`ed, so the pane's pid is node's.
- * `nodeArgs` go before the script (--cpu-prof…); `cli` is the built dist/cli.js to run; `args` follow the
- * sampling interval (by default no memory log).
- */
 export function tuiCommand({cli, runDir, launcherPid, interval = 1, nodeArgs = [], env = {}, args = ['--no-log']}) {
 	const vars = Object.entries(fakeGpuEnv(env)).map(([k, v]) => `${k}=${shellQuote(String(v))}`);
 	const words = [process.execPath, ...nodeArgs, cli, runDir, '--pid', String(launcherPid)];

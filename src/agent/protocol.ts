@@ -2,6 +2,7 @@ import {z} from 'zod';
 import {NO_GPU_PROCESSES, type Snapshot} from '../core/types.js';
 import type {RankDetail} from '../ranks/detail.js';
 import type {SendResult} from '../ranks/send.js';
+import {freshLastSave, fullRankSet, sameButAge, slimRankSet, type WireRankSet} from './wire-parts.js';
 
 // The agent protocol: how `traintop agent` on one node talks to the traintop that shows many (README "Many nodes").
 // A stable contract, as the memory log is: JSON Lines, one message a line, versioned by PROTOCOL. The agent writes
@@ -15,7 +16,9 @@ import type {SendResult} from '../ranks/send.js';
 // yet holds null.
 
 /** Bumped on any change a reader of the previous version would misread. */
-export const PROTOCOL = 1;
+// 2: a rank set's ranks are sent once, in their jobs (`ranks.ranks` left out), and the checkpoint index is not sent
+// again when only its last save aged (agent/wire-parts.ts): a reader of 1 would find no ranks.
+export const PROTOCOL = 2;
 
 /** The first line: who is talking, and its clock (epoch ms when written) to tell the skew from. */
 export interface HelloMessage {
@@ -35,7 +38,7 @@ export type SlowPart = (typeof SLOW_PARTS)[number];
 
 /** A Snapshot as sent: the bounded recent lists stay home (the receiver keeps its own), slow parts when changed. */
 export type WireSnapshot = Omit<Snapshot, 'recentAlerts' | 'recentEvents' | SlowPart> &
-	Partial<Pick<Snapshot, SlowPart>>;
+	Partial<Pick<Snapshot, Exclude<SlowPart, 'ranks'>>> & {readonly ranks?: WireRankSet | null};
 
 export interface SnapshotMessage {
 	readonly kind: 'snapshot';
@@ -239,12 +242,16 @@ export function parseAgentCommand(line: string): Parsed<AgentCommand> {
 	return parseLine(line, commandSchema as z.ZodType<AgentCommand>, 'an agent command');
 }
 
-/** The snapshot as sent: slow parts only when they are not the objects sent last time (the Monitor keeps
- * an object until its source gives a new one, so identity is change). */
+/**
+ * The snapshot as sent: slow parts only when they are not the objects sent last time (the Monitor keeps an object
+ * until its source gives a new one, so identity is change), the checkpoint index not when only its last save aged,
+ * and ranks once, in their jobs (agent/wire-parts.ts).
+ */
 export function wireSnapshot(snapshot: Snapshot, previous: Snapshot | null): WireSnapshot {
 	const {recentAlerts: _alerts, recentEvents: _events, ...rest} = snapshot;
-	const wire: Record<string, unknown> = {...rest};
+	const wire: Record<string, unknown> = {...rest, ranks: slimRankSet(snapshot.ranks)};
 	for (const part of SLOW_PARTS) if (previous !== null && previous[part] === snapshot[part]) delete wire[part];
+	if (previous !== null && sameButAge(previous.checkpoints, snapshot.checkpoints)) delete wire.checkpoints;
 	return wire as WireSnapshot;
 }
 
@@ -257,8 +264,9 @@ export function fullSnapshot(
 	const carried = (part: SlowPart) => (part in wire ? wire[part] : (previous?.[part] ?? null));
 	return {
 		...wire,
-		ranks: carried('ranks') as Snapshot['ranks'],
-		checkpoints: carried('checkpoints') as Snapshot['checkpoints'],
+		ranks: 'ranks' in wire ? fullRankSet(wire.ranks ?? null) : (previous?.ranks ?? null),
+		checkpoints:
+			'checkpoints' in wire ? (wire.checkpoints ?? null) : freshLastSave(previous?.checkpoints ?? null, wire.time),
 		slurm: carried('slurm') as Snapshot['slurm'],
 		gpuProcesses: (carried('gpuProcesses') ?? NO_GPU_PROCESSES) as Snapshot['gpuProcesses'],
 		...recent,
