@@ -169,14 +169,14 @@ async function main(): Promise<number> {
 	monitorHeap();
 	// Many nodes: --hosts, --cluster, or --slurm-job J --agents (each node of the job through one srun --overlap).
 	if (cli.flags.hosts !== undefined || cli.flags.cluster !== undefined || (cli.flags.agents && cli.flags.slurmJob)) {
-		const {runFleet, fleetConnections, runDirOf} = await import('./commands/fleet.js');
+		const {runFleet, fleetPlan, runDirOf} = await import('./commands/fleet.js');
 		const runDir = runDirOf(cli.input);
 		return runFleet({
 			runDir,
 			flags: cli.flags,
 			settings,
 			json,
-			connections: await fleetConnections(cli.flags, given, settings, runDir),
+			...(await fleetPlan(cli.flags, given, settings, runDir)),
 			exitNow: () => process.exit(EXIT.ok),
 		});
 	}

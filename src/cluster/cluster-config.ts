@@ -2,8 +2,9 @@ import {readFile} from 'node:fs/promises';
 import {LineCounter, parseDocument} from 'yaml';
 import {errorMessage, UsageError} from '../core/errors.js';
 import {clusterProblem, type Problem} from './cluster-rules.js';
+import type {DeclaredNode} from './declared-vs-seen.js';
 import {type ClusterConfig, clusterSchema, toClusterConfig} from './cluster-schema.js';
-import {lineOf} from './yaml-lines.js';
+import {lineOf, nodeLines} from './yaml-lines.js';
 import {schemaProblem} from './schema-problem.js';
 
 // `--cluster cluster.yaml`: the nodes to watch, read as the seed's cluster config (see cluster-schema.ts). Every
@@ -15,8 +16,15 @@ function yamlReason(code: string, message: string): string {
 	return message.replace(/ at line \d+, column \d+:[\s\S]*$/, '');
 }
 
+/** A checked cluster.yaml: its nodes, each with the file and its lines (findings about a node name them). */
+export interface ClusterFile {
+	readonly config: ClusterConfig;
+	/** In the order of `config.nodes`. */
+	readonly nodes: readonly DeclaredNode[];
+}
+
 /** The config in `text`; `file` names it in messages. */
-function parseClusterConfig(text: string, file: string): ClusterConfig {
+function parseClusterFile(text: string, file: string): ClusterFile {
 	const lines = new LineCounter();
 	const doc = parseDocument(text, {lineCounter: lines});
 	const syntax = doc.errors[0];
@@ -43,16 +51,22 @@ function parseClusterConfig(text: string, file: string): ClusterConfig {
 	const config = toClusterConfig(parsed.data);
 	const problem = clusterProblem(config);
 	if (problem) throw report(problem);
-	return config;
+	const nodes = config.nodes.map((node, i) => ({file, node, lines: nodeLines(doc, lines, i, node.gpus.length)}));
+	return {config, nodes};
 }
 
 /** Read and check a cluster.yaml; throws a UsageError naming the file, line, node and rule. */
-export async function loadClusterConfig(file: string): Promise<ClusterConfig> {
+export async function loadClusterFile(file: string): Promise<ClusterFile> {
 	let text: string;
 	try {
 		text = await readFile(file, 'utf8');
 	} catch (error) {
 		throw new UsageError(`cannot read cluster file ${file}: ${errorMessage(error)}`);
 	}
-	return parseClusterConfig(text, file);
+	return parseClusterFile(text, file);
+}
+
+/** The nodes of a checked cluster.yaml (loadClusterFile without the lines). */
+export async function loadClusterConfig(file: string): Promise<ClusterConfig> {
+	return (await loadClusterFile(file)).config;
 }

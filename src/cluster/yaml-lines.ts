@@ -37,3 +37,34 @@ export function lineOf(doc: Document, lines: LineCounter, path: Path): number | 
 	}
 	return null;
 }
+
+/** Where a node's parts sit in cluster.yaml: what a finding about that node (declared-vs-seen.ts) names. */
+export interface NodeLines {
+	/** The node's own first line (its list item). */
+	readonly node: number | null;
+	/** The `gpus:` key; null where the node has none. */
+	readonly gpus: number | null;
+	/** Each listed GPU's first line, in the file's order. */
+	readonly gpu: readonly (number | null)[];
+	/** null where the key is not set: the seed's default applies (max_adapters 1). */
+	readonly maxAdapters: number | null;
+	readonly cpuCores: number | null;
+	readonly ramMb: number | null;
+}
+
+/** The lines of node `index` (with `gpuCount` GPUs) in the file. */
+export function nodeLines(doc: Document, lines: LineCounter, index: number, gpuCount: number): NodeLines {
+	const at: Path = ['nodes', index];
+	const key = (name: string): number | null => {
+		const start = keyStart(doc, at, name);
+		return start === null ? null : lines.linePos(start).line;
+	};
+	return {
+		node: lineOf(doc, lines, at),
+		gpus: key('gpus'),
+		gpu: Array.from({length: gpuCount}, (_, j) => lineOf(doc, lines, [...at, 'gpus', j])),
+		maxAdapters: key('max_adapters'),
+		cpuCores: key('cpu_cores'),
+		ramMb: key('ram_mb'),
+	};
+}

@@ -1,5 +1,6 @@
 import {hostname} from 'node:os';
 import path from 'node:path';
+import type {DeclaredNode} from '../cluster/declared-vs-seen.js';
 import {formatGpuThresholds} from '../config/gpu-thresholds.js';
 import type {Settings} from '../config/schema.js';
 import {UsageError} from '../core/errors.js';
@@ -17,6 +18,8 @@ export interface NodeTarget {
 	readonly user: string | null;
 	/** This node's GPU thresholds by uuid (cluster.yaml's reserve factors, the user's own); else --gpu-thresholds'. */
 	readonly gpuThresholds?: ReadonlyMap<string, number>;
+	/** What cluster.yaml says the node is, for the view to compare with what its agent sees. */
+	readonly declared?: DeclaredNode;
 }
 
 /** `--hosts a,user@b,local`: each entry a node; `local` (or this machine's name) runs its agent here. */

@@ -1,5 +1,6 @@
 import {existsSync} from 'node:fs';
 import path from 'node:path';
+import type {DeclaredNode} from '../cluster/declared-vs-seen.js';
 import type {Settings, SettingsInput} from '../config/schema.js';
 import {EXIT, UsageError} from '../core/errors.js';
 import {type FleetSession, openFleetSession} from '../fleet/fleet-session.js';
@@ -20,8 +21,10 @@ export interface FleetCommandOptions {
 	readonly json: boolean;
 	/** RUN_DIR as given (runDirOf resolves it). */
 	readonly runDir: string | null;
-	/** The agents to run: fleetConnections (--hosts, --cluster, --slurm-job with agents). */
+	/** The agents to run: fleetPlan (--hosts, --cluster, --slurm-job with agents). */
 	readonly connections: readonly FleetConnection[];
+	/** cluster.yaml's nodes by name, to compare with what their agents see (fleetPlan). */
+	readonly declared: ReadonlyMap<string, DeclaredNode>;
 	readonly exitNow: () => void;
 }
 
@@ -48,17 +51,18 @@ export async function nodesFromFlags(
 		throw new UsageError('--hosts and --cluster cannot be used together (a cluster.yaml lists its own nodes)');
 	if (typeof flags.hosts === 'string') return nodesFromHosts(flags.hosts);
 	if (typeof flags.cluster !== 'string' || flags.cluster === '') throw new UsageError('--cluster needs a FILE');
-	const {loadClusterConfig} = await import('../cluster/cluster-config.js');
+	const {loadClusterFile} = await import('../cluster/cluster-config.js');
 	const {clusterGpuThresholds} = await import('../cluster/gpu-thresholds.js');
-	const config = await loadClusterConfig(flags.cluster);
-	return config.nodes.map(node => {
-		const thresholds = clusterGpuThresholds(node, given);
+	const {nodes} = await loadClusterFile(flags.cluster);
+	return nodes.map(declared => {
+		const {node} = declared;
 		return {
 			name: node.name,
 			transport: node.transport,
 			host: node.host,
 			user: node.user,
-			gpuThresholds: thresholds,
+			gpuThresholds: clusterGpuThresholds(node, given),
+			declared,
 		};
 	});
 }
@@ -70,27 +74,44 @@ export function runDirOf(input: readonly string[]): string | null {
 	return given === null ? null : existsSync(given) ? existingRunDir(given) : path.resolve(given);
 }
 
+/** The agents to run, and what cluster.yaml says each node is (by name; empty without --cluster). */
+export interface FleetPlan {
+	readonly connections: FleetConnection[];
+	readonly declared: ReadonlyMap<string, DeclaredNode>;
+}
+
 /**
  * The agents to run for these flags: one per node of `--hosts` or `--cluster` (ssh, or a child for `local`), or one
  * `srun --overlap` step over the nodes of `--slurm-job J`. `given` is what the user set (not defaults).
  */
-export async function fleetConnections(
+export async function fleetPlan(
 	flags: Readonly<Record<string, unknown>>,
 	given: Pick<SettingsInput, 'gpuThreshold' | 'gpuThresholds'>,
 	settings: Settings,
 	runDir: string | null,
-): Promise<FleetConnection[]> {
+): Promise<FleetPlan> {
 	const plan = agentArgs(settings, flags, runDir);
 	if (flags.hosts === undefined && flags.cluster === undefined && typeof flags.slurmJob === 'string') {
 		const jobId = flags.slurmJob;
 		const nodes = await slurmJobNodes(jobId);
 		const own = plan.gpuThresholds.size > 0 ? ['--gpu-thresholds', formatGpuThresholds(plan.gpuThresholds)] : [];
-		return [srunConnection(jobId, nodes, {args: [...plan.args, '--slurm-job', jobId, ...own]})];
+		return {
+			connections: [srunConnection(jobId, nodes, {args: [...plan.args, '--slurm-job', jobId, ...own]})],
+			declared: new Map(),
+		};
 	}
 	const nodes = await nodesFromFlags(flags, given);
 	// This same traintop, for nodes whose agent runs here (`local`).
 	const self = [process.execPath, process.argv[1] ?? 'traintop'];
-	return connectionsFor(nodes, plan, {sshCommand: sshCommandFrom(flags), self});
+	return {
+		connections: connectionsFor(nodes, plan, {sshCommand: sshCommandFrom(flags), self}),
+		declared: new Map(nodes.flatMap(node => (node.declared ? [[node.name, node.declared] as const] : []))),
+	};
+}
+
+/** fleetPlan's agents alone: what `traintop signal` across nodes needs. */
+export async function fleetConnections(...args: Parameters<typeof fleetPlan>): Promise<FleetConnection[]> {
+	return (await fleetPlan(...args)).connections;
 }
 
 export async function runFleet({
@@ -99,9 +120,10 @@ export async function runFleet({
 	settings,
 	json,
 	connections,
+	declared,
 	exitNow,
 }: FleetCommandOptions): Promise<number> {
-	const session = openFleetSession({settings, runDir, connections});
+	const session = openFleetSession({settings, runDir, connections, declared});
 	process.on('exit', () => session.killNow());
 	const stop = stopOnSignals(exitNow);
 	const tui = !flags.headless && !json && process.stdout.isTTY === true && process.stdin.isTTY === true;

@@ -157,7 +157,9 @@ export type JobEventKind =
 	| 'overdue'
 	| 'requeued'
 	| 'resumed'
-	| 'node-link';
+	| 'node-link'
+	/** A node differs from its cluster.yaml declaration, or agrees again (cluster/declared-watch.ts). */
+	| 'node-declared';
 
 /** Something that happened to a job: shown in the alerts pane, printed by the headless view, in --json. */
 export interface JobEvent {

@@ -1,3 +1,5 @@
+import type {DeclaredNode} from '../cluster/declared-vs-seen.js';
+import {DeclaredWatch} from '../cluster/declared-watch.js';
 import type {Settings} from '../config/schema.js';
 import {errorMessage} from '../core/errors.js';
 import {MemoryLogRecorder} from '../memlog/recorder.js';
@@ -14,6 +16,8 @@ export interface FleetSession {
 	readonly recorders: ReadonlyMap<string, MemoryLogRecorder>;
 	/** Where the node logs go (with `<host>` in place of the node's name); null with --no-log. */
 	readonly logPattern: string | null;
+	/** Where each node differs from its cluster.yaml declaration (none without --cluster). */
+	readonly declared: DeclaredWatch;
 	start(): void;
 	close(): Promise<void>;
 	killNow(): void;
@@ -23,9 +27,12 @@ export function openFleetSession(options: {
 	readonly settings: Settings;
 	readonly runDir: string | null;
 	readonly connections: readonly FleetConnection[];
+	/** cluster.yaml's nodes by name (--cluster); absent or empty: nothing declared. */
+	readonly declared?: ReadonlyMap<string, DeclaredNode>;
 }): FleetSession {
 	const {settings, runDir} = options;
 	const fleet = new Fleet({connections: options.connections, intervalMs: settings.interval * 1000});
+	const declared = new DeclaredWatch(fleet, options.declared ?? new Map());
 	const recorders = new Map<string, MemoryLogRecorder>();
 	const open = (node: string, logPath: string | null) => {
 		const recorder = new MemoryLogRecorder({
@@ -63,11 +70,13 @@ export function openFleetSession(options: {
 		fleet,
 		recorders,
 		logPattern: hostLogPattern(settings, runDir),
+		declared,
 		start: () => fleet.start(),
 		close: async () => {
 			if (closed) return;
 			closed = true;
 			off();
+			declared.close();
 			await fleet.close();
 			for (const recorder of recorders.values()) recorder.close();
 		},

@@ -1,8 +1,11 @@
 import type {Writable} from 'node:stream';
+import {clearedText, findingText} from '../cluster/declared-vs-seen.js';
+import type {FindingChange} from '../cluster/declared-watch.js';
 import type {RankSet, Snapshot} from '../core/types.js';
 import type {FleetSession} from '../fleet/fleet-session.js';
 import type {LinkState, NodeView} from '../fleet/node-state.js';
 import {linkWords} from '../fleet/node-words.js';
+import {LEVEL_WORD} from '../format/levels.js';
 import {localTime} from '../format/time.js';
 import {stdoutReader} from './stdout-reader.js';
 import {describeRanksFound, eventRecord, formatAlertLine, formatEventLine, formatStatusLine} from './format.js';
@@ -79,6 +82,15 @@ export async function runFleetHeadless(session: FleetSession, options: FleetHead
 		}
 	});
 
+	// Where a node differs from cluster.yaml: said once when first seen and once when it clears.
+	const offDeclared = session.declared.onChange(change => {
+		const {finding} = change;
+		const text =
+			change.state === 'seen' ? `${LEVEL_WORD[finding.level]} ${findingText(finding)}` : clearedText(finding);
+		note(`${localTime(change.time)} ${text}`);
+		if (options.json) out(JSON.stringify(declaredRecord(change)));
+	});
+
 	session.start();
 	try {
 		await reader.stopped;
@@ -86,6 +98,7 @@ export async function runFleetHeadless(session: FleetSession, options: FleetHead
 		await session.close();
 		offSnapshots();
 		offView();
+		offDeclared();
 		for (const off of offRecords.values()) off();
 		reader.off();
 	}
@@ -103,5 +116,20 @@ function nodeRecord(node: NodeView, now: number) {
 		agent_pid: node.hello?.pid ?? null,
 		garbage: node.garbage,
 		reconnects: node.reconnects,
+	};
+}
+
+/** `{"event":"declared", …}` with --json: a node differs from its cluster.yaml declaration, or agrees again. */
+function declaredRecord({time, state, finding}: FindingChange) {
+	return {
+		event: 'declared',
+		time: new Date(time).toISOString(),
+		host: finding.node,
+		state,
+		level: state === 'seen' ? finding.level : 'ok',
+		kind: finding.kind,
+		file: finding.file,
+		line: finding.line,
+		text: state === 'seen' ? findingText(finding) : clearedText(finding),
 	};
 }

@@ -37,6 +37,7 @@ const HELP_NOTES = [
 	'AGENT: connected; stale = no message for 3 of its intervals; lost = its connection ended (reconnecting)',
 	"LVL: the node's worst: its memory levels, stale (WARN) or lost (CRIT), missing or stuck ranks (WARN)",
 	"RAM*: against the job's cgroup limit; RANKS: present/declared for the node; NOTE: why lost, clock skew",
+	'≠ cluster.yaml (NOTE, WARN): its GPUs, VRAM, RAM, CPUs or jobs are not what --cluster says; ALERTS say how',
 ];
 
 /** What s and e do on the nodes, or that --readonly took them away. */
@@ -72,17 +73,24 @@ export default function FleetApp({session}: Props) {
 	const ordered = useMemo(
 		() =>
 			orderRows(
-				view.nodes.map(node => nodeRow(node, view.time)),
+				// Each node's findings were judged as its snapshots came (before this view): only looked up here.
+				view.nodes.map(node => nodeRow(node, view.time, session.declared.of(node.name))),
 				ui.order,
 			),
-		[view, ui.order],
+		[view, ui.order, session.declared],
 	);
 	const names = useMemo(() => ordered.map(row => row.name), [ordered]);
 	// Not drawn while a node's own view is open: not merged for nothing 10 times a second.
 	const ranks = useMemo(() => (inNode ? null : fleetRankSet(view.nodes)), [inNode, view.nodes]);
+	// The nodes' link changes and their differences from cluster.yaml (seen, cleared): news about the nodes.
+	const declaredEvents = session.declared.events();
+	const nodeNews = useMemo(
+		() => (declaredEvents.length === 0 ? view.events : [...(view.events ?? []), ...declaredEvents]),
+		[view.events, declaredEvents],
+	);
 	const {alerts, events} = useMemo(
-		() => (inNode ? {alerts: [], events: []} : fleetAlerts(view.nodes, view.events)),
-		[inNode, view.nodes, view.events],
+		() => (inNode ? {alerts: [], events: []} : fleetAlerts(view.nodes, nodeNews)),
+		[inNode, view.nodes, nodeNews],
 	);
 	const cursor = fleetCursor(ui, names);
 	const data: FleetScreenData = {now: view.time, rows: ordered, cursor, order: ui.order, ranks, alerts, events};
@@ -118,7 +126,16 @@ export default function FleetApp({session}: Props) {
 	if (inNode) {
 		const name = ui.open!;
 		const node = view.nodes.find(candidate => candidate.name === name) ?? null;
-		const banner = <NodeBanner node={node} name={name} now={view.time} width={columns} readonly={session.readonly} />;
+		const banner = (
+			<NodeBanner
+				node={node}
+				name={name}
+				now={view.time}
+				width={columns}
+				readonly={session.readonly}
+				findings={session.declared.of(name)}
+			/>
+		);
 		return <App key={name} session={session.node(name)} within={{banner, back}} />;
 	}
 	if (layout.tooSmall) {

@@ -1,4 +1,5 @@
 import {Box, Text} from 'ink';
+import {type DeclaredFinding, findingsNote} from '../../cluster/declared-vs-seen.js';
 import type {NodeView} from '../../fleet/node-state.js';
 import {linkWords} from '../../fleet/node-words.js';
 import {formatAge} from '../../format/duration.js';
@@ -13,6 +14,8 @@ export interface Props {
 	readonly width: number;
 	/** --readonly: said instead of where s and e send. */
 	readonly readonly: boolean;
+	/** Where the node differs from its cluster.yaml declaration; the nodes' alerts pane has them in full. */
+	readonly findings?: readonly DeclaredFinding[];
 }
 
 /** `NODE node2 · its last snapshot, 12 s old`: what a stale or lost node's view shows is not live. */
@@ -23,10 +26,11 @@ function oldText(node: NodeView, now: number): string {
 }
 
 /**
- * The line above a node's own view: which node, its agent's link in words (connected, stale, lost and why), and that
- * where s and e send (this node's ranks, through its agent). Red and inverse when lost, yellow when stale: the numbers below are old.
+ * The line above a node's own view: which node, its agent's link in words (connected, stale, lost and why), where it
+ * differs from cluster.yaml, and where s and e send (this node's ranks, through its agent). Red and inverse when
+ * lost, yellow when stale: the numbers below are old.
  */
-export default function NodeBanner({node, name, now, width, readonly}: Props) {
+export default function NodeBanner({node, name, now, width, readonly, findings = []}: Props) {
 	const paint = usePaint();
 	const state = node?.state ?? 'lost';
 	const link = node ? linkWords(node, now) : 'no longer listed';
@@ -37,6 +41,9 @@ export default function NodeBanner({node, name, now, width, readonly}: Props) {
 				<Text bold inverse={state === 'lost'} color={color === undefined ? undefined : paint(color)}>
 					{`NODE ${name} · ${link}${node ? oldText(node, now) : ''}`}
 				</Text>
+				{findings.length > 0 ? (
+					<Text color={paint('yellow')}>{` · ${findingsNote(findings)} (in full: Esc, ALERTS)`}</Text>
+				) : null}
 				{readonly ? ' · --readonly: no signal' : " · s/e: this node's ranks, through its agent · Esc: all nodes"}
 			</Text>
 		</Box>

@@ -1,4 +1,6 @@
+import type {DeclaredFinding} from '../../cluster/declared-vs-seen.js';
 import type {Settings} from '../../config/schema.js';
+import type {JobEvent} from '../../core/types.js';
 import type {SessionActions} from '../../session/actions.js';
 import type {FleetView} from '../../fleet/fleet.js';
 import type {ObservableValue} from '../hooks/use-value.js';
@@ -19,6 +21,8 @@ export interface FleetTuiSession {
 	readonly jobActions: FleetJobActions;
 	/** A node's own view: the one-node TUI's session on that node's snapshots; its signals go through its agent. */
 	node(name: string): TuiSession;
+	/** Where each node differs from its cluster.yaml declaration, judged as its snapshots came. */
+	readonly declared: DeclaredFindings;
 	/** Starts the fleet (the screen starts it once it is up). */
 	start(): void;
 	/** Stops following the fleet (the fleet itself is the fleet session's to close). */
@@ -39,8 +43,18 @@ export interface FleetTuiOptions {
 	readonly actions: (node: string, logPath: string | null) => SessionActions;
 	/** What the list of nodes may do to a job across its nodes (fleet-job-actions.ts). */
 	readonly jobActions: FleetJobActions;
+	/** The fleet session's DeclaredWatch (cluster/declared-watch.ts); none without --cluster. */
+	readonly declared?: DeclaredFindings;
 	readonly start: () => void;
 }
+
+/** A node's current findings, and the findings seen and cleared as events for the alerts pane. */
+interface DeclaredFindings {
+	of(node: string): readonly DeclaredFinding[];
+	events(): readonly JobEvent[];
+}
+
+const NOTHING_DECLARED: DeclaredFindings = {of: () => [], events: () => []};
 
 const NO_TROUBLE: ObservableValue<string | null> = {get: () => null, subscribe: () => () => undefined};
 
@@ -66,6 +80,7 @@ export function fleetTuiSession(source: FleetSource, options: FleetTuiOptions): 
 		view,
 		readonly: options.settings.readonly,
 		jobActions: options.jobActions,
+		declared: options.declared ?? NOTHING_DECLARED,
 		node: name => {
 			const known = sessions.get(name);
 			const logged = options.recorders.has(name);

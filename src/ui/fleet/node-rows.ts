@@ -1,3 +1,4 @@
+import {type DeclaredFinding, findingsNote} from '../../cluster/declared-vs-seen.js';
 import {gpuMetricId} from '../../core/metric-id.js';
 import {ramAgainstLimit} from '../../core/ram-limit.js';
 import type {Level, RankSet, Snapshot} from '../../core/types.js';
@@ -31,9 +32,10 @@ export interface NodeRow {
 	readonly gpuMean: Cell;
 	/** Ranks present, over those its jobs declare for this node when they all do: `8/8`, `6/8`, `8`, `-`. */
 	readonly ranks: Cell;
-	/** The worst of all of it: every metric, the link, missing or stuck ranks. */
+	/** The worst of all of it: every metric, the link, missing or stuck ranks, differences from cluster.yaml. */
 	readonly level: Level;
-	/** Why it is lost, its clock's skew, stuck ranks, lines that were not messages: the row's last column. */
+	/** Why it is lost, how it differs from cluster.yaml, its clock's skew, stuck ranks, lines that were not
+	 * messages: the row's last column. */
 	readonly note: string;
 }
 
@@ -116,10 +118,13 @@ function stuckParts(set: RankSet | null): string[] {
 	return [...(stalled > 0 ? [`${stalled} stalled`] : []), ...(stopped > 0 ? [`${stopped} stopped`] : [])];
 }
 
-function noteText(view: NodeView): string {
+function noteText(view: NodeView, findings: readonly DeclaredFinding[]): string {
 	const snapshot = view.snapshot;
 	const parts: string[] = [];
 	if (view.state !== 'connected' && view.problem) parts.push(view.problem);
+	// Early in the note: unlike a skew or a reconnect count, it lasts until the node or cluster.yaml is fixed.
+	const declared = findingsNote(findings);
+	if (declared) parts.push(declared);
 	const skew = skewText(view);
 	if (skew) parts.push(skew);
 	parts.push(...stuckParts(snapshot?.ranks ?? null));
@@ -129,7 +134,8 @@ function noteText(view: NodeView): string {
 	return parts.join(' · ');
 }
 
-export function nodeRow(view: NodeView, now: number): NodeRow {
+/** `findings`: where the node differs from its cluster.yaml declaration (judged as its snapshots came). */
+export function nodeRow(view: NodeView, now: number, findings: readonly DeclaredFinding[] = []): NodeRow {
 	const snapshot = view.snapshot;
 	const gpu = snapshot ? gpuCells(snapshot) : {max: NONE, mean: NONE};
 	const ranks = ranksCell(snapshot?.ranks ?? null);
@@ -147,8 +153,8 @@ export function nodeRow(view: NodeView, now: number): NodeRow {
 		gpuMax: gpu.max,
 		gpuMean: gpu.mean,
 		ranks,
-		level: [link, ranks.level, stuck].reduce(worse, metrics),
-		note: noteText(view),
+		level: [link, ranks.level, stuck, ...findings.map(finding => finding.level)].reduce(worse, metrics),
+		note: noteText(view, findings),
 	};
 }
 

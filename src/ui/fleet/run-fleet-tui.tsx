@@ -16,6 +16,7 @@ export async function runFleetTui(session: FleetSession, options: TerminalOption
 		recorders: session.recorders,
 		actions: (node, logPath) => nodeActions({fleet: session.fleet, node, settings: session.settings, logPath}),
 		jobActions: fleetJobActions(session.fleet, session.settings),
+		declared: session.declared,
 		start: () => session.start(),
 	});
 	try {
