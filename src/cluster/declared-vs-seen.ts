@@ -1,4 +1,4 @@
-import type {GpuState, HostCpu, HostMemory, Level, RankSet, Snapshot} from '../core/types.js';
+import type {GpuReading, GpuState, HostCpu, HostMemory, Level, RankSet, Snapshot} from '../core/types.js';
 import type {NodeConfig} from './cluster-schema.js';
 import type {NodeLines} from './yaml-lines.js';
 
@@ -135,10 +135,16 @@ function gpuFindings(declared: DeclaredNode, gpu: GpuState, make: Make): Declare
 		const what = `no GPUs listed (a CPU-only node); its agent sees ${plural(unlisted.length, 'GPU')}: ${unlisted.map(r => r.uuid).join(', ')}`;
 		return [make('gpu-unlisted', lines.gpus, what, `${plural(unlisted.length, 'GPU')} not listed`)];
 	}
-	for (const reading of unlisted) {
+	if (unlisted.length === 1) {
+		const [reading] = unlisted as [GpuReading];
 		const name = reading.name ? ` (${reading.name})` : '';
 		const what = `its agent sees GPU ${reading.index} ${reading.uuid}${name}, which is not listed (no reserve factor applies to it)`;
 		findings.push(make('gpu-unlisted', lines.gpus, what, 'GPU not listed', reading.uuid ?? undefined));
+	} else if (unlisted.length > 1) {
+		// One finding for all of them (the set is its key): 8 lines in ALERTS for one mistyped file say nothing more.
+		const uuids = unlisted.map(reading => reading.uuid).join(', ');
+		const what = `its agent sees ${unlisted.length} GPUs that are not listed (no reserve factor applies to them): ${unlisted.map(r => `GPU ${r.index} ${r.uuid}`).join(', ')}`;
+		findings.push(make('gpu-unlisted', lines.gpus, what, `${unlisted.length} GPUs not listed`, uuids));
 	}
 	return findings;
 }

@@ -100,6 +100,21 @@ describe('GPUs by uuid', () => {
 		expect(findingsNote(findings)).toBe('≠ cluster.yaml: GPU missing, GPU not listed');
 	});
 
+	test('several GPUs seen but not listed are one finding (one ALERTS line), keyed by the set', () => {
+		const findings = compareDeclared(
+			declared('gpu1'),
+			seen(
+				'gpu1',
+				gpus(sized(0, 81920), sized(1, 81920, 'GPU-gone'), sized(2, 81920, 'GPU-x'), sized(3, 81920, 'GPU-y')),
+			),
+		);
+		expect(summary(findings)).toEqual([
+			'gpu-unlisted line 4: its agent sees 2 GPUs that are not listed (no reserve factor applies to them): GPU 2 GPU-x, GPU 3 GPU-y',
+		]);
+		expect(findings.map(f => f.key)).toEqual(['gpu-unlisted:GPU-x, GPU-y']);
+		expect(findingsNote(findings)).toBe('≠ cluster.yaml: 2 GPUs not listed');
+	});
+
 	test.each([
 		['exactly 5 % less', 77_824, false],
 		['5 % less and a MiB', 77_823, true],
