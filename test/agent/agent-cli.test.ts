@@ -4,10 +4,8 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, beforeEach, describe, expect, test} from 'vitest';
 import {
-	type AgentMessage,
 	fullSnapshot,
 	type HelloMessage,
-	parseAgentMessage,
 	PROTOCOL,
 	type ReplyMessage,
 	type SnapshotMessage,
@@ -17,6 +15,7 @@ import type {DemoJob} from '../../src/demo/job.js';
 import {allGotSigterm, endJob} from '../helpers/demo-signals.js';
 import {ROOT} from '../helpers/dist.js';
 import {FAKE_BIN, fakeEnv, isAlive, killAll, readInvocations} from '../helpers/fake-nvidia-smi/harness.js';
+import {agentMessages} from '../helpers/agent-messages.js';
 import {type CliRun, runCli, startCli} from '../helpers/run-cli.js';
 import {checkpointKinds, startSmallJob} from '../helpers/small-demo-job.js';
 import {until} from '../helpers/until.js';
@@ -40,22 +39,9 @@ afterEach(async () => {
 	await rm(dir, {recursive: true, force: true});
 });
 
-/** Every complete stdout line, each of which must be an agent message. */
-function messages(agent: CliRun): AgentMessage[] {
-	return agent
-		.stdout()
-		.split('\n')
-		.slice(0, -1)
-		.map(line => {
-			const parsed = parseAgentMessage(line);
-			if (!parsed.ok) throw new Error(`not an agent message (${parsed.error}): ${line}`);
-			return parsed.value;
-		});
-}
-
-const snapshots = (agent: CliRun) => messages(agent).filter((m): m is SnapshotMessage => m.kind === 'snapshot');
+const snapshots = (agent: CliRun) => agentMessages(agent).filter((m): m is SnapshotMessage => m.kind === 'snapshot');
 const replyTo = (agent: CliRun, id: string) =>
-	messages(agent).find((m): m is ReplyMessage => m.kind === 'reply' && m.id === id);
+	agentMessages(agent).find((m): m is ReplyMessage => m.kind === 'reply' && m.id === id);
 
 function startAgent(args: readonly string[], env: NodeJS.ProcessEnv = {}): CliRun {
 	const agent = startCli(['agent', ...args], {env});
@@ -89,7 +75,7 @@ describe('traintop agent on a demo job', () => {
 			await agent.waitFor(() => snapshots(agent).some(withRanks), 20_000);
 			await agent.waitFor(() => snapshots(agent).length >= snapshots(agent).findIndex(withRanks) + 6, 10_000);
 
-			const [hello, ...rest] = messages(agent);
+			const [hello, ...rest] = agentMessages(agent);
 			expect(hello).toEqual({
 				kind: 'hello',
 				protocol: PROTOCOL,
@@ -132,8 +118,8 @@ describe('traintop agent on a demo job', () => {
 			// naming the line. Lines are answered in order, so the error says the other node's line was read.
 			send(agent, {...command, id: 'elsewhere', host: 'node-b', ranks: [identity(0)]});
 			send(agent, 'this is not json');
-			await agent.waitFor(() => messages(agent).some(m => m.kind === 'error'), 5000);
-			expect(messages(agent).find(m => m.kind === 'error')).toEqual({
+			await agent.waitFor(() => agentMessages(agent).some(m => m.kind === 'error'), 5000);
+			expect(agentMessages(agent).find(m => m.kind === 'error')).toEqual({
 				kind: 'error',
 				host: 'node-a',
 				message: 'stdin line 2 skipped (1 so far): not JSON: this is not json',
@@ -211,7 +197,7 @@ describe('traintop agent: its connection and its identity', () => {
 			{SLURMD_NODENAME: 'slurm-n7'},
 		);
 		await agent.waitFor(() => snapshots(agent).length > 0, 10_000);
-		expect(messages(agent)[0]).toMatchObject({kind: 'hello', host: 'slurm-n7', run_dir: null});
+		expect(agentMessages(agent)[0]).toMatchObject({kind: 'hello', host: 'slurm-n7', run_dir: null});
 		send(agent, {
 			kind: 'signal',
 			id: 'r',

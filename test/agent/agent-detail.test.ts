@@ -3,9 +3,10 @@ import {mkdtemp, rm} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, beforeEach, describe, expect, test} from 'vitest';
-import {type AgentMessage, type DetailMessage, parseAgentMessage} from '../../src/agent/protocol.js';
+import type {DetailMessage} from '../../src/agent/protocol.js';
 import type {RankProcess} from '../../src/core/types.js';
 import type {DemoJob} from '../../src/demo/job.js';
+import {agentMessages} from '../helpers/agent-messages.js';
 import {type CliRun, startCli} from '../helpers/run-cli.js';
 import {startSmallJob} from '../helpers/small-demo-job.js';
 
@@ -27,24 +28,12 @@ afterEach(async () => {
 	await rm(dir, {recursive: true, force: true});
 });
 
-function messages(run: CliRun): AgentMessage[] {
-	return run
-		.stdout()
-		.split('\n')
-		.slice(0, -1)
-		.map(line => {
-			const parsed = parseAgentMessage(line);
-			if (!parsed.ok) throw new Error(`not an agent message (${parsed.error}): ${line}`);
-			return parsed.value;
-		});
-}
-
 const answerTo = (run: CliRun, id: string) =>
-	messages(run).find((m): m is DetailMessage => m.kind === 'detail' && m.id === id);
+	agentMessages(run).find((m): m is DetailMessage => m.kind === 'detail' && m.id === id);
 
 /** The ranks of the latest snapshot that carried them. */
 function scannedRanks(run: CliRun): readonly RankProcess[] {
-	const withRanks = messages(run).findLast(m => m.kind === 'snapshot' && m.snapshot.ranks);
+	const withRanks = agentMessages(run).findLast(m => m.kind === 'snapshot' && m.snapshot.ranks);
 	return withRanks?.kind === 'snapshot' ? (withRanks.snapshot.ranks?.jobs.flatMap(job => job.ranks) ?? []) : [];
 }
 
