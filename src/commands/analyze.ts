@@ -7,7 +7,7 @@ import {analyzeLog} from '../memlog/analyze-log.js';
 import {plotLogSvg} from '../memlog/plot.js';
 import {readSeries, resolveInputs, type SkippedLine} from '../memlog/reader.js';
 import {formatLogReport} from '../memlog/report-hosts.js';
-import {logJson} from '../memlog/report-json.js';
+import {ANALYZE_JSON_SCHEMA_VERSION, logJson} from '../memlog/report-json.js';
 
 export interface AnalyzeOptions {
 	/** Files, globs or run dirs; none = the current directory as a run dir. */
@@ -52,7 +52,8 @@ export async function runAnalyzeCommand(o: AnalyzeOptions): Promise<number> {
 		}
 	}
 	if (o.format === 'json') {
-		o.stdout.write(`${JSON.stringify({files, ...json}, null, 2)}\n`);
+		// schema_version first: a reader checks it before it reads anything else.
+		o.stdout.write(`${JSON.stringify({schema_version: ANALYZE_JSON_SCHEMA_VERSION, files, ...json}, null, 2)}\n`);
 	} else {
 		o.stdout.write(
 			`${formatLogReport(log, {format: o.format, width: Math.min(o.columns ?? 80, 120), files, skipped})}\n`,

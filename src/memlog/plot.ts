@@ -1,6 +1,7 @@
 import type {Analysis, AnalysisThresholds} from './analyze.js';
 import type {LogAnalysis} from './analyze-log.js';
 import {type MetricSeries, metricRank, recordOf, type Series} from './series.js';
+import {timeLabels} from './time-labels.js';
 
 // A hand-written SVG chart of a memory log: one panel per metric over time, with the value line,
 // the peak line (lighter), the dashed critical threshold, shaded episodes and time labels; for a log of several
@@ -27,11 +28,6 @@ export function escapeXml(s: string): string {
 }
 
 const n1 = (x: number) => (Math.round(x * 10) / 10).toString();
-
-function timeLabel(ms: number, span: number): string {
-	const iso = new Date(ms).toISOString();
-	return span > 2 * 86_400_000 ? iso.slice(5, 16).replace('T', ' ') : iso.slice(11, 16);
-}
 
 /**
  * A path of per-column maxima: at most one point per horizontal pixel, so a million-point series
@@ -120,8 +116,10 @@ function panel(
 		out.push(`<text x="${LEFT - 6}" y="${n1(y(v) + 4)}" text-anchor="end" fill="#555555">${v}</text>`);
 	}
 	for (const e of episodes) {
-		const ex = x(Math.max(t0, e.start_ms));
-		const w = Math.max(1, x(e.end_ms) - ex);
+		// Episodes lie within their host's data (episodes.ts); a 1-px one at the last sample stays inside the frame.
+		const start = x(Math.max(t0, e.start_ms));
+		const w = Math.max(1, x(e.end_ms) - start);
+		const ex = Math.min(start, LEFT + PLOT_W - w);
 		out.push(
 			`<rect class="episode" x="${n1(ex)}" y="${top}" width="${n1(w)}" height="${PANEL}" fill="${e.fill}" fill-opacity="0.15"><title>${escapeXml(`${e.start} – ${e.end}, peak ${n1(e.peak)} %`)}</title></rect>`,
 		);
@@ -130,15 +128,14 @@ function panel(
 		`<line class="threshold" x1="${LEFT}" x2="${LEFT + PLOT_W}" y1="${n1(y(critical))}" y2="${n1(y(critical))}" stroke="#d62728" stroke-dasharray="6 4"/>`,
 	);
 	out.push(...draw(y));
-	for (let k = 0; k < TICKS; k++) {
-		const t = span > 0 ? t0 + (span * k) / (TICKS - 1) : t0;
-		const tx = x(t);
-		const anchor = k === 0 ? 'start' : k === TICKS - 1 ? 'end' : 'middle';
+	const ticks = span > 0 ? Array.from({length: TICKS}, (_, k) => t0 + (span * k) / (TICKS - 1)) : [t0];
+	for (const {time, label} of timeLabels(ticks)) {
+		const tx = x(time);
+		const anchor = span > 0 && time === t0 ? 'start' : span > 0 && time === ticks[TICKS - 1] ? 'end' : 'middle';
 		out.push(`<line x1="${n1(tx)}" x2="${n1(tx)}" y1="${bottom}" y2="${bottom + 4}" stroke="#999999"/>`);
 		out.push(
-			`<text class="time" x="${n1(tx)}" y="${bottom + 16}" text-anchor="${anchor}" fill="#555555">${escapeXml(timeLabel(t, span))}</text>`,
+			`<text class="time" x="${n1(tx)}" y="${bottom + 16}" text-anchor="${anchor}" fill="#555555">${escapeXml(label)}</text>`,
 		);
-		if (span <= 0) break;
 	}
 	out.push('</g>');
 }

@@ -1,12 +1,24 @@
 import type {Analysis, AnalysisThresholds, MetricAnalysis, Restart} from './analyze.js';
 import type {LogAnalysis} from './analyze-log.js';
 import type {ThresholdSource} from './gpu-lines.js';
+import {roundGib, roundPercent, roundSeconds} from './log-rounding.js';
 import type {RamBasis} from './ram-basis.js';
 import type {SkippedItem} from './report-parts.js';
 import {metricRank} from './series.js';
 
 // The stable JSON of `traintop --analyze --json`. A log of one host keeps the shape it always had; a log of
-// several adds `hosts: {<host>: {…that host's fields…}}`, and its top-level fields speak for the whole log.
+// several adds `hosts: {<host>: {…that host's fields…}}`, and its top-level fields speak for the whole log. Every key
+// is snake_case, and every number reads as the log writes it (log-rounding.ts), whatever float32 the columns held.
+
+/** `schema_version` of the JSON: raised when a key is renamed or removed (adding one keeps it). */
+export const ANALYZE_JSON_SCHEMA_VERSION = 1;
+
+/** A threshold rule as the JSON spells it: the same keys as the config file's, in snake_case. */
+export interface ThresholdRuleJson {
+	readonly critical: number;
+	readonly warn_margin: number;
+	readonly hysteresis: number;
+}
 
 export interface MetricJson {
 	readonly min: number;
@@ -50,47 +62,73 @@ interface HostJson {
 }
 
 export interface AnalysisJson extends HostJson {
-	readonly thresholds: AnalysisThresholds;
+	readonly thresholds: Record<keyof AnalysisThresholds, ThresholdRuleJson>;
 	readonly skipped: SkippedItem[];
 	/** Only in a log of several hosts: each host's figures, worst host first. */
 	readonly hosts?: Record<string, HostJson>;
 }
 
-/** Rounded for a stable, readable JSON (4 decimals is far below the logs' precision). */
-const r4 = (x: number) => (Number.isFinite(x) ? Math.round(x * 1e4) / 1e4 : null);
+/** A number rounded by `round`; one that is not finite stays NaN, which JSON.stringify writes as null. */
+const finite =
+	(round: (x: number) => number) =>
+	(x: number): number =>
+		Number.isFinite(x) ? round(x) : Number.NaN;
+const percent = finite(roundPercent);
+const seconds = finite(roundSeconds);
+/**
+ * Slopes are rates no log line holds: 4 decimals, since a leak of 0.004 %/h (35 % a year) would round to 0 at the
+ * log's 2, though its projected breach is printed beside it.
+ */
+const slope = finite(x => Math.round(x * 1e4) / 1e4);
+
+const ruleJson = (rule: AnalysisThresholds['ram']): ThresholdRuleJson => ({
+	critical: rule.critical,
+	warn_margin: rule.warnMargin,
+	hysteresis: rule.hysteresis,
+});
+
+const thresholdsJson = (t: AnalysisThresholds) => ({
+	ram: ruleJson(t.ram),
+	swap: ruleJson(t.swap),
+	gpu: ruleJson(t.gpu),
+});
+
+const againstJson = (basis: RamBasis): RamBasis => ({
+	...basis,
+	limit_min_gb: basis.limit_min_gb === null ? null : roundGib(basis.limit_min_gb),
+	limit_max_gb: basis.limit_max_gb === null ? null : roundGib(basis.limit_max_gb),
+});
 
 function metricJson(m: MetricAnalysis): MetricJson {
 	return {
-		min: r4(m.min) as number,
-		mean: r4(m.mean) as number,
-		p50: r4(m.p50) as number,
-		p95: r4(m.p95) as number,
-		max: r4(m.max) as number,
-		time_above_threshold_s: r4(m.time_above_threshold_s) as number,
+		min: percent(m.min),
+		mean: percent(m.mean),
+		p50: percent(m.p50),
+		p95: percent(m.p95),
+		max: percent(m.max),
+		time_above_threshold_s: seconds(m.time_above_threshold_s),
 		episodes: m.episodes.map(e => ({
 			start: e.start,
 			end: e.end,
-			duration_s: r4(e.duration_s) as number,
-			peak: e.peak,
+			duration_s: seconds(e.duration_s),
+			peak: percent(e.peak),
 		})),
 		trend: {
-			slope_per_hour: r4(m.trend.slope_per_hour) as number,
-			...(m.trend.slope_gib_per_hour === undefined
-				? {}
-				: {slope_gib_per_hour: r4(m.trend.slope_gib_per_hour) as number}),
+			slope_per_hour: slope(m.trend.slope_per_hour),
+			...(m.trend.slope_gib_per_hour === undefined ? {} : {slope_gib_per_hour: slope(m.trend.slope_gib_per_hour)}),
 			projected_breach_at: m.trend.projected_breach_at,
 		},
 		...(m.threshold_source !== 'global' || m.threshold_min !== m.threshold_max
 			? {
-					threshold: m.threshold,
+					threshold: percent(m.threshold),
 					threshold_from: m.threshold_source,
 					...(m.threshold_min === m.threshold_max
 						? {}
-						: {threshold_range: [m.threshold_min, m.threshold_max] as const}),
+						: {threshold_range: [percent(m.threshold_min), percent(m.threshold_max)] as const}),
 				}
 			: {}),
 		// Only where a record had a cgroup limit: a log without one keeps the JSON it always had.
-		...(m.ram_basis && m.ram_basis.cgroup_samples > 0 ? {against: m.ram_basis} : {}),
+		...(m.ram_basis && m.ram_basis.cgroup_samples > 0 ? {against: againstJson(m.ram_basis)} : {}),
 	};
 }
 
@@ -121,7 +159,7 @@ export function analysisJson(analysis: Analysis, extra: {skipped: readonly Skipp
 		first,
 		last,
 		breached,
-		thresholds: analysis.thresholds,
+		thresholds: thresholdsJson(analysis.thresholds),
 		metrics,
 		skipped: skippedJson(extra.skipped),
 		gaps,
@@ -161,7 +199,7 @@ export function logJson(log: LogAnalysis, extra: {skipped: readonly SkippedItem[
 		first: log.first,
 		last: log.last,
 		breached: log.breached,
-		thresholds: log.thresholds,
+		thresholds: thresholdsJson(log.thresholds),
 		metrics,
 		skipped: skippedJson(extra.skipped),
 		gaps: byTime(

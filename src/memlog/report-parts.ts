@@ -39,10 +39,8 @@ function describeTrend(trend: Trend, threshold: number): string {
 	parts.push(`${signed(trend.slope_per_hour)} %/h`);
 	const rate = parts.length === 2 ? `${parts[0]} (${parts[1]})` : parts[0]!;
 	if (trend.points < 2) return 'flat (too few points)';
-	if (!trend.enough_data) {
-		const minutes = Math.round(trend.span_hours * 60);
-		return `too little data to tell (${minutes < 1 ? 'under a minute' : `${minutes} min`}, ${trend.points} points)`;
-	}
+	// The span as the Span line says the log's (formatDuration both), so 30 s of data never reads as "1 min".
+	if (!trend.enough_data) return `too little data to tell (${formatDuration(trend.span_s)}, ${trend.points} points)`;
 	if (trend.direction === 'flat') return `flat (${rate})`;
 	if (trend.direction === 'falling') return `falling (${rate})`;
 	const cross = trend.projected_breach_at

@@ -13,8 +13,8 @@ export interface Trend {
 	readonly direction: 'rising' | 'falling' | 'flat';
 	/** Points fitted. */
 	readonly points: number;
-	/** Hours of data the line was fitted to. */
-	readonly span_hours: number;
+	/** Seconds from the first to the last point fitted (the data's own span when the window holds it all). */
+	readonly span_s: number;
 	/** At least MIN_TREND_HOURS and MIN_TREND_POINTS: only then is a direction or a crossing reported. */
 	readonly enough_data: boolean;
 }
@@ -70,8 +70,10 @@ export function trendOf(metric: MetricSeries, series: Series, critical: number, 
 	while (from > 0 && hours(from - 1) >= lastHour - trendWindowHours) from--;
 	const line = leastSquares(hours, metric.value, from, n);
 	const slope = line?.slope ?? 0;
-	const spanHours = n - from >= 2 ? lastHour - hours(from) : 0;
-	const enough = spanHours >= MIN_TREND_HOURS && n - from >= MIN_TREND_POINTS;
+	// From the timestamps themselves, not the hours above: the report states it as the Span line states the log's.
+	const spanS =
+		n - from >= 2 ? (series.time[recordOf(metric, n - 1)]! - series.time[recordOf(metric, from)]!) / 1000 : 0;
+	const enough = spanS >= MIN_TREND_HOURS * 3600 && n - from >= MIN_TREND_POINTS;
 	let projected: string | null = null;
 	if (line && slope > 0 && enough) {
 		const now = line.slope * lastHour + line.intercept;
@@ -90,7 +92,7 @@ export function trendOf(metric: MetricSeries, series: Series, critical: number, 
 		projected_breach_at: projected,
 		direction,
 		points: n - from,
-		span_hours: spanHours,
+		span_s: spanS,
 		enough_data: enough,
 	};
 }

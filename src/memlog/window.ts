@@ -1,16 +1,12 @@
 import {gpuMetricId} from '../core/metric-id.js';
 import type {Alert, GpuReading, Snapshot} from '../core/types.js';
+import {roundGib, roundPercent} from './log-rounding.js';
 import type {AlertRecord, GpuRecord, LogRecord, LogSlurmJob} from './record.js';
 
 const GIB = 1024 ** 3;
 
-function gb(bytes: number): number {
-	return Math.round((bytes / GIB) * 1000) / 1000;
-}
-
-function pct(value: number): number {
-	return Math.round(value * 100) / 100;
-}
+const gb = (bytes: number) => roundGib(bytes / GIB);
+const pct = roundPercent;
 
 function maxOf(current: number | null, value: number | null): number | null {
 	if (value === null) return current;

@@ -75,8 +75,9 @@ describe('traintop --analyze', () => {
 		const text = await runCli(['--analyze', path.join(dir, 'traintop-memory.jsonl')]);
 		expect(text.code).toBe(0);
 		expect(text.stdout).toContain('RAM  (threshold 85 %');
-		// Two seconds of log: no trend may be projected from it.
-		expect(text.stdout).toMatch(/trend: too little data to tell \(under a minute, \d+ points\)/);
+		// Two seconds of log: no trend may be projected from it, and it states the span the Span line states.
+		const span = /^Span .* UTC \((.+)\)$/m.exec(text.stdout)![1]!;
+		expect(text.stdout).toContain(`trend: too little data to tell (${span}, ${lines.length} points)`);
 		for (const line of text.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
 	});
 
@@ -157,10 +158,11 @@ describe('traintop --analyze', () => {
 			return (JSON.parse(stdout) as {metrics: Record<string, Gpu>}).metrics;
 		};
 		const byLog = await judged();
-		expect(byLog.gpu0).toMatchObject({threshold: 60, threshold_from: 'log', time_above_threshold_s: 120});
+		// Above in all 4 records, 30 s apart: the 90 s of data.
+		expect(byLog.gpu0).toMatchObject({threshold: 60, threshold_from: 'log', time_above_threshold_s: 90});
 		expect(byLog.gpu0!.episodes).toHaveLength(1);
 		expect(byLog.gpu1).toMatchObject({threshold: 95, threshold_from: 'log', episodes: []});
-		expect(byLog.gpu2).toMatchObject({time_above_threshold_s: 120});
+		expect(byLog.gpu2).toMatchObject({time_above_threshold_s: 90});
 		expect(byLog.gpu2).not.toHaveProperty('threshold_from');
 
 		const byFlag = await judged('--gpu-thresholds', 'GPU-a=75,GPU-c=90');

@@ -99,16 +99,16 @@ describe('episodes', () => {
 	test('merged across a short gap (one record below), not across a long one (two below)', () => {
 		// t(s):   0   30  60  90  120 150 180 210
 		// peak:   90  91  50  92  50  50  93  50
-		// Episode A: records 0–1, from −30 s to 30 s. Record 3 starts at 60 s: 30 s after A ends,
-		// < 2 intervals (60 s) → merged: −30 s … 90 s (120 s, peak 92). Record 6 starts at 150 s:
-		// 60 s after 90 s, not < 60 s → a second episode 150 s … 180 s (30 s, peak 93).
+		// Episode A: records 0–1, from 0 s (the first record's window is cut at the data's start) to 30 s.
+		// Record 3 starts at 60 s: 30 s after A ends, < 2 intervals (60 s) → merged: 0 s … 90 s (90 s, peak
+		// 92). Record 6 starts at 150 s: 60 s after 90 s, not < 60 s → a second episode 150 s … 180 s (30 s, peak 93).
 		const {ram} = ramOf(ramSeries([90, 91, 50, 92, 50, 50, 93, 50]));
 		expect(ram.episodes.map(e => [e.start, e.end, e.duration_s, e.peak])).toEqual([
-			[iso(T0 - 30_000), iso(T0 + 90_000), 120, 92],
+			[iso(T0), iso(T0 + 90_000), 90, 92],
 			[iso(T0 + 150_000), iso(T0 + 180_000), 30, 93],
 		]);
-		// Time above counts samples only: 4 × 30 s.
-		expect(ram.time_above_threshold_s).toBe(120);
+		// Time above counts samples only: records 1, 3 and 6 × 30 s (record 0's window is before the data).
+		expect(ram.time_above_threshold_s).toBe(90);
 	});
 
 	test('without interval_s a sample lasts the median gap', () => {

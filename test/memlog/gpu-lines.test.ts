@@ -100,9 +100,10 @@ describe('--analyze judges each GPU by its line in the log', () => {
 		);
 		const log = await analyseBothWays(file);
 		const [unified, own, plain] = [metric(log, 'gpu0'), metric(log, 'gpu1'), metric(log, 'gpu2')];
-		expect(unified).toMatchObject({threshold: 60, threshold_source: 'log', time_above_threshold_s: 180});
+		// Above in all 6 records: the 2 m 30 s of data (the first record's window lies before it).
+		expect(unified).toMatchObject({threshold: 60, threshold_source: 'log', time_above_threshold_s: 150});
 		expect(unified.episodes).toHaveLength(1);
-		expect(unified.episodes[0]).toMatchObject({start: '2026-11-24T09:59:30.000Z', end: '2026-11-24T10:02:30.000Z'});
+		expect(unified.episodes[0]).toMatchObject({start: '2026-11-24T10:00:00.000Z', end: '2026-11-24T10:02:30.000Z'});
 		expect(own).toMatchObject({threshold: 95, threshold_source: 'log', time_above_threshold_s: 0, episodes: []});
 		expect(plain).toMatchObject({threshold: 85, threshold_source: 'global', time_above_threshold_s: 0, episodes: []});
 		expect(log.breached).toBe(true);
@@ -130,7 +131,7 @@ describe('--analyze judges each GPU by its line in the log', () => {
 		);
 		const log = await analyseBothWays(file);
 		expect(metric(log, 'gpu0')).toMatchObject({threshold: 85, threshold_source: 'global', episodes: []});
-		expect(metric(log, 'gpu1')).toMatchObject({threshold: 85, threshold_source: 'global', time_above_threshold_s: 120});
+		expect(metric(log, 'gpu1')).toMatchObject({threshold: 85, threshold_source: 'global', time_above_threshold_s: 90});
 		expect(metric(log, 'gpu1').episodes).toHaveLength(1);
 		expect(formatLogReport(log, {format: 'text', width: 120})).not.toContain('from ');
 	});
@@ -159,7 +160,8 @@ describe('--analyze judges each GPU by its line in the log', () => {
 		const log = await analyseBothWays(file);
 		const gpu0 = metric(log, 'gpu0');
 		expect(gpu0).toMatchObject({threshold: 95, threshold_source: 'log', threshold_min: 85, threshold_max: 95});
-		expect(gpu0.time_above_threshold_s).toBe(120);
+		// Records 0–3 above: 1 m 30 s from the first record on.
+		expect(gpu0.time_above_threshold_s).toBe(90);
 		expect(gpu0.episodes).toHaveLength(1);
 		expect(gpu0.episodes[0]?.end).toBe('2026-11-24T10:01:30.000Z');
 		expect(logJson(log, {skipped: []}).metrics.gpu0).toMatchObject({threshold_range: [85, 95]});

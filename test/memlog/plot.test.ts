@@ -118,6 +118,30 @@ describe('plotSvg', () => {
 		checkXml(plotSvg(series, analyze(series, thresholds), thresholds));
 	});
 
+	test('time labels are distinct at any span: seconds for a span of seconds, dates for a span of days', () => {
+		// Issue 16: a 2 m 07 s log was labelled `22:07 22:07 22:08 22:08 22:09`.
+		const labelsOver = (spanMs: number) => {
+			const c = new SeriesCollector();
+			for (let k = 0; k <= 8; k++) {
+				c.add({timestamp: '', memory: {total_gb: 1, used_gb: 0.5, percent: 50}}, T0 + 7000 + (spanMs * k) / 8);
+			}
+			const series = c.finish();
+			const svg = plotSvg(series, analyze(series, thresholds), thresholds);
+			return [...svg.matchAll(/<text class="time"[^>]*>([^<]*)<\/text>/g)].map(m => m[1]!);
+		};
+		const spans = [3, 400, 2000, 30_000, 127_000, 1_800_000, 86_400_000, 5 * 86_400_000, 400 * 86_400_000];
+		for (const span of spans) {
+			const labels = labelsOver(span);
+			expect(labels.length, `span ${span} ms`).toBeGreaterThanOrEqual(2);
+			expect(new Set(labels).size, `span ${span} ms: ${labels.join(' ')}`).toBe(labels.length);
+		}
+		expect(labelsOver(127_000)).toEqual(['10:00:07', '10:00:38', '10:01:10', '10:01:42', '10:02:14']);
+		expect(labelsOver(30_000)[4]).toBe('10:00:37');
+		// A day or more names the day of each label; a span across a new year, the year.
+		for (const label of labelsOver(86_400_000)) expect(label).toMatch(/^11-2[23] \d\d:\d\d$/);
+		expect(labelsOver(400 * 86_400_000)[4]).toMatch(/^2027-12-27 /);
+	});
+
 	test('escapeXml', () => {
 		expect(escapeXml(`<a b="c" & 'd'>`)).toBe('&lt;a b=&quot;c&quot; &amp; &apos;d&apos;&gt;');
 	});
@@ -157,6 +181,25 @@ describe('plotLogSvg', () => {
 			swatch,
 		]);
 		expect(panel('ram')).toContain('<title>node-b: ');
+	});
+
+	test('a host whose records start later is not shaded before its first sample', () => {
+		// node-a from 10:00, node-b from 10:05, above 85 % from its first record on (issue 16: shaded before the data).
+		const c = new SeriesCollector();
+		for (let i = 0; i < 20; i++) {
+			const memory = (percent: number) => ({total_gb: 64, used_gb: 32, percent});
+			c.add({timestamp: '', host: 'node-a', interval_s: 30, memory: memory(50)}, T0 + i * 30_000);
+			if (i >= 10) c.add({timestamp: '', host: 'node-b', interval_s: 30, memory: memory(90)}, T0 + i * 30_000);
+		}
+		const svg = plotLogSvg(analyzeLog(c.finish(), thresholds));
+		const firstX = Number(/<path class="peak" data-host="node-b" d="M([\d.]+) /.exec(svg)![1]);
+		const frame = /<rect class="frame" x="(\d+)" y="\d+" width="(\d+)"/.exec(svg)!;
+		const lastX = Number(frame[1]) + Number(frame[2]);
+		const rects = [...svg.matchAll(/<rect class="episode" x="([\d.]+)" y="[\d.]+" width="([\d.]+)"/g)];
+		expect(rects).toHaveLength(1);
+		const [, x, w] = rects[0]!;
+		expect(Number(x)).toBeCloseTo(firstX, 1);
+		expect(Number(x) + Number(w)).toBeLessThanOrEqual(lastX + 0.05);
 	});
 
 	test('one host (or --host) draws exactly what plotSvg draws', () => {

@@ -144,7 +144,11 @@ describe('json', () => {
 			first: iso(T0),
 			last: iso(T0 + 29 * 30_000),
 			breached: true,
-			thresholds,
+			thresholds: {
+				ram: {critical: 85, warn_margin: 10, hysteresis: 2},
+				swap: {critical: 50, warn_margin: 10, hysteresis: 2},
+				gpu: {critical: 90, warn_margin: 10, hysteresis: 2},
+			},
 			skipped: [],
 			gaps: [{start: iso(T0 + 7 * 30_000), end: iso(T0 + 28 * 30_000), host: 'node-a'}],
 			restarts: [{time: iso(T0 + 15 * 30_000), reason: 'requeue', host: 'node-b', job_id: '5', restart_count: 1}],

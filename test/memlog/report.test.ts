@@ -70,13 +70,30 @@ describe('text', () => {
 		const short = new SeriesCollector();
 		for (let i = 0; i < 5; i++) short.add(ram(40 + 10 * i), T0 + i * 30_000);
 		const shortAnalysis = analyze(short.finish(), thresholds);
-		expect(formatReport(shortAnalysis, {format: 'text'})).toContain('trend: too little data to tell (2 min, 5 points)');
+		expect(formatReport(shortAnalysis, {format: 'text'})).toContain(
+			'trend: too little data to tell (2 m 00 s, 5 points)',
+		);
 		expect(shortAnalysis.metrics[0]?.trend.projected_breach_at).toBeNull();
 		const falling = new SeriesCollector();
 		for (let i = 0; i < 5; i++) falling.add(ram(80 - 10 * i, {interval_s: 3600}), T0 + i * 3_600_000);
 		expect(formatReport(analyze(falling.finish(), thresholds), {format: 'text'})).toContain(
 			'trend: falling (−10.0 GiB/h (−10.0 %/h))',
 		);
+	});
+
+	test("the trend states the span and points it fitted, as the Span line states the data's", () => {
+		// Issue 16: the demo's report said span 30 s and trend "(1 min, 7 points)". 7 records 5 s apart: 30 s.
+		const c = new SeriesCollector();
+		for (let i = 0; i < 7; i++) c.add(ram(80 + i, {interval_s: 5}), T0 + i * 5000);
+		const text = formatReport(analyze(c.finish(), thresholds), {format: 'text'});
+		expect(text).toContain('UTC (30 s)');
+		expect(text).toContain('trend: too little data to tell (30 s, 7 points)');
+		// 2 m 07 s of data read as 2 m 07 s in both places, not as "2 min".
+		const d = new SeriesCollector();
+		for (const s of [0, 25.4, 50.8, 76.2, 101.6, 127]) d.add(ram(40, {interval_s: 30}), T0 + s * 1000);
+		const longer = formatReport(analyze(d.finish(), thresholds), {format: 'text'});
+		expect(longer).toContain('UTC (2 m 07 s)');
+		expect(longer).toContain('trend: too little data to tell (2 m 07 s, 6 points)');
 	});
 
 	test('up to 5 episodes, then "+N more"; gaps and restarts listed', () => {
@@ -88,7 +105,8 @@ describe('text', () => {
 		c.add(ram(40, slurm(70)), T0 + 3_600_000);
 		const text = formatReport(analyze(c.finish(), thresholds), {format: 'text', width: 60});
 		for (const line of text.split('\n')) expect(width(line)).toBeLessThanOrEqual(60);
-		expect(text).toContain('above threshold: 3 m 30 s in 7 episodes');
+		// 30 s each, but the first: at the log's first record, whose window lies before the data.
+		expect(text).toContain('above threshold: 3 m 00 s in 7 episodes');
 		expect(text.split('\n').filter(l => l.includes('peak 90.0 %'))).toHaveLength(5);
 		expect(text).toContain('    +2 more');
 		expect(text).toContain('Gaps: 1');
@@ -155,7 +173,12 @@ describe('json', () => {
 			first: '2026-11-22T10:00:00.000Z',
 			last: '2026-11-22T10:01:30.000Z',
 			breached: true,
-			thresholds,
+			// The rules in the JSON's snake_case, as every key of it.
+			thresholds: {
+				ram: {critical: 85, warn_margin: 10, hysteresis: 2},
+				swap: {critical: 50, warn_margin: 10, hysteresis: 2},
+				gpu: {critical: 90, warn_margin: 10, hysteresis: 2},
+			},
 			metrics: {
 				ram: {
 					min: 80,
