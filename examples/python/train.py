@@ -100,6 +100,34 @@ class TorchModel:
         self.optimizer.load_state_dict(state["optimizer"])
 
 
+TORCH_SAVE_MAGIC = b"PK\x03\x04"
+"""torch.save writes a zip archive (PyTorch 1.6 and later); the toy model's state is a plain pickle."""
+
+
+def written_by(state: bytes) -> str:
+    """Which model wrote a checkpoint's state: "torch" or "toy". Neither can read the other's."""
+    return "torch" if state[:4] == TORCH_SAVE_MAGIC else "toy"
+
+
+def other_model_message(rank: int, state_path: str, found: str, backend: str) -> str:
+    """Why this run will not resume from a checkpoint the other model wrote, and what to do about it.
+
+    The toy run and the torch run of this example write the same layout, so one --run-dir can hold the other's
+    checkpoints (the same command run where PyTorch is and is not installed); torch.load of a pickle fails with
+    "Invalid magic number; corrupt file?", and pickle.loads of torch's zip with a bare UnpicklingError.
+    """
+    if backend == "torch":
+        this_run = "the torch model (PyTorch %s is installed for %s)" % (torch.__version__, sys.executable)
+        way_out = "or remove that run's checkpoints if you no longer need them"
+    else:
+        this_run = "the toy model (PyTorch is not installed for %s)" % sys.executable
+        way_out = "or run it with the Python that has PyTorch, as the run that wrote it"
+    return (
+        "rank %d: cannot resume from %s: the %s model wrote it, and this run trains %s. A run dir holds one "
+        "model's checkpoints: give this run its own --run-dir, %s.\n" % (rank, state_path, found, this_run, way_out)
+    )
+
+
 def agree(request: Request, world_size: int) -> Request:
     """With torch.distributed up, every rank acts on what any rank received, at the same step.
 
@@ -140,6 +168,7 @@ def main(argv: List[str]) -> int:
     if torch is not None and world_size > 1 and "MASTER_ADDR" in os.environ:
         dist.init_process_group("gloo")  # torchrun's environment; "nccl" on GPUs
     model = TorchModel() if torch is not None else ToyModel()
+    backend = "torch" if torch is not None else "toy"
 
     os.makedirs(args.run_dir, exist_ok=True)  # so traintop can watch it before the first save
     step = 0
@@ -147,8 +176,11 @@ def main(argv: List[str]) -> int:
     if resumed is not None:
         step, state_path = resumed
         with open(state_path, "rb") as handle:
-            model.load(handle.read())
-    backend = "torch" if torch is not None else "toy"
+            state = handle.read()
+        if written_by(state) != backend:
+            sys.stderr.write(other_model_message(rank, state_path, written_by(state), backend))
+            return 2
+        model.load(state)
     say("rank %d ready pid %d (local rank %d of %d, %s model)" % (rank, os.getpid(), local_rank, world_size, backend))
     if resumed is not None:
         say("rank %d resumed at step %d from %s" % (rank, step, os.path.dirname(resumed[1])))

@@ -8,6 +8,7 @@ import type {Settings} from '../config/schema.js';
 import {UsageError} from '../core/errors.js';
 import type {CheckpointIndex} from '../core/types.js';
 import {checkpointsJson, formatCheckpoints} from './checkpoints-format.js';
+import {versioned} from '../format/json-version.js';
 
 /** A RUN_DIR argument that must exist: a usage error (exit 2) naming it otherwise. */
 export function existingRunDir(runDir: string): string {
@@ -37,7 +38,7 @@ export async function runCheckpointsCommand(o: {
 	const now = Date.now();
 	const index = await loadCheckpointIndex(runDir, o.settings.keep, now);
 	o.stdout.write(
-		o.json ? `${JSON.stringify(checkpointsJson(index), null, 2)}\n` : `${formatCheckpoints(index, now)}\n`,
+		o.json ? `${JSON.stringify(versioned(checkpointsJson(index)), null, 2)}\n` : `${formatCheckpoints(index, now)}\n`,
 	);
 	return 0;
 }

@@ -6,6 +6,7 @@ import type {Settings} from '../config/schema.js';
 import {startDemoJob} from '../demo/job.js';
 import {logPathFrom} from '../session/log-path.js';
 import {runMonitor} from './monitor.js';
+import {traintopCommand} from './user-command.js';
 
 // `traintop demo`: the simulated job and the monitor on it, in one command, for a first look. The
 // job is torchrun-shaped (a launcher and 4 ranks with DataLoader-like workers), saves every ~20 s,
@@ -67,6 +68,8 @@ export async function runDemoCommand(o: DemoOptions): Promise<number> {
 	}
 	const log = logPathFrom(settings, runDir);
 	say(`its run dir (kept): ${runDir}`);
-	say(`look again: traintop checkpoints ${runDir}${log ? ` · traintop --analyze ${log}` : ''}`);
+	// As the user can type it here: `npx traintop` in a clone, `traintop` once installed.
+	const traintop = traintopCommand();
+	say(`look again: ${traintop} checkpoints ${runDir}${log ? ` · ${traintop} --analyze ${log}` : ''}`);
 	return code;
 }

@@ -6,6 +6,7 @@ import type {Job} from '../core/types.js';
 import type {SaveOutcome} from '../checkpoints/save-attribution.js';
 import {exitLines, exitsJson, saveWatch} from './signal-watch.js';
 import {jobLine} from '../format/jobs.js';
+import {versioned} from '../format/json-version.js';
 import {existingRunDir} from './checkpoints.js';
 import type {FleetConnection} from '../fleet/fleet.js';
 import type {ExitReport} from '../fleet/node-exit-watch.js';
@@ -114,7 +115,7 @@ export async function runSignalCommand(o: SignalCommandOptions): Promise<number>
 	if (planned !== null && 'refused' in planned && !fallBack) {
 		say(`traintop: signal: ${planned.refused}; nothing sent`);
 		if (o.json) {
-			const body = {signal, route: null, slurm_job: slurmJob, refused: planned.refused, results: []};
+			const body = versioned({signal, route: null, slurm_job: slurmJob, refused: planned.refused, results: []});
 			o.stdout.write(`${JSON.stringify(body)}\n`);
 		}
 		return EXIT.actionRefused;
@@ -127,7 +128,7 @@ export async function runSignalCommand(o: SignalCommandOptions): Promise<number>
 		const choice = chooseJob(set, {job: o.job, runDir, selector: o.selector});
 		if (choice.kind === 'none') {
 			say(`traintop: ${noRanksText(o.selector)}; nothing sent`);
-			if (o.json) o.stdout.write(`${JSON.stringify({signal, results: []})}\n`);
+			if (o.json) o.stdout.write(`${JSON.stringify(versioned({signal, results: []}))}\n`);
 			return EXIT.actionRefused;
 		}
 		if (choice.kind === 'refused') throw refusal(choice.why, choice.jobs);
@@ -161,7 +162,7 @@ async function signalThroughAgents(
 			o.stderr.write(`traintop: signal: ${planned.refused}; nothing sent\n`);
 			if (o.json)
 				o.stdout.write(
-					`${JSON.stringify({signal: action.signal, route: 'agents', refused: planned.refused, results: []})}\n`,
+					`${JSON.stringify(versioned({signal: action.signal, route: 'agents', refused: planned.refused, results: []}))}\n`,
 				);
 			return EXIT.actionRefused;
 		}
@@ -184,7 +185,8 @@ async function carryOut(
 	const say = (line: string) => o.stderr.write(`${line}\n`);
 	if (plan.preview.length === 0) {
 		say(`traintop: job ${String(plan.job.id)} has no ranks left (its launcher is still there); nothing sent`);
-		if (o.json) o.stdout.write(`${JSON.stringify({signal, route: plan.route, job: plan.job, results: []})}\n`);
+		if (o.json)
+			o.stdout.write(`${JSON.stringify(versioned({signal, route: plan.route, job: plan.job, results: []}))}\n`);
 		return EXIT.actionRefused;
 	}
 
@@ -234,7 +236,7 @@ async function carryOut(
 				kind: found?.kind ?? null,
 				seconds: Math.round(waited.seconds * 10) / 10,
 			};
-			const body = {
+			const body = versioned({
 				signal,
 				route: plan.route,
 				job: plan.job,
@@ -242,7 +244,7 @@ async function carryOut(
 				notes: plan.notes,
 				...(waited ? {checkpoint} : {}),
 				...(exited ? {exits: exitsJson(exited, signal, o.settings.timeout)} : {}),
-			};
+			});
 			o.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
 		}
 		const allSent = results.every(r => r.outcome === 'sent');

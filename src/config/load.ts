@@ -1,4 +1,5 @@
 import {readFile} from 'node:fs/promises';
+import path from 'node:path';
 import type {z} from 'zod';
 import {errorMessage, UsageError} from '../core/errors.js';
 import {didYouMean} from './did-you-mean.js';
@@ -23,9 +24,9 @@ function show(value: unknown): string {
 	return typeof value === 'string' ? `'${value}'` : JSON.stringify(value);
 }
 
-function unknownKeyMessage(path: string, key: string): string {
+function unknownKeyMessage(file: string, key: string): string {
 	const known = Object.keys(settingsShape);
-	return `config file ${path}: unknown key "${key}"${didYouMean(key, known)}; known keys: ${known.join(', ')}`;
+	return `config file ${file}: unknown key "${key}"${didYouMean(key, known)}; known keys: ${known.join(', ')}`;
 }
 
 function validate(input: unknown, origin: Origin): SettingsInput {
@@ -47,14 +48,30 @@ function lineAndColumn(text: string, offset: number): string {
 }
 
 /** Read and validate a JSON config file; every failure names the file and the rule. */
-export async function loadConfigFile(path: string): Promise<SettingsInput> {
-	let text: string;
+export async function loadConfigFile(file: string): Promise<SettingsInput> {
+	return parseConfigFile(file, (await readConfigText(file, {missingIsNone: false})) ?? '');
+}
+
+/**
+ * The file's text; a file that is not there is null when it was only looked for (the default file), an error when
+ * it was named. Any other failure (EACCES, EISDIR) is an error either way: a config file the user cannot read is
+ * one they meant to apply.
+ */
+async function readConfigText(
+	file: string,
+	{missingIsNone}: {readonly missingIsNone: boolean},
+): Promise<string | null> {
 	try {
-		text = await readFile(path, 'utf8');
+		return await readFile(file, 'utf8');
 	} catch (error) {
-		const reason = errorMessage(error);
-		throw new UsageError(`cannot read config file ${path}: ${reason}`);
+		const code = (error as NodeJS.ErrnoException).code;
+		if (missingIsNone && (code === 'ENOENT' || code === 'ENOTDIR')) return null;
+		throw new UsageError(`cannot read config file ${file}: ${errorMessage(error)}`);
 	}
+}
+
+/** The file's JSON, validated: one object of known settings. */
+function parseConfigFile(file: string, text: string): SettingsInput {
 	let parsed: unknown;
 	try {
 		parsed = JSON.parse(text);
@@ -62,12 +79,12 @@ export async function loadConfigFile(path: string): Promise<SettingsInput> {
 		const message = errorMessage(error);
 		const at = /at position (\d+)/.exec(message);
 		const where = at ? ` at ${lineAndColumn(text, Number(at[1]))}` : '';
-		throw new UsageError(`config file ${path} is not valid JSON${where}: ${message}`);
+		throw new UsageError(`config file ${file} is not valid JSON${where}: ${message}`);
 	}
 	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-		throw new UsageError(`config file ${path} must hold one JSON object of settings, e.g. {"ramThreshold": 80}`);
+		throw new UsageError(`config file ${file} must hold one JSON object of settings, e.g. {"ramThreshold": 80}`);
 	}
-	return validate(parsed, {kind: 'file', path});
+	return validate(parsed, {kind: 'file', path: file});
 }
 
 /**
@@ -112,8 +129,31 @@ export function resolveSettings(
 }
 
 /**
- * The whole chain: `--config FILE`, else $TRAINTOP_CONFIG, else no file. `given` is what the user set (file, then
- * flags), apart from the defaults: a cluster.yaml's reserve factors give way to a GPU threshold the user set.
+ * The config file used when neither --config nor $TRAINTOP_CONFIG names one, as the XDG Base Directory spec places
+ * it: $XDG_CONFIG_HOME/traintop/config.json, else $HOME/.config/traintop/config.json. A relative $XDG_CONFIG_HOME is
+ * ignored (the spec calls it invalid); null when there is no home either.
+ */
+export function defaultConfigPath(env: NodeJS.ProcessEnv): string | null {
+	const xdg = env.XDG_CONFIG_HOME;
+	const base = xdg && path.isAbsolute(xdg) ? xdg : env.HOME ? path.join(env.HOME, '.config') : null;
+	return base === null ? null : path.join(base, 'traintop', 'config.json');
+}
+
+/** The config file named (--config, else $TRAINTOP_CONFIG), else the default one if it exists; null: no file. */
+async function findConfigFile(
+	named: string | null,
+	env: NodeJS.ProcessEnv,
+): Promise<{readonly path: string; readonly settings: SettingsInput} | null> {
+	if (named) return {path: named, settings: await loadConfigFile(named)};
+	const file = defaultConfigPath(env);
+	const text = file === null ? null : await readConfigText(file, {missingIsNone: true});
+	return file === null || text === null ? null : {path: file, settings: parseConfigFile(file, text)};
+}
+
+/**
+ * The whole chain: `--config FILE`, else $TRAINTOP_CONFIG, else the default file when it exists (a missing one is
+ * silent: most users have none). `given` is what the user set (file, then flags), apart from the defaults: a
+ * cluster.yaml's reserve factors give way to a GPU threshold the user set.
  */
 export async function loadSettings(
 	flags: Readonly<Record<string, unknown>>,
@@ -121,8 +161,10 @@ export async function loadSettings(
 ): Promise<{settings: Settings; configPath: string | null; given: SettingsInput}> {
 	const configFlag = flags.config;
 	if (configFlag === '') throw new UsageError('--config needs a file path');
-	const configPath = typeof configFlag === 'string' ? configFlag : env.TRAINTOP_CONFIG || null;
+	const named = typeof configFlag === 'string' ? configFlag : env.TRAINTOP_CONFIG || null;
 	const fromFlags = settingsFromFlags(flags);
-	const fromFile = configPath ? await loadConfigFile(configPath) : {};
+	const file = await findConfigFile(named, env);
+	const configPath = file?.path ?? null;
+	const fromFile = file?.settings ?? {};
 	return {settings: resolveSettings(fromFile, fromFlags, configPath), configPath, given: {...fromFile, ...fromFlags}};
 }

@@ -8,7 +8,14 @@ import {linkWords} from '../fleet/node-words.js';
 import {LEVEL_WORD} from '../format/levels.js';
 import {localTime} from '../format/time.js';
 import {stdoutReader} from './stdout-reader.js';
-import {describeRanksFound, eventRecord, formatAlertLine, formatEventLine, formatStatusLine} from './format.js';
+import {
+	describeRanksFound,
+	eventRecord,
+	formatAlertLine,
+	formatEventLine,
+	formatStatusLine,
+	startRecord,
+} from './format.js';
 
 // The headless view of many nodes: each node's status line (or JSON record, which names its host) per log
 // interval on stdout, its alerts and job events on stderr with the node's name, and a line when a node's link
@@ -37,6 +44,8 @@ export async function runFleetHeadless(session: FleetSession, options: FleetHead
 	note(
 		`watching ${names.length > 0 ? `${names.length} nodes (${names.join(', ')})` : "the job's nodes"} every ${settings.interval} s; ${logs}`,
 	);
+	// As on one node, --json starts with the stream's version; `hosts` is empty until a SLURM job's nodes are known.
+	if (options.json) out(JSON.stringify(startRecord({hosts: names, time: Date.now()})));
 
 	const offRecords = new Map<string, () => void>();
 	const follow = (node: string) => {

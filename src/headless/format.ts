@@ -17,6 +17,8 @@ import {localTime} from '../format/time.js';
 import {formatBytes, formatPercent, formatThreshold} from '../format/units.js';
 import {cgroupLimitWords} from '../core/ram-limit.js';
 import {utilizationText} from '../format/gpu-sensors.js';
+import {versioned} from '../format/json-version.js';
+import {traintopVersion} from '../agent/version.js';
 
 const GIB = 1024 ** 3;
 
@@ -165,4 +167,17 @@ export function eventRecord(event: JobEvent): EventRecord {
 		exit: exit && {code: exit.code, signal: exit.signal},
 		...(event.checkpoint === undefined ? {} : {checkpoint: event.checkpoint}),
 	};
+}
+
+/**
+ * --json's first line, `{"schema_version":1,"event":"start",…}`: the version of the stream's own objects (this
+ * line, the events) for a script to check before it reads on. The log records between the events keep the memory
+ * log's format (README "Memory log format"), which a reader tells apart by their `timestamp` and lack of `event`.
+ * One node names its `host`; many nodes list theirs in `hosts`.
+ */
+export function startRecord(
+	where: {readonly host: string; readonly time: number} | {readonly hosts: readonly string[]; readonly time: number},
+) {
+	const {time, ...place} = where;
+	return versioned({event: 'start' as const, time: new Date(time).toISOString(), version: traintopVersion(), ...place});
 }

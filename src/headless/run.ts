@@ -11,6 +11,7 @@ import {
 	formatEventLine,
 	formatGpuStateLine,
 	formatStatusLine,
+	startRecord,
 } from './format.js';
 import {SlurmReport} from './slurm-report.js';
 import {stdoutReader} from './stdout-reader.js';
@@ -63,6 +64,9 @@ export async function runHeadless(session: Session, options: HeadlessOptions): P
 				? `memory log ${recorder.path} (a record every ${settings.logInterval} s)`
 				: 'memory log off (--no-log)'),
 	);
+	// --json's first line says which shape the stream has; the records after it are the memory log's own format.
+	if (options.json && reader.open())
+		stdout.write(`${JSON.stringify(startRecord({host: session.host, time: Date.now()}))}\n`);
 
 	const offRecord = recorder.onRecord((record, snapshot) => {
 		if (!reader.open()) return;

@@ -1,8 +1,14 @@
-import {mkdtemp, writeFile, chmod, rm} from 'node:fs/promises';
+import {mkdir, mkdtemp, writeFile, chmod, rm} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
-import {loadConfigFile, loadSettings, resolveSettings, settingsFromFlags} from '../../src/config/load.js';
+import {
+	defaultConfigPath,
+	loadConfigFile,
+	loadSettings,
+	resolveSettings,
+	settingsFromFlags,
+} from '../../src/config/load.js';
 import {DEFAULT_SETTINGS} from '../../src/config/schema.js';
 import {ranksFromFlag, selectorFromFlags} from '../../src/config/selection.js';
 import {UsageError} from '../../src/core/errors.js';
@@ -119,6 +125,95 @@ describe('config file', () => {
 
 	test('an empty --config is refused', async () => {
 		await expect(loadSettings({config: ''}, {})).rejects.toThrow('--config needs a file path');
+	});
+});
+
+describe('the default config file ($XDG_CONFIG_HOME/traintop/config.json, else ~/.config/traintop/config.json)', () => {
+	/** A home with its own XDG config dir, and the default file written there (or not). */
+	async function home(name: string, text: string | null): Promise<{home: string; xdg: string; file: string}> {
+		const root = path.join(dir, name);
+		const xdg = path.join(root, 'xdg');
+		const file = path.join(xdg, 'traintop', 'config.json');
+		await mkdir(path.dirname(file), {recursive: true});
+		if (text !== null) await writeFile(file, text);
+		return {home: root, xdg, file};
+	}
+
+	test('is where XDG puts it: $XDG_CONFIG_HOME, else $HOME/.config; a relative $XDG_CONFIG_HOME is ignored', () => {
+		expect(defaultConfigPath({XDG_CONFIG_HOME: '/x/conf', HOME: '/home/u'})).toBe('/x/conf/traintop/config.json');
+		expect(defaultConfigPath({HOME: '/home/u'})).toBe('/home/u/.config/traintop/config.json');
+		expect(defaultConfigPath({XDG_CONFIG_HOME: '', HOME: '/home/u'})).toBe('/home/u/.config/traintop/config.json');
+		expect(defaultConfigPath({XDG_CONFIG_HOME: 'conf', HOME: '/home/u'})).toBe('/home/u/.config/traintop/config.json');
+		expect(defaultConfigPath({})).toBeNull();
+	});
+
+	test('its settings apply when no file is named, and flags win over them', async () => {
+		const {xdg, file} = await home('xdg-read', '{"ramThreshold": 70, "logInterval": 60}');
+		const {settings, configPath} = await loadSettings({logInterval: '45'}, {XDG_CONFIG_HOME: xdg});
+		expect(configPath).toBe(file);
+		expect(settings).toMatchObject({ramThreshold: 70, logInterval: 45});
+	});
+
+	test('~/.config/traintop/config.json when $XDG_CONFIG_HOME is not set', async () => {
+		const root = path.join(dir, 'home-dot-config');
+		await mkdir(path.join(root, '.config', 'traintop'), {recursive: true});
+		await writeFile(path.join(root, '.config', 'traintop', 'config.json'), '{"swapThreshold": 33}');
+		expect((await loadSettings({}, {HOME: root})).settings.swapThreshold).toBe(33);
+	});
+
+	test('$TRAINTOP_CONFIG and --config replace it: nothing of the default file is applied', async () => {
+		const {xdg} = await home('xdg-below', '{"ramThreshold": 70, "gpuThreshold": 60}');
+		const named = await configFile('named.json', '{"ramThreshold": 75}');
+		const fromEnv = await loadSettings({}, {XDG_CONFIG_HOME: xdg, TRAINTOP_CONFIG: named});
+		expect(fromEnv.configPath).toBe(named);
+		expect(fromEnv.settings).toMatchObject({ramThreshold: 75, gpuThreshold: 90});
+		const fromFlag = await loadSettings({config: named}, {XDG_CONFIG_HOME: xdg});
+		expect(fromFlag.settings).toMatchObject({ramThreshold: 75, gpuThreshold: 90});
+	});
+
+	test('a missing one is silent: the defaults, no config path', async () => {
+		const {xdg} = await home('xdg-none', null);
+		expect(await loadSettings({}, {XDG_CONFIG_HOME: xdg})).toMatchObject({
+			settings: DEFAULT_SETTINGS,
+			configPath: null,
+		});
+		// Nor is a home whose .config is a file (ENOTDIR) a reason to refuse to start.
+		const odd = path.join(dir, 'odd-home');
+		await mkdir(odd, {recursive: true});
+		await writeFile(path.join(odd, '.config'), 'not a directory');
+		expect((await loadSettings({}, {HOME: odd})).configPath).toBeNull();
+	});
+
+	test('a bad one is refused naming the file and the key, as a named file is', async () => {
+		const big = await home('xdg-big', '{"ramThreshold": 120}');
+		await expect(loadSettings({}, {XDG_CONFIG_HOME: big.xdg})).rejects.toThrow(
+			new UsageError(`config file ${big.file}: key "ramThreshold" must be at most 100 (a percentage) (got 120)`),
+		);
+		const typo = await home('xdg-typo', '{"ramTreshold": 80}');
+		await expect(loadSettings({}, {XDG_CONFIG_HOME: typo.xdg})).rejects.toThrow(
+			`config file ${typo.file}: unknown key "ramTreshold" (did you mean "ramThreshold"?)`,
+		);
+		const broken = await home('xdg-broken', '{"ramThreshold": 80,}');
+		await expect(loadSettings({}, {XDG_CONFIG_HOME: broken.xdg})).rejects.toThrow(
+			`config file ${broken.file} is not valid JSON at line 1, column 21`,
+		);
+		const rule = await home('xdg-rule', '{"logInterval": 2}');
+		await expect(loadSettings({interval: '5'}, {XDG_CONFIG_HOME: rule.xdg})).rejects.toThrow(
+			`config file ${rule.file}: key "logInterval" (2 s) must be at least --interval (5 s)`,
+		);
+	});
+
+	test('one that is there but cannot be read is an error, not skipped', async () => {
+		const {xdg, file} = await home('xdg-dir', null);
+		await mkdir(file);
+		await expect(loadSettings({}, {XDG_CONFIG_HOME: xdg})).rejects.toThrow(`cannot read config file ${file}: EISDIR`);
+		if (process.getuid?.() !== 0) {
+			const locked = await home('xdg-locked', '{}');
+			await chmod(locked.file, 0o000);
+			await expect(loadSettings({}, {XDG_CONFIG_HOME: locked.xdg})).rejects.toThrow(
+				`cannot read config file ${locked.file}: EACCES`,
+			);
+		}
 	});
 });
 

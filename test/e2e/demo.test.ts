@@ -60,6 +60,8 @@ test('q: the job is stopped, the run dir and memory log are named, exit 0, nothi
 	expect(after).toContain(`its run dir (kept): ${runDir}`);
 	expect(after).toContain(`memory log ${runDir}/traintop-memory.jsonl`);
 	expect(after).toMatch(/stopped the demo job/);
+	// Started from the clone, where `traintop` is not on PATH: the command to paste is npx's.
+	expect(after).toContain(`look again: npx traintop checkpoints ${runDir}`);
 	expect(processesWith(runDir)).toEqual([]);
 	expect(existsSync(`${runDir}/traintop-memory.jsonl`)).toBe(true);
 });

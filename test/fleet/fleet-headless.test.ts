@@ -100,6 +100,14 @@ describe('traintop --hosts: one view of many nodes', () => {
 		const node2 = lines(run.stdout()).find(l => l.event === 'node' && l.host === 'node2' && l.state === 'connected');
 		// The banner came before the agent's hello: skipped and counted, nothing lost.
 		expect(node2?.garbage).toBe(1);
+		// --json's first line: the stream's schema_version and the nodes it watches.
+		expect(JSON.parse(run.stdout().split('\n')[0]!)).toEqual({
+			schema_version: 1,
+			event: 'start',
+			time: expect.any(String),
+			version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+			hosts: ['node1', 'node2'],
+		});
 
 		// A hung agent (stopped): node2 goes stale within 3 intervals; node1 keeps reporting meanwhile.
 		const agentPid = node2?.agent_pid ?? 0;

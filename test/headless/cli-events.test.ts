@@ -45,7 +45,8 @@ test('a rank stopped and killed, then the job ended: stderr lines and --json eve
 		'--match',
 		tag,
 	]);
-	const events = () => jsonLines(run.stdout()).filter(line => 'event' in line);
+	// The job's events: not the stream's start line ({"schema_version":1,"event":"start",…}).
+	const events = () => jsonLines(run.stdout()).filter(line => 'event' in line && line.event !== 'start');
 	try {
 		await run.waitFor(o => o.stderr.includes(`rank 1 (pid ${rank1.pid}) found`), 15_000);
 		rank1.kill('SIGSTOP');

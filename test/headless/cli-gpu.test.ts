@@ -30,12 +30,14 @@ type Rec = {
 	memory: {percent: number} | null;
 };
 
+/** The log records in --json's stdout: not its start line (`{"schema_version":1,"event":"start",…}`) nor events. */
 function records(text: string): Rec[] {
 	return text
 		.trim()
 		.split('\n')
 		.filter(Boolean)
-		.map(line => JSON.parse(line) as Rec);
+		.map(line => JSON.parse(line) as Rec & {event?: string})
+		.filter(line => line.event === undefined);
 }
 
 function allPids(): number[] {
