@@ -1,0 +1,65 @@
+import {EXIT} from '../core/errors.js';
+import type {DiskNeed} from './disk-need.js';
+import type {Dtype} from './dtype.js';
+import type {LoaderEstimate, LoaderInputs} from './estimate.js';
+import type {GpuReport} from './gpu-free.js';
+import type {InputSource} from './inputs.js';
+import type {RamBasis, RamJudgement, Verdict} from './ram-verdict.js';
+
+// Everything preflight found, as plain data: the text and the JSON are written from it, and the exit code follows
+// from its verdicts.
+
+export type EstimatePart =
+	| {
+			readonly status: 'estimated';
+			readonly inputs: LoaderInputs;
+			readonly dtype: Dtype;
+			readonly estimate: LoaderEstimate;
+			readonly sources: Readonly<Record<string, InputSource>>;
+	  }
+	| {
+			readonly status: 'skipped';
+			readonly missing: readonly string[];
+			readonly sources: Readonly<Record<string, InputSource>>;
+	  };
+
+export interface PreflightReport {
+	/** The machine whose RAM, GPUs and disk were read. */
+	readonly host: string;
+	readonly estimate: EstimatePart;
+	readonly ram: {
+		readonly basis: RamBasis;
+		readonly criticalPercent: number;
+		readonly warnMargin: number;
+		/** null when the estimate was skipped. */
+		readonly judgement: RamJudgement | null;
+	};
+	readonly gpus: GpuReport;
+	/** null without a RUN_DIR. */
+	readonly disk: {readonly runDir: string; readonly need: DiskNeed} | null;
+	readonly signals: {readonly save: string; readonly emergency: string; readonly advice: readonly string[]};
+}
+
+export type OverallVerdict = Verdict | 'unknown';
+
+const ORDER: readonly Verdict[] = ['fits', 'tight', 'will_not_fit'];
+
+/** The worst of the RAM verdict and the disk's; unknown when neither could be judged. */
+export function overallVerdict(report: PreflightReport): OverallVerdict {
+	const verdicts: Verdict[] = [];
+	if (report.ram.judgement) verdicts.push(report.ram.judgement.verdict);
+	const disk = report.disk?.need.status;
+	if (disk === 'fits' || disk === 'will_not_fit') verdicts.push(disk);
+	if (verdicts.length === 0) return 'unknown';
+	return verdicts.reduce((worst, v) => (ORDER.indexOf(v) > ORDER.indexOf(worst) ? v : worst));
+}
+
+/**
+ * 4 when something will not fit; 4 for tight too with --fail-on-breach (as `--analyze --fail-on-breach`: the line
+ * is reached); else 0. A skipped estimate is not a breach: nothing was found over a line.
+ */
+export function exitCodeOf(verdict: OverallVerdict, failOnBreach: boolean): number {
+	if (verdict === 'will_not_fit') return EXIT.breach;
+	if (verdict === 'tight' && failOnBreach) return EXIT.breach;
+	return EXIT.ok;
+}
