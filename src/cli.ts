@@ -1,9 +1,8 @@
 #!/usr/bin/env node
 import {setFlagsFromString} from 'node:v8';
-import meow from 'meow';
+import {parseArgv} from './cli/argv.js';
 import {loadSettings} from './config/load.js';
 import {jobFromFlag, ranksFromFlag, selectorFromFlags, slurmJobFromFlags} from './config/selection.js';
-import {helpText, OPTIONS} from './config/options.js';
 import {EXIT, UsageError} from './core/errors.js';
 
 // Named for what it is: `ps`, /proc/PID/comm and another traintop's rank discovery see "traintop …", not
@@ -20,8 +19,6 @@ process.env.NODE_ENV ??= 'production';
 // argv → validated settings → one mode. The only file that calls process.exit.
 // Each mode is imported when chosen: `--analyze` of a big log should not pay for (or hold in
 // memory) the monitor's readers and watchers.
-
-type MeowFlagType = 'string' | 'boolean' | 'number';
 
 /**
  * The monitor (TUI, headless, demo) runs for days, a sample and a frame a second. V8 doubles its young generation
@@ -41,33 +38,28 @@ function monitorHeap(): void {
 }
 const STARTUP_MS = 10_000;
 
-function meowFlags(): Record<string, {type: MeowFlagType}> {
-	const flags: Record<string, {type: MeowFlagType}> = {};
-	for (const option of OPTIONS) {
-		if (option.name === 'help' || option.name === 'version') continue;
-		// Numbers arrive as strings so a bad value can be quoted back as the user typed it.
-		flags[option.name] = {type: option.kind === 'boolean' ? 'boolean' : 'string'};
-	}
-	return flags;
-}
-
 async function main(): Promise<number> {
 	// A closed terminal or log pipe must not crash the monitor through its diagnostics.
 	process.stderr.on('error', () => {});
-	const cli = meow(helpText(), {
-		importMeta: import.meta,
-		description: false,
-		flags: meowFlags(),
-		allowUnknownFlags: false,
-		// Absent booleans stay absent, so a config file's `"log": false` is not overridden by a default.
-		booleanDefault: undefined,
-	});
+	const cli = parseArgv(process.argv.slice(2), import.meta);
 	const [command, ...args] = cli.input;
+	// --help, -h, `help COMMAND` and --version answer before anything else: no setting is read, no process
+	// started, no signal sent (`signal save --help --pid P` once signalled P).
+	const analyze = Boolean(cli.flags.analyze);
+	if (cli.flags.help || cli.flags.version || (command === 'help' && !analyze)) {
+		const {helpRequested} = await import('./cli/help.js');
+		process.stdout.write(`${helpRequested(cli.input, cli.flags)}\n`);
+		return EXIT.ok;
+	}
+	if (command === 'completion' && !analyze) {
+		const {runCompletionCommand} = await import('./commands/completion.js');
+		return runCompletionCommand(args, process.stdout);
+	}
 	const {settings, given} = await loadSettings(cli.flags);
 	const selector = selectorFromFlags(cli.flags);
 	const json = Boolean(cli.flags.json);
 
-	if (cli.flags.analyze) {
+	if (analyze) {
 		if (cli.flags.markdown && json) throw new UsageError('--json and --markdown cannot be used together');
 		const {runAnalyzeCommand} = await import('./commands/analyze.js');
 		return runAnalyzeCommand({
@@ -109,6 +101,8 @@ async function main(): Promise<number> {
 			json,
 			stdout: process.stdout,
 			columns: process.stdout.columns,
+			// Piped or redirected, a command line is read whole (grep, a file): only a terminal's width cuts it.
+			wide: Boolean(cli.flags.wide) || !process.stdout.isTTY,
 		});
 	}
 	if (command === 'checkpoints') {
@@ -123,6 +117,18 @@ async function main(): Promise<number> {
 			process.stderr.write(`traintop: RUN_DIR: SLURM job ${jobId}'s working directory ${runDir}\n`);
 		}
 		return runCheckpointsCommand({runDir, settings, json, stdout: process.stdout});
+	}
+	if (command === 'preflight') {
+		const {runPreflightCommand} = await import('./commands/preflight.js');
+		return runPreflightCommand({
+			args,
+			flags: cli.flags,
+			settings,
+			json,
+			stdout: process.stdout,
+			stderr: process.stderr,
+			columns: process.stdout.columns,
+		});
 	}
 	if (command === 'agent') {
 		if (args.length > 1) throw new UsageError(`agent takes at most one RUN_DIR (got ${args.join(' ')})`);
@@ -166,6 +172,9 @@ async function main(): Promise<number> {
 			stderr: process.stderr,
 		});
 	}
+	// The monitor: a first word within a typo of a command (`sginal`) is refused, not waited for as a RUN_DIR.
+	const {checkMistypedCommand} = await import('./cli/suggest.js');
+	checkMistypedCommand(command);
 	monitorHeap();
 	// Many nodes: --hosts, --cluster, or --slurm-job J --agents (each node of the job through one srun --overlap).
 	if (cli.flags.hosts !== undefined || cli.flags.cluster !== undefined || (cli.flags.agents && cli.flags.slurmJob)) {

@@ -9,7 +9,10 @@ import {formatBytesShort} from '../format/units.js';
 
 // Pure text and JSON for `traintop ranks`. The TUI's ranks pane shows the same signal marks (format/signals.ts).
 
-function rankRow(r: RankProcess): string[] {
+/** A command line on one line, every argument kept: any run of blanks or newlines becomes one space. */
+const wholeCommand = (cmd: string): string => cmd.replace(/\s+/g, ' ').trim();
+
+function rankRow(r: RankProcess, wide: boolean): string[] {
 	return [
 		r.rank === null ? '?' : String(r.rank),
 		r.localRank === null ? '-' : String(r.localRank),
@@ -20,7 +23,7 @@ function rankRow(r: RankProcess): string[] {
 		formatBytesShort(r.gpuMemoryBytes),
 		String(r.workers.length),
 		...WATCHED_SIGNALS.map(signal => (r.signals[signal] ? signalMark(r.signals[signal]) : '?')),
-		compactCommand(r.cmd),
+		wide ? wholeCommand(r.cmd) : compactCommand(r.cmd),
 	];
 }
 
@@ -35,15 +38,20 @@ function troubleLines(job: Job): string[] {
 	return lines;
 }
 
-/** The readable table: per job a header line, its ranks with their signal marks, then what is wrong with them. */
-export function formatRanks(set: RankSet, width = 120): string {
+/**
+ * The readable table: per job a header line, its ranks with their signal marks, then what is wrong with them. Rows
+ * are cut to `width` with `…`; `wide` (--wide, or stdout not a terminal: a file, grep, a pager) keeps every row whole
+ * and CMD the whole command line, interpreter path and all, since a script or a person scrolling needs all of it.
+ */
+export function formatRanks(set: RankSet, {width = 120, wide = false}: {width?: number; wide?: boolean} = {}): string {
 	if (set.ranks.length === 0) return 'no ranks found';
+	const cut = (line: string) => (wide ? line : truncate(line, width));
 	const header = ['RANK', 'LOCAL', 'PID', 'ST', 'CPU%', 'RSS', 'GPU', 'WRK', ...WATCHED_SIGNALS.map(signalName), 'CMD'];
-	const lines = table([header, ...set.ranks.map(rankRow)]).map(line => truncate(line, width));
+	const lines = table([header, ...set.ranks.map(r => rankRow(r, wide))]).map(cut);
 	const rowOf = new Map(set.ranks.map((r, i) => [r.pid, lines[i + 1]!]));
 	const out = [lines[0]!];
 	for (const job of set.jobs) {
-		out.push(truncate(`job ${jobLine(job, width)}`, width));
+		out.push(cut(`job ${wide ? jobLine(job, Number.POSITIVE_INFINITY, wholeCommand) : jobLine(job, width)}`));
 		for (const rank of job.ranks) out.push(rowOf.get(rank.pid)!);
 		if (job.ranks.length === 0) out.push('  no ranks (the launcher is still there: restarting?)');
 		out.push(...troubleLines(job));

@@ -9,6 +9,7 @@ import type {RankSelector} from '../ranks/tree.js';
 import {readGpuProcessesOnce} from '../system/gpu-processes-once.js';
 import {procReader, type ProcReader} from '../system/procfs.js';
 import {formatRanks, ranksJson} from './ranks-format.js';
+import {versioned} from '../format/json-version.js';
 import {jobMatches} from '../ranks/choose-job.js';
 import {slurmJobOfTraintop} from '../ranks/slurm.js';
 
@@ -46,15 +47,17 @@ export async function runRanksCommand(options: {
 	json: boolean;
 	stdout: Writable;
 	columns?: number;
+	/** Whole rows and command lines (--wide, or stdout not a terminal), never cut to `columns`. */
+	wide?: boolean;
 }): Promise<number> {
 	const scanned = await scanRanks(options.settings, options.selector);
 	const set = options.job === null ? scanned : onlyJob(scanned, options.job);
 	if (options.json) {
-		options.stdout.write(`${JSON.stringify(ranksJson(set), null, 2)}\n`);
+		options.stdout.write(`${JSON.stringify(versioned(ranksJson(set)), null, 2)}\n`);
 	} else if (set.ranks.length === 0) {
 		options.stdout.write(`${noRanksText(options.selector)}\n`);
 	} else {
-		options.stdout.write(`${formatRanks(set, options.columns ?? 120)}\n`);
+		options.stdout.write(`${formatRanks(set, {width: options.columns ?? 120, wide: options.wide ?? false})}\n`);
 	}
 	return 0;
 }

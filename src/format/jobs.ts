@@ -19,18 +19,22 @@ export function missingLocalText(job: Job): string | null {
 		: `${job.ranks.length} of ${job.localWorldSize} local ranks`;
 }
 
+/** A command line in a job's line: without its interpreter's path, cut at 70 columns. */
+const shortCommand = (cmd: string): string => truncate(compactCommand(cmd), 70);
+
 /**
  * One line: `torchrun:4242  4 ranks (world 4)  run dir /runs/a  SLURM 998.0  launcher 4242 torchrun …` — where
- * it runs ("in /home/u/exp") when no RUN_DIR names it, since that is what tells two jobs apart.
+ * it runs ("in /home/u/exp") when no RUN_DIR names it, since that is what tells two jobs apart. `command` writes the
+ * launcher's (or rank 0's) command line: `ranks --wide` gives it whole.
  */
-export function jobLine(job: Job, width = 160): string {
+export function jobLine(job: Job, width = 160, command: (cmd: string) => string = shortCommand): string {
 	const missing = missingLocalText(job);
 	const parts = [job.id, rankCountText(job), ...(missing ? [missing] : [])];
 	if (job.runDir) parts.push(`run dir ${job.runDir}`);
 	else if (job.cwd) parts.push(`in ${job.cwd}`);
 	if (job.slurm) parts.push(`SLURM ${job.slurm.jobId}${job.slurm.stepId === null ? '' : `.${job.slurm.stepId}`}`);
-	if (job.launcher) parts.push(`launcher ${job.launcher.pid} ${truncate(compactCommand(job.launcher.cmd), 70)}`);
-	else parts.push(`rank 0 ${truncate(compactCommand(job.ranks[0]?.cmd ?? ''), 70)}`);
+	if (job.launcher) parts.push(`launcher ${job.launcher.pid} ${command(job.launcher.cmd)}`);
+	else parts.push(`rank 0 ${command(job.ranks[0]?.cmd ?? '')}`);
 	return truncate(parts.join('  '), width);
 }
 
