@@ -12,7 +12,7 @@ import FleetApp from '../../src/ui/fleet/FleetApp.js';
 import {fleetJobActions} from '../../src/ui/fleet/fleet-job-actions.js';
 import {type FleetTuiSession, fleetTuiSession} from '../../src/ui/fleet/fleet-tui-session.js';
 import {CLI, requireBuild} from '../helpers/dist.js';
-import {press, pressUntil, untilFrame} from '../helpers/ink.js';
+import {press, pressFrom, untilFrame} from '../helpers/ink.js';
 import {startSmallJob} from '../helpers/small-demo-job.js';
 
 // Enter on a rank in a node's view of the many-node screen: the real Fleet, real agents (the built binary, beside a
@@ -83,14 +83,17 @@ describe("a rank's detail in a node's view, through its agent", () => {
 		await untilFrame(lastFrame, f => /^RANKS 4 /m.test(f) && /^› node1 +\S+ +connected/m.test(f), 30_000);
 
 		// node1's view, then the detail of its first rank (rank 0): what the kernel on that node says of it.
-		await pressUntil(stdin, ENTER, lastFrame, f => /^NODE node1 · connected/m.test(f) && /^RANKS 2 /m.test(f));
+		const onNodes = (f: string) => /^NODES /m.test(f);
+		const inNode = (name: string) => (f: string) =>
+			/^NODE /m.test(f) && !/Launch variables/.test(f) && f.includes(`NODE ${name}`);
+		await pressFrom(stdin, ENTER, lastFrame, onNodes, f => inNode('node1')(f) && /^RANKS 2 /m.test(f));
 		const rank0 = pids.get(0)!;
 		const cwd = readlinkSync(`/proc/${rank0}/cwd`);
 		const script = readFileSync(`/proc/${rank0}/cmdline`, 'utf8')
 			.split('\0')
 			.find(arg => arg.endsWith('rank.py'))!;
 		const opened = (f: string) => /Launch variables/.test(f) && /RANK +0/.test(f);
-		const detail = await pressUntil(stdin, ENTER, lastFrame, opened, 25_000);
+		const detail = await pressFrom(stdin, ENTER, lastFrame, inNode('node1'), opened, 25_000);
 		const text = detail.replace(/\s+/g, ' ');
 		expect(detail).toMatch(new RegExp(`rank 0 · pid ${rank0} · job `));
 		expect(text).toContain(script);
@@ -105,9 +108,9 @@ describe("a rank's detail in a node's view, through its agent", () => {
 		await press(stdin, ESC);
 		await untilFrame(lastFrame, f => /^NODES /m.test(f));
 		await press(stdin, DOWN);
-		await pressUntil(stdin, ENTER, lastFrame, f => /^NODE node2 · connected/m.test(f) && /^RANKS 2 /m.test(f));
+		await pressFrom(stdin, ENTER, lastFrame, onNodes, f => inNode('node2')(f) && /^RANKS 2 /m.test(f));
 		const askedAt = Date.now();
-		const scan = await pressUntil(stdin, ENTER, lastFrame, f => /showing its last scan/.test(f));
+		const scan = await pressFrom(stdin, ENTER, lastFrame, inNode('node2'), f => /showing its last scan/.test(f));
 		expect(Date.now() - askedAt).toBeGreaterThanOrEqual(900);
 		expect(scan.replace(/\s+/g, ' ')).toContain(
 			`pid ${rank0} on node2: its agent did not answer in 1 s; showing its last scan`,

@@ -48,3 +48,31 @@ export async function pressUntil(
 		}
 	}
 }
+
+/**
+ * Presses `key` only while the frame is still `before` (the screen the key acts on), until it shows `after`: for a
+ * key that means something else on the screen it leads to (Enter opens a node, then Enter on the node's view opens a
+ * rank). A press lost under load is made again; one that landed is never followed by a second.
+ */
+export async function pressFrom(
+	stdin: {write(data: string): void},
+	key: string,
+	lastFrame: () => string | undefined,
+	before: (frame: string) => boolean,
+	after: (frame: string) => boolean,
+	timeoutMs = 20_000,
+): Promise<string> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const frame = lastFrame() ?? '';
+		if (after(frame)) return frame;
+		const left = deadline - Date.now();
+		if (left <= 0) throw new Error(`the frame after ${JSON.stringify(key)}: not after ${timeoutMs} ms:\n${frame}`);
+		if (before(frame)) await press(stdin, key);
+		try {
+			return await untilFrame(lastFrame, after, Math.min(1000, left));
+		} catch {
+			// Not yet: press again if the key did not land.
+		}
+	}
+}
