@@ -4,6 +4,7 @@ import {parseArgv} from './cli/argv.js';
 import {loadSettings} from './config/load.js';
 import {jobFromFlag, ranksFromFlag, selectorFromFlags, slurmJobFromFlags} from './config/selection.js';
 import {EXIT, UsageError} from './core/errors.js';
+import {endQuietlyIfTerminalDies} from './system/dead-terminal.js';
 
 // Named for what it is: `ps`, /proc/PID/comm and another traintop's rank discovery see "traintop …", not
 // "node …/dist/cli.js" (a traintop under `srun --overlap` carries SLURM_PROCID and must never pass for a rank).
@@ -11,6 +12,8 @@ process.title = ['traintop', ...process.argv.slice(2)].join(' ');
 // SIGUSR1 to a Node process opens an inspector (a debug port on 127.0.0.1:9229) unless a listener is installed.
 // A stray save signal must not turn a monitor into a debug port: listen, and do nothing.
 process.on('SIGUSR1', () => {});
+// A closed terminal (window, tmux, ssh) ends traintop like q does, exit 0: never a crash on EIO at exit.
+endQuietlyIfTerminalDies();
 
 // React's development build checks and warns on every render (several times slower); the TUI is
 // imported only after this line, so it gets the production build unless the user asked otherwise.

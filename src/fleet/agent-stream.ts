@@ -1,6 +1,7 @@
 import {type ChildProcess, spawn} from 'node:child_process';
 import {createInterface} from 'node:readline';
 import {type AgentCommand, type AgentMessage, parseAgentMessage} from '../agent/protocol.js';
+import {unwatchGroup, watchGroup} from '../system/orphan-reaper.js';
 import {helperEnv} from '../system/process-group.js';
 
 // One connection to agents: a child process (ssh host traintop agent, srun … traintop agent, or a local agent)
@@ -32,6 +33,8 @@ export class AgentStream {
 			env: helperEnv(env),
 			detached: true,
 		});
+		// A SIGKILLed viewer cannot close it: the reaper then sends its group SIGTERM (orphan-reaper.ts).
+		watchGroup(this.#child.pid);
 		const end = (why: string) => {
 			if (this.#ended) return;
 			this.#ended = true;
@@ -40,6 +43,7 @@ export class AgentStream {
 		this.#child.on('error', error => end(`${command} could not start: ${error.message}`));
 		this.#child.stdin?.on('error', () => {});
 		this.#child.on('exit', (code, signal) => {
+			unwatchGroup(this.#child.pid);
 			const how = signal ? `killed by ${signal}` : `exited ${code}`;
 			const said = this.#stderr.at(-1);
 			end(said ? `${how}: ${said}` : how);

@@ -3,8 +3,6 @@
 // doubling backoff. Everything the loop can do wrong becomes a GpuState; nothing here throws.
 
 import type {ChildProcess} from 'node:child_process';
-import {createInterface} from 'node:readline';
-import type {Readable} from 'node:stream';
 import {errorMessage} from '../core/errors.js';
 import type {GpuState} from '../core/types.js';
 import {formatDuration} from '../format/duration.js';
@@ -19,6 +17,7 @@ import {
 	type GpuField,
 	type GpuSample,
 } from './nvidia-smi-parse.js';
+import {readCappedLines} from './capped-lines.js';
 import {OUTPUT_DRAIN_MS, type ChildGroups} from './nvidia-smi-processes.js';
 import {releasePipes, spawnInOwnGroup, waitForExit, waitForOutputEnd} from './process-group.js';
 
@@ -44,6 +43,8 @@ export interface GpuLoopOptions {
 
 /** Non-row lines kept per loop run for error messages; Xid/ECC noise must not grow without bound. */
 const TEXT_LINES_KEPT = 20;
+/** A row of 8 GPUs' sensors is well under 4 KiB; a longer line is not nvidia-smi answering (see capped-lines.ts). */
+const MAX_LINE_BYTES = 64 * 1024;
 
 /** One run of the device loop, from spawn to its end. */
 interface LoopRun {
@@ -133,8 +134,9 @@ export class GpuLoop {
 		this.#groups.track(child);
 		// `on`, not `once`: a second 'error' without a listener would be thrown at traintop.
 		child.on('error', error => this.#onLoopSpawnError(run, error));
-		readLines(child.stdout, line => this.#onLoopLine(run, line, 'stdout'));
-		readLines(child.stderr, line => this.#onLoopLine(run, line, 'stderr'));
+		const tooLong = (): void => this.#onTooLong(run);
+		readCappedLines(child.stdout, MAX_LINE_BYTES, line => this.#onLoopLine(run, line, 'stdout'), tooLong);
+		readCappedLines(child.stderr, MAX_LINE_BYTES, line => this.#onLoopLine(run, line, 'stderr'), tooLong);
 		child.once('exit', (code, signal) => void this.#onLoopExit(run, code, signal));
 		this.#armWatchdog(run);
 	}
@@ -196,13 +198,21 @@ export class GpuLoop {
 			run.samples === 0
 				? `no sample within ${formatDuration(limitMs / 1000)}`
 				: `no sample for ${formatDuration(limitMs / 1000)}`;
+		this.#abandon(run, `nvidia-smi stopped answering: ${what}${said === null ? '' : `; it said: ${said}`}`);
+	}
+
+	/** A line past MAX_LINE_BYTES: whatever it is printing, it is not samples; a failure like any other. */
+	#onTooLong(run: LoopRun): void {
+		if (run.finished) return;
+		this.#abandon(run, `nvidia-smi printed a line of more than ${MAX_LINE_BYTES / 1024} KiB without a newline`);
+	}
+
+	/** Gives up on a run that still lives, and starts another after the backoff. */
+	#abandon(run: LoopRun, message: string): void {
 		this.#finishLoop(run);
 		// Hung, maybe in the driver: end its whole group (a helper may hold its stdout) before starting another.
 		void this.#groups.terminate(run.child);
-		this.#scheduleRestart(
-			`nvidia-smi stopped answering: ${what}${said === null ? '' : `; it said: ${said}`}`,
-			run.child,
-		);
+		this.#scheduleRestart(message, run.child);
 	}
 
 	async #onLoopExit(run: LoopRun, code: number | null, signal: NodeJS.Signals | null): Promise<void> {
@@ -273,12 +283,6 @@ export class GpuLoop {
 		this.#state = state;
 		this.#onChange(state);
 	}
-}
-
-/** Feeds `stream` line by line; readline also copes with \r\n. */
-function readLines(stream: Readable | null, onLine: (line: string) => void): void {
-	if (stream === null) return;
-	createInterface({input: stream, crlfDelay: Infinity}).on('line', onLine);
 }
 
 /** stderr never carries rows; treat every line as text. */

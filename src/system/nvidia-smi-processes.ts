@@ -15,6 +15,12 @@ import {releasePipes, spawnInOwnGroup, waitForExit, waitForOutputEnd} from './pr
 export const OUTPUT_DRAIN_MS = 100;
 
 /**
+ * A table of a few hundred processes is a few KiB; more than this is not a table (a line that never ends) and would
+ * otherwise be kept until the timeout, at up to a GB a second.
+ */
+const MAX_OUTPUT_BYTES = 1024 * 1024;
+
+/**
  * The owner's bookkeeping of child process groups: every child the poller starts is tracked there, so that the
  * owner's stop() and killNow() reach it too, however the poller is doing with it.
  */
@@ -144,14 +150,32 @@ export class ComputeAppsPoller {
 			return;
 		}
 		this.#groups.track(child);
-		const stdout: string[] = [];
-		const stderr: string[] = [];
-		child.stdout?.setEncoding('utf8').on('data', (chunk: string) => stdout.push(chunk));
-		child.stderr?.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
+		const stdout: Buffer[] = [];
+		const stderr: Buffer[] = [];
+		let outputBytes = 0;
+		const collect = (into: Buffer[]) => (chunk: Buffer) => {
+			if (run.finished) return;
+			outputBytes += chunk.length;
+			if (outputBytes > MAX_OUTPUT_BYTES) {
+				void this.#abandon(
+					run,
+					`nvidia-smi --query-compute-apps printed more than ${MAX_OUTPUT_BYTES / 1_048_576} MiB`,
+				);
+			} else into.push(chunk);
+		};
+		child.stdout?.on('data', collect(stdout));
+		child.stderr?.on('data', collect(stderr));
 		const run: QueryRun = {
 			child,
 			finished: false,
-			timer: setTimeout(() => void this.#onTimeout(run), this.#timeoutMs),
+			timer: setTimeout(
+				() =>
+					void this.#abandon(
+						run,
+						`nvidia-smi --query-compute-apps did not answer within ${formatDuration(this.#timeoutMs / 1000)}`,
+					),
+				this.#timeoutMs,
+			),
 		};
 		this.#run = run;
 		// `on`, not `once`: a second 'error' without a listener would be thrown at traintop.
@@ -172,7 +196,7 @@ export class ComputeAppsPoller {
 					void this.#groups.terminate(child);
 				}
 				if (run.finished) return;
-				this.#endRun(run, this.#judgeOutput(stdout.join(''), stderr.join(''), code, signal));
+				this.#endRun(run, this.#judgeOutput(text(stdout), text(stderr), code, signal));
 			})();
 		});
 	}
@@ -194,10 +218,12 @@ export class ComputeAppsPoller {
 		return `${said ?? 'nvidia-smi --query-compute-apps failed'} (${how})`;
 	}
 
-	async #onTimeout(run: QueryRun): Promise<void> {
+	/** A call that hangs or floods: an error, and its group ended. */
+	async #abandon(run: QueryRun, message: string): Promise<void> {
 		if (run.finished) return;
 		run.finished = true;
-		this.#setError(`nvidia-smi --query-compute-apps did not answer within ${formatDuration(this.#timeoutMs / 1000)}`);
+		clearTimeout(run.timer);
+		this.#setError(message);
 		// Keep it counted as in flight until its group is gone: never two of them at once.
 		await this.#groups.terminate(run.child);
 		await waitForExit(run.child);
@@ -225,4 +251,9 @@ export class ComputeAppsPoller {
 		this.#table = table;
 		this.#onChange();
 	}
+}
+
+/** Decoded once whole, so that a character split between two reads is kept. */
+function text(chunks: readonly Buffer[]): string {
+	return Buffer.concat(chunks).toString('utf8');
 }

@@ -20,6 +20,8 @@ export interface NvidiaSmiOptions {
 	firstSampleTimeoutMs?: number;
 	/** No complete sample for this many intervals ⇒ nvidia-smi is hung: kill it and start again. */
 	staleAfterIntervals?: number;
+	/** …but never sooner than this: at --interval 0.1, 3 intervals (300 ms) killed loops that merely paused. */
+	minStaleAfterMs?: number;
 	/** Restart delays, doubling from `initial` up to `max`; a good sample resets it. */
 	backoffMs?: {initial: number; max: number};
 	/** SIGTERM, then SIGKILL after this. */
@@ -33,6 +35,8 @@ export interface NvidiaSmiOptions {
 
 const DEFAULT_FIRST_SAMPLE_TIMEOUT_MS = 10_000;
 const DEFAULT_STALE_AFTER_INTERVALS = 3;
+/** A driver call can take a second or two on a busy multi-GPU node without anything being wrong. */
+const DEFAULT_MIN_STALE_AFTER_MS = 5_000;
 const DEFAULT_BACKOFF_MS = {initial: 1_000, max: 60_000};
 const DEFAULT_KILL_GRACE_MS = 2_000;
 const MIN_PROCESS_TIMEOUT_MS = 10_000;
@@ -67,7 +71,10 @@ export class NvidiaSmiReader {
 			env: options.env,
 			intervalMs: options.intervalMs,
 			firstSampleTimeoutMs: options.firstSampleTimeoutMs ?? DEFAULT_FIRST_SAMPLE_TIMEOUT_MS,
-			staleAfterMs: (options.staleAfterIntervals ?? DEFAULT_STALE_AFTER_INTERVALS) * options.intervalMs,
+			staleAfterMs: Math.max(
+				(options.staleAfterIntervals ?? DEFAULT_STALE_AFTER_INTERVALS) * options.intervalMs,
+				options.minStaleAfterMs ?? DEFAULT_MIN_STALE_AFTER_MS,
+			),
 			backoff: options.backoffMs ?? DEFAULT_BACKOFF_MS,
 			now,
 			groups,

@@ -3,6 +3,7 @@
 // fires and the helper lives on; killing the group (process.kill(-pid)) reaches it too.
 
 import {spawn, type ChildProcess} from 'node:child_process';
+import {unwatchGroup, watchGroup} from './orphan-reaper.js';
 
 const IS_WINDOWS = process.platform === 'win32';
 
@@ -32,6 +33,8 @@ export function spawnInOwnGroup(command: string, args: readonly string[], env?: 
 	// A pipe error must not become an uncaught exception in traintop; the child's 'exit' tells what happened.
 	child.stdout?.on('error', () => {});
 	child.stderr?.on('error', () => {});
+	// Ended with traintop even if traintop is SIGKILLed while the child hangs (orphan-reaper.ts).
+	if (!IS_WINDOWS) watchGroup(child.pid);
 	return child;
 }
 
@@ -85,10 +88,14 @@ export function waitForOutputEnd(child: ChildProcess, graceMs: number): Promise<
 	});
 }
 
-/** Frees our ends of the pipes so a stray holder cannot keep the event loop alive; it gets EPIPE if it writes. */
+/**
+ * Done with the child: frees our ends of the pipes so a stray holder cannot keep the event loop alive (it gets EPIPE
+ * if it writes), and takes its group off the reaper's list, so that a number the kernel may reuse is never signalled.
+ */
 export function releasePipes(child: ChildProcess): void {
 	child.stdout?.destroy();
 	child.stderr?.destroy();
+	unwatchGroup(child.pid);
 }
 
 /**

@@ -8,7 +8,8 @@ import type {TuiSession} from './tui-session.js';
 // Opens the TUI on the terminal and gives the terminal back as it was: the alternate screen is
 // entered before the first frame and left on every way out — q, Ctrl-C, SIGTERM/SIGHUP (the
 // caller aborts `signal`), a crash of the app (the error propagates after the screen is restored)
-// and process exit. It writes only to the terminal it is given.
+// and process exit. It writes only to the terminal it is given. A terminal that went away (EIO,
+// end of input) ends it like q, writing nothing more (system/dead-terminal.ts does the exit).
 
 const ENTER_ALTERNATE_SCREEN = '\u001B[?1049h\u001B[H';
 const LEAVE_ALTERNATE_SCREEN = '\u001B[?1049l';
@@ -48,8 +49,10 @@ export async function runOnTerminal(
 	// Ink composes each frame's rows anew, cell by cell; this draws the rows it can as their text (ink-rows.ts).
 	await installInkRows();
 	let restored = false;
+	// A terminal gone (hangup): nothing can be drawn or restored; its writes fail with EIO.
+	let lost = false;
 	const restore = (): void => {
-		if (restored) return;
+		if (restored || lost) return;
 		restored = true;
 		stdout.write(LEAVE_ALTERNATE_SCREEN);
 	};
@@ -73,12 +76,22 @@ export async function runOnTerminal(
 	stdout.on('resize', clearOnResize);
 	const onAbort = (): void => instance.unmount();
 	signal.addEventListener('abort', onAbort, {once: true});
+	// The terminal closed without a SIGHUP reaching us (the shell kept it): a failed write (EIO) or the end of the
+	// keyboard's input says so. Quit as for q. The error listeners stay: Ink's own unmount still writes (the cursor).
+	const onLost = (): void => {
+		lost = true;
+		instance.unmount();
+	};
+	stdout.on('error', onLost);
+	stdin.on('error', onLost);
+	stdin.once('end', onLost);
 	start();
 	try {
 		await instance.waitUntilExit();
 	} finally {
 		signal.removeEventListener('abort', onAbort);
 		stdout.off('resize', clearOnResize);
+		stdin.off('end', onLost);
 		instance.unmount();
 		restore();
 		process.off('exit', restore);

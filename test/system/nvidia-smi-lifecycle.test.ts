@@ -125,4 +125,29 @@ describe('nothing survives traintop', () => {
 		// Nothing of ours runs any more: only the broken pipe can end the loop (the wait gives it ten intervals).
 		await expectAllDead(host, 10 * INTERVAL_MS);
 	});
+
+	it('SIGKILL of traintop while nvidia-smi hangs: the hung loop and its grandchild are killed within seconds', async () => {
+		// A hung loop never writes, so no broken pipe can end it: only something that outlives traintop can.
+		const host = startHost({FAKE_NVSMI_SCENARIO: H100, FAKE_NVSMI_MODE: 'hang-orphan', FAKE_NVSMI_IGNORE_TERM: '1'});
+		await whenRunning(host, {grandchild: true});
+		host.child.kill('SIGKILL');
+		await host.exited;
+		await expectAllDead(host, 3_000);
+	});
+
+	it('SIGKILL of traintop while a compute-apps one-shot hangs: the one-shot is killed within seconds', async () => {
+		const host = startHost({
+			FAKE_NVSMI_SCENARIO: H100,
+			FAKE_NVSMI_MODE: 'hang',
+			FAKE_NVSMI_KNOBS_FOR: 'query-compute-apps',
+			HOST_PROCESS_INTERVAL_MS: '50',
+		});
+		await whenRunning(host, {oneShot: true});
+		const [oneShot] = fakeRuns(host.log, '--query-compute-apps');
+		host.child.kill('SIGKILL');
+		await host.exited;
+		// Its own limit is 10 s; traintop's death must end it well before.
+		await waitFor(() => !isAlive(oneShot!.pid), 'the hung one-shot to die', 3_000);
+		await expectAllDead(host, 3_000);
+	});
 });

@@ -354,7 +354,11 @@ describe('hung nvidia-smi', () => {
 	});
 
 	it('stale: samples stop coming → error after staleAfterIntervals, restart, and data again', async () => {
-		const h = startReader({FAKE_NVSMI_SCENARIO: H100, FAKE_NVSMI_HANG_AFTER: '2'}, {staleAfterIntervals: 3});
+		const h = startReader(
+			{FAKE_NVSMI_SCENARIO: H100, FAKE_NVSMI_HANG_AFTER: '2'},
+			// Test-sized: without the floor of a few seconds (nvidia-smi-faults.test.ts tests the floor).
+			{staleAfterIntervals: 3, minStaleAfterMs: 0},
+		);
 		const error = await errorState(h);
 		expect(error.message).toBe('nvidia-smi stopped answering: no sample for 300 ms');
 		const [stuck] = fakeRuns(h.log);
