@@ -5,9 +5,10 @@ import {thresholdsFrom} from '../config/thresholds.js';
 import {EXIT, UsageError} from '../core/errors.js';
 import {analyzeLog} from '../memlog/analyze-log.js';
 import {plotLogSvg} from '../memlog/plot.js';
-import {readSeries, resolveInputs, type SkippedLine} from '../memlog/reader.js';
+import {readSeries, resolveInputs} from '../memlog/reader.js';
 import {formatLogReport} from '../memlog/report-hosts.js';
 import {ANALYZE_JSON_SCHEMA_VERSION, logJson} from '../memlog/report-json.js';
+import {describeSkipped, SkippedLines} from '../memlog/skipped-lines.js';
 
 export interface AnalyzeOptions {
 	/** Files, globs or run dirs; none = the current directory as a run dir. */
@@ -24,9 +25,6 @@ export interface AnalyzeOptions {
 	readonly columns?: number;
 }
 
-/** How many skipped lines the text report lists before summarising the rest. */
-const SKIPPED_SHOWN = 10;
-
 /**
  * `traintop --analyze PATH...`: streams every record once into numeric series (constant memory in
  * the file size), splits them by host (each host its own series, or only `--host`'s), analyses them with the same
@@ -36,13 +34,15 @@ const SKIPPED_SHOWN = 10;
 export async function runAnalyzeCommand(o: AnalyzeOptions): Promise<number> {
 	if (o.host === '') throw new UsageError('--host needs the name of a host the logs hold');
 	const files = await resolveInputs(o.inputs.length > 0 ? o.inputs : ['.']);
-	const skipped: SkippedLine[] = [];
+	// Counts and the first lines of each reason: constant memory however many lines are bad.
+	const skipped = new SkippedLines();
 	const log = analyzeLog(await readSeries(files, skipped), thresholdsFrom(o.settings), {
 		host: o.host ?? null,
 		// Each GPU: its --gpu-thresholds entry > its line in the log > --gpu-threshold (memlog/gpu-lines.ts).
 		gpuLines: {byUuid: o.settings.gpuThresholds},
 	});
-	const json = logJson(log, {skipped});
+	const json = logJson(log, {skipped: skipped.examples});
+	for (const {file, reason} of skipped.filesLeftOut) o.stderr.write(`traintop: left out ${file}: ${reason}\n`);
 
 	if (o.plot) {
 		try {
@@ -53,18 +53,20 @@ export async function runAnalyzeCommand(o: AnalyzeOptions): Promise<number> {
 	}
 	if (o.format === 'json') {
 		// schema_version first: a reader checks it before it reads anything else.
-		o.stdout.write(`${JSON.stringify({schema_version: ANALYZE_JSON_SCHEMA_VERSION, files, ...json}, null, 2)}\n`);
+		// `skipped` holds the first lines of each reason; the counts of all of them come after it.
+		const counts = {
+			skipped_total: skipped.total,
+			skipped_by_reason: Object.fromEntries(skipped.reasons.map(r => [r.reason, r.count])),
+			files_left_out: skipped.filesLeftOut,
+		};
+		o.stdout.write(
+			`${JSON.stringify({schema_version: ANALYZE_JSON_SCHEMA_VERSION, files, ...json, ...counts}, null, 2)}\n`,
+		);
 	} else {
 		o.stdout.write(
-			`${formatLogReport(log, {format: o.format, width: Math.min(o.columns ?? 80, 120), files, skipped})}\n`,
+			`${formatLogReport(log, {format: o.format, width: Math.min(o.columns ?? 80, 120), files, skipped: skipped.total})}\n`,
 		);
-		if (skipped.length > 0) {
-			const lines = skipped.slice(0, SKIPPED_SHOWN).map(s => `  ${s.file}:${s.line}: ${s.reason}`);
-			const more = skipped.length > SKIPPED_SHOWN ? [`  … and ${skipped.length - SKIPPED_SHOWN} more`] : [];
-			o.stderr.write(
-				`traintop: skipped ${skipped.length} line(s) that are not memory records:\n${[...lines, ...more].join('\n')}\n`,
-			);
-		}
+		o.stderr.write(describeSkipped(skipped));
 		if (o.plot) o.stderr.write(`traintop: wrote ${o.plot}\n`);
 	}
 	return o.failOnBreach && json.breached ? EXIT.breach : EXIT.ok;

@@ -1,6 +1,9 @@
 // Is a parsed JSON value a memory record? A fast structural check for the common case, the zod
-// schema (the rule) for everything else and for the reason a value is not one.
+// schema (the rule) for everything else and for the reason a value is not one; then the ranges of
+// the values the analysis reads (plausible.ts).
 
+import {outOfRange} from './plausible.js';
+import {fillFromRecord, RecordFields} from './record-fields.js';
 import {logRecordReadSchema, type ReadLogRecord} from './record.js';
 import {describe} from './split-objects.js';
 
@@ -145,6 +148,16 @@ function valueAt(root: unknown, keys: readonly PropertyKey[]): unknown {
 	return v;
 }
 
+/** Scratch for the range check of a record that passed the schema. */
+const scratch = new RecordFields();
+
+/** The record when its values are in range (plausible.ts), or the reason it is not. */
+function inRange(record: ReadLogRecord, time: number): {record: ReadLogRecord; time: number} | {reason: string} {
+	fillFromRecord(scratch, record, time);
+	const reason = outOfRange(scratch);
+	return reason === null ? {record, time} : {reason};
+}
+
 /** The record, or the reason it is none. */
 export function checkRecord(value: unknown): {record: ReadLogRecord; time: number} | {reason: string} {
 	if (!isObj(value)) return {reason: `not an object: ${describe(value)}`};
@@ -152,10 +165,10 @@ export function checkRecord(value: unknown): {record: ReadLogRecord; time: numbe
 	if (typeof ts === 'string') {
 		const time = Date.parse(ts);
 		// Extra fields stay on the object: the type does not name them and nothing reads them.
-		if (!Number.isNaN(time) && fastCheck(value)) return {record: value as ReadLogRecord, time};
+		if (!Number.isNaN(time) && fastCheck(value)) return inRange(value as ReadLogRecord, time);
 	}
 	const parsed = logRecordReadSchema.safeParse(value);
-	if (parsed.success) return {record: parsed.data, time: Date.parse(parsed.data.timestamp)};
+	if (parsed.success) return inRange(parsed.data, Date.parse(parsed.data.timestamp));
 	const issues = parsed.error.issues;
 	const first = issues[0];
 	if (first === undefined) return {reason: 'not a memory record'};

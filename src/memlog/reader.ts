@@ -6,26 +6,20 @@
 // line that looks like one JSON Lines record goes first to the byte scanner when the caller has
 // one (readSeries), then to JSON.parse; only what neither takes is decoded for the splitter.
 
-import {createReadStream} from 'node:fs';
 import {stat} from 'node:fs/promises';
-import {pipeline, type Readable} from 'node:stream';
 import {StringDecoder} from 'node:string_decoder';
-import {createGunzip} from 'node:zlib';
 import {UsageError} from '../core/errors.js';
 import {checkRecord} from './check-record.js';
+import {openLog} from './inputs.js';
 import {RecordFields} from './record-fields.js';
 import type {ReadLogRecord} from './record.js';
 import {LineScanner} from './scan-line.js';
 import {SeriesCollector, type Series} from './series.js';
+import type {SkipSink} from './skipped-lines.js';
 import {ObjectSplitter, type SplitSink} from './split-objects.js';
 
 export {resolveInputs} from './inputs.js';
-
-export interface SkippedLine {
-	readonly file: string;
-	readonly line: number;
-	readonly reason: string;
-}
+export type {SkippedLine, SkipSink} from './skipped-lines.js';
 
 export interface LocatedRecord {
 	readonly record: ReadLogRecord;
@@ -56,24 +50,38 @@ interface FileSink {
 	readonly scan?: (buf: Buffer, start: number, end: number) => boolean;
 }
 
-function open(file: string): Readable {
-	const raw = createReadStream(file, {highWaterMark: CHUNK});
-	if (!file.endsWith('.gz')) return raw;
-	return pipeline(raw, createGunzip({chunkSize: CHUNK}), () => {
-		// Errors surface through the iteration of the last stream.
-	});
-}
-
 function errorCode(error: unknown): string | undefined {
 	const code = (error as {code?: unknown} | null)?.code;
 	return typeof code === 'string' ? code : undefined;
 }
 
+/** What readFile made of one file: its records, and why it had none. */
+interface FileResult {
+	readonly file: string;
+	readonly records: number;
+	readonly skipped: number;
+}
+
+/** Files with no memory record: left out with a note when other files had records, an error when none had. */
+function settleEmptyFiles(results: readonly FileResult[], skipped: SkipSink): void {
+	const empty = results.filter(r => r.records === 0);
+	if (empty.length === 0) return;
+	const why = (r: FileResult) => (r.skipped === 0 ? 'it is empty' : `${r.skipped} line(s) skipped as bad input`);
+	if (empty.length === results.length) {
+		const [only] = empty;
+		if (empty.length === 1 && only) throw new UsageError(`${only.file}: no memory record in it (${why(only)})`);
+		const listed = empty.slice(0, 5).map(r => `${r.file}: ${why(r)}`);
+		const more = empty.length > 5 ? `; and ${empty.length - 5} more` : '';
+		throw new UsageError(`no memory record in any input: ${listed.join('; ')}${more}`);
+	}
+	for (const r of empty) skipped.leaveOut?.(r.file, `no memory record in it (${why(r)})`);
+}
+
 /**
- * Reads one file into `sink`, pushing bad input to `skipped`; returns the number of records.
- * Throws a UsageError when the file cannot be read or holds no memory record at all.
+ * Reads one file into `sink`, pushing bad input to `skipped`; returns its counts.
+ * Throws a UsageError when the file cannot be read or is not a regular file.
  */
-async function readFile(file: string, skipped: SkippedLine[], sink: FileSink): Promise<number> {
+async function readFile(file: string, skipped: SkipSink, sink: FileSink): Promise<FileResult> {
 	let count = 0;
 	let skippedHere = 0;
 	const bad = (line: number, reason: string): void => {
@@ -143,7 +151,7 @@ async function readFile(file: string, skipped: SkippedLine[], sink: FileSink): P
 
 	/** The start of the current line, from earlier chunks. */
 	let pending: Buffer | null = null;
-	const stream = open(file);
+	const stream = await openLog(file, CHUNK);
 	try {
 		for await (const chunk of stream as AsyncIterable<Buffer>) {
 			let start = 0;
@@ -190,11 +198,7 @@ async function readFile(file: string, skipped: SkippedLine[], sink: FileSink): P
 		else lastLine(text, splitter, handle);
 	}
 	splitter.finish();
-	if (count === 0) {
-		const why = skippedHere === 0 ? 'it is empty' : `${skippedHere} line(s) skipped as bad input`;
-		throw new UsageError(`${file}: no memory record in it (${why})`);
-	}
-	return count;
+	return {file, records: count, skipped: skippedHere};
 }
 
 /** The last line of a file, with no newline after it. */
@@ -218,21 +222,25 @@ function lastLine(line: string, splitter: ObjectSplitter, handle: (value: unknow
 /**
  * Every record of every file, in order, as objects with where they came from; bad input goes to
  * `skipped`. Holds them all: for tests and small inputs (readSeries is the path for big logs).
- * Throws a UsageError naming a file that cannot be read or holds no memory record at all.
+ * Throws a UsageError naming a file that cannot be read, or the files when none holds a memory
+ * record; a file without one beside files with some is left out (`skipped.leaveOut`).
  */
-export async function readAllRecords(files: readonly string[], skipped: SkippedLine[]): Promise<LocatedRecord[]> {
+export async function readAllRecords(files: readonly string[], skipped: SkipSink): Promise<LocatedRecord[]> {
 	const out: LocatedRecord[] = [];
+	const results: FileResult[] = [];
 	for (const file of files) {
-		await readFile(file, skipped, {record: (record, time, line) => out.push({record, file, line, time})});
+		results.push(await readFile(file, skipped, {record: (record, time, line) => out.push({record, file, line, time})}));
 	}
+	settleEmptyFiles(results, skipped);
 	return out;
 }
 
 /**
  * Reads every file into numeric series for the analysis: the path for big logs, where our own
- * JSON Lines records go through the byte scanner and never become objects.
+ * JSON Lines records go through the byte scanner and never become objects. Bad input goes to
+ * `skipped` (a SkippedLines keeps it in constant memory); files as readAllRecords takes them.
  */
-export async function readSeries(files: readonly string[], skipped: SkippedLine[]): Promise<Series> {
+export async function readSeries(files: readonly string[], skipped: SkipSink): Promise<Series> {
 	const collector = new SeriesCollector();
 	const scanner = new LineScanner();
 	const fields = new RecordFields();
@@ -241,8 +249,9 @@ export async function readSeries(files: readonly string[], skipped: SkippedLine[
 	for (const file of files) if (!file.endsWith('.gz')) bytesLeft += (await stat(file).catch(() => null))?.size ?? 0;
 	let sampled = 0;
 	let sampledBytes = 0;
+	const results: FileResult[] = [];
 	for (const file of files) {
-		await readFile(file, skipped, {
+		const result = await readFile(file, skipped, {
 			record: (record, time) => collector.add(record, time),
 			scan: (buf, start, end) => {
 				if (!scanner.scan(buf, start, end, fields)) return false;
@@ -254,6 +263,8 @@ export async function readSeries(files: readonly string[], skipped: SkippedLine[
 				return true;
 			},
 		});
+		results.push(result);
 	}
+	settleEmptyFiles(results, skipped);
 	return collector.finish();
 }

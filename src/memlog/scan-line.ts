@@ -1,6 +1,7 @@
 import {BYTE} from './json-bytes.js';
 import {GPU_FIELDS, KEY_ID, MEMORY_FIELDS, SWAP_FIELDS, type ObjectSpec} from './record-keys.js';
 import type {RecordFields} from './record-fields.js';
+import {outOfRange} from './plausible.js';
 import {KeyedScanner} from './scan-keyed.js';
 
 // A byte-level scanner for one line of traintop's own JSON Lines memory log, for `--analyze` on
@@ -12,8 +13,8 @@ import {KeyedScanner} from './scan-keyed.js';
 // The rule that keeps it honest: it ACCEPTS A SUBSET of what JSON.parse + the schema accept, and
 // for what it accepts it yields exactly the values they would (test/memlog/scan-line.test.ts
 // checks both on random and corrupted records). Whatever it is not sure of (an escape in a string,
-// a non-empty `alerts`, a wrong type, deep nesting) makes it return false; the reader then takes
-// the slow path, which also gives the reason when the line is bad.
+// a non-empty `alerts`, a wrong type, deep nesting, a value out of range) makes it return false; the
+// reader then takes the slow path, which also gives the reason when the line is bad.
 
 const {COMMA, OPEN_BRACE, CLOSE_BRACE, OPEN_BRACKET, CLOSE_BRACKET} = BYTE;
 
@@ -37,7 +38,8 @@ export class LineScanner extends KeyedScanner {
 		f.reset();
 		if (!this.#record(f)) return false;
 		this.space();
-		return this.pos === this.end;
+		// A value out of range goes to the slow path too, which skips the record and names the value.
+		return this.pos === this.end && outOfRange(f) === null;
 	}
 
 	#record(f: RecordFields): boolean {

@@ -5,6 +5,8 @@ import fc from 'fast-check';
 import {afterAll, beforeAll, expect, test} from 'vitest';
 import {UsageError} from '../../src/core/errors.js';
 import {readAllRecords, readSeries, type SkippedLine} from '../../src/memlog/reader.js';
+import {outOfRange} from '../../src/memlog/plausible.js';
+import {fillFromRecord, RecordFields} from '../../src/memlog/record-fields.js';
 import {logRecordReadSchema} from '../../src/memlog/record.js';
 
 let dir: string;
@@ -16,6 +18,8 @@ afterAll(async () => {
 });
 
 const num = fc.double({noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6});
+/** A value the analysis reads: mostly in range (plausible.ts), any number now and then. */
+const used = fc.oneof({arbitrary: fc.double({noNaN: true, min: 0, max: 100}), weight: 19}, {arbitrary: num, weight: 1});
 // Strings in generated records hold no JSON structure (quotes, escapes, brackets).
 const str = fc.string({maxLength: 8, unit: fc.constantFrom(...'abc XYZ-_.019')});
 const gpu = fc.record({
@@ -24,15 +28,15 @@ const gpu = fc.record({
 	name: fc.option(str),
 	memory_used_gb: fc.option(num),
 	memory_total_gb: fc.option(num),
-	memory_percent: fc.option(num),
-	peak_memory_percent: fc.option(num),
+	memory_percent: fc.option(used),
+	peak_memory_percent: fc.option(used),
 	utilization_percent: fc.option(num),
 });
 const body = fc.record({
 	time: fc.integer({min: 0, max: 4_000_000_000_000}),
-	memory: fc.option(fc.record({total_gb: num, used_gb: num, percent: num, available_gb: num}), {nil: null}),
-	swap: fc.option(fc.record({total_gb: num, used_gb: num, percent: num}), {nil: null}),
-	gpu: fc.option(fc.record({memory_allocated_gb: num, memory_total_gb: num, memory_percent: num}), {nil: null}),
+	memory: fc.option(fc.record({total_gb: num, used_gb: used, percent: used, available_gb: num}), {nil: null}),
+	swap: fc.option(fc.record({total_gb: used, used_gb: num, percent: used}), {nil: null}),
+	gpu: fc.option(fc.record({memory_allocated_gb: num, memory_total_gb: num, memory_percent: used}), {nil: null}),
 	gpus: fc.array(gpu, {maxLength: 2}),
 	extra: fc.option(str, {nil: undefined}),
 });
@@ -70,7 +74,13 @@ function corrupt(line: string, c: Corruption): string[] {
 function validRecordLine(line: string): boolean {
 	try {
 		const v: unknown = JSON.parse(line);
-		return typeof v === 'object' && v !== null && !Array.isArray(v) && logRecordReadSchema.safeParse(v).success;
+		if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+		const parsed = logRecordReadSchema.safeParse(v);
+		if (!parsed.success) return false;
+		// And its values in range: a record that cannot be true is skipped (plausible.ts).
+		const fields = new RecordFields();
+		fillFromRecord(fields, parsed.data, Date.parse(parsed.data.timestamp));
+		return outOfRange(fields) === null;
 	} catch {
 		return false;
 	}
@@ -94,7 +104,9 @@ test('corrupted JSON Lines: never throws but UsageError, every intact line is re
 						...(extra === undefined ? {} : {extra}),
 					};
 					const line = JSON.stringify(rec);
-					if (c === undefined || c.kind === 'blank' || c.kind === 'duplicate') intact.push(`seq-${seq}`);
+					// Intact: not corrupted, and no value out of range (those are skipped as impossible).
+					const kept = c === undefined || c.kind === 'blank' || c.kind === 'duplicate';
+					if (kept && validRecordLine(line)) intact.push(`seq-${seq}`);
 					lines.push(...(c === undefined ? [line] : corrupt(line, c)));
 				});
 				const text = lines.join('\n') + (finalNewline ? '\n' : '');
