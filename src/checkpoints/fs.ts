@@ -1,9 +1,13 @@
 // The only file-system access of the checkpoint scan: directory listings with lstat information, the size of a file
 // or a directory tree, lenient reads of small JSON and text files, and the head or tail of a file. The layouts get
-// these through LayoutIO (layouts/layout.ts), so they stay free of node:fs.
+// these through LayoutIO (layouts/layout.ts), so they stay free of node:fs. Files are opened only through
+// system/safe-read.ts (regular files only: a FIFO would block), and names are read as bytes (system/byte-names.ts:
+// a name that is not UTF-8 stays itself), so every path here goes to node:fs through fsPath.
 
 import {errorMessage} from '../core/errors.js';
-import {type FileHandle, open, lstat, readdir, readFile, readlink, stat} from 'node:fs/promises';
+import {fsPath, nameFromBytes} from '../system/byte-names.js';
+import {readRegular} from '../system/safe-read.js';
+import {lstat, readdir, readlink, stat} from 'node:fs/promises';
 import type {Stats} from 'node:fs';
 import path from 'node:path';
 
@@ -38,11 +42,16 @@ function typeOf(stats: {isFile(): boolean; isDirectory(): boolean}): Entry['type
 	return stats.isDirectory() ? 'dir' : 'other';
 }
 
+/** The names in `dir`, read as bytes so that a name that is not UTF-8 keeps its identity. */
+async function listNames(dir: string): Promise<string[]> {
+	return (await readdir(fsPath(dir), {encoding: 'buffer'})).map(nameFromBytes);
+}
+
 /** The entry for one path, or null when it is gone (removed between readdir and lstat). */
 export async function entryAt(file: string): Promise<Entry | null> {
 	let own: Stats;
 	try {
-		own = await lstat(file);
+		own = await lstat(fsPath(file));
 	} catch {
 		return null;
 	}
@@ -59,9 +68,9 @@ export async function entryAt(file: string): Promise<Entry | null> {
 			birthtimeMs: own.birthtimeMs,
 		};
 	}
-	const linkTarget = await readlink(file).catch(() => null);
+	const linkTarget = await readlink(fsPath(file), {encoding: 'buffer'}).then(nameFromBytes, () => null);
 	try {
-		const target = await stat(file);
+		const target = await stat(fsPath(file));
 		const {size, mtimeMs, birthtimeMs} = target;
 		return {name, path: file, type: typeOf(target), symlink: true, linkTarget, size, mtimeMs, birthtimeMs};
 	} catch {
@@ -72,7 +81,7 @@ export async function entryAt(file: string): Promise<Entry | null> {
 
 /** The entries of `dir`, sorted by name. Throws what readdir throws (ENOENT, ENOTDIR, EACCES). */
 export async function listDir(dir: string): Promise<Entry[]> {
-	const names = (await readdir(dir)).sort();
+	const names = (await listNames(dir)).sort();
 	const entries = await Promise.all(names.map(name => entryAt(path.join(dir, name))));
 	return entries.filter((entry): entry is Entry => entry !== null);
 }
@@ -134,7 +143,7 @@ export async function treeStats(root: string): Promise<TreeStats> {
 		}
 		let names: string[];
 		try {
-			names = await readdir(dir);
+			names = await listNames(dir);
 		} catch (caught) {
 			error ??= errorMessage(caught);
 			return NO_FILES;
@@ -143,7 +152,7 @@ export async function treeStats(root: string): Promise<TreeStats> {
 			names.map(async name => {
 				const file = path.join(dir, name);
 				try {
-					const stats = await lstat(file);
+					const stats = await lstat(fsPath(file));
 					if (stats.isDirectory()) return walk(file, depth + 1);
 					return stats.isFile() ? ofFile(stats) : NO_FILES;
 				} catch (caught) {
@@ -155,7 +164,7 @@ export async function treeStats(root: string): Promise<TreeStats> {
 		return parts.reduce(merge, NO_FILES);
 	}
 	try {
-		const top = await stat(root);
+		const top = await stat(fsPath(root));
 		const files = top.isDirectory() ? await walk(root, 0) : top.isFile() ? ofFile(top) : NO_FILES;
 		return {...files, error};
 	} catch (caught) {
@@ -163,38 +172,41 @@ export async function treeStats(root: string): Promise<TreeStats> {
 	}
 }
 
-/** Parses a JSON file without throwing: missing, an error text (unreadable, too big, malformed), or the value. */
+/** Told about each file a read would not open (a FIFO where a checkpoint file belongs), with the reason. */
+export type SkippedFile = (file: string, reason: string) => void;
+
+const NOT_TOLD: SkippedFile = () => {};
+
+/** Parses a JSON file without throwing: missing, an error text (unreadable, too big, not a regular file, malformed), or the value. */
 export async function readJson(file: string): Promise<JsonRead> {
+	const read = await readRegular(fsPath(file), MAX_JSON_BYTES, 'head', MAX_JSON_BYTES);
+	if (read.status === 'missing') return read;
+	if (read.status === 'refused') return {status: 'error', error: `skipped: ${read.reason}`};
+	if (read.status === 'error') return read;
 	try {
-		const size = (await stat(file)).size;
-		if (size > MAX_JSON_BYTES) return {status: 'error', error: `${size} bytes, over the ${MAX_JSON_BYTES}-byte limit`};
-		return {status: 'ok', value: JSON.parse(await readFile(file, 'utf8')) as unknown};
+		return {status: 'ok', value: JSON.parse(read.bytes.toString('utf8')) as unknown};
 	} catch (caught) {
-		if ((caught as NodeJS.ErrnoException).code === 'ENOENT') return {status: 'missing'};
 		return {status: 'error', error: errorMessage(caught)};
 	}
 }
 
 /** The first `maxBytes` of a file as UTF-8, or null when it cannot be read. */
-export async function readText(file: string, maxBytes = 4096): Promise<string | null> {
-	const bytes = await readRange(file, maxBytes, 'head');
+export async function readText(file: string, maxBytes = 4096, skipped: SkippedFile = NOT_TOLD): Promise<string | null> {
+	const bytes = await readRange(file, maxBytes, 'head', skipped);
 	return bytes === null ? null : bytes.toString('utf8');
 }
 
-/** Up to `count` bytes from the start (`head`) or the end (`tail`) of a file; null when it cannot be read. */
-export async function readRange(file: string, count: number, from: 'head' | 'tail'): Promise<Buffer | null> {
-	let handle: FileHandle | undefined;
-	try {
-		handle = await open(file, 'r');
-		const size = (await handle.stat()).size;
-		const length = Math.max(0, Math.min(count, size));
-		const buffer = Buffer.alloc(length);
-		const position = from === 'head' ? 0 : size - length;
-		const {bytesRead} = await handle.read(buffer, 0, length, position);
-		return buffer.subarray(0, bytesRead);
-	} catch {
-		return null;
-	} finally {
-		await handle?.close().catch(() => {});
-	}
+/**
+ * Up to `count` bytes from the start (`head`) or the end (`tail`) of a file; null when it cannot be read. A file that
+ * is not a regular one is not opened: `skipped` is told why.
+ */
+export async function readRange(
+	file: string,
+	count: number,
+	from: 'head' | 'tail',
+	skipped: SkippedFile = NOT_TOLD,
+): Promise<Buffer | null> {
+	const read = await readRegular(fsPath(file), count, from);
+	if (read.status === 'refused') skipped(file, read.reason);
+	return read.status === 'ok' ? read.bytes : null;
 }
