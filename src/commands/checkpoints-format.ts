@@ -6,13 +6,19 @@ import {groupHeading, PARTIAL_MARK, RETENTION_MARK} from '../format/checkpoints.
 import {formatAge} from '../format/duration.js';
 import {localTime} from '../format/time.js';
 import {formatBytes} from '../format/units.js';
+import {printable} from '../format/printable.js';
 
 // Pure text and JSON for `traintop checkpoints`; the TUI's checkpoints pane shows the same marks (format/checkpoints.ts).
+
+/** Text from the run dir as printed: controls made visible, and bytes of a name that is not UTF-8 as `\xff`. */
+function shown(text: string): string {
+	return printable(text);
+}
 
 /** The timeline (newest first, as a person scans it) and the summary of retention, disk and saves. */
 export function formatCheckpoints(index: CheckpointIndex, now: number): string {
 	if (index.checkpoints.length === 0) {
-		return [`no checkpoints yet in ${index.runDir}`, ...index.warnings.map(w => `warning: ${w}`)].join('\n');
+		return [`no checkpoints yet in ${index.runDir}`, ...index.warnings.map(w => `warning: ${w}`)].map(shown).join('\n');
 	}
 	const rows = [...index.checkpoints]
 		.reverse()
@@ -25,7 +31,7 @@ export function formatCheckpoints(index: CheckpointIndex, now: number): string {
 			c.kind,
 			c.status === 'partial' ? PARTIAL_MARK : 'complete',
 			RETENTION_MARK[c.retention],
-			c.name,
+			shown(c.name),
 		]);
 	const lines = table([['TIME', 'AGE', 'STEP', 'EPOCH', 'SIZE', 'KIND', 'STATUS', 'RETENTION', 'NAME'], ...rows]);
 	const summary: string[] = [''];
@@ -47,7 +53,8 @@ export function formatCheckpoints(index: CheckpointIndex, now: number): string {
 		);
 	}
 	for (const warning of index.warnings) summary.push(`warning: ${warning}`);
-	return [...lines, ...summary].join('\n');
+	// Names, the run dir and warnings come from the run dir: every line is made printable (a no-op where it is).
+	return [...lines, ...summary].map(shown).join('\n');
 }
 
 /** The frameworks whose checkpoints are listed, by their own names; layout ids for an index without groups. */

@@ -6,11 +6,12 @@ import {truncate} from '../format/columns.js';
 import {compactCommand} from '../format/command-line.js';
 import {SIGNAL_LEGEND, signalMark, signalName} from '../format/signals.js';
 import {formatBytesShort} from '../format/units.js';
+import {printable} from '../format/printable.js';
 
 // Pure text and JSON for `traintop ranks`. The TUI's ranks pane shows the same signal marks (format/signals.ts).
 
 /** A command line on one line, every argument kept: any run of blanks or newlines becomes one space. */
-const wholeCommand = (cmd: string): string => cmd.replace(/\s+/g, ' ').trim();
+const wholeCommand = (cmd: string): string => printable(cmd.replace(/\s+/g, ' ').trim());
 
 function rankRow(r: RankProcess, wide: boolean): string[] {
 	return [

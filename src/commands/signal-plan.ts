@@ -6,7 +6,7 @@ import type {ExitReport} from '../fleet/node-exit-watch.js';
 import {signalState} from '../ranks/dispositions.js';
 import {previewLine} from '../ranks/preview.js';
 import {type ForwarderTarget, type Outcome, selectTargets, sendSignal, sendToForwarder} from '../ranks/send.js';
-import {type SignalName, signalNumber} from '../ranks/signals.js';
+import {type SignalName, signalNumber, stopsByDefault} from '../ranks/signals.js';
 import {scancelArgs, scancelSignal} from '../slurm/scancel.js';
 import {type JobFacts, type LocalPids, readBatchScript, readJobFacts, readLocalPids} from '../slurm/signal-facts.js';
 import {chooseRoute, type RouteName} from '../slurm/signal-route.js';
@@ -201,6 +201,14 @@ export async function slurmPlan(
 	if (route.kind === 'local') {
 		const plan = localPlan(localJobs, `${input.pickedBy}; ${route.why}`, input);
 		return {...plan, notes: trapNote(trap, signal)};
+	}
+	// srun and scancel reach tasks whose dispositions are not read here: a stopping signal (SIGSTOP cannot be handled)
+	// would hang the whole job, so it needs --force, as ranks/send.ts asks of a local send.
+	if (stopsByDefault(signal) && !input.force) {
+		return {
+			refused: `${signal} stops every task it reaches until a SIGCONT, which hangs the job (--force sends it anyway)`,
+			unknownJob,
+		};
 	}
 	const watchFrom = localJobs[0]?.ranks[0]?.pid ?? null;
 	const notes = input.batch ? [] : trapNote(trap, signal);

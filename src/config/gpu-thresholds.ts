@@ -1,4 +1,5 @@
 import {z} from 'zod';
+import {parseDecimal} from './decimal.js';
 
 // Per-GPU memory thresholds, keyed by the GPU's uuid (as `nvidia-smi -L` prints it): `--gpu-thresholds
 // GPU-8f2c…=60,GPU-1a3e…=85` on the command line, `{"gpuThresholds": {"GPU-8f2c…": 60}}` in a config file. A GPU
@@ -38,7 +39,7 @@ function parseFlagText(text: string): Result {
 		if (at < 0) return {ok: false, message: `entry "${entry}" is not UUID=PCT (a GPU uuid, "=", a percentage)`};
 		const uuid = entry.slice(0, at).trim();
 		const percentText = entry.slice(at + 1).trim();
-		const percent = percentText === '' ? Number.NaN : Number(percentText);
+		const percent = parseDecimal(percentText) ?? Number.NaN;
 		const problem = checkUuid(uuid) ?? checkPercent(uuid, percent);
 		if (problem) return {ok: false, message: problem};
 		if (value.has(uuid)) return {ok: false, message: `lists GPU "${uuid}" twice`};

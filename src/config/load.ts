@@ -2,6 +2,7 @@ import {readFile} from 'node:fs/promises';
 import path from 'node:path';
 import type {z} from 'zod';
 import {errorMessage, UsageError} from '../core/errors.js';
+import {parseDecimal, PLAIN_DECIMAL_WORDS} from './decimal.js';
 import {didYouMean} from './did-you-mean.js';
 import {flagName, OPTIONS} from './options.js';
 import {
@@ -21,7 +22,9 @@ function describe(key: string, origin: Origin): string {
 }
 
 function show(value: unknown): string {
-	return typeof value === 'string' ? `'${value}'` : JSON.stringify(value);
+	if (typeof value === 'string') return `'${value}'`;
+	// JSON.stringify says "null" for Infinity (a config file's 1e400): the number's own words instead.
+	return typeof value === 'number' && !Number.isFinite(value) ? String(value) : JSON.stringify(value);
 }
 
 function unknownKeyMessage(file: string, key: string): string {
@@ -29,7 +32,8 @@ function unknownKeyMessage(file: string, key: string): string {
 	return `config file ${file}: unknown key "${key}"${didYouMean(key, known)}; known keys: ${known.join(', ')}`;
 }
 
-function validate(input: unknown, origin: Origin): SettingsInput {
+/** `typed`: a number flag's text as the user typed it, shown in a range error instead of the parsed number. */
+function validate(input: unknown, origin: Origin, typed: Readonly<Record<string, string>> = {}): SettingsInput {
 	const result = settingsInputSchema.safeParse(input);
 	if (result.success) return result.data;
 	const issue = result.error.issues[0] as z.core.$ZodIssue;
@@ -37,8 +41,8 @@ function validate(input: unknown, origin: Origin): SettingsInput {
 		throw new UsageError(unknownKeyMessage(origin.path, issue.keys[0] ?? ''));
 	}
 	const key = String(issue.path[0] ?? '');
-	const got = (input as Record<string, unknown>)[key];
-	throw new UsageError(`${describe(key, origin)} ${issue.message} (got ${show(got)})`);
+	const got = typed[key] ?? show((input as Record<string, unknown>)[key]);
+	throw new UsageError(`${describe(key, origin)} ${issue.message} (got ${got})`);
 }
 
 /** 1-based line and column of a character offset, for JSON syntax errors. */
@@ -74,7 +78,8 @@ async function readConfigText(
 function parseConfigFile(file: string, text: string): SettingsInput {
 	let parsed: unknown;
 	try {
-		parsed = JSON.parse(text);
+		// A UTF-8 byte-order mark (Notepad and other Windows editors write one) is not part of the JSON.
+		parsed = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
 	} catch (error) {
 		const message = errorMessage(error);
 		const at = /at position (\d+)/.exec(message);
@@ -93,22 +98,23 @@ function parseConfigFile(file: string, text: string): SettingsInput {
  */
 export function settingsFromFlags(flags: Readonly<Record<string, unknown>>): SettingsInput {
 	const input: Record<string, unknown> = {};
+	const typed: Record<string, string> = {};
 	for (const option of OPTIONS) {
 		if (!option.setting) continue;
 		const raw = flags[option.name];
 		if (raw === undefined) continue;
 		if (option.kind === 'number') {
-			const text = String(raw).trim();
-			const value = Number(text);
-			if (text === '' || Number.isNaN(value)) {
-				throw new UsageError(`${flagName(option.name)} needs a number (got ${show(raw)})`);
+			const value = parseDecimal(String(raw));
+			if (value === null) {
+				throw new UsageError(`${flagName(option.name)} needs ${PLAIN_DECIMAL_WORDS} (got ${show(String(raw))})`);
 			}
 			input[option.setting] = value;
+			typed[option.setting] = String(raw).trim();
 		} else {
 			input[option.setting] = raw;
 		}
 	}
-	return validate(input, {kind: 'flag'});
+	return validate(input, {kind: 'flag'}, typed);
 }
 
 /** Defaults, then the config file, then flags (flags win); then rules that span two settings. */

@@ -1,4 +1,5 @@
 import type {Checkpoint, RetentionGroup} from '../core/types.js';
+import {printable} from './printable.js';
 
 // The words for a checkpoint's state, shared by `traintop checkpoints` and the TUI's checkpoints
 // pane: a person who learnt PRUNE NEXT in one must not meet another word for it in the other.
@@ -22,7 +23,7 @@ export const WAITING_FOR_RUN_DIR = 'waiting for RUN_DIR to appear';
  */
 function keepSource(group: RetentionGroup): string {
 	if (group.source === 'flag') return ' (--keep)';
-	if (group.source === 'metadata' && group.from !== null) return ` (${group.from.split(' ')[0]})`;
+	if (group.source === 'metadata' && group.from !== null) return ` (${printable(group.from.split(' ')[0] ?? '')})`;
 	return '';
 }
 
@@ -33,6 +34,6 @@ function keepSource(group: RetentionGroup): string {
  */
 export function groupHeading(group: RetentionGroup, compact: boolean): string {
 	if (compact) return group.rule;
-	const where = group.dir === '' ? '' : ` in ${group.dir}/`;
+	const where = group.dir === '' ? '' : ` in ${printable(group.dir)}/`;
 	return `${group.framework}${where} · ${group.rule}${keepSource(group)}`;
 }

@@ -3,6 +3,7 @@ import type {CheckpointIndex, Level} from '../core/types.js';
 import type {SlurmJob, SlurmView} from '../core/slurm-types.js';
 import {type TimeAtRisk, timeAtRisk} from '../slurm/time-at-risk.js';
 import {formatDuration} from './duration.js';
+import {printable} from './printable.js';
 import {localTime} from './time.js';
 
 // The SLURM job in words, for the TUI's job pane and the headless lines alike: the job as SLURM sees it (state,
@@ -87,6 +88,11 @@ function jobLines(job: SlurmJob, checkpoints: CheckpointIndex | null, compact: b
 
 /** The pane's lines, most important first (the pane cuts from the end). Empty without a SLURM job. */
 export function slurmLines(view: SlurmView | null, checkpoints: CheckpointIndex | null, compact: boolean): SlurmLine[] {
+	// The job's name, reason, node list and the controller's error text are SLURM's: printable before they are shown.
+	return linesOf(view, checkpoints, compact).map(line => ({...line, text: printable(line.text)}));
+}
+
+function linesOf(view: SlurmView | null, checkpoints: CheckpointIndex | null, compact: boolean): SlurmLine[] {
 	if (view === null) return [];
 	if (view.status === 'ok') return jobLines(view.job, checkpoints, compact, false);
 	if (view.status === 'not-found') {

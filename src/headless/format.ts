@@ -19,6 +19,7 @@ import {cgroupLimitWords} from '../core/ram-limit.js';
 import {utilizationText} from '../format/gpu-sensors.js';
 import {versioned} from '../format/json-version.js';
 import {traintopVersion} from '../agent/version.js';
+import {printable} from '../format/printable.js';
 
 const GIB = 1024 ** 3;
 
@@ -106,14 +107,14 @@ export function formatGpuStateLine(state: GpuState, now: number): string | null 
 		case 'starting':
 			return null;
 		case 'ok': {
-			const warning = state.warning ? ` — nvidia-smi warns: ${state.warning}` : '';
+			const warning = state.warning ? ` — nvidia-smi warns: ${printable(state.warning)}` : '';
 			return `GPU: ${describeDevices(state.gpus)}${warning}`;
 		}
 		case 'absent':
 			return `GPU: not monitored — ${state.reason}`;
 		case 'error': {
 			const retry = state.retryAt === null ? '' : `; retrying in ${formatAge((state.retryAt - now) / 1000)}`;
-			return `GPU: nvidia-smi failed — ${state.message}${retry}`;
+			return `GPU: nvidia-smi failed — ${printable(state.message)}${retry}`;
 		}
 	}
 }
@@ -136,7 +137,7 @@ export function describeRanksFound(previous: RankSet | null, next: RankSet): str
  */
 export function formatEventLine(event: JobEvent): string {
 	const level = event.level === 'ok' ? '' : `${LEVEL_WORD[event.level]} `;
-	return `${localTime(event.time)} ${level}${event.text}`;
+	return `${localTime(event.time)} ${level}${printable(event.text)}`;
 }
 
 /** An event in --json, beside the log records (which have no `event` key): snake_case as the records. */

@@ -1,6 +1,13 @@
 import type {SignalState} from '../core/types.js';
 import type {ProcStatus} from '../system/procfs.js';
-import {signalNumber, terminatesByDefault, WATCHED_SIGNALS, type SignalName, type WatchedSignal} from './signals.js';
+import {
+	signalNumber,
+	stopsByDefault,
+	terminatesByDefault,
+	WATCHED_SIGNALS,
+	type SignalName,
+	type WatchedSignal,
+} from './signals.js';
 
 export type Disposition = SignalState['disposition'];
 
@@ -34,4 +41,12 @@ export function signalStates(status: ProcStatus): SignalStates {
 /** Would this signal kill the process outright: no handler, not ignored, and a terminating default action. */
 export function wouldTerminate(state: SignalState): boolean {
 	return state.disposition === 'default' && state.terminatesByDefault;
+}
+
+/**
+ * Would this signal stop the process until a SIGCONT: SIGSTOP always (it cannot be handled or ignored, so its
+ * disposition always reads `default`), SIGTSTP/SIGTTIN/SIGTTOU without a handler. A stopped rank hangs its job.
+ */
+export function wouldStop(signal: SignalName, state: Pick<SignalState, 'disposition'>): boolean {
+	return state.disposition === 'default' && stopsByDefault(signal);
 }

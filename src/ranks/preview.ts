@@ -1,5 +1,5 @@
 import type {RankProcess} from '../core/types.js';
-import {wouldTerminate} from './dispositions.js';
+import {wouldStop, wouldTerminate} from './dispositions.js';
 import type {SendResult} from './send.js';
 import type {SignalName} from './signals.js';
 
@@ -21,6 +21,10 @@ export function previewLine(
 	forceHint = '--force sends it',
 ): string {
 	const state = rank.signals[signal];
+	// SIGSTOP is not among the watched signals, and needs no state: it cannot be handled, so it always stops.
+	if (wouldStop(signal, state ?? {disposition: signal === 'SIGSTOP' ? 'default' : 'handled'})) {
+		return `${who(rank)}  ${signal} would STOP it until a SIGCONT — ${force ? 'sent anyway (--force)' : `will be refused (${forceHint})`}`;
+	}
 	if (!state) return `${who(rank)}  (state of ${signal} not shown by traintop; checked before sending)`;
 	if (wouldTerminate(state)) {
 		return `${who(rank)}  NO HANDLER: ${signal} would terminate it — ${force ? 'sent anyway (--force)' : `will be refused (${forceHint})`}`;

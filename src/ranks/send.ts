@@ -1,6 +1,6 @@
 import type {Job, RankProcess} from '../core/types.js';
 import type {ProcReader} from '../system/procfs.js';
-import {signalState, wouldTerminate} from './dispositions.js';
+import {signalState, wouldStop, wouldTerminate} from './dispositions.js';
 import {isStepForwarder} from './programs.js';
 import type {SignalName} from './signals.js';
 
@@ -9,7 +9,9 @@ import type {SignalName} from './signals.js';
 // - only the discovered ranks of ONE job are targets (the request names the job, not a set of processes);
 //   never PID <= 1, never traintop itself, never another user's process;
 // - identity is (pid, start time): re-read just before kill, and a mismatch sends nothing (`gone`);
-// - a signal whose disposition is `default` and whose default action terminates is refused unless forced.
+// - a signal whose disposition is `default` and whose default action terminates is refused unless forced;
+// - so is one that would stop the rank (SIGSTOP always: it cannot be handled): a stopped rank hangs its job.
+//   A view never forces (session/actions.ts), so the TUI never stops a rank.
 // The one exception to "only ranks" is a SLURM step's srun as its forwarder (sendToForwarder), under the same
 // identity and ownership checks.
 
@@ -86,6 +88,13 @@ function sendOne(target: RankProcess, request: SendRequest): SendResult {
 			`${who} has no handler for ${request.signal}: the signal would terminate it (--force sends it anyway)`,
 		);
 	}
+	const stops = wouldStop(request.signal, state);
+	if (stops && !request.force) {
+		return result(
+			'refused',
+			`${request.signal} stops ${who} until it gets SIGCONT, which hangs its job (--force sends it anyway)`,
+		);
+	}
 
 	try {
 		(request.kill ?? ((pid, signal) => process.kill(pid, signal)))(target.pid, request.signal);
@@ -98,6 +107,7 @@ function sendOne(target: RankProcess, request: SendRequest): SendResult {
 	if (state.disposition === 'ignored')
 		return result('sent', `${who} ignores ${request.signal}: it will have no effect`);
 	if (wouldTerminate(state)) return result('sent', `forced: ${who} had no handler, the signal terminates it`);
+	if (stops) return result('sent', `forced: ${who} is stopped until it gets SIGCONT`);
 	if (state.blocked) return result('sent', `${who} blocks ${request.signal}: it is delivered when unblocked`);
 	return result('sent', null);
 }

@@ -21,6 +21,9 @@ const NON_TERMINATING = new Set<string>([
 	'SIGTTOU',
 ]);
 
+/** Default action "stop" (signal(7)): the process stays stopped until a SIGCONT. SIGSTOP cannot be handled at all. */
+const STOPPING = new Set<string>(['SIGSTOP', 'SIGTSTP', 'SIGTTIN', 'SIGTTOU']);
+
 export function signalNumber(name: SignalName): number {
 	return constants.signals[name];
 }
@@ -28,6 +31,11 @@ export function signalNumber(name: SignalName): number {
 /** Does the signal's default action (no handler installed) end the process? */
 export function terminatesByDefault(name: SignalName): boolean {
 	return !NON_TERMINATING.has(name);
+}
+
+/** Does the signal's default action (no handler installed) stop the process until SIGCONT? */
+export function stopsByDefault(name: SignalName): boolean {
+	return STOPPING.has(name);
 }
 
 /**

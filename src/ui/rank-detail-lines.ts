@@ -1,5 +1,6 @@
 import type {JobEvent, SignalState} from '../core/types.js';
 import {formatDuration} from '../format/duration.js';
+import {printable} from '../format/printable.js';
 import {LEVEL_TAG} from '../format/levels.js';
 import {columns} from '../format/columns.js';
 import {type SignalHandling, signalHandling, signalMark} from '../format/signals.js';
@@ -202,6 +203,8 @@ export function rankDetailLines(
 	const notExact = detail.scanOnly
 		? "(the last scan's, split at blanks)"
 		: "(the last scan's: /proc/PID/cmdline could not be read)";
+	// argv, cwd, launch variables, the host and event text come from another process or a remote agent: every line is
+	// made printable (shellWord already quotes C0 controls; C1 and bidirectional controls are caught here).
 	return [
 		...scanOnly,
 		...field('state', stateWords(detail), width),
@@ -228,5 +231,5 @@ export function rankDetailLines(
 		'',
 		'Recent events',
 		...eventLines(detail, events, width),
-	];
+	].map(printable);
 }

@@ -124,7 +124,7 @@ function send(state: UiState, context: KeyContext): UiState {
 	const sending = {title: `sending ${signalWord(action, context.signals[action])} to job ${target.job}…`, lines: []};
 	return withEffect(
 		{...state, mode: 'result', confirm: null, result: sending},
-		{kind: 'send', action, job: target.job, pids: target.pids},
+		{kind: 'send', action, job: target.job, identities: target.identities},
 	);
 }
 

@@ -2,9 +2,15 @@
 // ranks pane's title and the confirm box cannot disagree. The safety rule: a signal goes to the ranks of
 // ONE job, the job of the rank under the cursor; marks never span two jobs.
 
-/** What targeting needs to know of a rank row: its pid and its job (RankProcess has both). */
-export interface RankRef {
+/** Which process a rank row is: its pid and its start time (pids are reused; the pair is not). */
+export interface ProcessIdentity {
 	readonly pid: number;
+	/** Clock ticks after boot (/proc/PID/stat field 22), as RankProcess.startTime. */
+	readonly startTime: number;
+}
+
+/** What targeting needs to know of a rank row: its identity and its job (RankProcess has both). */
+export interface RankRef extends ProcessIdentity {
 	/** Job.id */
 	readonly job: string;
 }
@@ -14,6 +20,11 @@ export interface Target {
 	readonly job: string;
 	/** Its ranks that are targets, in display order. */
 	readonly pids: readonly number[];
+	/**
+	 * The same ranks as the processes they were when the target was taken: what a confirm box sends to. A pid that
+	 * belongs to another process by the time of the send (another start time) is gone, never a new target.
+	 */
+	readonly identities: readonly ProcessIdentity[];
 	/** True when these are the marked ranks of the job, false when they are all of its ranks. */
 	readonly marked: boolean;
 	/** Ranks the job has. */
@@ -29,11 +40,16 @@ const clamp = (value: number, count: number): number => Math.max(0, Math.min(val
 export function targetOf(ranks: readonly RankRef[], cursor: number, marked: ReadonlySet<number>): Target | null {
 	const at = ranks[clamp(cursor, ranks.length)];
 	if (at === undefined) return null;
-	const ofJob = ranks.filter(r => r.job === at.job).map(r => r.pid);
-	const chosen = ofJob.filter(pid => marked.has(pid));
-	return chosen.length > 0
-		? {job: at.job, pids: chosen, marked: true, of: ofJob.length}
-		: {job: at.job, pids: ofJob, marked: false, of: ofJob.length};
+	const ofJob = ranks.filter(r => r.job === at.job);
+	const chosen = ofJob.filter(r => marked.has(r.pid));
+	const target = (list: readonly RankRef[], isMarked: boolean): Target => ({
+		job: at.job,
+		pids: list.map(r => r.pid),
+		identities: list.map(r => ({pid: r.pid, startTime: r.startTime})),
+		marked: isMarked,
+		of: ofJob.length,
+	});
+	return chosen.length > 0 ? target(chosen, true) : target(ofJob, false);
 }
 
 /**

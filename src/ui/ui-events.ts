@@ -5,7 +5,7 @@ import type {SignalAction} from '../session/actions.js';
 import type {DetailEffect, DetailEvent} from './detail-view.js';
 import type {KeyInfo} from './keymap.js';
 import type {SaveFinished, SaveWatch} from './send-status.js';
-import type {RankRef} from './targets.js';
+import type {ProcessIdentity, RankRef} from './targets.js';
 
 // What flows through the TUI's reducer (state.ts): the events that come in (keys with the context they
 // arrive in, the results of what keys asked for) and the effects it queues for the app to run.
@@ -16,8 +16,16 @@ export type Effect =
 	 * Back: leave a node's view for the many-node screen (traintop --hosts).
 	 */
 	| {readonly kind: 'quit' | 'suspend' | 'back'}
-	/** Send the action's signal to these PIDs of one job (the job and each pid re-checked against the latest scan). */
-	| {readonly kind: 'send'; readonly action: SignalAction; readonly job: string; readonly pids: readonly number[]}
+	/**
+	 * Send the action's signal to these processes of one job, as the confirm box showed them: the job and each pid
+	 * are looked up in the latest scan, and a pid now held by another process (another start time) is gone.
+	 */
+	| {
+			readonly kind: 'send';
+			readonly action: SignalAction;
+			readonly job: string;
+			readonly identities: readonly ProcessIdentity[];
+	  }
 	/** Read and analyse the memory log, as report lines this wide. */
 	| {readonly kind: 'analyze'; readonly width: number}
 	| DetailEffect;

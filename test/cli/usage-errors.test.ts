@@ -35,7 +35,10 @@ test.each([
 	[['sginal', 'save'], 'traintop: sginal is not a command (did you mean traintop signal?); a RUN_DIR that'],
 	[['completion', 'fish'], 'traintop: completion fish: name the shell, bash or zsh'],
 	// A bad value keeps naming its flag.
-	[['ranks', '--stall-after', 'soon'], "traintop: --stall-after needs a number (got 'soon')"],
+	[
+		['ranks', '--stall-after', 'soon'],
+		"traintop: --stall-after needs a plain decimal number such as 30 or 0.5 (got 'soon')",
+	],
 	[['ranks', '--pid', 'x'], "traintop: --pid needs a process id greater than 1 (got 'x')"],
 ])('%o → exit 2: %s', async (args, message) => {
 	const {code, stdout, stderr} = await runCli([...args, '--nvidia-smi', '/nonexistent'], {cwd});

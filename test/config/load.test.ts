@@ -54,8 +54,8 @@ describe('flags', () => {
 		[{ramThreshold: '120'}, '--ram-threshold must be at most 100 (a percentage) (got 120)'],
 		[{gpuThreshold: '0'}, '--gpu-threshold must be above 0 (a percentage) (got 0)'],
 		[{interval: '-1'}, '--interval must be at least 0.1 (seconds) (got -1)'],
-		[{logInterval: 'abc'}, "--log-interval needs a number (got 'abc')"],
-		[{swapThreshold: ''}, "--swap-threshold needs a number (got '')"],
+		[{logInterval: 'abc'}, "--log-interval needs a plain decimal number such as 30 or 0.5 (got 'abc')"],
+		[{swapThreshold: ''}, "--swap-threshold needs a plain decimal number such as 30 or 0.5 (got '')"],
 		[{hysteresis: '60'}, '--hysteresis must be at most 50 (percentage points) (got 60)'],
 		[{gpuProcessInterval: '-5'}, '--gpu-process-interval must be 0 (off) or more (seconds) (got -5)'],
 	])('%o → "%s"', (flags, message) => {

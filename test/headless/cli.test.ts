@@ -59,7 +59,7 @@ describe('usage', () => {
 	test.each([
 		[['--ram-threshold', '120'], '--ram-threshold must be at most 100 (a percentage) (got 120)'],
 		[['--interval=-1'], '--interval must be at least 0.1 (seconds) (got -1)'],
-		[['--gpu-threshold', 'high'], "--gpu-threshold needs a number (got 'high')"],
+		[['--gpu-threshold', 'high'], "--gpu-threshold needs a plain decimal number such as 30 or 0.5 (got 'high')"],
 		[['--interval', '10', '--log-interval', '5'], '--log-interval (5 s) must be at least --interval (10 s)'],
 		[['--bogus'], 'traintop: unknown option --bogus'],
 		[['a', 'b'], 'expected at most one RUN_DIR, got 2'],

@@ -114,6 +114,21 @@ describe.skipIf(unavailable !== null)('signal to a SLURM job on the real test SL
 		120_000,
 	);
 
+	it.skipIf(noNamespace !== null)(
+		'SIGSTOP through scancel needs --force, as a local send does: refused, no task of the job is stopped',
+		async () => {
+			const job = await demoJob('stop');
+			const run = await traintop(['signal', 'SIGSTOP', JOB_FLAG, job.id, '--yes'], true);
+			expect(run.code, run.stderr).toBe(3);
+			expect(run.stderr).toContain('SIGSTOP stops every task it reaches until a SIGCONT');
+			const pids = [0, 1].map(n => Number(/ready pid (\d+)/.exec(job.taskOut(n))?.[1]));
+			// T in /proc/PID/stat: stopped. The signal would have arrived before scancel returned.
+			for (const pid of pids) expect(readFileSync(`/proc/${pid}/stat`, 'utf8')).not.toMatch(/\) T /);
+			cluster.run('scancel', [job.id]);
+		},
+		120_000,
+	);
+
 	it('--batch is refused where the batch shell has no handler, and the job keeps RUNNING', async () => {
 		const job = await demoJob('no-handler');
 		// On its node: the disposition in /proc says no handler.

@@ -12,11 +12,11 @@ afterEach(cleanup);
 
 const set = twoJobs({runDir: '/runs/a'});
 const [a, b] = set.jobs as [(typeof set.jobs)[0], (typeof set.jobs)[0]];
-const allOfB = {job: b.id, pids: b.ranks.map(r => r.pid), marked: false, of: 3};
+const allOfB = {job: b.id, pids: b.ranks.map(r => r.pid), identities: b.ranks, marked: false, of: 3};
 
 describe('confirmText', () => {
 	test("all ranks of RUN_DIR's job: the run dir, then what each rank does with the signal", () => {
-		const allOfA = {job: a.id, pids: a.ranks.map(r => r.pid), marked: false, of: 2};
+		const allOfA = {job: a.id, pids: a.ranks.map(r => r.pid), identities: a.ranks, marked: false, of: 2};
 		const text = confirmText('save', 'SIGUSR1', allOfA, a, '/runs/a');
 		expect(text.title).toBe('Send SIGUSR1 (save) to job torchrun:4242?');
 		expect(text.lines).toEqual([
@@ -42,7 +42,7 @@ describe('confirmText', () => {
 			...b,
 			ranks: b.ranks.map(r => (r.pid === 30_002 ? {...r, signals: {...r.signals, SIGUSR1: signal('default')}} : r)),
 		};
-		const marked = {job: b.id, pids: [30_002], marked: true, of: 3};
+		const marked = {job: b.id, pids: [30_002], identities: b.ranks.slice(2), marked: true, of: 3};
 		expect(confirmText('save', 'SIGUSR1', marked, withoutHandler, null).lines).toEqual([
 			'1 marked rank of 3 · no RUN_DIR given: the save will not be watched',
 			"route: local — from this node to each rank's pid, checked again just before sending",
@@ -54,7 +54,7 @@ describe('confirmText', () => {
 		// Two of a 4-rank SLURM step run here; the other two on another node.
 		const slurm = {jobId: '42', stepId: '0', restartCount: 0, procId: 0};
 		const here = {...b, id: 'slurm:42.0', worldSize: 4, ranks: b.ranks.slice(0, 2), slurm};
-		const target = {job: here.id, pids: here.ranks.map(r => r.pid), marked: false, of: 2};
+		const target = {job: here.id, pids: here.ranks.map(r => r.pid), identities: here.ranks, marked: false, of: 2};
 		expect(confirmText('emergency', 'SIGTERM', target, here, null).lines.slice(1, 3)).toEqual([
 			"route: local — from this node to each rank's pid, checked again just before sending",
 			'2 of its 4 ranks run elsewhere and get nothing: `traintop signal emergency --slurm-job 42` reaches every task (scancel)',

@@ -47,7 +47,7 @@ describe('sorting the ranks', () => {
 
 	test('o in the reducer: the next order, and the cursor stays on its rank (by pid)', () => {
 		const context: KeyContext = {
-			ranks: set.ranks.map(r => ({pid: r.pid, job: r.job})),
+			ranks: set.ranks.map(r => ({pid: r.pid, job: r.job, startTime: r.startTime})),
 			page: 2,
 			analysisRows: 3,
 			helpLines: 10,

@@ -4,7 +4,7 @@ import {barHints, helpEntries, KEYMAP, type KeyInfo, resolveKey, type Mode} from
 import {localTime} from '../../src/format/time.js';
 import {cursorIndex, INITIAL_STATE, type KeyContext, reduce, type UiEvent, type UiState} from '../../src/ui/state.js';
 import {targetOf, toggleMark} from '../../src/ui/targets.js';
-import {keyContext} from './key-context.js';
+import {identities, keyContext, startOf} from './key-context.js';
 
 const ctx: KeyContext = keyContext([101, 102, 103, 104]);
 
@@ -109,11 +109,13 @@ describe('state', () => {
 
 	test('choose-next then activate, or confirm (y), sends to the targets; the box gives way to the result', () => {
 		expect(run(['emergency', 'choose-next', 'activate']).effects).toEqual([
-			{kind: 'send', action: 'emergency', job: 'torchrun:100', pids: [101, 102, 103, 104]},
+			{kind: 'send', action: 'emergency', job: 'torchrun:100', identities: identities(101, 102, 103, 104)},
 		]);
 		expect(run(['save', 'choose-next', 'choose-next', 'activate']).effects).toEqual([]);
 		const sending = run(['save', 'confirm']);
-		expect(sending.effects).toEqual([{kind: 'send', action: 'save', job: 'torchrun:100', pids: [101, 102, 103, 104]}]);
+		expect(sending.effects).toEqual([
+			{kind: 'send', action: 'save', job: 'torchrun:100', identities: identities(101, 102, 103, 104)},
+		]);
 		expect(sending.state.mode).toBe('result');
 		expect(sending.state.result?.title).toBe('sending SIGUSR1 (save) to job torchrun:100…');
 		expect(run(['close'], sending.state).state.mode).toBe('main');
@@ -150,15 +152,16 @@ describe('state', () => {
 		expect(targetOf(ctx.ranks, 0, marked.state.marked)?.pids).toEqual([101]);
 		expect(targetOf(ctx.ranks, 0, INITIAL_STATE.marked)?.pids).toEqual([101, 102, 103, 104]);
 		// A marked rank that has gone no longer counts: the rest is "all".
-		const left = [102, 103].map(pid => ({pid, job: 'torchrun:100'}));
+		const left = [102, 103].map(pid => ({pid, job: 'torchrun:100', startTime: startOf(pid)}));
 		expect(targetOf(left, 0, marked.state.marked)).toEqual({
 			job: 'torchrun:100',
 			pids: [102, 103],
+			identities: identities(102, 103),
 			marked: false,
 			of: 2,
 		});
 		expect(run(['save', 'confirm'], marked.state).effects).toEqual([
-			{kind: 'send', action: 'save', job: 'torchrun:100', pids: [101]},
+			{kind: 'send', action: 'save', job: 'torchrun:100', identities: identities(101)},
 		]);
 	});
 
@@ -283,11 +286,11 @@ describe('state', () => {
 describe('two jobs', () => {
 	// Job A: pids 201, 202; job B: pids 301, 302, 303. The cursor counts ranks, job by job.
 	const ranks = [
-		{pid: 201, job: 'torchrun:200'},
-		{pid: 202, job: 'torchrun:200'},
-		{pid: 301, job: 'slurm:998.0'},
-		{pid: 302, job: 'slurm:998.0'},
-		{pid: 303, job: 'slurm:998.0'},
+		{pid: 201, job: 'torchrun:200', startTime: startOf(201)},
+		{pid: 202, job: 'torchrun:200', startTime: startOf(202)},
+		{pid: 301, job: 'slurm:998.0', startTime: startOf(301)},
+		{pid: 302, job: 'slurm:998.0', startTime: startOf(302)},
+		{pid: 303, job: 'slurm:998.0', startTime: startOf(303)},
 	];
 	const two: KeyContext = {...ctx, ranks};
 
@@ -316,11 +319,31 @@ describe('two jobs', () => {
 	});
 
 	test.each([
-		['cursor on A, nothing marked: all of A', 0, [], {job: 'torchrun:200', pids: [201, 202], marked: false, of: 2}],
-		['cursor on B, nothing marked: all of B', 3, [], {job: 'slurm:998.0', pids: [301, 302, 303], marked: false, of: 3}],
-		['cursor on B, B marked: the marked of B', 4, [303], {job: 'slurm:998.0', pids: [303], marked: true, of: 3}],
+		[
+			'cursor on A, nothing marked: all of A',
+			0,
+			[],
+			{job: 'torchrun:200', pids: [201, 202], identities: identities(201, 202), marked: false, of: 2},
+		],
+		[
+			'cursor on B, nothing marked: all of B',
+			3,
+			[],
+			{job: 'slurm:998.0', pids: [301, 302, 303], identities: identities(301, 302, 303), marked: false, of: 3},
+		],
+		[
+			'cursor on B, B marked: the marked of B',
+			4,
+			[303],
+			{job: 'slurm:998.0', pids: [303], identities: identities(303), marked: true, of: 3},
+		],
 		// Marks of A are not targets when the cursor is on B: all of B, never a mix.
-		['cursor on B, A marked: all of B', 2, [201], {job: 'slurm:998.0', pids: [301, 302, 303], marked: false, of: 3}],
+		[
+			'cursor on B, A marked: all of B',
+			2,
+			[201],
+			{job: 'slurm:998.0', pids: [301, 302, 303], identities: identities(301, 302, 303), marked: false, of: 3},
+		],
 	] as const)('%s', (_, cursor, marked, target) => {
 		expect(targetOf(ranks, cursor, new Set(marked))).toEqual(target);
 	});
@@ -340,10 +363,14 @@ describe('two jobs', () => {
 		// Mark A's first rank, move to B's second rank, save: all of B.
 		const {state, effects} = run(['mark', 'down', 'down', 'save', 'confirm'], INITIAL_STATE, two);
 		expect(state.marked).toEqual(new Set([201]));
-		expect(effects).toEqual([{kind: 'send', action: 'save', job: 'slurm:998.0', pids: [301, 302, 303]}]);
+		expect(effects).toEqual([
+			{kind: 'send', action: 'save', job: 'slurm:998.0', identities: identities(301, 302, 303)},
+		]);
 		// Back on A: its marked rank alone.
 		const onA = run(['mark', 'up', 'emergency', 'confirm'], INITIAL_STATE, two);
-		expect(onA.effects).toEqual([{kind: 'send', action: 'emergency', job: 'torchrun:200', pids: [201]}]);
+		expect(onA.effects).toEqual([
+			{kind: 'send', action: 'emergency', job: 'torchrun:200', identities: identities(201)},
+		]);
 	});
 
 	test('the confirm box keeps the target it opened with, whatever the list does before y', () => {
@@ -352,7 +379,15 @@ describe('two jobs', () => {
 		// Job A ended meanwhile: the same cursor index now points elsewhere, the box's target does not move.
 		const onlyB: KeyContext = {...ctx, ranks: ranks.slice(2)};
 		expect(run(['confirm'], opened, onlyB).effects).toEqual([
-			{kind: 'send', action: 'save', job: 'slurm:998.0', pids: [301, 302, 303]},
+			{kind: 'send', action: 'save', job: 'slurm:998.0', identities: identities(301, 302, 303)},
 		]);
+	});
+
+	test('the box holds the processes it showed: a rescan with new start times on the same pids does not retarget it', () => {
+		const opened = run(['down', 'down', 'save'], INITIAL_STATE, two).state;
+		// Every rank of B restarted on the same pids (a new RANK=0 … on reused pids): other start times.
+		const restarted: KeyContext = {...ctx, ranks: ranks.map(r => ({...r, startTime: r.startTime + 1}))};
+		const [effect] = run(['confirm'], opened, restarted).effects;
+		expect(effect).toEqual({kind: 'send', action: 'save', job: 'slurm:998.0', identities: identities(301, 302, 303)});
 	});
 });

@@ -4,6 +4,7 @@ import {ramAgainstLimit} from '../../core/ram-limit.js';
 import type {Level, RankSet, Snapshot} from '../../core/types.js';
 import {SKEW_NOTED_MS, type LinkState, type NodeView} from '../../fleet/node-state.js';
 import {formatAge} from '../../format/duration.js';
+import {printable} from '../../format/printable.js';
 import {worse} from '../../format/levels.js';
 import {formatPercent} from '../../format/units.js';
 
@@ -143,9 +144,10 @@ export function nodeRow(view: NodeView, now: number, findings: readonly Declared
 	const metrics = Object.values(snapshot?.metrics ?? {}).reduce<Level>((w, status) => worse(w, status.level), 'ok');
 	const link = linkLevel(view);
 	return {
-		name: view.name,
+		// The node's name (as heard from its agent), the link's error text and the note carry remote text: printable.
+		name: printable(view.name),
 		state: view.state,
-		link: linkText(view, now),
+		link: printable(linkText(view, now)),
 		linkLevel: link,
 		ram: snapshot ? ramCell(snapshot) : NONE,
 		ramLimit: Boolean(snapshot?.memory?.cgroup),
@@ -154,7 +156,7 @@ export function nodeRow(view: NodeView, now: number, findings: readonly Declared
 		gpuMean: gpu.mean,
 		ranks,
 		level: [link, ranks.level, stuck, ...findings.map(finding => finding.level)].reduce(worse, metrics),
-		note: noteText(view, findings),
+		note: printable(noteText(view, findings)),
 	};
 }
 

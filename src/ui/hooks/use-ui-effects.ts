@@ -113,9 +113,15 @@ async function send(
 		dispatch({...base, type: 'send-skipped', reason: `job ${effect.job} is gone: nothing was sent`});
 		return;
 	}
-	const live = new Set(job.ranks.map(r => r.pid));
-	const pids = effect.pids.filter(pid => live.has(pid));
-	if (pids.length === 0) {
+	// Each rank as the box showed it: the scan's rank on that pid, with the start time the box saw. ranks/send.ts re-reads
+	// /proc right before kill(2), so a pid now held by another process (a new RANK=0 after a restart, or PID reuse) is
+	// `gone`, never a new target: the rescan's start time is not taken on trust.
+	const live = new Map(job.ranks.map(r => [r.pid, r]));
+	const shown = effect.identities.flatMap(identity => {
+		const rank = live.get(identity.pid);
+		return rank ? [{...rank, startTime: identity.startTime}] : [];
+	});
+	if (shown.length === 0) {
 		dispatch({
 			...base,
 			type: 'send-skipped',
@@ -124,7 +130,11 @@ async function send(
 		return;
 	}
 	const sentAt = Date.now();
-	const results = await actions.send(signal, job, pids);
+	const results = await actions.send(
+		signal,
+		{...job, ranks: shown},
+		shown.map(r => r.pid),
+	);
 	const awaitSave = job.runDir !== null ? actions.awaitSave : null;
 	const watch: SaveWatch = awaitSave ? 'watching' : actions.runDir !== null ? 'not-this-job' : 'no-run-dir';
 	dispatch({...base, type: 'sent', results, sentAt, watch});

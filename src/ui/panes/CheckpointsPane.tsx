@@ -8,6 +8,7 @@ import {LEVEL_COLOR, LEVEL_TAG} from '../../format/levels.js';
 import {headerParts, NO_RUN_DIR, olderText, rowCells, stepWidth} from './checkpoint-rows.js';
 import {headingCount, paneItems} from './checkpoint-sections.js';
 import {groupHeading} from '../../format/checkpoints.js';
+import {printable} from '../../format/printable.js';
 
 /** What became of the last save request: the app writes it, the pane shows it under the header. */
 export interface SaveStatus {
@@ -87,7 +88,7 @@ function CheckpointsPane({index, now, status = null, width, height, compact = fa
 			</Line>
 			{statusLine}
 			{room > 0 && index.checkpoints.length === 0 ? (
-				<Line width={width}>{`no checkpoints yet in ${index.runDir}`}</Line>
+				<Line width={width}>{`no checkpoints yet in ${printable(index.runDir)}`}</Line>
 			) : null}
 			{items.map(item => {
 				if (item.kind === 'group')

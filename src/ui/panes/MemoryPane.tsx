@@ -19,6 +19,7 @@ import {
 	type GaugeRow,
 	type SensorColumns,
 } from './memory-rows.js';
+import {printable} from '../../format/printable.js';
 
 export interface Props {
 	/** Host name, shown in the title. */
@@ -112,7 +113,7 @@ function MemoryPane(props: Props) {
 	const limitLine = ramLimitText(memory);
 	const notes: string[] = [];
 	if (props.memoryError) notes.push(`memory read failed: ${props.memoryError}`);
-	if (props.gpu.status === 'ok' && props.gpu.warning) notes.push(`nvidia-smi warns: ${props.gpu.warning}`);
+	if (props.gpu.status === 'ok' && props.gpu.warning) notes.push(`nvidia-smi warns: ${printable(props.gpu.warning)}`);
 
 	const ramLine = memory ? (
 		gauge(ramRow(memory, metrics), width, hostSensors)

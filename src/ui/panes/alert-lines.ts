@@ -2,6 +2,7 @@ import type {Alert, JobEvent, Level} from '../../core/types.js';
 import {isRising, LEVEL_TAG, LEVEL_WORD} from '../../format/levels.js';
 import {localTimeShort} from '../../format/time.js';
 import {formatPercent, formatThreshold} from '../../format/units.js';
+import {printable} from '../../format/printable.js';
 
 // Pure text for AlertsPane. Shorter than the headless alert line (formatAlertLine), which spells
 // out the warn margin the pane does not know and takes ~90 columns.
@@ -30,7 +31,7 @@ export function alertText(alert: Alert, now: number, compact: boolean): AlertLin
 
 /** `12:03:11 • WARN job torchrun:4200 ended, exit 99 — saved for requeue`: the event's own words. */
 export function eventText(event: JobEvent, now: number): AlertLineText {
-	return {time: localTimeShort(event.time, now), mark: '•', tag: LEVEL_TAG[event.level], detail: event.text};
+	return {time: localTimeShort(event.time, now), mark: '•', tag: LEVEL_TAG[event.level], detail: printable(event.text)};
 }
 
 /** A level change or a job event, as the pane lists them. */

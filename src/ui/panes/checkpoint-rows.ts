@@ -4,6 +4,7 @@ import {PARTIAL_MARK, RETENTION_MARK, WAITING_FOR_RUN_DIR} from '../../format/ch
 import {padEnd, padStart} from '../../format/columns.js';
 import {formatAge} from '../../format/duration.js';
 import {formatBytes} from '../../format/units.js';
+import {printable} from '../../format/printable.js';
 
 // Pure text for CheckpointsPane: the header's parts and each timeline row's cells.
 
@@ -84,7 +85,7 @@ export function stepWidth(checkpoints: readonly Checkpoint[]): number {
 export function rowCells(c: Checkpoint, now: number, digits: number, compact: boolean): RowCells {
 	const step = `step ${padStart(c.step === null ? '-' : String(c.step), digits)}`;
 	const age = `${padStart(formatAge(Math.max(0, (now - c.time) / 1000)), 6)} ago`;
-	const name = compact ? '' : c.name;
+	const name = compact ? '' : printable(c.name);
 	const retention = RETENTION_MARK[c.retention];
 	const partial = c.status === 'partial' ? PARTIAL_MARK : '';
 	// Pad a column only when something follows it: trailing blanks would end in a misleading "…" when cut.

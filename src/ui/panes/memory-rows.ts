@@ -4,6 +4,7 @@ import {LEVEL_TAG, worse} from '../../format/levels.js';
 import {formatAge} from '../../format/duration.js';
 import {formatBytes, formatPercent} from '../../format/units.js';
 import {cgroupLimitWords, ramAgainstLimit} from '../../core/ram-limit.js';
+import {printable} from '../../format/printable.js';
 
 // Pure data for MemoryPane: one entry per gauge, computed from the snapshot's fields.
 
@@ -137,7 +138,7 @@ export function gpuStatusText(state: GpuState, now: number): string | null {
 		case 'error': {
 			const retry =
 				state.retryAt === null ? '' : `; retrying in ${formatAge(Math.max(0, (state.retryAt - now) / 1000))}`;
-			return `nvidia-smi failed: ${state.message}${retry}`;
+			return `nvidia-smi failed: ${printable(state.message)}${retry}`;
 		}
 	}
 }

@@ -160,11 +160,15 @@ describe('a job in words', () => {
 		]);
 		const set = twoJobs();
 		expect(
-			groupedTitleParts(set, {job: 'torchrun:5353', pids: [30_000, 30_001, 30_002], marked: false, of: 3}, null),
+			groupedTitleParts(
+				set,
+				{job: 'torchrun:5353', pids: [30_000, 30_001, 30_002], identities: [], marked: false, of: 3},
+				null,
+			),
 		).toEqual(['5 in 2 jobs', 'target: job torchrun:5353 (all 3 ranks)']);
-		expect(groupedTitleParts(set, {job: 'torchrun:4242', pids: [10_001], marked: true, of: 2}, null)[1]).toBe(
-			'target: job torchrun:4242 (1 marked)',
-		);
+		expect(
+			groupedTitleParts(set, {job: 'torchrun:4242', pids: [10_001], identities: [], marked: true, of: 2}, null)[1],
+		).toBe('target: job torchrun:4242 (1 marked)');
 		expect(jobSet([]).jobs).toEqual([]);
 	});
 
