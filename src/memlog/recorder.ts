@@ -92,7 +92,25 @@ export class MemoryLogRecorder {
 		return true;
 	}
 
+	/**
+	 * The log's path no longer leads to the open file (its run dir deleted, or deleted and made again): appends would
+	 * go to a file no one can read. Closes it and opens the path anew (or waits for its directory, as at start).
+	 * One fstat and one stat per record.
+	 */
+	#followPath(): void {
+		const writer = this.#writer;
+		if (writer === null || !writer.replaced()) return;
+		writer.close();
+		this.#writer = null;
+		this.#waitingFor = writer.path;
+		if (existsSync(path.dirname(writer.path)))
+			this.trouble.set(
+				`memory log ${writer.path} was deleted or replaced (its run dir made again?): writing a new one there`,
+			);
+	}
+
 	#emit(record: LogRecord, snapshot: Snapshot): void {
+		this.#followPath();
 		if (this.#waitingFor !== null && !this.#ready()) {
 			this.#held.push(record);
 			this.#held.splice(0, Math.max(0, this.#held.length - HELD_RECORDS));

@@ -1,4 +1,4 @@
-import {closeSync, fstatSync, openSync, readSync, writeSync} from 'node:fs';
+import {closeSync, fstatSync, openSync, readSync, statSync, writeSync} from 'node:fs';
 import {UsageError} from '../core/errors.js';
 import type {LogRecord} from './record.js';
 
@@ -13,10 +13,14 @@ import type {LogRecord} from './record.js';
  *   in a prefix of the last record without its newline; every newline-terminated line is whole.
  * - If the file ends in such a torn line, a newline is written first so the next record starts on a
  *   line of its own instead of being glued to the fragment (readers skip the fragment and count it).
+ *   A failed append (a full disk: the kernel took the head of the line, then ENOSPC) leaves the same torn
+ *   tail, so the check runs again before the next append after any failure, not only at open.
  */
 export class MemoryLogWriter {
 	readonly path: string;
 	#fd: number | null;
+	/** The last append failed: the file may end in part of that record. */
+	#maybeTorn = false;
 
 	// biome-ignore lint/style/useConsistentMemberAccessibility: a constructor has no #private form; open() is the one way in.
 	private constructor(path: string, fd: number) {
@@ -53,10 +57,33 @@ export class MemoryLogWriter {
 	append(record: LogRecord): void {
 		if (this.#fd === null) throw new Error(`memory log ${this.path} is closed`);
 		const line = Buffer.from(`${JSON.stringify(record)}\n`);
-		// A regular file takes the whole line in one write; the loop only matters on a nearly full
-		// disk, where the kernel may accept part of it.
-		let offset = 0;
-		while (offset < line.length) offset += writeSync(this.#fd, line, offset);
+		try {
+			if (this.#maybeTorn) this.#repairTornTail();
+			// A regular file takes the whole line in one write; the loop only matters on a nearly full
+			// disk, where the kernel may accept part of it.
+			let offset = 0;
+			while (offset < line.length) offset += writeSync(this.#fd, line, offset);
+			this.#maybeTorn = false;
+		} catch (error) {
+			this.#maybeTorn = true;
+			throw error;
+		}
+	}
+
+	/**
+	 * The path no longer leads to the open file: it was deleted (ENOENT, as when its run dir was removed) or
+	 * replaced by another (a different inode: the run dir deleted and made again). Appends would go to a file no
+	 * one can read any more; the caller reopens.
+	 */
+	replaced(): boolean {
+		if (this.#fd === null) return false;
+		const open = fstatSync(this.#fd);
+		try {
+			const now = statSync(this.path);
+			return now.ino !== open.ino || now.dev !== open.dev;
+		} catch {
+			return true;
+		}
 	}
 
 	close(): void {

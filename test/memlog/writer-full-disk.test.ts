@@ -1,0 +1,104 @@
+import {execFileSync} from 'node:child_process';
+import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {afterAll, beforeAll, expect, test} from 'vitest';
+import type {LogRecord} from '../../src/memlog/record.js';
+import {MemoryLogWriter} from '../../src/memlog/writer.js';
+
+// A disk that fills up while the log is written: a real 1 MiB tmpfs (mounting needs root; without it the test is
+// skipped, and writer.test.ts / recorder.test.ts cover /dev/full, which refuses every write and so cannot tear one).
+// tmpfs hands out whole pages, so once the filler has taken every free page, the log's last page still takes the
+// first bytes of the record that crosses it: a real torn write, as on a full ext4.
+
+let mount: string | null = null;
+const why: string[] = [];
+
+beforeAll(() => {
+	const dir = mkdtempSync(path.join(tmpdir(), 'traintop-fulldisk-'));
+	try {
+		execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', dir], {stdio: 'pipe'});
+		mount = dir;
+	} catch (error) {
+		why.push(`cannot mount a tmpfs (${(error as Error).message.split('\n')[0]})`);
+		rmSync(dir, {recursive: true, force: true});
+	}
+});
+afterAll(() => {
+	if (mount === null) return;
+	execFileSync('umount', [mount]);
+	rmSync(mount, {recursive: true, force: true});
+});
+
+function record(seq: number): LogRecord {
+	return {
+		timestamp: new Date(1_700_000_000_000 + seq * 30_000).toISOString(),
+		host: 'h',
+		interval_s: 30,
+		samples: 30,
+		memory: {total_gb: 64, used_gb: 32, percent: 50, available_gb: 32, peak_percent: 55, peak_used_gb: 35.2},
+		swap: null,
+		gpu: null,
+		gpus: [],
+		gpu_status: 'absent',
+		gpu_message: 'nvidia-smi not found on PATH',
+		alerts: [],
+	};
+}
+
+/** Fills the file system with one file until it refuses more; returns the file. */
+function fill(dir: string): string {
+	const filler = path.join(dir, 'filler');
+	const chunk = Buffer.alloc(4096, 0x78);
+	for (;;) {
+		try {
+			writeFileSync(filler, chunk, {flag: 'a'});
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code === 'ENOSPC') return filler;
+			throw error;
+		}
+	}
+}
+
+test('after a full disk tore a record, the next record starts a line of its own (one record lost, not two)', context => {
+	if (mount === null) return context.skip(why.join('; '));
+	const file = path.join(mount, 'traintop-memory.jsonl');
+	const writer = MemoryLogWriter.open(file);
+	writer.append(record(0));
+	const filler = fill(mount);
+	// Appends go into the last page's slack until one record crosses the page end: its head is written, the rest fails.
+	let failed: NodeJS.ErrnoException | null = null;
+	let seq = 1;
+	for (; failed === null && seq < 100; seq++) {
+		try {
+			writer.append(record(seq));
+		} catch (error) {
+			failed = error as NodeJS.ErrnoException;
+		}
+	}
+	expect(failed?.code).toBe('ENOSPC');
+	const torn = seq - 1;
+	expect(readFileSync(file, 'utf8').endsWith('\n')).toBe(false); // the disk really tore that record
+	// A second failure while the disk is still full must not make things worse.
+	expect(() => writer.append(record(500))).toThrow(/ENOSPC/);
+	rmSync(filler);
+	writer.append(record(1000));
+	writer.append(record(1001));
+	writer.close();
+	const lines = readFileSync(file, 'utf8').split('\n');
+	expect(lines.at(-1)).toBe('');
+	const parsed = lines.slice(0, -1).flatMap(line => {
+		try {
+			return [(JSON.parse(line) as LogRecord).timestamp];
+		} catch {
+			return [];
+		}
+	});
+	// Every record written before the disk filled, none of the torn one, and both written after it was freed.
+	const expected = [...Array.from({length: torn}, (_, i) => record(i).timestamp), record(1000).timestamp];
+	expect(parsed).toEqual([...expected, record(1001).timestamp]);
+	// Exactly one line is not a record: the torn fragment(s), each a prefix of a record.
+	const fragments = lines.slice(0, -1).filter(line => !parsed.includes(line.slice(14, 38)));
+	expect(fragments.length).toBeGreaterThanOrEqual(1);
+	for (const fragment of fragments) expect(fragment.startsWith('{"timestamp":')).toBe(true);
+});
