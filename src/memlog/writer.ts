@@ -1,6 +1,16 @@
-import {closeSync, fstatSync, openSync, readSync, statSync, writeSync} from 'node:fs';
+import {closeSync, constants, fstatSync, openSync, readSync, type Stats, statSync, writeSync} from 'node:fs';
 import {UsageError} from '../core/errors.js';
 import type {LogRecord} from './record.js';
+
+/**
+ * A log path that cannot take appends without a reader, in words (a FIFO fills and then blocks every write, and
+ * the whole monitor with it); null otherwise. A device stays allowed (`/dev/null`, `/dev/full` in the tests).
+ */
+function fileKind(stats: Stats): string | null {
+	if (stats.isFIFO()) return 'a FIFO';
+	if (stats.isSocket()) return 'a socket';
+	return null;
+}
 
 /**
  * Appends one JSON line per record to the memory log.
@@ -32,12 +42,20 @@ export class MemoryLogWriter {
 	static open(path: string): MemoryLogWriter {
 		let fd: number;
 		try {
-			fd = openSync(path, 'a+');
+			// O_NONBLOCK: a FIFO at the log's path must not hold the open (nor, below, the first write) forever.
+			fd = openSync(path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK, 0o644);
 		} catch (error) {
 			const code = (error as NodeJS.ErrnoException).code ?? 'error';
 			const reason = error instanceof Error ? error.message.replace(/^[A-Z]+: /, '') : String(error);
 			throw new UsageError(
 				`cannot write the memory log ${path}: ${code} ${reason} (choose another --log-file, or --no-log)`,
+			);
+		}
+		const kind = fileKind(fstatSync(fd));
+		if (kind !== null) {
+			closeSync(fd);
+			throw new UsageError(
+				`cannot write the memory log ${path}: it is ${kind}, not a regular file (choose another --log-file, or --no-log)`,
 			);
 		}
 		const writer = new MemoryLogWriter(path, fd);

@@ -1,4 +1,4 @@
-import {spawn} from 'node:child_process';
+import {execFileSync, spawn} from 'node:child_process';
 import {mkdtemp, readFile, writeFile, mkdir, chmod, rm} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
@@ -120,5 +120,20 @@ describe('MemoryLogWriter', () => {
 			}
 		}
 		expect(previousSize).toBeGreaterThan(100_000);
+	});
+});
+
+describe('a log path that is a FIFO', () => {
+	test('is refused at open with a message naming it, never blocking on the first write', async () => {
+		const dir = await mkdtemp(path.join(tmpdir(), 'traintop-writer-fifo-'));
+		try {
+			const fifo = path.join(dir, 'traintop-memory.jsonl');
+			execFileSync('mkfifo', [fifo]);
+			expect(() => MemoryLogWriter.open(fifo)).toThrow(
+				`cannot write the memory log ${fifo}: it is a FIFO, not a regular file (choose another --log-file, or --no-log)`,
+			);
+		} finally {
+			await rm(dir, {recursive: true, force: true});
+		}
 	});
 });
