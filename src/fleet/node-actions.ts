@@ -3,7 +3,8 @@ import {thresholdsFrom} from '../config/thresholds.js';
 import type {Settings} from '../config/schema.js';
 import type {Job, RankProcess} from '../core/types.js';
 import {analyze} from '../memlog/analyze.js';
-import {readSeries, type SkippedLine} from '../memlog/reader.js';
+import {readSeries} from '../memlog/reader.js';
+import {SkippedLines} from '../memlog/skipped-lines.js';
 import {formatReport} from '../memlog/report.js';
 import type {SendResult} from '../ranks/send.js';
 import type {SessionActions} from '../session/actions.js';
@@ -57,13 +58,14 @@ export function nodeActions({fleet, node, settings, logPath, detailTimeoutMs}: N
 		timeoutS: settings.timeout,
 		analyze: async width => {
 			if (!logPath) return ['No memory log: traintop runs with --no-log, so there is nothing to analyse.'];
-			const skipped: SkippedLine[] = [];
+			// Counted, a few kept: constant memory however bad the log is (memlog/skipped-lines.ts).
+			const skipped = new SkippedLines();
 			const series = await readSeries([logPath], skipped);
 			return formatReport(analyze(series, thresholdsFrom(settings)), {
 				format: 'text',
 				width,
 				files: [logPath],
-				skipped,
+				skipped: skipped.total,
 			}).split('\n');
 		},
 		// Its /proc is over there: the node's agent reads it.

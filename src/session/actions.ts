@@ -5,7 +5,8 @@ import {UsageError} from '../core/errors.js';
 import type {SaveExpectation, SaveOutcome} from '../checkpoints/save-attribution.js';
 import type {Job, RankProcess} from '../core/types.js';
 import {analyze} from '../memlog/analyze.js';
-import {readSeries, type SkippedLine} from '../memlog/reader.js';
+import {readSeries} from '../memlog/reader.js';
+import {SkippedLines} from '../memlog/skipped-lines.js';
 import {formatReport} from '../memlog/report.js';
 import {type RankDetail, rankDetail} from '../ranks/detail.js';
 import {type SendResult, sendSignal} from '../ranks/send.js';
@@ -70,11 +71,12 @@ export function sessionActions({settings, proc, checkpoints, logPath}: ActionSou
 		analyze: async width => {
 			if (!logPath)
 				return ['No memory log: traintop runs with --no-log (or "log": false), so there is nothing to analyse.'];
-			const skipped: SkippedLine[] = [];
+			// Counted, a few kept: constant memory however bad the log is (memlog/skipped-lines.ts).
+			const skipped = new SkippedLines();
 			try {
 				const series = await readSeries([logPath], skipped);
 				const analysis = analyze(series, thresholdsFrom(settings));
-				return formatReport(analysis, {format: 'text', width, files: [logPath], skipped}).split('\n');
+				return formatReport(analysis, {format: 'text', width, files: [logPath], skipped: skipped.total}).split('\n');
 			} catch (error) {
 				if (!(error instanceof UsageError)) throw error;
 				return [
