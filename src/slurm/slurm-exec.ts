@@ -1,6 +1,7 @@
-import {execFile} from 'node:child_process';
+import {spawn} from 'node:child_process';
 import {readFile} from 'node:fs/promises';
-import {helperEnv} from '../system/process-group.js';
+import {unwatchGroup, watchGroup} from '../system/orphan-reaper.js';
+import {helperEnv, signalGroup} from '../system/process-group.js';
 
 // Runs squeue/scontrol without ever blocking the caller: asynchronous, with a timeout (the clients themselves retry
 // an unreachable controller for 9 to 18 s before giving up, measured on 22.05), and a failure becomes a sentence
@@ -20,25 +21,51 @@ export interface SlurmExecOptions {
 	readonly timeoutMs: number;
 }
 
+/** What a client may print before it is cut off (squeue of a whole cluster is a few MB). */
+const MAX_OUTPUT = 64 * 1024 * 1024;
+
 export function runSlurm(command: string, args: readonly string[], options: SlurmExecOptions): Promise<SlurmRun> {
 	return new Promise(resolve => {
-		const child = execFile(
-			command,
-			[...args],
-			{env: helperEnv(options.env), timeout: options.timeoutMs, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024},
-			(error, stdout, stderr) => {
-				if (!error) return resolve({code: 0, stdout, stderr, failure: null});
-				const failed = error as NodeJS.ErrnoException & {killed?: boolean; signal?: string | null};
-				if (failed.code === 'ENOENT')
-					return resolve({code: null, stdout, stderr, failure: `${command} not found: not on a SLURM node`});
-				if (typeof failed.code === 'number') return resolve({code: failed.code, stdout, stderr, failure: null});
-				const seconds = Math.round(options.timeoutMs / 100) / 10;
-				const why = failed.killed ? `no answer from ${command} in ${seconds} s` : `${command}: ${failed.message}`;
-				resolve({code: null, stdout, stderr, failure: why});
-			},
-		);
+		// Its own process group, watched by the orphan reaper: a client waiting on a dead controller (9 to 18 s) must
+		// not outlive a traintop killed with -9. (execFile would not do: it does not pass `detached` on to spawn.)
+		const child = spawn(command, [...args], {env: helperEnv(options.env), detached: true});
+		watchGroup(child.pid);
+		let stdout = '';
+		let stderr = '';
+		let timedOut = false;
+		let settled = false;
+		const finish = (run: SlurmRun) => {
+			if (settled) return;
+			settled = true;
+			clearTimeout(timer);
+			unwatchGroup(child.pid);
+			resolve(run);
+		};
+		let timer = setTimeout(() => {
+			timedOut = true;
+			signalGroup(child, 'SIGTERM');
+			// A client that ignores SIGTERM must not hold the caller forever.
+			timer = setTimeout(() => signalGroup(child, 'SIGKILL'), 2000);
+		}, options.timeoutMs);
+		child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+			if (stdout.length < MAX_OUTPUT) stdout += chunk;
+		});
+		child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+			if (stderr.length < MAX_OUTPUT) stderr += chunk;
+		});
+		child.on('error', (error: NodeJS.ErrnoException) => {
+			const failure =
+				error.code === 'ENOENT' ? `${command} not found: not on a SLURM node` : `${command}: ${error.message}`;
+			finish({code: null, stdout, stderr, failure});
+		});
+		child.on('close', (code, signal) => {
+			if (code !== null && !timedOut) return finish({code, stdout, stderr, failure: null});
+			const seconds = Math.round(options.timeoutMs / 100) / 10;
+			const why = timedOut ? `no answer from ${command} in ${seconds} s` : `${command}: killed by ${signal}`;
+			finish({code: null, stdout, stderr, failure: why});
+		});
 		// Nothing to write: without this, a client that reads stdin would wait on traintop's terminal.
-		child.stdin?.end();
+		child.stdin.end();
 	});
 }
 
