@@ -1,44 +1,24 @@
-// Watches a run dir and keeps its CheckpointIndex current: chokidar events, debounced into one rescan. Never prints.
-// Polling (`poll`) is for network file systems (NFS, Lustre, GPFS), where inotify misses other nodes' writes.
+// Watches a run dir and keeps its CheckpointIndex current: file events (watch-options.ts), debounced into one rescan.
+// Never prints. Polling (`poll`) is for network file systems (NFS, Lustre, GPFS): inotify misses other nodes' writes.
 
 import {stat} from 'node:fs/promises';
-import {watch, type FSWatcher} from 'chokidar';
-import type {Checkpoint, CheckpointIndex, ScanResult} from '../core/types.js';
-import {diskSpace, type DiskSpace} from './disk.js';
+import type {Checkpoint, CheckpointIndex} from '../core/types.js';
+import {diskSpace} from './disk.js';
 import {buildIndex, lastSaveAt} from './retention.js';
 import {WAITING_FOR_RUN_DIR} from '../format/checkpoints.js';
 import {indexSignature as signature, isNew} from './index-change.js';
+import {RunDirPresence} from './run-dir-presence.js';
+import {openRunDirWatcher, type CheckpointWatcherOptions, type RunDirWatcher} from './watch-options.js';
+import type {IndexListener, ScanFunction} from './watch-options.js';
 import {firstOther, settle, unattributed, type SaveExpectation, type SaveOutcome} from './save-attribution.js';
 
 export type {SaveExpectation, SaveOutcome} from './save-attribution.js';
-
-export type ScanFunction = (runDir: string) => Promise<ScanResult>;
-export type IndexListener = (index: CheckpointIndex) => void;
-
-export interface CheckpointWatcherOptions {
-	readonly runDir: string;
-	/** --keep N; null: the job's metadata decides. */
-	readonly keep: number | null;
-	/** Default: scanRunDir from ./scan.js. */
-	readonly scan?: ScanFunction;
-	/** Default: diskSpace from ./disk.js. */
-	readonly disk?: (dir: string) => Promise<DiskSpace | null>;
-	/** Poll with stat() every intervalMs instead of inotify; null/undefined: inotify. */
-	readonly poll?: {readonly intervalMs: number} | null;
-	/** A burst of events becomes one rescan this long after its first event. Default 200. */
-	readonly debounceMs?: number;
-	/** Directory levels below runDir that are watched. Default 4. */
-	readonly depth?: number;
-	readonly now?: () => number;
-	/** Default: chokidar's watch. Tests wrap it to reach the file watcher (to make it fail, say). */
-	readonly watch?: typeof watch;
-}
+export type {CheckpointWatcherOptions, IndexListener, ScanFunction} from './watch-options.js';
 
 const isDirectory = (dir: string): Promise<boolean> =>
-	stat(dir).then(
-		s => s.isDirectory(),
-		() => false,
-	);
+	stat(dir)
+		.then(s => s.isDirectory())
+		.catch(() => false);
 
 const defaultScan: ScanFunction = async runDir => {
 	const {scanRunDir} = await import('./scan.js');
@@ -56,13 +36,15 @@ export class CheckpointWatcher {
 	readonly #listeners = new Set<IndexListener>();
 	/** Told after every rescan, changed or not (awaitNewCheckpoint). */
 	readonly #scanHooks = new Set<(index: CheckpointIndex | null) => void>();
-	#watcher: FSWatcher | null = null;
+	#watcher: RunDirWatcher | null = null;
 	#starting: Promise<void> | null = null;
 	#stopped = false;
 	#timer: NodeJS.Timeout | null = null;
-	#lookTimer: NodeJS.Timeout | null = null;
+	readonly #presence: RunDirPresence;
 	#running: Promise<CheckpointIndex> | null = null;
 	#queued: Promise<CheckpointIndex> | null = null;
+	/** When the last scan ended and how long it took (ms): the next event-driven one waits at least that long. */
+	#lastScan = {end: 0, took: 0};
 	/** The last error of a rescan or of the file watcher; null after a successful rescan. */
 	lastError: unknown = null;
 
@@ -72,6 +54,7 @@ export class CheckpointWatcher {
 		this.#scan = options.scan ?? defaultScan;
 		this.#now = options.now ?? Date.now;
 		this.#debounceMs = options.debounceMs ?? 200;
+		this.#presence = new RunDirPresence(this.runDir, this.#now);
 	}
 
 	/**
@@ -88,19 +71,19 @@ export class CheckpointWatcher {
 		await this.rescan().catch(() => undefined); // lastError has it
 		// Started before the job made its run dir (`torchrun … & traintop runs/x --pid $!`): an empty index that
 		// says so, rather than none (which views read as "no RUN_DIR given").
-		this.#index ??= buildIndex(
+		this.#index ??= this.#waitingIndex();
+		this.#waitForDir();
+	}
+
+	#waitingIndex(): CheckpointIndex {
+		return buildIndex(
 			{runDir: this.runDir, layouts: [], checkpoints: [], groups: [], warnings: [WAITING_FOR_RUN_DIR]},
 			{keep: this.#options.keep, now: this.#now(), disk: null},
 		);
-		// chokidar does not notice a missing path appear: look for it until it does, then watch it.
-		const every = this.#options.poll?.intervalMs ?? 1000;
-		const look = async (): Promise<void> => {
-			this.#lookTimer = null;
-			if (this.#stopped) return;
-			if (await isDirectory(this.runDir)) return this.#attach();
-			this.#lookTimer = setTimeout(() => void look(), every);
-		};
-		this.#lookTimer = setTimeout(() => void look(), every);
+	}
+
+	#waitForDir(): void {
+		this.#presence.waitFor(this.#options.poll?.intervalMs ?? 1000, () => void this.#attach());
 	}
 
 	/** A file watcher is attached to the run dir (false before start, after stop, while the dir is missing). */
@@ -111,17 +94,10 @@ export class CheckpointWatcher {
 	/** Watch first, then scan: nothing that changes after the scan can go unnoticed. */
 	async #attach(): Promise<void> {
 		if (this.#stopped) return;
+		await this.#presence.attaching();
+		this.#presence.follow(this.#options.identityCheckMs ?? 1000, present => void this.#reattach(present));
 		const poll = this.#options.poll ?? null;
-		const watcher = (this.#options.watch ?? watch)(this.runDir, {
-			persistent: true,
-			ignoreInitial: true,
-			depth: this.#options.depth ?? 4,
-			usePolling: poll !== null,
-			...(poll === null ? {} : {interval: poll.intervalMs, binaryInterval: poll.intervalMs}),
-			// awaitWriteFinish stays off: checkpoints are renamed into place, and waiting would only add latency.
-			atomic: false,
-			ignorePermissionErrors: true,
-		});
+		const watcher = (this.#options.watch ?? openRunDirWatcher)(this.runDir, poll);
 		this.#watcher = watcher;
 		watcher.on('all', () => this.#schedule());
 		watcher.on('error', error => {
@@ -134,12 +110,29 @@ export class CheckpointWatcher {
 		if (poll !== null) this.#schedule(poll.intervalMs + this.#debounceMs);
 	}
 
-	/** One rescan debounceMs after the first event of a burst; events during the wait join it. */
+	/** The run dir was deleted (present: false) or deleted and made again: watch the new one, or wait for it. */
+	async #reattach(present: boolean): Promise<void> {
+		const old = this.#watcher;
+		this.#watcher = null;
+		await old?.close();
+		if (present) return this.#attach();
+		this.#publish(this.#waitingIndex());
+		this.#waitForDir();
+	}
+
+	/** One rescan debounceMs after a burst's first event, and no sooner than the last scan took after it ended: an
+	 * event storm on a large run dir keeps the scanner busy half the time at most. Events during the wait join it. */
 	#schedule(delayMs = this.#debounceMs): void {
 		if (this.#stopped || this.#timer !== null) return;
 		this.#timer = setTimeout(() => {
 			this.#timer = null;
-			if (!this.#stopped) this.rescan().catch(() => undefined);
+			if (this.#stopped) return;
+			// Decided when the timer fires: events during a scan wait for it to end, then for as long again.
+			if (this.#running !== null) return void this.#running.catch(() => undefined).then(() => this.#schedule());
+			const rest = this.#lastScan.end + this.#lastScan.took - this.#now();
+			if (rest > 0) return this.#schedule(rest);
+			const settled = this.#watcher?.settle?.() ?? Promise.resolve();
+			void settled.catch(() => undefined).then(() => this.rescan().catch(() => undefined));
 		}, delayMs);
 	}
 
@@ -186,12 +179,23 @@ export class CheckpointWatcher {
 
 	async #scanOnce(): Promise<CheckpointIndex> {
 		const diskOf = this.#options.disk ?? diskSpace;
-		const [scan, disk] = await Promise.all([this.#scan(this.runDir), diskOf(this.runDir)]).catch((error: unknown) => {
-			this.lastError = error;
-			throw error;
-		});
-		const index = buildIndex(scan, {keep: this.#options.keep, now: this.#now(), disk});
+		const began = performance.now();
+		const [scan, disk] = await Promise.all([this.#scan(this.runDir), diskOf(this.runDir)])
+			.catch((error: unknown) => {
+				this.lastError = error;
+				throw error;
+			})
+			.finally(() => {
+				this.#lastScan = {end: this.#now(), took: performance.now() - began};
+			});
 		this.lastError = null;
+		return this.#publish(buildIndex(scan, {keep: this.#options.keep, now: this.#now(), disk}));
+	}
+
+	/** Makes `built` the index (with the run dir's replacement, if any) and tells the hooks and listeners. */
+	#publish(built: CheckpointIndex): CheckpointIndex {
+		const replaced = this.#presence.replaced;
+		const index = replaced === null ? built : {...built, runDirReplaced: replaced};
 		this.#index = index;
 		const sig = signature(index);
 		const changed = sig !== this.#lastSignature;
@@ -284,8 +288,8 @@ export class CheckpointWatcher {
 	async stop(): Promise<void> {
 		this.#stopped = true;
 		if (this.#timer !== null) clearTimeout(this.#timer);
-		if (this.#lookTimer !== null) clearTimeout(this.#lookTimer);
-		this.#timer = this.#lookTimer = null;
+		this.#presence.stop();
+		this.#timer = null;
 		for (const hook of [...this.#scanHooks]) hook(null);
 		await this.#starting?.catch(() => undefined);
 		const watcher = this.#watcher;

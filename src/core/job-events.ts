@@ -219,5 +219,18 @@ export function checkpointEvents(
 		const overdue = overdueEvent(next, time, jobId);
 		if (overdue) events.push(overdue);
 	}
+	const replaced = next.runDirReplaced;
+	if (replaced && replaced.at !== previous?.runDirReplaced?.at) {
+		// A warning, not an alert on a metric: what was written to the old dir is gone, and the user should know.
+		events.push({
+			time,
+			kind: 'run-dir-replaced',
+			job: jobId,
+			rank: null,
+			pid: null,
+			level: 'warn',
+			text: replaced.text,
+		});
+	}
 	return events;
 }

@@ -155,6 +155,8 @@ export type JobEventKind =
 	| 'job-ended'
 	| 'save-seen'
 	| 'overdue'
+	/** The run dir was deleted, or deleted and made again, while watched (checkpoints/watch.ts). */
+	| 'run-dir-replaced'
 	| 'requeued'
 	| 'resumed'
 	| 'node-link'

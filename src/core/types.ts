@@ -332,4 +332,9 @@ export interface CheckpointIndex {
 	readonly warnings: readonly string[];
 	/** Epoch ms of the scan. */
 	readonly scannedAt: number;
+	/**
+	 * The last time the run dir was deleted, or deleted and made again, while watched (its inode changed): the
+	 * watcher re-attached to the new one. Absent while it never was.
+	 */
+	readonly runDirReplaced?: {readonly at: number; readonly text: string};
 }

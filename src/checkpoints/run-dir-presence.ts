@@ -1,0 +1,82 @@
+// Whether the watched run dir is there, and whether it is still the same directory. A file watch follows the
+// directory's inode, not its path: once the run dir is deleted (and made again: a job restarted from scratch), the
+// watch sees nothing of the new one. A stat a second finds that out; CheckpointWatcher then watches the new dir, or
+// waits for it as it does for a run dir not made yet.
+
+import {stat} from 'node:fs/promises';
+
+/** The last time the run dir was seen deleted or made again, in words for the event it becomes. */
+export interface RunDirReplaced {
+	readonly at: number;
+	readonly text: string;
+}
+
+/**
+ * `dev:ino:birth` of a directory, or null when the path is missing or not a directory. The birth time (ns) is
+ * needed: ext4 and tmpfs give a directory made right after a deletion the inode number just freed. Where the file
+ * system records no birth time (NFS) a dir made again with the same inode number goes unnoticed.
+ */
+const identityOf = (dir: string): Promise<string | null> =>
+	stat(dir, {bigint: true}).then(
+		s => (s.isDirectory() ? `${s.dev}:${s.ino}:${s.birthtimeNs}` : null),
+		() => null,
+	);
+
+export class RunDirPresence {
+	readonly #runDir: string;
+	readonly #now: () => number;
+	/** The identity last attached to; null before the first attach. */
+	#identity: string | null = null;
+	#timer: NodeJS.Timeout | null = null;
+	#stopped = false;
+	replaced: RunDirReplaced | null = null;
+
+	constructor(runDir: string, now: () => number) {
+		this.#runDir = runDir;
+		this.#now = now;
+	}
+
+	/** Calls `appeared` once the run dir is a directory, looking every `everyMs` (chokidar does not notice it appear). */
+	waitFor(everyMs: number, appeared: () => void): void {
+		this.#later(everyMs, async () => {
+			if ((await identityOf(this.#runDir)) === null) return this.waitFor(everyMs, appeared);
+			if (!this.#stopped) appeared();
+		});
+	}
+
+	/** Notes the directory about to be watched; a different one than last time was made again. */
+	async attaching(): Promise<void> {
+		const identity = await identityOf(this.#runDir);
+		if (this.#identity !== null && identity !== this.#identity)
+			this.replaced = {
+				at: this.#now(),
+				text: `run dir ${this.#runDir} was deleted and made again: watching the new one`,
+			};
+		this.#identity = identity;
+	}
+
+	/** Checks every `everyMs` that the run dir is still the one attached to; calls `changed` once when it is not. */
+	follow(everyMs: number, changed: (present: boolean) => void): void {
+		this.#later(everyMs, async () => {
+			const identity = await identityOf(this.#runDir);
+			if (identity === this.#identity) return this.follow(everyMs, changed);
+			if (identity === null)
+				this.replaced = {at: this.#now(), text: `run dir ${this.#runDir} was deleted: waiting for it to be made again`};
+			if (!this.#stopped) changed(identity !== null);
+		});
+	}
+
+	stop(): void {
+		this.#stopped = true;
+		if (this.#timer !== null) clearTimeout(this.#timer);
+		this.#timer = null;
+	}
+
+	#later(ms: number, run: () => Promise<void>): void {
+		if (this.#stopped) return;
+		this.#timer = setTimeout(() => {
+			this.#timer = null;
+			if (!this.#stopped) void run();
+		}, ms);
+	}
+}

@@ -1,0 +1,64 @@
+// What a CheckpointWatcher (watch.ts) is built from: kept apart so that watch.ts holds only the watching.
+
+import type {EventEmitter} from 'node:events';
+import path from 'node:path';
+import {watch} from 'chokidar';
+import type {CheckpointIndex, ScanResult} from '../core/types.js';
+import {DirectoryWatcher} from './dir-watch.js';
+import type {DiskSpace} from './disk.js';
+import {wantedDir} from './scan-dirs.js';
+
+export type ScanFunction = (runDir: string) => Promise<ScanResult>;
+export type IndexListener = (index: CheckpointIndex) => void;
+
+export interface CheckpointWatcherOptions {
+	readonly runDir: string;
+	/** --keep N; null: the job's metadata decides. */
+	readonly keep: number | null;
+	/** Default: scanRunDir from ./scan.js. */
+	readonly scan?: ScanFunction;
+	/** Default: diskSpace from ./disk.js. */
+	readonly disk?: (dir: string) => Promise<DiskSpace | null>;
+	/** Poll with stat() every intervalMs instead of inotify; null/undefined: inotify. */
+	readonly poll?: {readonly intervalMs: number} | null;
+	/** A burst of events becomes one rescan this long after its first event. Default 200. */
+	readonly debounceMs?: number;
+	readonly now?: () => number;
+	/** Default: openRunDirWatcher. Tests wrap it to reach the file watcher (to make it fail, say). */
+	readonly watch?: WatchFactory;
+	/** How often the run dir is checked for being deleted or made again (run-dir-presence.ts). Default 1000. */
+	readonly identityCheckMs?: number;
+}
+
+/** What CheckpointWatcher needs of a file watcher: `all` per change, `error`, `ready` once watching, and close(). */
+export interface RunDirWatcher extends EventEmitter {
+	close(): Promise<void>;
+	/** Brings the set of watched directories up to date; called before each rescan (DirectoryWatcher). */
+	settle?(): Promise<void>;
+}
+
+export type WatchFactory = (runDir: string, poll: {readonly intervalMs: number} | null) => RunDirWatcher;
+
+/**
+ * inotify: a DirectoryWatcher (one watch per directory the scan looks in). Polling: chokidar's stat() poller, kept
+ * off the directories the scan never looks in.
+ */
+export const openRunDirWatcher: WatchFactory = (runDir, poll) => {
+	if (poll === null) return new DirectoryWatcher(runDir);
+	return watch(runDir, {
+		persistent: true,
+		ignoreInitial: true,
+		depth: 5,
+		usePolling: true,
+		interval: poll.intervalMs,
+		binaryInterval: poll.intervalMs,
+		ignored: (file, stats) => stats?.isDirectory() === true && !wantedDir(relativeTo(runDir, file)),
+		// awaitWriteFinish stays off: checkpoints are renamed into place, and waiting would only add latency.
+		atomic: false,
+		ignorePermissionErrors: true,
+	});
+};
+
+function relativeTo(root: string, file: string): string {
+	return path.relative(root, file).split(path.sep).join('/');
+}
