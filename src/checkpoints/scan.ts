@@ -7,14 +7,40 @@ import {realpath, stat} from 'node:fs/promises';
 import path from 'node:path';
 import {UsageError, errorMessage} from '../core/errors.js';
 import type {ScanGroup, ScannedCheckpoint, ScanResult} from '../core/types.js';
-import {entryAt, listDir, listDirOrNull, readJson, readRange, readText, treeStats, type Entry} from './fs.js';
+import {fsPath, nameFromBytes} from '../system/byte-names.js';
+import {
+	entryAt,
+	listDir,
+	listDirOrNull,
+	readJson,
+	readRange,
+	readText,
+	treeStats,
+	type Entry,
+	type SkippedFile,
+} from './fs.js';
 import type {Found, Layout, LayoutIO, ScanDir} from './layouts/layout.js';
 import {LAYOUTS} from './layouts/registry.js';
+import {CHECKPOINT_DIRS} from './scan-dirs.js';
 
-export const FS_IO: LayoutIO = {list: listDirOrNull, entry: entryAt, readJson, readText, readRange};
+/** The real file system for the layouts; `skipped` hears of each file not opened (not a regular file). */
+export function fsIO(skipped?: SkippedFile): LayoutIO {
+	return {
+		list: listDirOrNull,
+		entry: entryAt,
+		readJson,
+		readText: (file, maxBytes) => readText(file, maxBytes, skipped),
+		readRange: (file, count, from) => readRange(file, count, from, skipped),
+	};
+}
 
-/** Subdirectories of the run dir that hold checkpoints (besides the run dir itself and Lightning's version dirs). */
-const CHECKPOINT_DIRS = ['checkpoints', 'checkpoint', 'weights'];
+export const FS_IO: LayoutIO = fsIO();
+
+/** realpath of a path whose names may not be UTF-8 (system/byte-names.ts). */
+async function realPath(file: string): Promise<string> {
+	return nameFromBytes(await realpath(fsPath(file), {encoding: 'buffer'}));
+}
+
 /** Names worth a warning when they are symlinks to directories outside the run dir (others are skipped quietly). */
 const CHECKPOINTISH = /ckpt|checkpoint|step|iter/i;
 
@@ -48,7 +74,7 @@ async function openScanDir(ctx: Context, rel: string, seen: Set<string>): Promis
 	const dir = path.join(ctx.root, rel);
 	let real: string;
 	try {
-		real = await realpath(dir);
+		real = await realPath(dir);
 	} catch {
 		return null;
 	}
@@ -71,7 +97,7 @@ async function openScanDir(ctx: Context, rel: string, seen: Set<string>): Promis
 	const kept: Entry[] = [];
 	for (const entry of entries) {
 		if (entry.symlink && entry.type === 'dir') {
-			const target = await realpath(entry.path).catch(() => null);
+			const target = await realPath(entry.path).catch(() => null);
 			if (target === null || !inside(ctx.realRoot, target)) {
 				const where = rel === '' ? entry.name : `${rel}/${entry.name}`;
 				// A checkpoint dir of its own (checkpoints/…) gets its warning when it is opened.
@@ -184,11 +210,14 @@ export function oldestFirst(list: readonly ScannedCheckpoint[]): ScannedCheckpoi
  */
 export async function scanRunDir(
 	runDir: string,
-	io: LayoutIO = FS_IO,
+	given?: LayoutIO,
 	layouts: readonly Layout[] = LAYOUTS,
 ): Promise<ScanResult> {
 	const root = path.resolve(runDir);
 	const ctx: Context = {root, realRoot: await openRunDir(root), warnings: []};
+	// A FIFO where a layout reads a file: not opened (it would block), and named in a warning (once, by its path).
+	const skipped = new Map<string, string>();
+	const io = given ?? fsIO((file, reason) => skipped.set(file, reason));
 	const pending: Promise<ScannedCheckpoint>[] = [];
 	const seenLayouts = new Set<string>();
 	const groups: ScanGroup[] = [];
@@ -208,6 +237,7 @@ export async function scanRunDir(
 		}
 	}
 	const checkpoints = oldestFirst(await Promise.all(pending));
+	for (const [file, reason] of skipped) ctx.warnings.push(`${path.relative(root, file)}: skipped: ${reason}`);
 	return {
 		runDir: root,
 		layouts: layouts.map(layout => layout.name).filter(name => seenLayouts.has(name)),

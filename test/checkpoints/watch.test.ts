@@ -1,6 +1,6 @@
-// CheckpointWatcher (src/checkpoints/watch.ts) on real temp dirs with real chokidar (inotify and polling). Most tests
-// inject a tiny scanner of the seed layout's names so they test the watcher alone; the last one uses the real scanner
-// on the demo job. How soon the watcher sees a save is measured in bench/watch-latency.mjs, not asserted here: these
+// CheckpointWatcher (src/checkpoints/watch.ts) on real temp dirs with its real file watchers (directory watches for
+// inotify, chokidar for polling). Most tests inject a tiny scanner of the seed layout's names so they test the
+// watcher alone; the last one uses the real scanner on the demo job. How soon the watcher sees a save is measured in bench/watch-latency.mjs, not asserted here: these
 // tests wait for the events themselves.
 
 import {existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, utimesSync, writeFileSync} from 'node:fs';
@@ -8,10 +8,10 @@ import {readdir, stat} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import type {EventEmitter} from 'node:events';
-import {watch} from 'chokidar';
 import {scanRunDir} from '../../src/checkpoints/scan.js';
 import {afterEach, describe, expect, it, vi} from 'vitest';
 import {CheckpointWatcher, type CheckpointWatcherOptions} from '../../src/checkpoints/watch.js';
+import {openRunDirWatcher, type WatchFactory} from '../../src/checkpoints/watch-options.js';
 import type {CheckpointIndex, ScannedCheckpoint, ScanResult} from '../../src/core/types.js';
 import {startDemoJob, type DemoJob} from '../../src/demo/job.js';
 import {until} from '../helpers/until.js';
@@ -74,8 +74,8 @@ function simpleScan(delayMs = 0) {
 
 /** Every file watcher the watchers under test attached, newest last. */
 const fileWatchers: EventEmitter[] = [];
-const recordingWatch: typeof watch = (paths, options) => {
-	const fileWatcher = watch(paths, options);
+const recordingWatch: WatchFactory = (runDir, poll) => {
+	const fileWatcher = openRunDirWatcher(runDir, poll);
 	fileWatchers.push(fileWatcher);
 	return fileWatcher;
 };

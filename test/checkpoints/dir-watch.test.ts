@@ -1,0 +1,150 @@
+// The cost of watching a large, busy run dir (issue 17), on real dirs with the real inotify watcher: how many inotify
+// watches it holds (read from /proc/self/fdinfo, the kernel's own count), that directories made after the start are
+// still followed inside, and how often an event storm makes it rescan. bench/rundir.mjs measures CPU and memory.
+
+import {spawn} from 'node:child_process';
+import {mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {afterEach, describe, expect, it} from 'vitest';
+import {scanRunDir} from '../../src/checkpoints/scan.js';
+import {CheckpointWatcher} from '../../src/checkpoints/watch.js';
+import type {CheckpointIndex, ScanResult} from '../../src/core/types.js';
+import {until} from '../helpers/until.js';
+
+const tempDirs: string[] = [];
+const watchers: CheckpointWatcher[] = [];
+
+afterEach(async () => {
+	await Promise.all(watchers.splice(0).map(w => w.stop()));
+	for (const dir of tempDirs.splice(0)) rmSync(dir, {recursive: true, force: true});
+});
+
+function runDir(): string {
+	const dir = mkdtempSync(path.join(tmpdir(), 'traintop-dir-watch-'));
+	tempDirs.push(dir);
+	const run = path.join(dir, 'run');
+	mkdirSync(path.join(run, 'checkpoints'), {recursive: true});
+	return run;
+}
+
+/** The inotify watches this process holds now: one `inotify wd:` line each in /proc/self/fdinfo. */
+function inotifyWatches(): number {
+	let count = 0;
+	for (const fd of readdirSync('/proc/self/fdinfo')) {
+		try {
+			count += readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8').match(/^inotify wd:/gm)?.length ?? 0;
+		} catch {
+			// an fd closed while being read
+		}
+	}
+	return count;
+}
+
+/** A Hugging Face Trainer checkpoint: `shards` model files, then trainer_state.json last (unless `finished` is false). */
+function hfCheckpoint(run: string, step: number, shards: number, finished = true): string {
+	const dir = path.join(run, 'checkpoints', `checkpoint-${step}`);
+	mkdirSync(dir);
+	for (let i = 0; i < shards; i++) writeFileSync(path.join(dir, `model-${i}.safetensors`), 'x');
+	if (finished) writeFileSync(path.join(dir, 'trainer_state.json'), JSON.stringify({global_step: step}));
+	return dir;
+}
+
+async function started(run: string, scan?: (dir: string) => Promise<ScanResult>, debounceMs?: number) {
+	const watcher = new CheckpointWatcher({runDir: run, keep: null, ...(scan ? {scan} : {}), debounceMs});
+	watchers.push(watcher);
+	await watcher.start();
+	return watcher;
+}
+
+const statusOf = (index: CheckpointIndex | null, name: string) =>
+	index?.checkpoints.find(c => c.name === name)?.status ?? 'absent';
+
+describe('watching a large run dir', () => {
+	it('holds one inotify watch per directory the scan looks in, none per file', async () => {
+		const run = runDir();
+		for (let step = 10; step <= 200; step += 10) hfCheckpoint(run, step, 100); // 20 dirs, 2020 files
+		mkdirSync(path.join(run, 'samples', 'deep', 'er', 'still'), {recursive: true});
+		for (let i = 0; i < 2000; i++) writeFileSync(path.join(run, 'samples', `sample-${i}.png`), 'x');
+		const before = inotifyWatches();
+		await started(run);
+		// run, checkpoints, its 20 checkpoints, samples, samples/deep: samples/deep/er is deeper than any layout looks.
+		expect(inotifyWatches() - before).toBe(24);
+	});
+
+	it('follows a checkpoint dir made after the start inside: its last file makes it complete', async () => {
+		const run = runDir();
+		hfCheckpoint(run, 10, 3);
+		const watcher = await started(run, scanRunDir);
+		expect(statusOf(watcher.getIndex(), 'checkpoint-10')).toBe('complete');
+		const dir = hfCheckpoint(run, 20, 3, false);
+		await until(
+			() => statusOf(watcher.getIndex(), 'checkpoint-20'),
+			s => s === 'partial',
+			'checkpoint-20 partial',
+		);
+		writeFileSync(path.join(dir, 'trainer_state.json'), JSON.stringify({global_step: 20}));
+		await until(
+			() => statusOf(watcher.getIndex(), 'checkpoint-20'),
+			s => s === 'complete',
+			'checkpoint-20 complete',
+		);
+	});
+
+	it('spaces the rescans of an event storm by what a scan costs', async () => {
+		const run = runDir();
+		const file = path.join(run, 'checkpoints', 'shard.bin');
+		writeFileSync(file, 'x');
+		let scans = 0;
+		// A scan of a large run dir: 300 ms each.
+		const slowScan = async (dir: string): Promise<ScanResult> => {
+			scans++;
+			await new Promise(resolve => setTimeout(resolve, 300));
+			return {runDir: dir, layouts: [], checkpoints: [], groups: [], warnings: []};
+		};
+		await started(run, slowScan, 10);
+		const first = scans;
+		const end = Date.now() + 3000;
+		while (Date.now() < end) {
+			renameSync(file, `${file}.tmp`);
+			renameSync(`${file}.tmp`, file);
+			await new Promise(resolve => setImmediate(resolve));
+		}
+		await until(
+			() => scans,
+			n => n > first,
+			'a rescan after the storm',
+		);
+		// Back to back (10 ms apart) 3 s hold 9 scans of 300 ms; spaced by their own cost, 5 at most.
+		expect(scans - first).toBeLessThanOrEqual(6);
+		expect(scans - first).toBeGreaterThanOrEqual(3);
+	});
+
+	it('a rename storm from another process neither holds the event loop nor stops the rescans', async () => {
+		const run = runDir();
+		const file = path.join(run, 'checkpoints', 'shard.bin');
+		writeFileSync(file, 'x');
+		let scans = 0;
+		const countingScan = async (dir: string): Promise<ScanResult> => {
+			scans++;
+			return {runDir: dir, layouts: [], checkpoints: [], groups: [], warnings: []};
+		};
+		await started(run, countingScan, 10);
+		const first = scans;
+		// As fast as a process can rename: faster than one JS thread can take inotify's events.
+		const storm = `const {renameSync} = require('node:fs'); const end = Date.now() + 3000;
+			while (Date.now() < end) { renameSync(${JSON.stringify(file)}, ${JSON.stringify(`${file}.tmp`)});
+			renameSync(${JSON.stringify(`${file}.tmp`)}, ${JSON.stringify(file)}); }`;
+		const child = spawn(process.execPath, ['-e', storm], {stdio: 'ignore'});
+		let last = performance.now();
+		let longestGap = 0;
+		const ticker = setInterval(() => {
+			longestGap = Math.max(longestGap, performance.now() - last);
+			last = performance.now();
+		}, 20);
+		await new Promise(resolve => child.once('exit', resolve));
+		clearInterval(ticker);
+		expect(longestGap).toBeLessThan(1000);
+		expect(scans - first).toBeGreaterThanOrEqual(2);
+	});
+});
