@@ -35,7 +35,13 @@ beforeEach(async () => {
 
 afterEach(async () => {
 	term.close();
-	for (const pid of processesWith(runDir)) process.kill(pid, 'SIGKILL');
+	for (const pid of processesWith(runDir)) {
+		try {
+			process.kill(pid, 'SIGKILL');
+		} catch {
+			// ESRCH: it exited between the listing and the kill, which is what this cleanup wants.
+		}
+	}
 	if (runDir) await rm(runDir, {recursive: true, force: true});
 });
 

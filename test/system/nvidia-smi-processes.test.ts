@@ -186,7 +186,9 @@ describe('ComputeAppsPoller', () => {
 	});
 
 	it('halt() publishes nothing more and starts nothing; a call in flight stays with the groups', async () => {
-		const h = startPoller({FAKE_NVSMI_SCENARIO: H100, FAKE_NVSMI_MODE: 'hang'}, {timeoutMs: 200});
+		// Its timeout long enough to be halted first: under load the fake (a Node script) can take over 200 ms just to
+		// start and log, and a timeout before halt() is not what this tests.
+		const h = startPoller({FAKE_NVSMI_SCENARIO: H100, FAKE_NVSMI_MODE: 'hang'}, {timeoutMs: 5000});
 		// The same, kicked alongside and never halted: its timeout error and its next call are what h would have had.
 		const unhalted = startPoller({FAKE_NVSMI_SCENARIO: H100, FAKE_NVSMI_MODE: 'hang'}, {timeoutMs: 200});
 		h.poller.kick();
