@@ -12,21 +12,24 @@ import {
 	entryAt,
 	listDir,
 	listDirOrNull,
+	listNamesOrNull,
 	readJson,
 	readRange,
 	readText,
-	treeStats,
 	type Entry,
 	type SkippedFile,
 } from './fs.js';
 import type {Found, Layout, LayoutIO, ScanDir} from './layouts/layout.js';
 import {LAYOUTS} from './layouts/registry.js';
+import {mapLimited} from './map-limited.js';
 import {CHECKPOINT_DIRS} from './scan-dirs.js';
+import {checkpointTreeStats} from './tree-stats-cache.js';
 
 /** The real file system for the layouts; `skipped` hears of each file not opened (not a regular file). */
 export function fsIO(skipped?: SkippedFile): LayoutIO {
 	return {
 		list: listDirOrNull,
+		names: listNamesOrNull,
 		entry: entryAt,
 		readJson,
 		readText: (file, maxBytes) => readText(file, maxBytes, skipped),
@@ -146,13 +149,16 @@ export function writeSeconds(firstBirthMs: number, lastMtimeMs: number): number 
 	return (lastMtimeMs - firstBirthMs) / 1000;
 }
 
+/** Checkpoints sized at the same time (each a tree walk of its own). */
+const SIZED_AT_ONCE = 16;
+
 async function complete(layout: string, group: string, item: Found): Promise<ScannedCheckpoint> {
 	const {entry} = item;
 	const warnings = [...item.warnings];
 	let files = {bytes: entry.size, firstBirthMs: entry.birthtimeMs, lastMtimeMs: entry.mtimeMs};
 	if (entry.type !== 'file') files = {bytes: 0, firstBirthMs: 0, lastMtimeMs: 0};
 	if (entry.type === 'dir') {
-		const summed = await treeStats(entry.path);
+		const summed = await checkpointTreeStats(entry.path, item.status === 'complete');
 		files = summed;
 		if (summed.error !== null) warnings.push(`size counts only what could be read: ${summed.error}`);
 	}
@@ -218,7 +224,7 @@ export async function scanRunDir(
 	// A FIFO where a layout reads a file: not opened (it would block), and named in a warning (once, by its path).
 	const skipped = new Map<string, string>();
 	const io = given ?? fsIO((file, reason) => skipped.set(file, reason));
-	const pending: Promise<ScannedCheckpoint>[] = [];
+	const pending: {readonly layout: string; readonly group: string; readonly item: Found}[] = [];
 	const seenLayouts = new Set<string>();
 	const groups: ScanGroup[] = [];
 	for (const dir of await scanDirs(ctx)) {
@@ -233,10 +239,12 @@ export async function scanRunDir(
 			groups.push({key, layout: layout.name, dir: dir.rel, declared: result.declared});
 			const claimed = new Set(result.found.map(item => item.entry.path));
 			entries = entries.filter(entry => !claimed.has(entry.path));
-			pending.push(...result.found.map(item => complete(layout.name, key, item)));
+			pending.push(...result.found.map(item => ({layout: layout.name, group: key, item})));
 		}
 	}
-	const checkpoints = oldestFirst(await Promise.all(pending));
+	// Sized a few at a time: all at once put every file of every checkpoint in flight (issue 17).
+	const sized = await mapLimited(pending, SIZED_AT_ONCE, ({layout, group, item}) => complete(layout, group, item));
+	const checkpoints = oldestFirst(sized);
 	for (const [file, reason] of skipped) ctx.warnings.push(`${path.relative(root, file)}: skipped: ${reason}`);
 	return {
 		runDir: root,

@@ -119,12 +119,13 @@ interface Candidate {
 }
 
 async function checkpoint(entry: Entry, step: number | null, io: LayoutIO): Promise<Candidate> {
-	const inner = new Map((await io.list(entry.path))?.map(item => [item.name, item]) ?? []);
+	// Names only, then an lstat of the two files read: not one per shard (issue 17, run dirs of 100k files).
+	const inner = new Set((await io.names(entry.path)) ?? []);
 	const warnings: string[] = [];
 	let status: Found['status'] = 'complete';
 	let state: TrainerState | null = null;
-	const stateEntry = inner.get(STATE_FILE);
-	if (stateEntry === undefined) {
+	const stateEntry = inner.has(STATE_FILE) ? await io.entry(path.join(entry.path, STATE_FILE)) : null;
+	if (stateEntry === null) {
 		status = 'partial';
 		warnings.push(`no ${STATE_FILE} (written last): the save did not finish`);
 	} else {
@@ -145,7 +146,8 @@ async function checkpoint(entry: Entry, step: number | null, io: LayoutIO): Prom
 		kind = 'emergency';
 		warnings.push(`${SENTINEL} present: a just-in-time (SIGTERM) save is in progress or was cut off`);
 	}
-	const args = inner.get(ARGS_FILE)?.type === 'file' ? path.join(entry.path, ARGS_FILE) : null;
+	const argsFile = path.join(entry.path, ARGS_FILE);
+	const args = inner.has(ARGS_FILE) && (await io.entry(argsFile))?.type === 'file' ? argsFile : null;
 	const fields = {step, epoch: state?.epoch ?? null, loss: state?.loss ?? null, status, kind, warnings};
 	return {found: found(entry, fields), state, args};
 }

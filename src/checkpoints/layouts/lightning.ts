@@ -97,7 +97,7 @@ const WHOLE: Judgement = {status: 'complete', warnings: []};
 
 /** A DeepSpeed or sharded save: complete once the file its strategy writes last is there. */
 async function judgeDir(entry: Entry, io: LayoutIO): Promise<Judgement> {
-	const names = new Set((await io.list(entry.path))?.map(inner => inner.name) ?? []);
+	const names = new Set((await io.names(entry.path)) ?? []);
 	if (names.has('latest') || names.has('meta.pt')) return WHOLE;
 	const why = names.has('.metadata')
 		? 'sharded checkpoint without meta.pt (written after the shards): the save did not finish'
