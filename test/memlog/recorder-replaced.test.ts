@@ -2,35 +2,15 @@ import {mkdirSync, mkdtempSync, readFileSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterAll, expect, test} from 'vitest';
-import {Monitor} from '../../src/core/monitor.js';
 import {MemoryLogRecorder} from '../../src/memlog/recorder.js';
 import type {LogRecord} from '../../src/memlog/record.js';
-import {hostMemory, ScriptedSources} from '../helpers/snapshots.js';
+import {ramTicker} from '../helpers/log-records.js';
 
 // The run dir that holds the memory log is deleted (and made again) while traintop runs: the log must follow the
 // path, not the deleted inode, and say so once.
 
-const rules = {critical: 85, warnMargin: 10, hysteresis: 2};
 const base = mkdtempSync(path.join(tmpdir(), 'traintop-recorder-replaced-'));
 afterAll(() => rmSync(base, {recursive: true, force: true}));
-
-function monitor() {
-	const sources = new ScriptedSources();
-	let now = Date.parse('2026-11-22T10:00:00Z');
-	const m = new Monitor({
-		sources,
-		thresholds: {ram: rules, swap: rules, gpu: rules},
-		intervalMs: 1000,
-		host: 'n',
-		now: () => now,
-	});
-	return async (ram: number) => {
-		sources.memory = hostMemory(ram);
-		const snapshot = await m.tick();
-		now += 1000;
-		return snapshot;
-	};
-}
 
 const percents = (file: string): number[] =>
 	readFileSync(file, 'utf8')
@@ -50,7 +30,7 @@ test('a run dir deleted and made again: the log is reopened in the new dir, and 
 	});
 	const troubles: (string | null)[] = [];
 	recorder.trouble.subscribe(t => troubles.push(t));
-	const tick = monitor();
+	const tick = ramTicker();
 	recorder.add(await tick(10));
 	recorder.add(await tick(11));
 	rmSync(run, {recursive: true});
@@ -76,7 +56,7 @@ test('a run dir deleted and not yet made again: records are held, and written on
 		sampleIntervalMs: 1000,
 		gpuThreshold: 85,
 	});
-	const tick = monitor();
+	const tick = ramTicker();
 	recorder.add(await tick(20));
 	rmSync(run, {recursive: true});
 	recorder.add(await tick(21));

@@ -5,6 +5,7 @@ import path from 'node:path';
 import {afterAll, beforeAll, expect, test} from 'vitest';
 import type {LogRecord} from '../../src/memlog/record.js';
 import {MemoryLogWriter} from '../../src/memlog/writer.js';
+import {plainRecord} from '../helpers/log-records.js';
 
 // A disk that fills up while the log is written: a real 1 MiB tmpfs (mounting needs root; without it the test is
 // skipped, and writer.test.ts / recorder.test.ts cover /dev/full, which refuses every write and so cannot tear one).
@@ -30,22 +31,6 @@ afterAll(() => {
 	rmSync(mount, {recursive: true, force: true});
 });
 
-function record(seq: number): LogRecord {
-	return {
-		timestamp: new Date(1_700_000_000_000 + seq * 30_000).toISOString(),
-		host: 'h',
-		interval_s: 30,
-		samples: 30,
-		memory: {total_gb: 64, used_gb: 32, percent: 50, available_gb: 32, peak_percent: 55, peak_used_gb: 35.2},
-		swap: null,
-		gpu: null,
-		gpus: [],
-		gpu_status: 'absent',
-		gpu_message: 'nvidia-smi not found on PATH',
-		alerts: [],
-	};
-}
-
 /** Fills the file system with one file until it refuses more; returns the file. */
 function fill(dir: string): string {
 	const filler = path.join(dir, 'filler');
@@ -64,14 +49,14 @@ test('after a full disk tore a record, the next record starts a line of its own 
 	if (mount === null) return context.skip(why.join('; '));
 	const file = path.join(mount, 'traintop-memory.jsonl');
 	const writer = MemoryLogWriter.open(file);
-	writer.append(record(0));
+	writer.append(plainRecord(0));
 	const filler = fill(mount);
 	// Appends go into the last page's slack until one record crosses the page end: its head is written, the rest fails.
 	let failed: NodeJS.ErrnoException | null = null;
 	let seq = 1;
 	for (; failed === null && seq < 100; seq++) {
 		try {
-			writer.append(record(seq));
+			writer.append(plainRecord(seq));
 		} catch (error) {
 			failed = error as NodeJS.ErrnoException;
 		}
@@ -80,10 +65,10 @@ test('after a full disk tore a record, the next record starts a line of its own 
 	const torn = seq - 1;
 	expect(readFileSync(file, 'utf8').endsWith('\n')).toBe(false); // the disk really tore that record
 	// A second failure while the disk is still full must not make things worse.
-	expect(() => writer.append(record(500))).toThrow(/ENOSPC/);
+	expect(() => writer.append(plainRecord(500))).toThrow(/ENOSPC/);
 	rmSync(filler);
-	writer.append(record(1000));
-	writer.append(record(1001));
+	writer.append(plainRecord(1000));
+	writer.append(plainRecord(1001));
 	writer.close();
 	const lines = readFileSync(file, 'utf8').split('\n');
 	expect(lines.at(-1)).toBe('');
@@ -95,8 +80,8 @@ test('after a full disk tore a record, the next record starts a line of its own 
 		}
 	});
 	// Every record written before the disk filled, none of the torn one, and both written after it was freed.
-	const expected = [...Array.from({length: torn}, (_, i) => record(i).timestamp), record(1000).timestamp];
-	expect(parsed).toEqual([...expected, record(1001).timestamp]);
+	const expected = [...Array.from({length: torn}, (_, i) => plainRecord(i).timestamp), plainRecord(1000).timestamp];
+	expect(parsed).toEqual([...expected, plainRecord(1001).timestamp]);
 	// Exactly one line is not a record: the torn fragment(s), each a prefix of a record.
 	const fragments = lines.slice(0, -1).filter(line => !parsed.includes(line.slice(14, 38)));
 	expect(fragments.length).toBeGreaterThanOrEqual(1);

@@ -4,8 +4,8 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
 import {UsageError} from '../../src/core/errors.js';
-import type {LogRecord} from '../../src/memlog/record.js';
 import {MemoryLogWriter} from '../../src/memlog/writer.js';
+import {plainRecord} from '../helpers/log-records.js';
 import {requireBuild, ROOT} from '../helpers/dist.js';
 
 let dir: string;
@@ -25,22 +25,6 @@ afterAll(async () => {
 	await rm(dir, {recursive: true, force: true});
 });
 
-function record(seq: number): LogRecord {
-	return {
-		timestamp: new Date(1_700_000_000_000 + seq * 30_000).toISOString(),
-		host: 'h',
-		interval_s: 30,
-		samples: 30,
-		memory: {total_gb: 64, used_gb: 32, percent: 50, available_gb: 32, peak_percent: 55, peak_used_gb: 35.2},
-		swap: null,
-		gpu: null,
-		gpus: [],
-		gpu_status: 'absent',
-		gpu_message: 'nvidia-smi not found on PATH',
-		alerts: [],
-	};
-}
-
 describe('MemoryLogWriter', () => {
 	test('writes one JSON object per line and appends to an existing log without rewriting it', async () => {
 		const file = path.join(dir, 'append.jsonl');
@@ -49,25 +33,25 @@ describe('MemoryLogWriter', () => {
 			'{"timestamp":"2024-01-15T10:30:00","memory":{"total_gb":32,"used_gb":28.5,"percent":89.1}}\n',
 		);
 		const writer = MemoryLogWriter.open(file);
-		writer.append(record(1));
-		writer.append(record(2));
+		writer.append(plainRecord(1));
+		writer.append(plainRecord(2));
 		writer.close();
 		const lines = (await readFile(file, 'utf8')).split('\n');
 		expect(lines).toHaveLength(4);
 		expect(lines[3]).toBe('');
 		expect(JSON.parse(lines[0]!).memory.percent).toBe(89.1);
-		expect(JSON.parse(lines[1]!)).toEqual(record(1));
-		expect(JSON.parse(lines[2]!)).toEqual(record(2));
+		expect(JSON.parse(lines[1]!)).toEqual(plainRecord(1));
+		expect(JSON.parse(lines[2]!)).toEqual(plainRecord(2));
 	});
 
 	test('a torn last line from an earlier crash is left alone, and the next record starts a fresh line', async () => {
 		const file = path.join(dir, 'torn.jsonl');
-		await writeFile(file, `${JSON.stringify(record(0))}\n{"timestamp":"2024-01-1`);
+		await writeFile(file, `${JSON.stringify(plainRecord(0))}\n{"timestamp":"2024-01-1`);
 		const writer = MemoryLogWriter.open(file);
-		writer.append(record(1));
+		writer.append(plainRecord(1));
 		writer.close();
 		const lines = (await readFile(file, 'utf8')).trimEnd().split('\n');
-		expect(lines).toEqual([JSON.stringify(record(0)), '{"timestamp":"2024-01-1', JSON.stringify(record(1))]);
+		expect(lines).toEqual([JSON.stringify(plainRecord(0)), '{"timestamp":"2024-01-1', JSON.stringify(plainRecord(1))]);
 	});
 
 	test('an unwritable path is a usage error naming the path', async () => {
