@@ -7,6 +7,7 @@ import path from 'node:path';
 import {pipeline, type Readable} from 'node:stream';
 import {createGunzip} from 'node:zlib';
 import {UsageError} from '../core/errors.js';
+import {fileKind} from '../system/safe-read.js';
 
 const MEMORY_LOG_NAME = /^traintop-memory.*\.jsonl/;
 
@@ -33,21 +34,13 @@ async function statOrNull(p: string): Promise<Stats | null> {
 	}
 }
 
-/** What a path that is neither a file nor a directory is, for the message refusing it. */
-function kindOf(st: Stats): string {
-	if (st.isFIFO()) return 'a FIFO';
-	if (st.isSocket()) return 'a socket';
-	if (st.isCharacterDevice()) return 'a character device';
-	if (st.isBlockDevice()) return 'a block device';
-	return 'not a file';
-}
-
 /**
  * The refusal of a path that is not a regular file: reading a FIFO waits for a writer forever, a device never
  * ends. Null for a regular file.
  */
 function notRegularFile(file: string, st: Stats): UsageError | null {
-	return st.isFile() ? null : new UsageError(`${file}: not a regular file (${kindOf(st)}); --analyze reads files`);
+	const kind = fileKind(st);
+	return kind === null ? null : new UsageError(`${file}: not a regular file (${kind}); --analyze reads files`);
 }
 
 async function memoryLogsIn(dir: string): Promise<string[]> {

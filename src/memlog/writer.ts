@@ -1,16 +1,7 @@
-import {closeSync, constants, fstatSync, openSync, readSync, type Stats, statSync, writeSync} from 'node:fs';
+import {closeSync, constants, fstatSync, openSync, readSync, statSync, writeSync} from 'node:fs';
 import {UsageError} from '../core/errors.js';
+import {fileKind} from '../system/safe-read.js';
 import type {LogRecord} from './record.js';
-
-/**
- * A log path that cannot take appends without a reader, in words (a FIFO fills and then blocks every write, and
- * the whole monitor with it); null otherwise. A device stays allowed (`/dev/null`, `/dev/full` in the tests).
- */
-function fileKind(stats: Stats): string | null {
-	if (stats.isFIFO()) return 'a FIFO';
-	if (stats.isSocket()) return 'a socket';
-	return null;
-}
 
 /**
  * Appends one JSON line per record to the memory log.
@@ -51,7 +42,10 @@ export class MemoryLogWriter {
 				`cannot write the memory log ${path}: ${code} ${reason} (choose another --log-file, or --no-log)`,
 			);
 		}
-		const kind = fileKind(fstatSync(fd));
+		// A FIFO or socket cannot take appends without a reader: it fills, then blocks every write and the monitor
+		// with it. A device stays allowed (`/dev/null`, `/dev/full` in the tests).
+		const stats = fstatSync(fd);
+		const kind = stats.isFIFO() || stats.isSocket() ? fileKind(stats) : null;
 		if (kind !== null) {
 			closeSync(fd);
 			throw new UsageError(

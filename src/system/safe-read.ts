@@ -21,21 +21,24 @@ export type SafeRead =
 
 const FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
 
+/**
+ * What a path that is not a regular file is, in words (`a FIFO`, `a directory`…); null for a regular file. One list
+ * for every place that refuses such a path: the run dir's files, --analyze's inputs, the memory log.
+ */
+export function fileKind(stats: Stats): string | null {
+	if (stats.isFile()) return null;
+	if (stats.isFIFO()) return 'a FIFO';
+	if (stats.isSocket()) return 'a socket';
+	if (stats.isCharacterDevice()) return 'a character device';
+	if (stats.isBlockDevice()) return 'a block device';
+	if (stats.isDirectory()) return 'a directory';
+	return 'not a file';
+}
+
 /** Why `stats` is not a file traintop reads (`a FIFO, not a regular file`), or null when it is a regular file. */
 function notRegular(stats: Stats): string | null {
-	if (stats.isFile()) return null;
-	const kind = stats.isFIFO()
-		? 'a FIFO'
-		: stats.isSocket()
-			? 'a socket'
-			: stats.isCharacterDevice()
-				? 'a character device'
-				: stats.isBlockDevice()
-					? 'a block device'
-					: stats.isDirectory()
-						? 'a directory'
-						: 'not a file';
-	return `${kind}, not a regular file`;
+	const kind = fileKind(stats);
+	return kind === null ? null : `${kind}, not a regular file`;
 }
 
 function failed(caught: unknown): SafeRead {
