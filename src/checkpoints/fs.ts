@@ -7,6 +7,7 @@
 import {errorMessage} from '../core/errors.js';
 import {fsPath, nameFromBytes} from '../system/byte-names.js';
 import {readRegular} from '../system/safe-read.js';
+import {createHash} from 'node:crypto';
 import {lstat, readdir, readlink, stat} from 'node:fs/promises';
 import type {Stats} from 'node:fs';
 import path from 'node:path';
@@ -99,25 +100,39 @@ export async function listNamesOrNull(dir: string): Promise<string[] | null> {
 }
 
 /**
- * What changes when a file is created, renamed or removed anywhere in a directory tree: each directory's inode,
- * mtime, ctime (nanoseconds) and entry count, found with one stat and one readdir (types from the dirent, no lstat
- * per file) per directory. A file rewritten in place changes none of it. Null when the tree cannot be read whole.
+ * A directory tree's shape, in two parts, found with one stat and one readdir (types from the dirent, no lstat per
+ * file) per directory:
+ *   - `names`: each directory's inode and the hash of its sorted entry names: what a create, a removal or a rename to
+ *     another name changes;
+ *   - `times`: each directory's mtime and ctime (nanoseconds): what also a rename away and back, or a file replaced
+ *     by a rename over it, changes.
+ * A file rewritten in place changes neither. Null when the tree cannot be read whole.
  */
-export async function treeShape(root: string): Promise<string | null> {
-	const parts: string[] = [];
+export interface TreeShape {
+	readonly names: string;
+	readonly times: string;
+}
+
+export async function treeShape(root: string): Promise<TreeShape | null> {
+	const names: string[] = [];
+	const times: string[] = [];
 	async function walk(dir: string, depth: number): Promise<boolean> {
 		if (depth > MAX_TREE_DEPTH) return false;
 		const own = await stat(fsPath(dir), {bigint: true});
 		if (!own.isDirectory()) return false;
 		const dirents = await readdir(fsPath(dir), {encoding: 'buffer', withFileTypes: true});
-		parts.push(`${dir}\0${own.ino}:${own.mtimeNs}:${own.ctimeNs}:${dirents.length}`);
+		// A hash, not the names: a shape is kept per checkpoint between scans (100 shards × 1000 checkpoints).
+		const hash = createHash('sha1');
+		for (const name of dirents.map(dirent => dirent.name).sort(Buffer.compare)) hash.update(name).update('\0');
+		names.push(`${dir}\0${own.ino}:${dirents.length}:${hash.digest('base64')}`);
+		times.push(`${own.mtimeNs}:${own.ctimeNs}`);
 		for (const dirent of dirents) {
 			if (dirent.isDirectory() && !(await walk(path.join(dir, nameFromBytes(dirent.name)), depth + 1))) return false;
 		}
 		return true;
 	}
 	try {
-		return (await walk(root, 0)) ? parts.join('\n') : null;
+		return (await walk(root, 0)) ? {names: names.join('\n'), times: times.join('\n')} : null;
 	} catch {
 		return null;
 	}

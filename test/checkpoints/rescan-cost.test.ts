@@ -1,16 +1,21 @@
 // Issue 17 (large and busy run dirs): a rescan must not stat every file of every checkpoint again. A complete
 // checkpoint whose directories did not change keeps its size and times from the last scan; a partial one, or one
-// whose directory gained, lost or renamed a file (at any depth), is counted again. Real files in temp dirs.
+// whose directory gained, lost or renamed a file (at any depth), is counted again; one whose names are as they were
+// but whose directory times changed (a rename storm) is counted again at most every RECOUNT_AFTER_MS. Real files.
 
 import {appendFileSync, renameSync, rmSync} from 'node:fs';
 import path from 'node:path';
-import {afterEach, describe, expect, it} from 'vitest';
+import {afterEach, describe, expect, it, vi} from 'vitest';
 import {listNamesOrNull} from '../../src/checkpoints/fs.js';
 import {mapLimited} from '../../src/checkpoints/map-limited.js';
 import {scanRunDir} from '../../src/checkpoints/scan.js';
+import {RECOUNT_AFTER_MS, recountAfterMs} from '../../src/checkpoints/tree-stats-cache.js';
 import {makeTempDir, mkdir, put, removeTempDirs, trainerState} from './fixtures.js';
 
-afterEach(removeTempDirs);
+afterEach(() => {
+	vi.restoreAllMocks();
+	removeTempDirs();
+});
 
 /** An HF Trainer checkpoint of `bytes` in one shard, complete (trainer_state.json) unless `partial`. */
 function hfCheckpoint(run: string, step: number, bytes: number, partial = false): string {
@@ -49,6 +54,36 @@ describe('rescan of unchanged checkpoints', () => {
 		expect(await bytesOf(run, 'checkpoint-10')).toBe(first + 350);
 		rmSync(path.join(dir, 'optimizer.bin'));
 		expect(await bytesOf(run, 'checkpoint-10')).toBe(first);
+	});
+
+	it('keeps the count through renames that leave the names as they were, and counts again 1–2 × RECOUNT_AFTER_MS later', async () => {
+		const run = makeTempDir();
+		const dir = hfCheckpoint(run, 10, 1000);
+		const first = (await bytesOf(run, 'checkpoint-10'))!;
+		// A file replaced by a rename over it (a tool's atomic rewrite), then a shard renamed away and back (a storm):
+		// the names are as before, only the directory's times changed.
+		put(dir, 'model.tmp', 1600);
+		renameSync(path.join(dir, 'model.tmp'), path.join(dir, 'model.safetensors'));
+		renameSync(path.join(dir, 'trainer_state.json'), path.join(dir, 'state.tmp'));
+		renameSync(path.join(dir, 'state.tmp'), path.join(dir, 'trainer_state.json'));
+		expect(await bytesOf(run, 'checkpoint-10')).toBe(first);
+		const [now, after] = [Date.now(), recountAfterMs(dir)];
+		expect(after).toBeGreaterThanOrEqual(RECOUNT_AFTER_MS);
+		expect(after).toBeLessThan(2 * RECOUNT_AFTER_MS);
+		const clock = vi.spyOn(Date, 'now').mockReturnValue(now + after - 1000);
+		expect(await bytesOf(run, 'checkpoint-10')).toBe(first);
+		clock.mockReturnValue(now + after + 1000);
+		expect(await bytesOf(run, 'checkpoint-10')).toBe(first + 600);
+		clock.mockRestore();
+	});
+
+	it('spreads the recounts of many checkpoints over the window instead of one rescan counting them all', () => {
+		const waits = Array.from({length: 1000}, (_, i) => recountAfterMs(`/runs/x/checkpoints/checkpoint-${i * 10}`));
+		const due = (from: number, to: number) =>
+			waits.filter(w => w >= RECOUNT_AFTER_MS * from && w < RECOUNT_AFTER_MS * to).length;
+		// Ten slices of the window: each holds about a tenth of them.
+		for (let slice = 0; slice < 10; slice++) expect(due(1 + slice / 10, 1 + (slice + 1) / 10)).toBeLessThan(150);
+		expect(due(1, 2)).toBe(1000);
 	});
 
 	it('counts again when a file appears in a subdirectory (the top dir does not change)', async () => {
