@@ -45,9 +45,13 @@ export class DirectoryWatcher extends EventEmitter {
 		});
 	}
 
-	/** Watches `rel` and, below it, every directory the scan can look in. */
+	/**
+	 * Watches `rel` and, below it, every directory the scan can look in. A storm that pauses the watcher mid-walk ends
+	 * the walk: a watch added after the pause would be read by libuv event by event, heard by nobody (a 60 s storm on
+	 * 1000 checkpoint dirs: 470k reads of the inotify fd in 15 s, a fifth of a CPU in the kernel).
+	 */
 	async #walk(rel: string): Promise<void> {
-		if (this.#closed || this.#watches.has(rel) || !this.#add(rel)) return;
+		if (this.#closed || this.#paused || this.#watches.has(rel) || !this.#add(rel)) return;
 		const dir = path.join(this.#root, rel);
 		const children = await readdir(dir, {withFileTypes: true}).catch(() => []);
 		for (const child of children) {
@@ -96,6 +100,11 @@ export class DirectoryWatcher extends EventEmitter {
 		if (now - this.#burst.start > 1000) this.#burst = {start: now, events: 0};
 		this.#burst.events += 1;
 		return this.#burst.events > MAX_EVENTS_PER_S;
+	}
+
+	/** Closed for an event storm: no event is heard, and no inotify watch is held, until settle(). */
+	get paused(): boolean {
+		return this.#paused;
 	}
 
 	/** Adds watches for directories made since the last call and drops those of directories gone. */
