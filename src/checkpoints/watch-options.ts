@@ -11,6 +11,12 @@ import {wantedDir} from './scan-dirs.js';
 export type ScanFunction = (runDir: string) => Promise<ScanResult>;
 export type IndexListener = (index: CheckpointIndex) => void;
 
+/** scanRunDir, loaded on first use: a watcher given its own scan (tests) never loads the layouts. */
+export const defaultScan: ScanFunction = async runDir => {
+	const {scanRunDir} = await import('./scan.js');
+	return scanRunDir(runDir);
+};
+
 export interface CheckpointWatcherOptions {
 	readonly runDir: string;
 	/** --keep N; null: the job's metadata decides. */

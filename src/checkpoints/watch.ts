@@ -8,7 +8,8 @@ import {buildIndex, lastSaveAt} from './retention.js';
 import {WAITING_FOR_RUN_DIR} from '../format/checkpoints.js';
 import {indexSignature as signature, isNew} from './index-change.js';
 import {RunDirPresence} from './run-dir-presence.js';
-import {openRunDirWatcher, type CheckpointWatcherOptions, type RunDirWatcher} from './watch-options.js';
+import {cpuMs, restAfter} from './rescan-spacing.js';
+import {defaultScan, openRunDirWatcher, type CheckpointWatcherOptions, type RunDirWatcher} from './watch-options.js';
 import type {IndexListener, ScanFunction} from './watch-options.js';
 import {firstOther, settle, unattributed, type SaveExpectation, type SaveOutcome} from './save-attribution.js';
 
@@ -19,11 +20,6 @@ const isDirectory = (dir: string): Promise<boolean> =>
 	stat(dir)
 		.then(s => s.isDirectory())
 		.catch(() => false);
-
-const defaultScan: ScanFunction = async runDir => {
-	const {scanRunDir} = await import('./scan.js');
-	return scanRunDir(runDir);
-};
 
 export class CheckpointWatcher {
 	readonly runDir: string;
@@ -43,8 +39,8 @@ export class CheckpointWatcher {
 	readonly #presence: RunDirPresence;
 	#running: Promise<CheckpointIndex> | null = null;
 	#queued: Promise<CheckpointIndex> | null = null;
-	/** When the last scan ended and how long it took (ms): the next event-driven one waits at least that long. */
-	#lastScan = {end: 0, took: 0};
+	/** When the last scan ended, how long it took and the CPU it used (ms): what the next event-driven one waits. */
+	#lastScan = {end: 0, took: 0, cpu: 0};
 	/** The last error of a rescan or of the file watcher; null after a successful rescan. */
 	lastError: unknown = null;
 
@@ -105,6 +101,8 @@ export class CheckpointWatcher {
 		});
 		await new Promise<void>(resolve => watcher.once('ready', () => resolve()));
 		await this.rescan().catch(() => undefined); // lastError has it
+		// The first scan counts every file (nothing is kept yet): its cost says nothing of the rescans' after it.
+		this.#lastScan = {end: 0, took: 0, cpu: 0};
 		// A poller takes its baseline stat() shortly after 'ready': a change before that shows in no event. One more
 		// rescan after the first poll catches it.
 		if (poll !== null) this.#schedule(poll.intervalMs + this.#debounceMs);
@@ -120,26 +118,27 @@ export class CheckpointWatcher {
 		this.#waitForDir();
 	}
 
-	/** One rescan debounceMs after a burst's first event, and no sooner than the last scan took after it ended: an
-	 * event storm on a large run dir keeps the scanner busy half the time at most. Events during the wait join it. */
+	/**
+	 * One rescan debounceMs after a burst's first event; events during the wait join it. During an event storm on a
+	 * large run dir the rescans are spaced by what they cost (restAfter): the scanner keeps the disk busy half the time
+	 * and a CPU a tenth of the time at most.
+	 */
 	#schedule(delayMs = this.#debounceMs): void {
 		if (this.#stopped || this.#timer !== null) return;
 		this.#timer = setTimeout(() => {
 			this.#timer = null;
 			if (this.#stopped) return;
-			// Decided when the timer fires: events during a scan wait for it to end, then for as long again.
+			// Decided when the timer fires: events during a scan wait for it to end, then for its rest.
 			if (this.#running !== null) return void this.#running.catch(() => undefined).then(() => this.#schedule());
-			const rest = this.#lastScan.end + this.#lastScan.took - this.#now();
+			const rest = this.#lastScan.end + restAfter(this.#lastScan) - this.#now();
 			if (rest > 0) return this.#schedule(rest);
-			const settled = this.#watcher?.settle?.() ?? Promise.resolve();
-			void settled.catch(() => undefined).then(() => this.rescan().catch(() => undefined));
+			void this.rescan().catch(() => undefined);
 		}, delayMs);
 	}
 
 	/**
-	 * The index as of the last rescan, with the last save's age and overdue flag as of now: a
-	 * job that stopped saving triggers no rescan. A new object only when the age (in whole
-	 * seconds) or the flag changed.
+	 * The index as of the last rescan, with the last save's age and overdue flag as of now: a job that stopped saving
+	 * triggers no rescan. A new object only when the age (in whole seconds) or the flag changed.
 	 */
 	getIndex(): CheckpointIndex | null {
 		const index = this.#index;
@@ -179,14 +178,16 @@ export class CheckpointWatcher {
 
 	async #scanOnce(): Promise<CheckpointIndex> {
 		const diskOf = this.#options.disk ?? diskSpace;
-		const began = performance.now();
+		const [began, cpuBefore] = [performance.now(), cpuMs()];
+		// The watcher catches up first (new directories watched; after a storm paused it, a walk): part of the cost.
+		await this.#watcher?.settle?.().catch(() => undefined);
 		const [scan, disk] = await Promise.all([this.#scan(this.runDir), diskOf(this.runDir)])
 			.catch((error: unknown) => {
 				this.lastError = error;
 				throw error;
 			})
 			.finally(() => {
-				this.#lastScan = {end: this.#now(), took: performance.now() - began};
+				this.#lastScan = {end: this.#now(), took: performance.now() - began, cpu: cpuMs() - cpuBefore};
 			});
 		this.lastError = null;
 		return this.#publish(buildIndex(scan, {keep: this.#options.keep, now: this.#now(), disk}));
@@ -287,9 +288,8 @@ export class CheckpointWatcher {
 	 */
 	async stop(): Promise<void> {
 		this.#stopped = true;
-		if (this.#timer !== null) clearTimeout(this.#timer);
+		clearTimeout(this.#timer ?? undefined);
 		this.#presence.stop();
-		this.#timer = null;
 		for (const hook of [...this.#scanHooks]) hook(null);
 		await this.#starting?.catch(() => undefined);
 		const watcher = this.#watcher;

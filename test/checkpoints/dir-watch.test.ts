@@ -2,11 +2,12 @@
 // watches it holds (read from /proc/self/fdinfo, the kernel's own count), that directories made after the start are
 // still followed inside, and how often an event storm makes it rescan. bench/rundir.mjs measures CPU and memory.
 
-import {spawn} from 'node:child_process';
+import {type ChildProcess, spawn} from 'node:child_process';
 import {mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
+import {DirectoryWatcher} from '../../src/checkpoints/dir-watch.js';
 import {scanRunDir} from '../../src/checkpoints/scan.js';
 import {CheckpointWatcher} from '../../src/checkpoints/watch.js';
 import type {CheckpointIndex, ScanResult} from '../../src/core/types.js';
@@ -57,6 +58,14 @@ async function started(run: string, scan?: (dir: string) => Promise<ScanResult>,
 	return watcher;
 }
 
+/** Another process renaming `file` away and back for `ms`, as fast as it can: faster than JS takes inotify's events. */
+function renameLoop(file: string, ms: number): ChildProcess {
+	const storm = `const {renameSync} = require('node:fs'); const end = Date.now() + ${ms};
+		while (Date.now() < end) { renameSync(${JSON.stringify(file)}, ${JSON.stringify(`${file}.tmp`)});
+		renameSync(${JSON.stringify(`${file}.tmp`)}, ${JSON.stringify(file)}); }`;
+	return spawn(process.execPath, ['-e', storm], {stdio: 'ignore'});
+}
+
 const statusOf = (index: CheckpointIndex | null, name: string) =>
 	index?.checkpoints.find(c => c.name === name)?.status ?? 'absent';
 
@@ -104,12 +113,9 @@ describe('watching a large run dir', () => {
 		};
 		await started(run, slowScan, 10);
 		const first = scans;
-		const end = Date.now() + 3000;
-		while (Date.now() < end) {
-			renameSync(file, `${file}.tmp`);
-			renameSync(`${file}.tmp`, file);
-			await new Promise(resolve => setImmediate(resolve));
-		}
+		// In another process: renames in this one would count as the scans' CPU.
+		const storm = renameLoop(file, 3000);
+		await new Promise(resolve => storm.once('exit', resolve));
 		await until(
 			() => scans,
 			n => n > first,
@@ -118,6 +124,32 @@ describe('watching a large run dir', () => {
 		// Back to back (10 ms apart) 3 s hold 9 scans of 300 ms; spaced by their own cost, 5 at most.
 		expect(scans - first).toBeLessThanOrEqual(6);
 		expect(scans - first).toBeGreaterThanOrEqual(3);
+	});
+
+	it('spaces the rescans of an event storm by the CPU a scan uses: a tenth of a CPU, not back to back', async () => {
+		const run = runDir();
+		const file = path.join(run, 'checkpoints', 'shard.bin');
+		writeFileSync(file, 'x');
+		let scans = 0;
+		// A scan that computes for 100 ms (a large run dir's layouts): spaced by its wall time only, 3 s of renames
+		// would hold 3000 / (100 + 100) = 15 of them; by nine times its CPU, 3000 / (100 + 900) = 3.
+		const busyScan = async (dir: string): Promise<ScanResult> => {
+			scans++;
+			const end = performance.now() + 100;
+			while (performance.now() < end);
+			return {runDir: dir, layouts: [], checkpoints: [], groups: [], warnings: []};
+		};
+		await started(run, busyScan, 10);
+		const first = scans;
+		const storm = renameLoop(file, 3000);
+		await new Promise(resolve => storm.once('exit', resolve));
+		await until(
+			() => scans,
+			n => n > first,
+			'a rescan after the storm',
+		);
+		expect(scans - first).toBeLessThanOrEqual(5);
+		expect(scans - first).toBeGreaterThanOrEqual(2);
 	});
 
 	it('a rename storm from another process neither holds the event loop nor stops the rescans', async () => {
@@ -131,11 +163,7 @@ describe('watching a large run dir', () => {
 		};
 		await started(run, countingScan, 10);
 		const first = scans;
-		// As fast as a process can rename: faster than one JS thread can take inotify's events.
-		const storm = `const {renameSync} = require('node:fs'); const end = Date.now() + 3000;
-			while (Date.now() < end) { renameSync(${JSON.stringify(file)}, ${JSON.stringify(`${file}.tmp`)});
-			renameSync(${JSON.stringify(`${file}.tmp`)}, ${JSON.stringify(file)}); }`;
-		const child = spawn(process.execPath, ['-e', storm], {stdio: 'ignore'});
+		const child = renameLoop(file, 3000);
 		let last = performance.now();
 		let longestGap = 0;
 		const ticker = setInterval(() => {
@@ -146,5 +174,38 @@ describe('watching a large run dir', () => {
 		clearInterval(ticker);
 		expect(longestGap).toBeLessThan(1000);
 		expect(scans - first).toBeGreaterThanOrEqual(2);
+	});
+
+	it('holds no inotify watch while a storm has it paused, even when the storm came in the middle of a walk', async () => {
+		const run = runDir();
+		for (let step = 10; step <= 5000; step += 10) mkdirSync(path.join(run, 'checkpoints', `checkpoint-${step}`));
+		const file = path.join(run, 'storm.bin');
+		writeFileSync(file, 'x');
+		const before = inotifyWatches();
+		const watcher = new DirectoryWatcher(run);
+		await new Promise(resolve => watcher.once('ready', resolve));
+		expect(inotifyWatches() - before).toBe(502);
+		// The run dir itself storms: its watch is the walk's first, so the storm pauses the walks that follow early.
+		const storm = renameLoop(file, 4000);
+		const stormed = new Promise(resolve => storm.once('exit', resolve));
+		const heldWhilePaused: number[] = [];
+		try {
+			for (let walk = 0; walk < 5; walk++) {
+				await until(
+					() => watcher.paused,
+					paused => paused,
+					'the storm pauses the watcher',
+				);
+				heldWhilePaused.push(inotifyWatches() - before);
+				await watcher.settle(); // walks again; the storm pauses it again, mid-walk or after
+				if (watcher.paused) heldWhilePaused.push(inotifyWatches() - before);
+			}
+		} finally {
+			storm.kill();
+			await stormed;
+			await watcher.close();
+		}
+		expect(heldWhilePaused.length).toBeGreaterThanOrEqual(5);
+		expect(heldWhilePaused).toEqual(heldWhilePaused.map(() => 0));
 	});
 });
