@@ -3,7 +3,7 @@
 // still followed inside, and how often an event storm makes it rescan. bench/rundir.mjs measures CPU and memory.
 
 import {type ChildProcess, spawn} from 'node:child_process';
-import {mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs';
+import {mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
