@@ -49,8 +49,15 @@ beforeEach(async () => {
 });
 afterEach(async () => {
 	term.close();
-	for (const pid of processesWith(runDir)) process.kill(pid, 'SIGKILL');
-	if (runDir) await rm(runDir, {recursive: true, force: true});
+	for (const pid of processesWith(runDir)) {
+		try {
+			process.kill(pid, 'SIGKILL');
+		} catch {
+			// ESRCH: it exited between the listing and the kill, which is what this cleanup wants.
+		}
+	}
+	// The demo, hung up by the closed terminal, may still be removing or writing in it: retry on ENOTEMPTY.
+	if (runDir) await rm(runDir, {recursive: true, force: true, maxRetries: 10, retryDelay: 100});
 });
 
 test('q: the job is stopped, the run dir and memory log are named, exit 0, nothing left', async () => {
