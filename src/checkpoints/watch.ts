@@ -2,12 +2,13 @@
 // Never prints. Polling (`poll`) is for network file systems (NFS, Lustre, GPFS): inotify misses other nodes' writes.
 
 import {stat} from 'node:fs/promises';
+import {errorMessage} from '../core/errors.js';
 import type {Checkpoint, CheckpointIndex} from '../core/types.js';
 import {diskSpace} from './disk.js';
 import {buildIndex, lastSaveAt} from './retention.js';
-import {WAITING_FOR_RUN_DIR} from '../format/checkpoints.js';
 import {indexSignature as signature, isNew} from './index-change.js';
 import {RunDirPresence} from './run-dir-presence.js';
+import {scanningIndex, waitingIndex} from './placeholder-index.js';
 import {cpuMs, restAfter} from './rescan-spacing.js';
 import {defaultScan, openRunDirWatcher, type CheckpointWatcherOptions, type RunDirWatcher} from './watch-options.js';
 import type {IndexListener, ScanFunction} from './watch-options.js';
@@ -63,19 +64,15 @@ export class CheckpointWatcher {
 	}
 
 	async #doStart(): Promise<void> {
+		this.#index = scanningIndex(this.runDir, this.#options.keep, this.#now());
 		if (await isDirectory(this.runDir)) return this.#attach();
 		await this.rescan().catch(() => undefined); // lastError has it
-		// Started before the job made its run dir (`torchrun … & traintop runs/x --pid $!`): an empty index that
-		// says so, rather than none (which views read as "no RUN_DIR given").
-		this.#index ??= this.#waitingIndex();
+		if (this.#index?.scanning) this.#index = this.#waitingIndex();
 		this.#waitForDir();
 	}
 
 	#waitingIndex(): CheckpointIndex {
-		return buildIndex(
-			{runDir: this.runDir, layouts: [], checkpoints: [], groups: [], warnings: [WAITING_FOR_RUN_DIR]},
-			{keep: this.#options.keep, now: this.#now(), disk: null},
-		);
+		return waitingIndex(this.runDir, this.#options.keep, this.#now());
 	}
 
 	#waitForDir(): void {
@@ -184,6 +181,8 @@ export class CheckpointWatcher {
 		const [scan, disk] = await Promise.all([this.#scan(this.runDir), diskOf(this.runDir)])
 			.catch((error: unknown) => {
 				this.lastError = error;
+				// The first scan failed: the stand-in says why (and stays one: what a later scan finds is not new).
+				if (this.#index?.scanning) this.#index = {...this.#index, warnings: [`scan failed: ${errorMessage(error)}`]};
 				throw error;
 			})
 			.finally(() => {

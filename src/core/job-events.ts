@@ -187,7 +187,8 @@ function overdueEvent(index: CheckpointIndex, time: number, jobId: string | null
 
 /**
  * What happened in the run dir between two indexes: each checkpoint that became complete (not the ones
- * already there when the first index came: `previous` null gives no save-seen), and saves becoming overdue.
+ * already there when the first index came: `previous` null, or the stand-in of a first scan, gives no save-seen), and
+ * saves becoming overdue.
  * `jobId` is the run dir's job, when one is known.
  */
 export function checkpointEvents(
@@ -198,7 +199,8 @@ export function checkpointEvents(
 ): JobEvent[] {
 	if (!next) return [];
 	const events: JobEvent[] = [];
-	if (previous) {
+	// Against the stand-in of a first scan still running, the first scan's checkpoints are not new: they were there.
+	if (previous && !previous.scanning) {
 		const before = new Map(previous.checkpoints.map(c => [c.path, c.status]));
 		for (const c of next.checkpoints) {
 			if (c.status !== 'complete' || before.get(c.path) === 'complete') continue;

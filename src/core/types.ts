@@ -337,4 +337,10 @@ export interface CheckpointIndex {
 	 * watcher re-attached to the new one. Absent while it never was.
 	 */
 	readonly runDirReplaced?: {readonly at: number; readonly text: string};
+	/**
+	 * True on the stand-in the watcher gives while its first scan of the run dir runs (a run dir of 100k files takes
+	 * seconds): no checkpoint is known yet, which is not "none there". Events do not count the first scan's
+	 * checkpoints as new against it. Absent on a scanned index.
+	 */
+	readonly scanning?: true;
 }

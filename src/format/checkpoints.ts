@@ -1,4 +1,4 @@
-import type {Checkpoint, RetentionGroup} from '../core/types.js';
+import type {Checkpoint, CheckpointIndex, RetentionGroup} from '../core/types.js';
 import {printable} from './printable.js';
 
 // The words for a checkpoint's state, shared by `traintop checkpoints` and the TUI's checkpoints
@@ -16,6 +16,16 @@ export const PARTIAL_MARK = 'PARTIAL';
 
 /** A checkpoint index's warning while RUN_DIR does not exist yet (the job has not made it): it is waited for. */
 export const WAITING_FOR_RUN_DIR = 'waiting for RUN_DIR to appear';
+
+/** What the checkpoint views say while the watcher's first scan of the run dir runs (CheckpointIndex.scanning). */
+export const SCANNING_RUN_DIR = 'scanning the run dir…';
+
+/** What a view says of an index without a last save: why there is none. */
+export function noSaveText(index: CheckpointIndex): string {
+	// A first scan that failed leaves its error as the stand-in's warning.
+	if (index.scanning) return index.warnings[0] ?? SCANNING_RUN_DIR;
+	return index.warnings.includes(WAITING_FOR_RUN_DIR) ? WAITING_FOR_RUN_DIR : 'no complete save yet';
+}
 
 /**
  * Where a group's keep-N came from: ` (--keep)`, or the run's file that declares it, ` (training_args.bin)` (the rule

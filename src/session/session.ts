@@ -82,7 +82,8 @@ export async function openSession(options: SessionOptions): Promise<Session> {
 		slurmJob: options.slurmJob ?? slurmJobOfTraintop(),
 		runDir: runDir && path.resolve(runDir),
 	});
-	// With a RUN_DIR the snapshot carries its checkpoints; watching starts before sampling.
+	// With a RUN_DIR the snapshot carries its checkpoints. Sampling does not wait for the first scan (a run dir of
+	// 100k files held the first status line back 5–10 s): until it ends, the index says it is scanning.
 	const checkpoints = runDir
 		? new CheckpointWatcher({
 				runDir: path.resolve(runDir),
@@ -90,12 +91,9 @@ export async function openSession(options: SessionOptions): Promise<Session> {
 				poll: settings.poll > 0 ? {intervalMs: settings.poll * 1000} : null,
 			})
 		: null;
-	try {
-		await checkpoints?.start();
-	} catch (error) {
-		recorder.close();
-		throw error;
-	}
+	checkpoints?.start().catch((error: unknown) => {
+		checkpoints.lastError = error;
+	});
 	nvidiaSmi?.start();
 	// The controller is read on its own slow cadence (never per tick: slurmctld is shared), in the background.
 	const slurm = options.slurmJob ? new SlurmJobReader({jobId: options.slurmJob}) : null;

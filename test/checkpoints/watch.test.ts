@@ -11,6 +11,8 @@ import type {EventEmitter} from 'node:events';
 import {scanRunDir} from '../../src/checkpoints/scan.js';
 import {afterEach, describe, expect, it, vi} from 'vitest';
 import {CheckpointWatcher, type CheckpointWatcherOptions} from '../../src/checkpoints/watch.js';
+import {checkpointEvents} from '../../src/core/job-events.js';
+import {noSaveText} from '../../src/format/checkpoints.js';
 import {openRunDirWatcher, type WatchFactory} from '../../src/checkpoints/watch-options.js';
 import type {CheckpointIndex, ScannedCheckpoint, ScanResult} from '../../src/core/types.js';
 import {startDemoJob, type DemoJob} from '../../src/demo/job.js';
@@ -167,6 +169,45 @@ describe('CheckpointWatcher', () => {
 		expect(index.warnings).toEqual([]);
 	});
 
+	it('while the first scan runs, the index is a stand-in that says so, and its checkpoints are not new after it', async () => {
+		const run = runDir();
+		save(run, 1);
+		save(run, 2);
+		// A first scan that takes as long as the test says (a run dir of 100k files: seconds).
+		let release = (): void => {};
+		const gate = new Promise<void>(resolve => {
+			release = resolve;
+		});
+		const watcher = new CheckpointWatcher({
+			runDir: run,
+			keep: null,
+			scan: async dir => {
+				await gate;
+				return scanRunDir(dir);
+			},
+		});
+		watchers.push(watcher);
+		let startedUp = false;
+		const starting = watcher.start().then(() => {
+			startedUp = true;
+		});
+		await new Promise(resolve => setTimeout(resolve, 50));
+		expect(startedUp).toBe(false);
+		const standIn = watcher.getIndex()!;
+		expect(standIn).toMatchObject({scanning: true, checkpoints: [], lastSave: null});
+		expect(noSaveText(standIn)).toBe('scanning the run dir…');
+		release();
+		await starting;
+		const scanned = watcher.getIndex()!;
+		expect(scanned.scanning).toBeUndefined();
+		expect(scanned.checkpoints.map(c => c.step)).toEqual([1, 2]);
+		// The two saves were there before: no "saved" event for them, as with no index before.
+		expect(checkpointEvents(standIn, scanned, Date.now(), null)).toEqual([]);
+		// Against an index that stood for "no run dir yet", they would be new: they were saved since.
+		const waiting = {...standIn, scanning: undefined, warnings: ['waiting for RUN_DIR to appear']};
+		expect(checkpointEvents(waiting, scanned, Date.now(), null).map(e => e.kind)).toEqual(['save-seen', 'save-seen']);
+	});
+
 	it('a job that stops saving goes overdue with no file event: the index follows the clock', async () => {
 		const run = runDir();
 		let now = Date.now();
@@ -276,7 +317,9 @@ describe('CheckpointWatcher', () => {
 				return scan(dir);
 			},
 		});
-		expect(watcher.getIndex()).toBeNull();
+		// No checkpoint known, and why: the stand-in of the first scan names the failure (not "no RUN_DIR given").
+		expect(watcher.getIndex()).toMatchObject({scanning: true, checkpoints: []});
+		expect(noSaveText(watcher.getIndex()!)).toBe('scan failed: EACCES: permission denied');
 		expect(String(watcher.lastError)).toMatch(/EACCES/);
 		fail = false;
 		fileWatchers.at(-1)!.emit('error', new Error('EACCES: unreadable'));

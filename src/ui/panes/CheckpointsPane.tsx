@@ -88,7 +88,9 @@ function CheckpointsPane({index, now, status = null, width, height, compact = fa
 			</Line>
 			{statusLine}
 			{room > 0 && index.checkpoints.length === 0 ? (
-				<Line width={width}>{`no checkpoints yet in ${printable(index.runDir)}`}</Line>
+				<Line width={width}>
+					{`${index.scanning ? 'run dir' : 'no checkpoints yet in'} ${printable(index.runDir)}`}
+				</Line>
 			) : null}
 			{items.map(item => {
 				if (item.kind === 'group')

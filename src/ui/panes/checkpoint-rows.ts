@@ -1,6 +1,6 @@
 import type {Checkpoint, CheckpointIndex} from '../../core/types.js';
 import {rotationKeepsUsageFlat} from '../../checkpoints/retention.js';
-import {PARTIAL_MARK, RETENTION_MARK, WAITING_FOR_RUN_DIR} from '../../format/checkpoints.js';
+import {noSaveText, PARTIAL_MARK, RETENTION_MARK} from '../../format/checkpoints.js';
 import {padEnd, padStart} from '../../format/columns.js';
 import {formatAge} from '../../format/duration.js';
 import {formatBytes} from '../../format/units.js';
@@ -26,11 +26,7 @@ export interface HeaderPart {
  */
 function lastSavePart(index: CheckpointIndex, compact: boolean): HeaderPart {
 	const last = index.lastSave;
-	if (!last)
-		return {
-			text: index.warnings.includes(WAITING_FOR_RUN_DIR) ? WAITING_FOR_RUN_DIR : 'no complete save yet',
-			alarm: false,
-		};
+	if (!last) return {text: noSaveText(index), alarm: false};
 	const usual = !compact && last.medianIntervalS !== null ? ` (usually every ${formatAge(last.medianIntervalS)})` : '';
 	const text = `last save ${formatAge(last.ageS)} ago${usual}`;
 	if (!last.overdue) return {text, alarm: false};
@@ -48,6 +44,8 @@ function lastSavePart(index: CheckpointIndex, compact: boolean): HeaderPart {
 
 /** After the title: last save (OVERDUE first when it is), disk free and saves until full. */
 export function headerParts(index: CheckpointIndex, compact: boolean): HeaderPart[] {
+	// The first scan still running (or failed): no count, no disk yet, only why.
+	if (index.scanning) return [lastSavePart(index, compact)];
 	const parts: HeaderPart[] = [{text: String(index.checkpoints.length), alarm: false}, lastSavePart(index, compact)];
 	const {disk} = index;
 	if (disk.freeBytes !== null) {

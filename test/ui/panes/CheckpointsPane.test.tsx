@@ -128,6 +128,19 @@ describe('CheckpointsPane', () => {
 		]);
 	});
 
+	test('the first scan of the run dir still running: said, with no count and no "no checkpoints"', () => {
+		const scanning = {
+			...checkpointIndex({
+				checkpoints: [],
+				lastSave: null,
+				disk: {freeBytes: null, totalBytes: null, avgCheckpointBytes: null, savesUntilFull: null},
+			}),
+			scanning: true as const,
+		};
+		const {lastFrame} = render(<CheckpointsPane {...base} index={scanning} />);
+		expect(expectFits(lastFrame(), 80, 8)).toEqual(['CHECKPOINTS scanning the run dir…', 'run dir /runs/exp1']);
+	});
+
 	test('every height from 0 to 12 is respected at 40, 60, 80 and 100 columns', () => {
 		const many = checkpointIndex({
 			checkpoints: Array.from({length: 30}, (_, i) =>

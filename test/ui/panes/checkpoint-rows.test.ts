@@ -88,6 +88,14 @@ describe('headerParts: the last save', () => {
 		expect(lastSavePart(waiting)?.text).toBe('waiting for RUN_DIR to appear');
 	});
 
+	it('the first scan still running: said instead of "no complete save yet", and why it failed if it did', () => {
+		const scanning = {...checkpointIndex({checkpoints: [], lastSave: null, warnings: []}), scanning: true as const};
+		// Not "0" checkpoints: none is known yet.
+		expect(headerParts(scanning, false)).toEqual([{text: 'scanning the run dir…', alarm: false}]);
+		const failed = {...scanning, warnings: ['scan failed: EACCES: permission denied']};
+		expect(headerParts(failed, false)).toEqual([{text: 'scan failed: EACCES: permission denied', alarm: false}]);
+	});
+
 	it('no complete save yet', () => {
 		expect(lastSavePart(checkpointIndex({checkpoints: [], lastSave: null}))).toEqual({
 			text: 'no complete save yet',
