@@ -2,7 +2,7 @@
 // given", so a watcher always has one, and says why it has no checkpoints yet.
 
 import type {CheckpointIndex} from '../core/types.js';
-import {SCANNING_RUN_DIR, WAITING_FOR_RUN_DIR} from '../format/checkpoints.js';
+import {WAITING_FOR_RUN_DIR} from '../format/checkpoints.js';
 import {buildIndex} from './retention.js';
 
 const empty = (runDir: string, keep: number | null, now: number, warnings: string[]): CheckpointIndex =>
