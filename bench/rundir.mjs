@@ -4,8 +4,9 @@
 //     shards, then trainer_state.json last, as the Trainer writes them): 1000 × 100 = 100k files by default;
 //   - RUN/samples/: one flat dir of --flat files (100k: eval samples, a dataset cache) that no layout looks at.
 // Printed, per build, in one run:
-//   - start: the time from spawn to the first status line (stdout, --log-interval 1), and the RSS then;
-//   - idle: CPU % and peak RSS over --idle seconds (30) with nothing changing;
+//   - start: the time from spawn to the first status line (stdout, --log-interval 1), and the RSS then; then the time
+//     until it settled (a whole second under 5 % CPU: its first scan of the run dir done) and the CPU it used so far;
+//   - idle: CPU % and peak RSS over --idle seconds (30) with nothing changing, from when it settled;
 //   - storm: CPU % and peak RSS over --storm seconds (60) while a child renames files in a loop (a shard of one
 //     checkpoint and a sample, each renamed away and back, as fast as it can);
 //   - peer: `du -s RUN` (stats every file, as a person or a cleanup job does), median wall time with no traintop,
@@ -103,6 +104,19 @@ async function phase(pid, seconds) {
 	return {cpu, peakMb: peakKb / 1024, peer};
 }
 
+/**
+ * Waits until `pid` has used under 5 % of a CPU for a whole second (its first scan of the run dir is done, even when
+ * the status lines started before it): the time since `started` and the CPU seconds used until then.
+ */
+async function settling(pid, started) {
+	for (;;) {
+		const cpu0 = cpuSeconds(pid);
+		await sleep(1000);
+		const cpu1 = cpuSeconds(pid);
+		if (cpu1 - cpu0 < 0.05) return {after: (performance.now() - started) / 1000 - 1, cpu: cpu0};
+	}
+}
+
 async function measure(label, build) {
 	const child = spawn(
 		process.execPath,
@@ -131,6 +145,7 @@ async function measure(label, build) {
 	});
 	child.stdout.resume();
 	const startMb = statusKb(child.pid, 'VmRSS') / 1024;
+	const settled = await settling(child.pid, started);
 	const idle = await phase(child.pid, idleS);
 	const renamer = spawn(process.execPath, ['-e', RENAMER, runDir, checkpoints, shards, flat, stormS], {
 		stdio: ['ignore', 'pipe', 'inherit'],
@@ -145,7 +160,7 @@ async function measure(label, build) {
 	const hwmMb = statusKb(child.pid, 'VmHWM') / 1024;
 	child.kill('SIGTERM');
 	await new Promise(resolve => child.once('exit', resolve));
-	return {label, first, startMb, idle, storm, hwmMb, renames: Number(renames.trim())};
+	return {label, first, startMb, settled, idle, storm, hwmMb, renames: Number(renames.trim())};
 }
 
 const fmt = (value, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
@@ -161,7 +176,10 @@ try {
 	for (const [label, build] of builds) {
 		const r = await measure(label, build);
 		console.log(`  ${label} (${build})`);
-		console.log(`    start: first status line after ${fmt(r.first, 2)} s, RSS ${fmt(r.startMb, 0)} MB`);
+		console.log(
+			`    start: first status line after ${fmt(r.first, 2)} s, RSS ${fmt(r.startMb, 0)} MB; ` +
+				`settled (first scan done) after ${fmt(r.settled.after)} s, ${fmt(r.settled.cpu)} s of CPU`,
+		);
 		console.log(
 			`    idle ${idleS} s: CPU ${fmt(r.idle.cpu)} %, peak RSS ${fmt(r.idle.peakMb, 0)} MB; peer du -s ${fmt(r.idle.peer, 2)} s`,
 		);
