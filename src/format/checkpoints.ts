@@ -18,7 +18,7 @@ export const PARTIAL_MARK = 'PARTIAL';
 export const WAITING_FOR_RUN_DIR = 'waiting for RUN_DIR to appear';
 
 /** What the checkpoint views say while the watcher's first scan of the run dir runs (CheckpointIndex.scanning). */
-export const SCANNING_RUN_DIR = 'scanning the run dir…';
+const SCANNING_RUN_DIR = 'scanning the run dir…';
 
 /** What a view says of an index without a last save: why there is none. */
 export function noSaveText(index: CheckpointIndex): string {

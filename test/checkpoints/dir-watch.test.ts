@@ -66,6 +66,35 @@ function renameLoop(file: string, ms: number): ChildProcess {
 	return spawn(process.execPath, ['-e', storm], {stdio: 'ignore'});
 }
 
+/**
+ * How many rescans a watcher (10 ms debounce) whose scan does `work` makes for a 3 s rename storm, up to the first one
+ * after it. The storm runs in another process: renames in this one would count as the scans' CPU.
+ */
+async function rescansDuringStorm(work: () => unknown): Promise<number> {
+	const run = runDir();
+	const file = path.join(run, 'checkpoints', 'shard.bin');
+	writeFileSync(file, 'x');
+	let scans = 0;
+	await started(
+		run,
+		async dir => {
+			scans++;
+			await work();
+			return {runDir: dir, layouts: [], checkpoints: [], groups: [], warnings: []};
+		},
+		10,
+	);
+	const first = scans;
+	const storm = renameLoop(file, 3000);
+	await new Promise(resolve => storm.once('exit', resolve));
+	await until(
+		() => scans,
+		n => n > first,
+		'a rescan after the storm',
+	);
+	return scans - first;
+}
+
 const statusOf = (index: CheckpointIndex | null, name: string) =>
 	index?.checkpoints.find(c => c.name === name)?.status ?? 'absent';
 
@@ -101,55 +130,22 @@ describe('watching a large run dir', () => {
 	});
 
 	it('spaces the rescans of an event storm by what a scan costs', async () => {
-		const run = runDir();
-		const file = path.join(run, 'checkpoints', 'shard.bin');
-		writeFileSync(file, 'x');
-		let scans = 0;
-		// A scan of a large run dir: 300 ms each.
-		const slowScan = async (dir: string): Promise<ScanResult> => {
-			scans++;
-			await new Promise(resolve => setTimeout(resolve, 300));
-			return {runDir: dir, layouts: [], checkpoints: [], groups: [], warnings: []};
-		};
-		await started(run, slowScan, 10);
-		const first = scans;
-		// In another process: renames in this one would count as the scans' CPU.
-		const storm = renameLoop(file, 3000);
-		await new Promise(resolve => storm.once('exit', resolve));
-		await until(
-			() => scans,
-			n => n > first,
-			'a rescan after the storm',
-		);
-		// Back to back (10 ms apart) 3 s hold 9 scans of 300 ms; spaced by their own cost, 5 at most.
-		expect(scans - first).toBeLessThanOrEqual(6);
-		expect(scans - first).toBeGreaterThanOrEqual(3);
+		// A scan of a large run dir that waits 300 ms on the disk. Back to back (10 ms apart) 3 s hold 9 of them;
+		// spaced by their own wall time, 5 at most.
+		const scans = await rescansDuringStorm(() => new Promise(resolve => setTimeout(resolve, 300)));
+		expect(scans).toBeLessThanOrEqual(6);
+		expect(scans).toBeGreaterThanOrEqual(3);
 	});
 
 	it('spaces the rescans of an event storm by the CPU a scan uses: a tenth of a CPU, not back to back', async () => {
-		const run = runDir();
-		const file = path.join(run, 'checkpoints', 'shard.bin');
-		writeFileSync(file, 'x');
-		let scans = 0;
 		// A scan that computes for 100 ms (a large run dir's layouts): spaced by its wall time only, 3 s of renames
 		// would hold 3000 / (100 + 100) = 15 of them; by nine times its CPU, 3000 / (100 + 900) = 3.
-		const busyScan = async (dir: string): Promise<ScanResult> => {
-			scans++;
+		const scans = await rescansDuringStorm(() => {
 			const end = performance.now() + 100;
 			while (performance.now() < end);
-			return {runDir: dir, layouts: [], checkpoints: [], groups: [], warnings: []};
-		};
-		await started(run, busyScan, 10);
-		const first = scans;
-		const storm = renameLoop(file, 3000);
-		await new Promise(resolve => storm.once('exit', resolve));
-		await until(
-			() => scans,
-			n => n > first,
-			'a rescan after the storm',
-		);
-		expect(scans - first).toBeLessThanOrEqual(5);
-		expect(scans - first).toBeGreaterThanOrEqual(2);
+		});
+		expect(scans).toBeLessThanOrEqual(5);
+		expect(scans).toBeGreaterThanOrEqual(2);
 	});
 
 	it('a rename storm from another process neither holds the event loop nor stops the rescans', async () => {
