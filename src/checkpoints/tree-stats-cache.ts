@@ -3,10 +3,10 @@
 // when the names in its tree changed (fs.ts treeShape `names`: a file created, removed or renamed to another name).
 // When only its directories' times changed (a file renamed away and back, or replaced by a rename over it, as a
 // rename storm or a tool that rewrites a file atomically does), the last count stands until the first rescan
-// 60–120 s after it (recountAfterMs): counting 100 files per checkpoint on each such change was what a rename storm cost (85 %
-// CPU). Rescans follow file events, so after a lone atomic rewrite that is the next save's. A file of a complete
-// checkpoint rewritten in place keeps the old size until the next change of shape: no framework the scan knows does
-// that, and a partial checkpoint (the one being written) is never taken from here.
+// 60–120 s after it (recountAfterMs): counting 100 files per checkpoint on each such change was what a rename storm
+// cost (85 % CPU). Rescans follow file events, so after a lone atomic rewrite that is the next save's. A file of a
+// complete checkpoint rewritten in place keeps the old size until the next change of shape: no framework the scan
+// knows does that, and a partial checkpoint (the one being written) is never taken from here.
 
 import {treeShape, treeStats, type TreeShape, type TreeStats} from './fs.js';
 
