@@ -58,8 +58,9 @@ async function closeTerminalAndExpectQuietEnd(): Promise<void> {
 	const traintop = await waitFor(() => Number(readFileSync(path.join(dir, 'pid'), 'utf8')), 'its pid');
 	term!.tmux('kill-session', '-t', 'term');
 	term = null;
+	// The shell's `echo $? > rc` creates the file before it writes: an empty one is not the status yet.
 	const rc = await waitFor(
-		() => existsSync(path.join(dir, 'rc')) && readFileSync(path.join(dir, 'rc'), 'utf8').trim(),
+		() => existsSync(path.join(dir, 'rc')) && (readFileSync(path.join(dir, 'rc'), 'utf8').trim() || false),
 		'the exit status',
 		10_000,
 	);
