@@ -2,16 +2,14 @@ import {mkdtemp, readFile, rm} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterAll, beforeAll, expect, test} from 'vitest';
-import {Monitor} from '../../src/core/monitor.js';
 import {MemoryLogRecorder} from '../../src/memlog/recorder.js';
 import type {LogRecord} from '../../src/memlog/record.js';
-import {hostMemory, ScriptedSources} from '../helpers/snapshots.js';
+import {ramTicker} from '../helpers/log-records.js';
 
 // The memory log shared by headless and the TUI: one record per log interval, and a disk that
 // refuses the write (here the kernel's /dev/full: every write(2) fails with ENOSPC) reported once
 // while monitoring goes on.
 
-const rules = {critical: 85, warnMargin: 10, hysteresis: 2};
 let dir: string;
 beforeAll(async () => {
 	dir = await mkdtemp(path.join(tmpdir(), 'traintop-recorder-'));
@@ -19,26 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
 	await rm(dir, {recursive: true, force: true});
 });
-
-function monitor() {
-	const sources = new ScriptedSources();
-	let now = Date.parse('2026-11-22T10:00:00Z');
-	const m = new Monitor({
-		sources,
-		thresholds: {ram: rules, swap: rules, gpu: rules},
-		intervalMs: 1000,
-		host: 'n',
-		now: () => now,
-	});
-	return {
-		tick: async (ram: number) => {
-			sources.memory = hostMemory(ram);
-			const snapshot = await m.tick();
-			now += 1000;
-			return snapshot;
-		},
-	};
-}
 
 test('a record per log interval in the file, and the window flushed at close', async () => {
 	const file = path.join(dir, 'traintop-memory.jsonl');
@@ -50,8 +28,8 @@ test('a record per log interval in the file, and the window flushed at close', a
 		gpuThreshold: 85,
 	});
 	recorder.onRecord(r => records.push(r));
-	const m = monitor();
-	for (let i = 0; i < 12; i++) recorder.add(await m.tick(40 + i));
+	const tick = ramTicker();
+	for (let i = 0; i < 12; i++) recorder.add(await tick(40 + i));
 	recorder.close();
 	const lines = (await readFile(file, 'utf8')).trim().split('\n');
 	expect(lines).toHaveLength(records.length);
@@ -75,8 +53,8 @@ test('a full disk (/dev/full): reported once with the path and the error, and re
 	});
 	recorder.onRecord(r => records.push(r));
 	recorder.trouble.subscribe(message => troubles.push(message));
-	const m = monitor();
-	for (let i = 0; i < 8; i++) recorder.add(await m.tick(50));
+	const tick = ramTicker();
+	for (let i = 0; i < 8; i++) recorder.add(await tick(50));
 	recorder.close();
 	expect(records.length).toBeGreaterThanOrEqual(4);
 	expect(troubles).toHaveLength(1);
