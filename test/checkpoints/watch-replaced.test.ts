@@ -24,18 +24,24 @@ function saveAt(run: string, step: number): void {
 
 const steps = (index: CheckpointIndex | null) => index?.checkpoints.map(c => c.step) ?? [];
 
+/** A run dir with a save at step 100, under a started watcher (`poll`, or inotify) that checks its identity every 100 ms. */
+async function watchedRun(poll: {readonly intervalMs: number} | null) {
+	const base = mkdtempSync(path.join(tmpdir(), 'traintop-replaced-'));
+	dirs.push(base);
+	const run = path.join(base, 'run');
+	saveAt(run, 100);
+	const watcher = new CheckpointWatcher({runDir: run, keep: null, poll, identityCheckMs: 100});
+	watchers.push(watcher);
+	await watcher.start();
+	return {run, watcher};
+}
+
 describe.each([
 	['inotify', null],
 	['polling', {intervalMs: 100}],
 ] as const)('a run dir deleted and made again (%s)', (_mode, poll) => {
 	it('is watched again: its new checkpoints are seen, and an event says what happened', async () => {
-		const base = mkdtempSync(path.join(tmpdir(), 'traintop-replaced-'));
-		dirs.push(base);
-		const run = path.join(base, 'run');
-		saveAt(run, 100);
-		const watcher = new CheckpointWatcher({runDir: run, keep: null, poll, identityCheckMs: 100});
-		watchers.push(watcher);
-		await watcher.start();
+		const {run, watcher} = await watchedRun(poll);
 		const first = watcher.getIndex();
 		expect(steps(first)).toEqual([100]);
 
@@ -74,13 +80,7 @@ describe.each([
 	});
 
 	it('deleted and made again between two checks (no moment without it): still re-attached', async () => {
-		const base = mkdtempSync(path.join(tmpdir(), 'traintop-replaced-'));
-		dirs.push(base);
-		const run = path.join(base, 'run');
-		saveAt(run, 100);
-		const watcher = new CheckpointWatcher({runDir: run, keep: null, poll, identityCheckMs: 100});
-		watchers.push(watcher);
-		await watcher.start();
+		const {run, watcher} = await watchedRun(poll);
 		rmSync(run, {recursive: true});
 		mkdirSync(run);
 		await until(() => watcher.getIndex()?.runDirReplaced, Boolean, 'the replacement noticed');

@@ -18,16 +18,15 @@ const percents = (file: string): number[] =>
 		.split('\n')
 		.map(line => (JSON.parse(line) as LogRecord).memory!.percent);
 
+/** A recorder writing a record a second to `file`. */
+const recorderAt = (file: string): MemoryLogRecorder =>
+	new MemoryLogRecorder({logPath: file, logIntervalMs: 1000, sampleIntervalMs: 1000, gpuThreshold: 85});
+
 test('a run dir deleted and made again: the log is reopened in the new dir, and that is said', async () => {
 	const run = path.join(base, 'run');
 	mkdirSync(run);
 	const file = path.join(run, 'traintop-memory.jsonl');
-	const recorder = new MemoryLogRecorder({
-		logPath: file,
-		logIntervalMs: 1000,
-		sampleIntervalMs: 1000,
-		gpuThreshold: 85,
-	});
+	const recorder = recorderAt(file);
 	const troubles: (string | null)[] = [];
 	recorder.trouble.subscribe(t => troubles.push(t));
 	const tick = ramTicker();
@@ -50,12 +49,7 @@ test('a run dir deleted and not yet made again: records are held, and written on
 	const run = path.join(base, 'run2');
 	mkdirSync(run);
 	const file = path.join(run, 'traintop-memory.jsonl');
-	const recorder = new MemoryLogRecorder({
-		logPath: file,
-		logIntervalMs: 1000,
-		sampleIntervalMs: 1000,
-		gpuThreshold: 85,
-	});
+	const recorder = recorderAt(file);
 	const tick = ramTicker();
 	recorder.add(await tick(20));
 	rmSync(run, {recursive: true});
