@@ -1,27 +1,20 @@
 import {EXIT} from '../core/errors.js';
 import type {DiskNeed} from './disk-need.js';
-import type {Dtype} from './dtype.js';
-import type {LoaderEstimate, LoaderInputs} from './estimate.js';
+import type {LoaderEstimate} from './estimate.js';
 import type {GpuReport} from './gpu-free.js';
-import type {InputSource} from './inputs.js';
+import type {ResolvedInputs} from './inputs.js';
 import type {RamBasis, RamJudgement, Verdict} from './ram-verdict.js';
 
 // Everything preflight found, as plain data: the text and the JSON are written from it, and the exit code follows
 // from its verdicts.
 
+/** The resolved inputs (inputs.ts) with the estimate made from them, or the same "skipped" with what was missing. */
 export type EstimatePart =
-	| {
+	| (Omit<Extract<ResolvedInputs, {status: 'ready'}>, 'status'> & {
 			readonly status: 'estimated';
-			readonly inputs: LoaderInputs;
-			readonly dtype: Dtype;
 			readonly estimate: LoaderEstimate;
-			readonly sources: Readonly<Record<string, InputSource>>;
-	  }
-	| {
-			readonly status: 'skipped';
-			readonly missing: readonly string[];
-			readonly sources: Readonly<Record<string, InputSource>>;
-	  };
+	  })
+	| Extract<ResolvedInputs, {status: 'skipped'}>;
 
 export interface PreflightReport {
 	/** The machine whose RAM, GPUs and disk were read. */
