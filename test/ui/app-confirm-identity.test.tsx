@@ -56,6 +56,16 @@ function sessionWith(first: RankSet) {
 	return {session, publish};
 }
 
+/** The App on a session whose first scan is `first`, with the save box open on its job (s pressed). */
+async function saveBoxOpenOn(first: RankSet) {
+	const {session, publish} = sessionWith(first);
+	const {lastFrame, stdin} = render(<App session={session} />);
+	await until(lastFrame, f => f.includes('torchrun:4242'));
+	await press(stdin, 's');
+	await until(lastFrame, f => f.includes('Send SIGUSR1 (save) to job torchrun:4242?'));
+	return {publish, lastFrame, stdin};
+}
+
 /** The rank set of one job whose rank 0 is `pid` with this start time (its USR1 handled: a save would be sent). */
 function scan(pid: number, startTime: number): RankSet {
 	const zero = rank(0, {pid, startTime, worldSize: 1, signals: {...rank(0).signals, SIGUSR1: signal('handled')}});
@@ -67,11 +77,7 @@ describe('the confirm box sends to the identities it showed', () => {
 		python = await startPython('on(signal.SIGUSR1, "USR1")\non(signal.SIGUSR2, "USR2")');
 		const now = procReader().stat(python.pid)!.startTime;
 		// The box opens on the process that held the pid before (an earlier start time) …
-		const {session, publish} = sessionWith(scan(python.pid, now - 1));
-		const {lastFrame, stdin} = render(<App session={session} />);
-		await until(lastFrame, f => f.includes('torchrun:4242'));
-		await press(stdin, 's');
-		await until(lastFrame, f => f.includes('Send SIGUSR1 (save) to job torchrun:4242?'));
+		const {publish, lastFrame, stdin} = await saveBoxOpenOn(scan(python.pid, now - 1));
 		// … and the rescan finds a new RANK=0 process on that pid: the python3, really running.
 		publish(scan(python.pid, now));
 		await press(stdin, 'y');
@@ -93,11 +99,7 @@ describe('the confirm box sends to the identities it showed', () => {
 	test('the same identity in the rescan: the signal reaches the rank', async () => {
 		python = await startPython('on(signal.SIGUSR1, "USR1")');
 		const now = procReader().stat(python.pid)!.startTime;
-		const {session, publish} = sessionWith(scan(python.pid, now));
-		const {lastFrame, stdin} = render(<App session={session} />);
-		await until(lastFrame, f => f.includes('torchrun:4242'));
-		await press(stdin, 's');
-		await until(lastFrame, f => f.includes('Send SIGUSR1 (save) to job torchrun:4242?'));
+		const {publish, lastFrame, stdin} = await saveBoxOpenOn(scan(python.pid, now));
 		publish(scan(python.pid, now));
 		await press(stdin, 'y');
 		await until(lastFrame, f => f.includes('SIGUSR1 (save) to job torchrun:4242: sent 1'));
