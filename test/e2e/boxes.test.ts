@@ -113,9 +113,10 @@ for (const [columns, rows] of [
 	[80, 24],
 	[120, 40],
 ] as const) {
-	test(`${columns}×${rows}: the confirm, help and analysis boxes leave no pane fragments at their edges`, async () => {
+	test(`${columns}×${rows}: the confirm, help and analysis boxes leave no pane fragments at their edges; the refusal whole`, async () => {
 		const opened = await demoIn(columns, rows);
-		await openBox(opened, 's', /Send SIGUSR1 \(save\) to job launcher\.py:\d+\?/, 'the confirm box');
+		const confirm = await openBox(opened, 's', /Send SIGUSR1 \(save\) to job launcher\.py:\d+\?/, 'the confirm box');
+		expect(flowed(confirm.inner)).toContain('will be refused (the TUI never forces; traintop signal --force does)');
 		await closeBox(opened);
 		await openBox(opened, '?', /traintop keys/, 'help');
 		await closeBox(opened);

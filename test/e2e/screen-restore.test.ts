@@ -6,9 +6,11 @@ import {type DemoJob, startDemoJob} from '../../src/demo/job.js';
 import {CLI, requireBuild} from '../helpers/dist.js';
 import {Terminal} from '../helpers/tmux.js';
 
-// The shell's screen after traintop, when the terminal was resized under it: shrunk below the smallest screen
-// traintop draws (the "too small" line), grown far past where it started, then q. The shell must get back exactly
-// the lines it had, where it had them, and nothing of the TUI's frame.
+// The shell's screen after traintop, when the terminal was resized under it: grown far past where it started (after
+// a shrink below the smallest screen traintop draws, the "too small" line, or not), then q. The shell must get back
+// exactly the lines it had, where it had them, and nothing of the TUI's frame. tmux reflows the alternate screen to
+// the size the shell's screen was saved at before giving that back: the frame's rows wider than it were split and
+// the surplus pulled in above the shell's lines, unless the alternate screen is left empty.
 
 let term: Terminal;
 const keys = (...k: string[]) => term.keys(...k);
@@ -40,13 +42,18 @@ afterEach(async () => {
 	await rm(dir, {recursive: true, force: true});
 });
 
-test('shrunk below 60×15 (too small), grown to 200×60, q: the shell has its lines back and none of the TUI', async () => {
+test.each([
+	['shrunk below 60×15 (too small), grown to 200×60', true],
+	['grown to 200×60', false],
+])('%s, q: the shell has its lines back and none of the TUI', async (_, shrinkFirst) => {
 	const before = linesOf(term.screen());
 	keys(`${process.execPath} ${CLI} ${dir} --pid ${job!.launcherPid} --nvidia-smi /nonexistent --interval 0.5`, 'Enter');
 	// The charts drawn: their axes are the lines that stayed in the shell.
 	await term.until(text => /^RANKS 2/m.test(text) && /┤/.test(text), 'the TUI with its charts');
-	term.tmux('resize-window', '-t', 'term', '-x', '59', '-y', '14');
-	await term.until(text => text.startsWith('terminal 59×14 is too small'), 'the too-small line');
+	if (shrinkFirst) {
+		term.tmux('resize-window', '-t', 'term', '-x', '59', '-y', '14');
+		await term.until(text => text.startsWith('terminal 59×14 is too small'), 'the too-small line');
+	}
 	term.tmux('resize-window', '-t', 'term', '-x', '200', '-y', '60');
 	await term.until(
 		text => text.startsWith('MEMORY') && /^RANKS 2/m.test(text) && /┤/.test(text),
