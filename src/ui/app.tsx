@@ -3,6 +3,7 @@ import {useMemo, useReducer} from 'react';
 import {Box, Text, useApp, useInput} from 'ink';
 import type {HistoryPoint} from '../core/metric-history.js';
 import type {Job} from '../core/types.js';
+import {boxTextWidth, confirmRows, helpRows} from './box-text.js';
 import {keyBarHints} from './hints.js';
 import {windowStart} from './history/window.js';
 import useSnapshot from './hooks/use-snapshot.js';
@@ -12,8 +13,8 @@ import useValue from './hooks/use-value.js';
 import {computeLayout, tooSmallFor} from './layout.js';
 import {keyPresses} from './key-presses.js';
 import {helpEntries} from './keymap.js';
-import Overlay, {helpNotes} from './overlay.js';
-import {BOX_FRAME_COLUMNS, maxBoxSize} from './overlay-box.js';
+import Overlay, {helpNotes, openConfirmText} from './overlay.js';
+import {maxBoxSize} from './overlay-box.js';
 import {ranksOf} from './panes/job-rows.js';
 import Screen from './screen.js';
 import type {ChartHistory, ScreenData} from './screen-data.js';
@@ -103,6 +104,12 @@ export default function App({session, historyPoints = 120, within}: Props) {
 	// The biggest a box over the panes may be (overlay-box.ts): the analysis is laid out for its text width
 	// and scrolls by its text rows (the border, title and footer off).
 	const biggestBox = maxBoxSize(columns, rows);
+	const textWidth = boxTextWidth(columns, rows);
+	// The confirm box's rows, as it wraps them: how far ↑↓ scroll it.
+	const confirmSignal = ui.confirm ? session.actions.signalOf(ui.confirm.action) : null;
+	const confirmWords = openConfirmText(ui, jobs, confirmSignal, session.actions.runDir);
+	const confirmLayout = confirmWords && confirmRows(confirmWords.title, confirmWords.lines, columns, rows);
+	const confirmScroll = confirmLayout ? {lines: confirmLayout.body.length, rows: confirmLayout.shown} : undefined;
 
 	// Keys are resolved in the reducer, against the state they arrive in: Ink re-subscribes this
 	// handler after each render, and a key typed in between must not be read in a stale mode.
@@ -111,8 +118,9 @@ export default function App({session, historyPoints = 120, within}: Props) {
 			ranks,
 			page: Math.max(1, layout && !layout.tooSmall ? (layout.boxes.ranks?.height ?? 7) - 2 : 5),
 			analysisRows: Math.max(1, biggestBox.height - 4),
-			helpLines: helpEntries(session.readonly, fleet).length + helpNotes(session.readonly).length,
-			width: Math.max(20, biggestBox.width - BOX_FRAME_COLUMNS),
+			helpLines: helpRows(helpEntries(session.readonly, fleet), helpNotes(session.readonly), textWidth).length,
+			confirm: confirmScroll,
+			width: Math.max(20, textWidth),
 			readonly: session.readonly,
 			fleet,
 			signals: {save: session.actions.signalOf('save'), emergency: session.actions.signalOf('emergency')},
@@ -143,7 +151,7 @@ export default function App({session, historyPoints = 120, within}: Props) {
 			<Overlay
 				ui={ui}
 				jobs={jobs}
-				signal={ui.confirm ? session.actions.signalOf(ui.confirm.action) : null}
+				signal={confirmSignal}
 				runDir={session.actions.runDir}
 				readonly={session.readonly}
 				fleet={fleet}

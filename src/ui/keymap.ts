@@ -96,32 +96,33 @@ export const KEYMAP: readonly Binding[] = [
 		bar: 'close',
 		matches: (input, key) => isEscape(input, key) || input === 'q',
 	},
+	// In a confirm box they scroll its text when it is taller than the screen (never the cursor: the target is set).
 	{
 		action: 'up',
-		modes: ['main', 'analysis', 'detail', 'help', 'nodes'],
+		modes: ['main', 'analysis', 'detail', 'help', 'nodes', 'confirm'],
 		keys: '↑  k',
-		description: 'move up',
+		description: 'move up; in a box: scroll',
 		matches: (input, key) => key.upArrow === true || input === 'k',
 	},
 	{
 		action: 'down',
-		modes: ['main', 'analysis', 'detail', 'help', 'nodes'],
+		modes: ['main', 'analysis', 'detail', 'help', 'nodes', 'confirm'],
 		keys: '↓  j',
-		description: 'move down',
+		description: 'move down; in a box: scroll',
 		bar: {main: 'move', analysis: 'scroll', detail: 'scroll', help: 'scroll', nodes: 'move'},
 		barKey: '↑↓',
 		matches: (input, key) => key.downArrow === true || input === 'j',
 	},
 	{
 		action: 'page-up',
-		modes: ['main', 'analysis', 'detail', 'help', 'nodes'],
+		modes: ['main', 'analysis', 'detail', 'help', 'nodes', 'confirm'],
 		keys: 'PgUp',
 		description: 'page up',
 		matches: (_, key) => key.pageUp === true,
 	},
 	{
 		action: 'page-down',
-		modes: ['main', 'analysis', 'detail', 'help', 'nodes'],
+		modes: ['main', 'analysis', 'detail', 'help', 'nodes', 'confirm'],
 		keys: 'PgDn',
 		description: 'page down',
 		matches: (_, key) => key.pageDown === true,
@@ -172,7 +173,7 @@ export const KEYMAP: readonly Binding[] = [
 		action: 'close',
 		modes: ['result', 'help'],
 		keys: 'Enter',
-		description: 'close the box',
+		description: 'in help or a result: close the box',
 		matches: (_, key) => key.return === true,
 	},
 	{
@@ -225,19 +226,22 @@ export function resolveKey(
 	return null;
 }
 
-/** The help overlay's rows, without what --readonly removes (and the many-node screen's keys, outside it). */
+/**
+ * The help overlay's rows, without what --readonly removes (and the many-node screen's keys, outside it): one row
+ * per key, its meanings in the different modes joined with `; ` (Enter opens a rank's detail, closes a box and
+ * presses a confirm's button), a meaning already listed under other keys (Esc's in a confirm) not again.
+ */
 export function helpEntries(readonly: boolean, fleet = false): {keys: string; description: string}[] {
-	const seen = new Set<string>();
-	const rows: {keys: string; description: string}[] = [];
+	const described = new Set<string>();
+	const byKeys = new Map<string, string[]>();
 	for (const binding of KEYMAP) {
 		if (readonly && binding.acts) continue;
 		if (binding.fleet && !fleet) continue;
-		const id = `${binding.keys}|${binding.description}`;
-		if (seen.has(id)) continue;
-		seen.add(id);
-		rows.push({keys: binding.keys, description: binding.description});
+		if (described.has(binding.description)) continue;
+		described.add(binding.description);
+		byKeys.set(binding.keys, [...(byKeys.get(binding.keys) ?? []), binding.description]);
 	}
-	return rows;
+	return [...byKeys].map(([keys, descriptions]) => ({keys, description: descriptions.join('; ')}));
 }
 
 function barLabel(binding: Binding, mode: KeyMode): string | undefined {

@@ -1,7 +1,7 @@
 import type {Job} from '../core/types.js';
 import {SIGNAL_LEGEND} from '../format/signals.js';
 import type {SignalName} from '../ranks/signals.js';
-import {confirmText} from './confirm-text.js';
+import {type ConfirmText, confirmText} from './confirm-text.js';
 import {helpEntries} from './keymap.js';
 import type {TextView, UiState} from './state.js';
 import Confirm from './widgets/Confirm.js';
@@ -26,15 +26,26 @@ export interface OverlayProps {
 	readonly height: number;
 }
 
-function ConfirmOverlay({ui, jobs, signal, runDir, width, height}: OverlayProps) {
+/** The open confirm box's words, or null with none open: the box draws them, the app scrolls them. */
+export function openConfirmText(
+	ui: UiState,
+	jobs: readonly Job[],
+	signal: SignalName | null,
+	runDir: string | null,
+): ConfirmText | null {
 	if (!ui.confirm || !signal) return null;
 	const {action, target} = ui.confirm;
-	const job = jobs.find(j => j.id === target.job) ?? null;
-	const {title, lines} = confirmText(action, signal, target, job, runDir);
+	return confirmText(action, signal, target, jobs.find(j => j.id === target.job) ?? null, runDir);
+}
+
+function ConfirmOverlay({ui, jobs, signal, runDir, width, height}: OverlayProps) {
+	const text = openConfirmText(ui, jobs, signal, runDir);
+	if (!ui.confirm || !signal || text === null) return null;
 	return (
 		<Confirm
-			title={title}
-			lines={lines}
+			title={text.title}
+			lines={text.lines}
+			scroll={ui.scroll}
 			confirmLabel={`Send ${signal}`}
 			selected={ui.confirm.choice}
 			danger={ui.confirm.action === 'emergency'}

@@ -12,7 +12,12 @@ import type {TuiSession} from './tui-session.js';
 // end of input) ends it like q, writing nothing more (system/dead-terminal.ts does the exit).
 
 const ENTER_ALTERNATE_SCREEN = '\u001B[?1049h\u001B[H';
-const LEAVE_ALTERNATE_SCREEN = '\u001B[?1049l';
+// The alternate screen is cleared before it is left. A terminal that reflows its lines on a resize (tmux) does
+// so to the alternate screen too when it gives the shell's screen back at the size it was saved at: after a
+// grow, the frame's rows wider than that were split, the surplus went into the shell's history, and the shell's
+// screen, grown back, pulled them in above its own lines (a dozen lines of the charts stayed in the shell).
+// Empty rows split into nothing.
+const LEAVE_ALTERNATE_SCREEN = '\u001B[2J\u001B[H\u001B[?1049l';
 const ALTERNATE_SCREEN: ScreenModes = {enter: ENTER_ALTERNATE_SCREEN, leave: LEAVE_ALTERNATE_SCREEN};
 /**
  * Samples come at most ten a second (--interval ≥ 0.1 s), so ten frames a second draw every one; what comes

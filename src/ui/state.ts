@@ -5,6 +5,7 @@ import type {SaveStatus} from './panes/CheckpointsPane.js';
 import {type Action, type Mode, resolveKey} from './keymap.js';
 import {type HistoryWindow, nextWindow} from './history/window.js';
 import {nextSort, type RankSort} from './rank-sort.js';
+import {wrapLines} from './box-text.js';
 import {clampScroll} from './scroll.js';
 import {jobExitedStatus, outcomeTitle, saveFinishedStatus, sentStatus, signalWord} from './send-status.js';
 import {type Target, targetOf, toggleMark} from './targets.js';
@@ -96,19 +97,25 @@ function cursorAt(state: UiState, index: number, ranks: readonly {readonly pid: 
 	return {...state, cursor, cursorPid: ranks[cursor]?.pid ?? null};
 }
 
-/** The modes whose box scrolls (by the analysis box's rows): ↑↓ PgUp PgDn move its text, not the cursor. */
-const scrolls = (mode: UiState['mode']): boolean => mode === 'analysis' || mode === 'detail' || mode === 'help';
+/** The modes whose box scrolls: ↑↓ PgUp PgDn move its text, not the cursor. */
+const scrolls = (mode: UiState['mode']): boolean =>
+	mode === 'analysis' || mode === 'detail' || mode === 'help' || mode === 'confirm';
 
-/** Lines of the scrolling box the mode shows. */
+/** Rows of the scrolling box the mode shows, its lines wrapped as the box wraps them (box-text.ts). */
 function boxLines(state: UiState, context: KeyContext): number {
 	if (state.mode === 'help') return context.helpLines;
-	return (state.mode === 'analysis' ? state.analysis : state.detail)?.lines.length ?? 0;
+	if (state.mode === 'confirm') return context.confirm?.lines ?? 0;
+	return wrapLines((state.mode === 'analysis' ? state.analysis : state.detail)?.lines ?? [], context.width).length;
 }
+
+/** Rows of it in sight at once: a page. */
+const boxRows = (state: UiState, context: KeyContext): number =>
+	state.mode === 'confirm' ? (context.confirm?.rows ?? 1) : context.analysisRows;
 
 function moveBy(state: UiState, delta: number, context: KeyContext): UiState {
 	if (scrolls(state.mode)) {
 		// The box scrolls no further than its last page.
-		return {...state, scroll: clampScroll(state.scroll + delta, boxLines(state, context), context.analysisRows)};
+		return {...state, scroll: clampScroll(state.scroll + delta, boxLines(state, context), boxRows(state, context))};
 	}
 	return cursorAt(state, cursorIndex(state, context.ranks) + delta, context.ranks);
 }
@@ -143,9 +150,9 @@ function onKey(state: UiState, action: Action, context: KeyContext): UiState {
 		case 'down':
 			return moveBy(state, 1, context);
 		case 'page-up':
-			return moveBy(state, -(scrolls(state.mode) ? context.analysisRows : context.page), context);
+			return moveBy(state, -(scrolls(state.mode) ? boxRows(state, context) : context.page), context);
 		case 'page-down':
-			return moveBy(state, scrolls(state.mode) ? context.analysisRows : context.page, context);
+			return moveBy(state, scrolls(state.mode) ? boxRows(state, context) : context.page, context);
 		case 'mark': {
 			if (context.ranks.length === 0) return state;
 			const at = cursorIndex(state, context.ranks);
@@ -166,7 +173,7 @@ function onKey(state: UiState, action: Action, context: KeyContext): UiState {
 					},
 				};
 			}
-			return {...state, mode: 'confirm', confirm: {action, choice: 'cancel', target}};
+			return {...state, mode: 'confirm', scroll: 0, confirm: {action, choice: 'cancel', target}};
 		}
 		case 'choose-next':
 			if (!state.confirm) return state;

@@ -38,8 +38,10 @@ export interface KeyContext {
 	readonly page: number;
 	/** Lines of the analysis box's text area. */
 	readonly analysisRows: number;
-	/** Lines the help lists (keys and notes): how far it scrolls. */
+	/** Rows the help lists (keys and notes, wrapped as its box wraps them): how far it scrolls. */
 	readonly helpLines: number;
+	/** The open confirm box's body rows and how many of them are in sight (box-text.ts confirmRows): how far it scrolls. */
+	readonly confirm?: {readonly lines: number; readonly rows: number};
 	/** Columns the analysis report is laid out for. */
 	readonly width: number;
 	readonly readonly: boolean;

@@ -2,6 +2,7 @@ import {useCallback, useEffect, useMemo, useReducer} from 'react';
 import {Text, useApp, useInput} from 'ink';
 import {truncate} from '../../format/columns.js';
 import App from '../app.js';
+import {boxTextWidth, confirmRows, helpRows} from '../box-text.js';
 import {keyBarHints} from '../hints.js';
 import useTerminalSize from '../hooks/use-terminal-size.js';
 import {suspendProcess} from '../hooks/use-suspend.js';
@@ -19,7 +20,7 @@ import type {FleetScreenData} from './fleet-screen-data.js';
 import {FLEET_INITIAL, type FleetKeyContext, fleetCursor, reduceFleet} from './fleet-state.js';
 import {runFleetSend} from './fleet-send.js';
 import type {FleetTuiSession} from './fleet-tui-session.js';
-import FleetOverlay from './FleetOverlay.js';
+import FleetOverlay, {openFleetConfirmText} from './FleetOverlay.js';
 import NodeBanner from './NodeBanner.js';
 import {nodeRow, orderRows} from './node-rows.js';
 
@@ -104,6 +105,10 @@ export default function FleetApp({session}: Props) {
 		[session.jobActions],
 	);
 	const box = maxBoxSize(columns, rows);
+	// The confirm box's rows, as it wraps them: how far ↑↓ scroll it.
+	const confirmWords = openFleetConfirmText(ui, view.nodes, view.time, session.jobActions);
+	const confirmLayout = confirmWords && confirmRows(confirmWords.title, confirmWords.lines, columns, rows);
+	const confirmScroll = confirmLayout ? {lines: confirmLayout.body.length, rows: confirmLayout.shown} : undefined;
 
 	useInput(
 		(input, key) => {
@@ -111,7 +116,8 @@ export default function FleetApp({session}: Props) {
 				nodes: names,
 				// The title, the header and the "+N more" line are not rows.
 				page: Math.max(1, (layout.tooSmall ? 5 : (layout.boxes.nodes?.height ?? 5)) - 3),
-				helpLines: help.length + notes.length,
+				helpLines: helpRows(help, notes, boxTextWidth(columns, rows)).length,
+				confirm: confirmScroll,
 				helpRows: Math.max(1, box.height - 3),
 				fleet: session.view.get().nodes,
 				readonly: session.readonly,

@@ -1,4 +1,5 @@
 import type {NodeView} from '../../fleet/node-state.js';
+import type {ConfirmText} from '../confirm-text.js';
 import Confirm from '../widgets/Confirm.js';
 import Help from '../widgets/Help.js';
 import TextBox from '../widgets/TextBox.js';
@@ -21,6 +22,18 @@ export interface Props {
 	readonly height: number;
 }
 
+/** The open confirm box's words, or null with none open: the box draws them, the app scrolls them. */
+export function openFleetConfirmText(
+	ui: FleetUiState,
+	nodes: readonly NodeView[],
+	now: number,
+	actions: FleetJobActions,
+): ConfirmText | null {
+	if (ui.mode !== 'confirm' || !ui.confirm) return null;
+	const signal = actions.signalOf(ui.confirm.action);
+	return fleetConfirmText(ui.confirm.action, signal, ui.confirm.target, nodes, now);
+}
+
 export default function FleetOverlay({ui, nodes, now, actions, help, notes, width, height}: Props) {
 	if (ui.mode === 'help')
 		return (
@@ -33,13 +46,14 @@ export default function FleetOverlay({ui, nodes, now, actions, help, notes, widt
 				scroll={ui.scroll}
 			/>
 		);
-	if (ui.mode === 'confirm' && ui.confirm) {
+	const words = openFleetConfirmText(ui, nodes, now, actions);
+	if (ui.confirm && words !== null) {
 		const signal = actions.signalOf(ui.confirm.action);
-		const {title, lines} = fleetConfirmText(ui.confirm.action, signal, ui.confirm.target, nodes, now);
 		return (
 			<Confirm
-				title={title}
-				lines={lines}
+				title={words.title}
+				lines={words.lines}
+				scroll={ui.scroll}
 				confirmLabel={`Send ${signal}`}
 				selected={ui.confirm.choice}
 				danger={ui.confirm.action === 'emergency'}

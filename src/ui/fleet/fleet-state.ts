@@ -32,7 +32,7 @@ export interface FleetUiState extends FleetSignalState {
 	readonly order: NodeOrder;
 	/** The node whose view is open (mode `node`). */
 	readonly open: string | null;
-	/** First line shown of the help. */
+	/** First row shown of the help, or of the confirm box's body. */
 	readonly scroll: number;
 	readonly effects: readonly FleetEffect[];
 }
@@ -45,9 +45,11 @@ export interface FleetKeyContext {
 	readonly nodes: readonly string[];
 	/** Rows a page moves in the nodes list. */
 	readonly page: number;
-	/** Lines the help lists, and the rows its box shows: how far it scrolls. */
+	/** Rows the help lists (wrapped as its box wraps them), and the rows its box shows: how far it scrolls. */
 	readonly helpLines: number;
 	readonly helpRows: number;
+	/** The open confirm box's body rows and how many are in sight (box-text.ts confirmRows): how far it scrolls. */
+	readonly confirm?: {readonly lines: number; readonly rows: number};
 	/** The nodes as the fleet sees them now: s and e find the cursor node's job and its other nodes here. */
 	readonly fleet: readonly NodeView[];
 	readonly readonly: boolean;
@@ -86,6 +88,12 @@ export function fleetCursor(state: FleetUiState, nodes: readonly string[]): numb
 function moveBy(state: FleetUiState, delta: number, context: FleetKeyContext): FleetUiState {
 	if (state.mode === 'help')
 		return {...state, scroll: clampScroll(state.scroll + delta, context.helpLines, context.helpRows)};
+	// The confirm box scrolls its body: the node under the cursor is not the box's target, and must not move under it.
+	if (state.mode === 'confirm')
+		return {
+			...state,
+			scroll: clampScroll(state.scroll + delta, context.confirm?.lines ?? 0, context.confirm?.rows ?? 1),
+		};
 	const cursor = clamp(fleetCursor(state, context.nodes) + delta, context.nodes.length);
 	return {...state, cursor, cursorNode: context.nodes[cursor] ?? null};
 }
@@ -106,7 +114,8 @@ function send(state: FleetUiState, context: FleetKeyContext): FleetUiState {
 }
 
 function onKey(state: FleetUiState, action: Action, context: FleetKeyContext): FleetUiState {
-	const page = state.mode === 'help' ? context.helpRows : context.page;
+	const page =
+		state.mode === 'help' ? context.helpRows : state.mode === 'confirm' ? (context.confirm?.rows ?? 1) : context.page;
 	switch (action) {
 		case 'quit':
 		case 'suspend':
@@ -137,7 +146,7 @@ function onKey(state: FleetUiState, action: Action, context: FleetKeyContext): F
 		case 'save':
 		case 'emergency': {
 			const opened = openConfirm(action, context.fleet, context.nodes[fleetCursor(state, context.nodes)], context.now);
-			return {...state, ...opened, mode: opened.confirm ? 'confirm' : state.mode};
+			return {...state, ...opened, mode: opened.confirm ? 'confirm' : state.mode, scroll: 0};
 		}
 		case 'choose-next':
 			if (!state.confirm) return state;

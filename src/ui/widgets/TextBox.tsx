@@ -1,14 +1,15 @@
 import React from 'react';
 import {Text} from 'ink';
 import FloatingBox from './FloatingBox.js';
+import {boxTextWidth, wrapLines} from '../box-text.js';
 import {BOX_FRAME_ROWS, type BoxPlace, boxLine, boxWidthFor, maxBoxSize, placeBox} from '../overlay-box.js';
 import {clampScroll} from '../scroll.js';
 
 export interface Props {
 	readonly title: string;
-	/** The body; only the lines from `scroll` that fit are drawn. */
+	/** The body, each line wrapped whole to the box; only the rows from `scroll` that fit are drawn. */
 	readonly lines: readonly string[];
-	/** First body line shown (clamped so the last page stays full). */
+	/** First body row shown (clamped so the last page stays full). */
 	readonly scroll?: number;
 	/** The last line: how to close or scroll. */
 	readonly footer: string;
@@ -27,7 +28,8 @@ const FIXED_ROWS = BOX_FRAME_ROWS + 2;
  * A bordered, scrollable box of text floating over the panes: a signal's outcomes, the analysis
  * report. It only renders.
  */
-function TextBox({title, lines, scroll = 0, footer, width, height, place = 'centre'}: Props) {
+function TextBox({title, lines: text, scroll = 0, footer, width, height, place = 'centre'}: Props) {
+	const lines = wrapLines(text, boxTextWidth(width, height));
 	const rows = Math.max(0, Math.min(lines.length, maxBoxSize(width, height).height - FIXED_ROWS));
 	const first = clampScroll(scroll, lines.length, rows);
 	const shown = lines.slice(first, first + rows);
@@ -39,7 +41,7 @@ function TextBox({title, lines, scroll = 0, footer, width, height, place = 'cent
 		place,
 	);
 	return (
-		<FloatingBox box={box}>
+		<FloatingBox box={box} screenColumns={width}>
 			<Text bold wrap="truncate-end">
 				{boxLine(title + more, box.width)}
 			</Text>

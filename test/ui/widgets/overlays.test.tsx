@@ -90,19 +90,49 @@ describe('Confirm', () => {
 		]);
 	});
 
-	test('a long target list is cut to the screen, saying how many more', () => {
+	test('a long target list scrolls: the rows that fit, a row saying which, the buttons; scroll shows the rest', () => {
 		const many = Array.from({length: 64}, (_, i) => `pid ${10_000 + i}  rank ${i}`);
-		const lines = onScreen(
-			<Confirm title="Send SIGUSR1 to 64 ranks?" lines={many} confirmLabel="Send" width={60} height={15} />,
-			60,
-			15,
-		);
-		// rows − 3 lines at most: border, title, 7 targets, the count, the buttons.
-		expect(boxOf(lines).rows).toHaveLength(12);
-		const frame = lines.join('\n');
-		expect(frame).toContain('pid 10000');
-		expect(frame).toContain('… +57 more');
-		expect(frame).toContain('▸ Cancel');
+		const at = (scroll: number) =>
+			onScreen(
+				<Confirm
+					title="Send SIGUSR1 to 64 ranks?"
+					lines={many}
+					confirmLabel="Send"
+					width={60}
+					height={15}
+					scroll={scroll}
+				/>,
+				60,
+				15,
+			);
+		const top = boxOf(at(0)).rows;
+		// rows − 3 lines at most: border, title, 7 targets, which rows they are, the buttons.
+		expect(top).toHaveLength(12);
+		expect(top[2]).toContain('pid 10000');
+		expect(top[8]).toContain('pid 10006');
+		expect(top[9]).toContain('↑↓ more · rows 1–7 of 64');
+		expect(top[10]).toContain('▸ Cancel');
+		const end = boxOf(at(100)).rows;
+		expect(end[2]).toContain('pid 10057');
+		expect(end[8]).toContain('pid 10063');
+		expect(end[9]).toContain('rows 58–64 of 64');
+	});
+
+	test('a line wider than the box wraps under itself, whole: the refusal is read to its end', () => {
+		const refusal =
+			'rank 3  pid 4321  NO HANDLER: SIGUSR1 would terminate it — will be refused (the TUI never forces; traintop signal --force does)';
+		const rows = boxOf(
+			onScreen(
+				<Confirm title="Send SIGUSR1 (save) to job x?" lines={[refusal]} confirmLabel="Send" width={80} height={24} />,
+				80,
+				24,
+			),
+		).rows;
+		// Wrapped to the widest box's 72 columns of text; the box as wide as its widest row.
+		const inner = rows[0]!.length - 4;
+		expect(inner).toBeLessThanOrEqual(72);
+		expect(rows[3]).toBe(`│ ${'rank 3  pid 4321  NO HANDLER: SIGUSR1 would terminate it — will be'.padEnd(inner)} │`);
+		expect(rows[4]).toBe(`│ ${'  refused (the TUI never forces; traintop signal --force does)'.padEnd(inner)} │`);
 	});
 });
 
@@ -121,6 +151,19 @@ describe('Help', () => {
 		expect(lines.join('\n')).toContain('Keys');
 		expect(lines.find(l => l.includes('q Ctrl-C'))).toMatch(/│ q Ctrl-C {2}quit {30}│/);
 		expect(lines.find(l => l.includes('space'))).toMatch(/│ space {5}mark or unmark a rank as a target │/);
+	});
+
+	test('a description wider than the box wraps in its column, beside the keys', () => {
+		const long = [{keys: 'Enter', description: `open the detail; ${'in a confirm: press the button; '.repeat(3)}end`}];
+		const rows = boxOf(onScreen(<Help entries={[...entries, ...long]} width={60} height={24} />, 60, 24)).rows;
+		// Wrapped to the widest box's 52 columns of text; the description's column starts after the widest keys and
+		// 2 blanks.
+		const inner = rows[0]!.length - 4;
+		expect(inner).toBeLessThanOrEqual(52);
+		const enter = rows.findIndex(row => row.includes('Enter'));
+		expect(rows[enter]).toBe(`│ ${'Enter     open the detail; in a confirm: press the'.padEnd(inner)} │`);
+		expect(rows[enter + 1]).toBe(`│ ${'          button; in a confirm: press the button; in'.padEnd(inner)} │`);
+		expect(rows[enter + 2]).toBe(`│ ${'          a confirm: press the button; end'.padEnd(inner)} │`);
 	});
 
 	test('taller than the screen: the lines that fit, which they are, and scroll shows the rest', () => {
@@ -164,6 +207,20 @@ describe('TextBox', () => {
 		);
 		expect(boxOf(frame).top).toBe(0);
 		expect(frame.slice(6).every(l => l.trim() === '')).toBe(true);
+	});
+
+	test('a line wider than the box wraps under itself', () => {
+		const long = `  ${Array.from({length: 20}, (_, i) => `part${i}`).join(' ')}`;
+		const rows = boxOf(
+			onScreen(<TextBox title="Report" lines={[long]} footer="Esc" width={60} height={24} />, 60, 24),
+		).rows;
+		// Wrapped to the widest box's 52 columns of text, continuation rows 2 columns under the line's own text.
+		const inner = rows[0]!.length - 4;
+		expect(inner).toBeLessThanOrEqual(52);
+		expect(rows[2]).toBe(`│ ${'  part0 part1 part2 part3 part4 part5 part6 part7'.padEnd(inner)} │`);
+		expect(rows[3]).toBe(`│ ${'    part8 part9 part10 part11 part12 part13 part14'.padEnd(inner)} │`);
+		expect(rows[4]).toBe(`│ ${'    part15 part16 part17 part18 part19'.padEnd(inner)} │`);
+		expect(rows[5]).toContain('Esc');
 	});
 
 	test('longer than the screen: a page from scroll, and which lines they are', () => {
