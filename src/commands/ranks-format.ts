@@ -57,11 +57,13 @@ export function formatRanks(set: RankSet, {width = 120, wide = false}: {width?: 
 		for (const rank of job.ranks) out.push(rowOf.get(rank.pid)!);
 		if (job.ranks.length === 0) out.push('  no ranks (the launcher is still there: restarting?)');
 		out.push(...troubleLines(job));
-		for (const member of job.unproven ?? []) out.push(cut(`  ${unprovenText(member, job)}: ${wholeCommand(member.cmd)}`));
+		for (const member of job.unproven ?? [])
+			out.push(cut(`  ${unprovenText(member, job)}: ${wholeCommand(member.cmd)}`));
 	}
 	const host = set.ranks[0]!.host;
 	const claims = set.jobs.reduce((sum, job) => sum + (job.unproven?.length ?? 0), 0);
-	const apart = claims === 0 ? '' : `; ${claims} process${claims === 1 ? '' : 'es'} claiming a job without proof, never signalled`;
+	const apart =
+		claims === 0 ? '' : `; ${claims} process${claims === 1 ? '' : 'es'} claiming a job without proof, never signalled`;
 	const summary = `${set.jobs.length} job${set.jobs.length === 1 ? '' : 's'}, ${set.ranks.length} rank${set.ranks.length === 1 ? '' : 's'} on ${host}${apart}`;
 	return [...out, '', summary, SIGNAL_LEGEND].join('\n');
 }

@@ -165,7 +165,9 @@ export class RankSampler {
 					: null;
 			const cwd = this.#cwds.get(group.id) ?? null;
 			const job = describeJob(group.id, group.identity, launcher, ranks, group.ranks, runDir, cwd);
-			return [{...job, provenBy: group.provenBy, unproven: group.unproven.map(u => unprovenMember(u.member, u.reason))}];
+			return [
+				{...job, provenBy: group.provenBy, unproven: group.unproven.map(u => unprovenMember(u.member, u.reason))},
+			];
 		});
 		const {jobs, departed, ended} = this.#jobs.update(current, now, launcher => this.#alive(launcher));
 		const only = jobs.length === 1 ? jobs[0]!.launcher : null;

@@ -160,11 +160,7 @@ export function groupJobs<R extends {readonly process: ProcessFacts}>(
 		}
 		const claim = (claims.get(rank) ?? []).find(c => groups.has(c.id));
 		if (claim) groups.get(claim.id)!.unproven.push({member: rank, reason: claim.reason});
-		else
-			join(
-				{id: `pid:${rank.process.pid}`, identity: 'process', provenBy: 'single-process', launcher: null},
-				rank,
-			);
+		else join({id: `pid:${rank.process.pid}`, identity: 'process', provenBy: 'single-process', launcher: null}, rank);
 	}
 
 	const oldest = (list: readonly R[]) => Math.min(...list.map(r => r.process.startTime));

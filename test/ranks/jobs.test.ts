@@ -74,7 +74,11 @@ describe('jobs', () => {
 
 	test('SLURM: tasks of one step are one job, another step of the same job is another', () => {
 		const task = (pid: number, step: string, procid: string) =>
-			p(pid, step === '0' ? 50 : 60, 'python3 train.py', {SLURM_JOB_ID: '4242', SLURM_STEP_ID: step, SLURM_PROCID: procid});
+			p(pid, step === '0' ? 50 : 60, 'python3 train.py', {
+				SLURM_JOB_ID: '4242',
+				SLURM_STEP_ID: step,
+				SLURM_PROCID: procid,
+			});
 		const all = [
 			p(1, 0, 'init', {}, {uid: 0}),
 			p(50, 1, 'slurmstepd: [4242.0]', null, {uid: 0, comm: 'slurmstepd'}),
@@ -165,8 +169,7 @@ describe('jobs', () => {
 	test("inside an allocation only that SLURM job's tasks are ranks", () => {
 		const task = (pid: number, job: string) =>
 			p(pid, pid - 1, 'python3 train.py', {SLURM_JOB_ID: job, SLURM_STEP_ID: '0', SLURM_PROCID: '0'});
-		const stepd = (pid: number, job: string) =>
-			p(pid, 1, `slurmstepd: [${job}.0]`, null, {uid: 0, comm: 'slurmstepd'});
+		const stepd = (pid: number, job: string) => p(pid, 1, `slurmstepd: [${job}.0]`, null, {uid: 0, comm: 'slurmstepd'});
 		const all = [
 			...shell,
 			stepd(200, '10'),
@@ -262,9 +265,9 @@ describe('jobs', () => {
 			71: '0::/user.slice/user-1000.slice/session-3.scope\n',
 		};
 		const tree = buildRankTree(all, {kind: 'env'}, ME, {slurmJob: null, cgroupOf: pid => cgroups[pid] ?? null});
-		expect(tree.jobs.map(j => [j.id, j.ranks.map(r => r.process.pid), j.unproven.map(u => u.member.process.pid)])).toEqual([
-			['slurm:9.0', [70], [71]],
-		]);
+		expect(
+			tree.jobs.map(j => [j.id, j.ranks.map(r => r.process.pid), j.unproven.map(u => u.member.process.pid)]),
+		).toEqual([['slurm:9.0', [70], [71]]]);
 	});
 
 	test('orphaned ranks of two runs (run id "none", parent PID 1) are each a job of their own; no key in an id', () => {
