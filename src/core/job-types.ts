@@ -65,7 +65,7 @@ export interface LauncherProcess {
 
 /**
  * What made a set of ranks one job, strongest first: the torchrun/elastic agent (TORCHELASTIC_RUN_ID and the
- * agent's pid), the SLURM job and step, the rendezvous address (MASTER_ADDR:MASTER_PORT and WORLD_SIZE), the
+ * agent's pid), the SLURM job and step, the rendezvous address (MASTER_ADDR:MASTER_PORT), the
  * nearest common launcher ancestor, or nothing (a lone rank is a job of its own).
  */
 export type JobIdentityKind = 'elastic' | 'slurm' | 'rendezvous' | 'launcher' | 'process';

@@ -61,7 +61,7 @@ export function unanchoredReason(process: ProcessFacts, context: GroupContext): 
 }
 
 /** `slurmstepd: [4242.0]` (its whole rewritten command line) → {job: '4242', step: '0'}; array tasks `[4242_3.0]` too. */
-export function parseStepdTitle(title: string): {job: string; step: string} | null {
+function parseStepdTitle(title: string): {job: string; step: string} | null {
 	const match = /^slurmstepd: \[(\d+(?:_\d+)?)\.([A-Za-z0-9_]+)\]$/.exec(title);
 	return match ? {job: match[1]!, step: match[2]!} : null;
 }
@@ -70,7 +70,7 @@ export function parseStepdTitle(title: string): {job: string; step: string} | nu
  * The SLURM job and step a /proc/PID/cgroup places the process in: `job_J/step_S` below a slurm directory (cgroup v1
  * `/slurm/uid_U/job_J/step_S/…`, v2 `/system.slice/slurmstepd.scope/job_J/step_S/…`). Only root moves a process there.
  */
-export function stepOfCgroup(text: string): {job: string; step: string} | null {
+function stepOfCgroup(text: string): {job: string; step: string} | null {
 	for (const line of text.split('\n')) {
 		const match = /\/slurm[^/]*\/(?:[^\n]*\/)?job_(\d+)\/step_([A-Za-z0-9_]+)(?:\/|$)/.exec(line);
 		if (match) return {job: match[1]!, step: match[2]!};
