@@ -7,6 +7,7 @@ import {compactCommand} from '../format/command-line.js';
 import {SIGNAL_LEGEND, signalMark, signalName} from '../format/signals.js';
 import {formatBytesShort} from '../format/units.js';
 import {printable} from '../format/printable.js';
+import {unprovenText} from '../format/membership.js';
 
 // Pure text and JSON for `traintop ranks`. The TUI's ranks pane shows the same signal marks (format/signals.ts).
 
@@ -56,9 +57,14 @@ export function formatRanks(set: RankSet, {width = 120, wide = false}: {width?: 
 		for (const rank of job.ranks) out.push(rowOf.get(rank.pid)!);
 		if (job.ranks.length === 0) out.push('  no ranks (the launcher is still there: restarting?)');
 		out.push(...troubleLines(job));
+		for (const member of job.unproven ?? [])
+			out.push(cut(`  ${unprovenText(member, job)}: ${wholeCommand(member.cmd)}`));
 	}
 	const host = set.ranks[0]!.host;
-	const summary = `${set.jobs.length} job${set.jobs.length === 1 ? '' : 's'}, ${set.ranks.length} rank${set.ranks.length === 1 ? '' : 's'} on ${host}`;
+	const claims = set.jobs.reduce((sum, job) => sum + (job.unproven?.length ?? 0), 0);
+	const apart =
+		claims === 0 ? '' : `; ${claims} process${claims === 1 ? '' : 'es'} claiming a job without proof, never signalled`;
+	const summary = `${set.jobs.length} job${set.jobs.length === 1 ? '' : 's'}, ${set.ranks.length} rank${set.ranks.length === 1 ? '' : 's'} on ${host}${apart}`;
 	return [...out, '', summary, SIGNAL_LEGEND].join('\n');
 }
 
@@ -75,6 +81,14 @@ export function ranksJson(set: RankSet) {
 			ranks: job.ranks.map(r => r.pid),
 			run_dir: job.runDir,
 			slurm: slurmJson(job.slurm),
+			proven_by: job.provenBy ?? null,
+			unproven: (job.unproven ?? []).map(member => ({
+				pid: member.pid,
+				ppid: member.ppid,
+				rank: member.rank,
+				cmd: member.cmd,
+				membership: member.membership,
+			})),
 		})),
 		ranks: set.ranks.map(r => ({
 			rank: r.rank,

@@ -3,6 +3,7 @@ import type {SaveExpectation, SaveOutcome} from '../checkpoints/save-attribution
 import {UsageError} from '../core/errors.js';
 import type {Job, RankSet} from '../core/types.js';
 import type {ExitReport} from '../fleet/node-exit-watch.js';
+import {jobMatches} from '../ranks/choose-job.js';
 import {signalState} from '../ranks/dispositions.js';
 import {previewLine} from '../ranks/preview.js';
 import {type ForwarderTarget, type Outcome, selectTargets, sendSignal, sendToForwarder} from '../ranks/send.js';
@@ -121,9 +122,7 @@ export function slurmJobPick(set: RankSet, job: string | null, slurmJob: string 
 	}
 	const wanted = job?.trim() ?? '';
 	if (!SLURM_JOB_ID.test(wanted)) return null;
-	const others = set.jobs.filter(
-		j => j.slurm?.jobId !== wanted && (j.id.endsWith(`:${wanted}`) || `${j.launcher?.pid}` === wanted),
-	);
+	const others = set.jobs.filter(j => j.slurm?.jobId !== wanted && jobMatches(j, wanted));
 	return others.length === 0 ? wanted : null;
 }
 

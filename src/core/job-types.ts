@@ -65,10 +65,36 @@ export interface LauncherProcess {
 
 /**
  * What made a set of ranks one job, strongest first: the torchrun/elastic agent (TORCHELASTIC_RUN_ID and the
- * agent's pid), the SLURM job and step, the rendezvous address (MASTER_ADDR:MASTER_PORT and WORLD_SIZE), the
+ * agent's pid), the SLURM job and step, the rendezvous address (MASTER_ADDR:MASTER_PORT), the
  * nearest common launcher ancestor, or nothing (a lone rank is a job of its own).
  */
 export type JobIdentityKind = 'elastic' | 'slurm' | 'rendezvous' | 'launcher' | 'process';
+
+/**
+ * Why a process whose environment names a job is not counted as one of its ranks (ranks/jobs.ts): only what a
+ * stranger cannot set proves membership — the launcher's process tree, the SLURM step's slurmstepd or cgroup.
+ *   env-only: it shares no launcher, step or shell session with the job's ranks; only its variables name the job;
+ *   orphan: its parent is PID 1 (its launcher is gone, or it was started detached), so nothing ties it to the job;
+ *   not-in-step: it names SLURM job J step S, but is neither under that step's slurmstepd nor in its cgroup.
+ */
+export type UnprovenReason = 'env-only' | 'orphan' | 'not-in-step';
+
+/** A process that claims to be a rank of a job without proof: listed apart, never a rank, never a signal target. */
+export interface UnprovenMember {
+	readonly pid: number;
+	readonly ppid: number;
+	/** The rank its environment claims (RANK, SLURM_PROCID, LOCAL_RANK); null when none. */
+	readonly rank: number | null;
+	readonly cmd: string;
+	readonly membership: {readonly proven: false; readonly reason: UnprovenReason};
+}
+
+/**
+ * What proves a job's ranks belong together: the launcher's process tree (the elastic agent or another launcher
+ * they descend from), the SLURM step (its slurmstepd above them, or its cgroup), one shell session that started
+ * them all, or nothing to prove (a single process is a job of its own).
+ */
+export type MembershipProof = 'launcher-tree' | 'slurm-step' | 'shell-session' | 'single-process';
 
 /** One training job: the unit a signal goes to. */
 export interface Job {
@@ -89,6 +115,13 @@ export interface Job {
 	/** Its first rank's working directory (where its relative paths point), read at the last full scan. */
 	readonly cwd: string | null;
 	readonly slurm: SlurmInfo | null;
+	/** How its ranks are proven to be this job (absent from senders older than this field: treat as unknown). */
+	readonly provenBy?: MembershipProof;
+	/**
+	 * Processes whose environment names this job but whose membership is not proven: shown apart, never ranks, never
+	 * signalled by any route. Absent or empty: none.
+	 */
+	readonly unproven?: readonly UnprovenMember[];
 }
 
 /** How a process ended, read from a zombie's /proc/PID/stat field 52 (its wait status); null fields unknown. */

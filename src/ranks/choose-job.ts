@@ -31,11 +31,13 @@ function selectorFlag(selector: RankSelector | undefined): string | null {
 	return null;
 }
 
-/** Does `text` name the job: its id, its launcher's pid, its SLURM job or job.step. */
+/**
+ * Does `text` name the job: its whole id, its launcher's pid, its SLURM job or job.step (only a job whose step is
+ * proven has SLURM ids). Never a part of an id: `29500` is not `rdzv:127.0.0.1:29500`, and `1` not `pid:1`.
+ */
 export function jobMatches(job: Job, text: string): boolean {
 	const wanted = text.trim();
-	if (wanted === job.id || wanted === String(job.launcher?.pid ?? '')) return true;
-	if (job.id.endsWith(`:${wanted}`)) return true;
+	if (wanted === job.id || (job.launcher !== null && wanted === String(job.launcher.pid))) return true;
 	const slurm = job.slurm;
 	return slurm !== null && (wanted === slurm.jobId || wanted === `${slurm.jobId}.${slurm.stepId ?? ''}`);
 }

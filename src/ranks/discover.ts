@@ -7,6 +7,8 @@ import {
 	type LauncherProcess,
 	type RankProcess,
 	type RankSet,
+	type UnprovenMember,
+	type UnprovenReason,
 } from '../core/types.js';
 import type {ProcReader} from '../system/procfs.js';
 import {searchText} from '../format/jobs.js';
@@ -16,7 +18,14 @@ import {decodeWaitStatus, JobTracker} from './lifecycle.js';
 import {jobEvidence, jobsNaming, type RunDirEvidence} from './run-dir-match.js';
 import {slurmInfo} from './slurm.js';
 import {nextStall, type StallState} from './stall.js';
-import {buildRankTree, carriesRank, type ProcessFacts, type RankSelector, type RankTree} from './tree.js';
+import {
+	buildRankTree,
+	carriesRank,
+	type ProcessFacts,
+	type RankSelector,
+	type RankTree,
+	type TreeRank,
+} from './tree.js';
 
 /** Linux reports CPU times and start times in USER_HZ, which is 100 on every architecture it runs on. */
 const CLOCK_TICKS_PER_SECOND = 100;
@@ -133,7 +142,9 @@ export class RankSampler {
 				gpuMemoryBytes: gpuMemoryOf([stat.pid, ...r.workers], gpu),
 				signals: signalStates(status),
 				workers: r.workers,
-				slurm: slurmInfo(env),
+				// SLURM ids only where the step is proven (job-proof.ts): a stranger's SLURM_JOB_ID must not make it a
+				// task of the job for --slurm-job or the SLURM pane.
+				slurm: r.inSlurmStep ? slurmInfo(env) : null,
 				stalled: stall.stalled,
 				stopped: stat.state === 'T' || stat.state === 't',
 				job: '',
@@ -153,7 +164,10 @@ export class RankSampler {
 					? (this.#options.runDir ?? null)
 					: null;
 			const cwd = this.#cwds.get(group.id) ?? null;
-			return [describeJob(group.id, group.identity, launcher, ranks, group.ranks, runDir, cwd)];
+			const job = describeJob(group.id, group.identity, launcher, ranks, group.ranks, runDir, cwd);
+			return [
+				{...job, provenBy: group.provenBy, unproven: group.unproven.map(u => unprovenMember(u.member, u.reason))},
+			];
 		});
 		const {jobs, departed, ended} = this.#jobs.update(current, now, launcher => this.#alive(launcher));
 		const only = jobs.length === 1 ? jobs[0]!.launcher : null;
@@ -184,7 +198,11 @@ export class RankSampler {
 		const present = facts.filter((f): f is ProcessFacts => f !== null);
 		const live = new Set(present.map(f => processIdentity(f)));
 		for (const key of this.#cache.keys()) if (!live.has(key.slice(0, key.indexOf('|')))) this.#cache.delete(key);
-		this.#tree = buildRankTree(present, selector, this.#self, {slurmJob: this.#options.slurmJob ?? null});
+		this.#tree = buildRankTree(present, selector, this.#self, {
+			slurmJob: this.#options.slurmJob ?? null,
+			cgroupOf: pid => proc.cgroup?.(pid) ?? null,
+			usesGpu: pid => proc.openFiles(pid)?.some(file => file.startsWith('/dev/nvidia')) ?? false,
+		});
 		// Each rank's cwd is read at most once a scan: the jobs' places and the RUN_DIR match both use it.
 		const cwds = new Map<number, string | null>();
 		const cwdOf = (pid: number): string | null => {
@@ -241,9 +259,11 @@ export class RankSampler {
 		const stat = proc.stat(pid);
 		const uid = stat && proc.owner(pid);
 		if (!stat || uid === null || uid === undefined) return null;
-		const base = {pid, ppid: stat.ppid, uid, startTime: stat.startTime, comm: stat.comm};
-		// Other users' environments are unreadable anyway, and their processes never ours to signal.
-		if (uid !== this.#self.uid) return {...base, argv: [], env: null};
+		const base = {pid, ppid: stat.ppid, uid, startTime: stat.startTime, comm: stat.comm, session: stat.session};
+		// Other users' environments are unreadable anyway, and their processes never ours to signal. A slurmstepd's
+		// title (`slurmstepd: [42.0]`) is read: it proves which step the tasks under it belong to.
+		if (uid !== this.#self.uid)
+			return {...base, argv: stat.comm === 'slurmstepd' ? (proc.cmdline(pid) ?? []) : [], env: null};
 		const key = `${processIdentity(stat)}|${stat.comm}`;
 		const cached = this.#cache.get(key);
 		if (cached) return {...base, ...cached};
@@ -256,6 +276,17 @@ export class RankSampler {
 		if (isRank || ageMs > 10_000) this.#cache.set(key, {argv, env: isRank ? env : new Map()});
 		return {...base, argv, env};
 	}
+}
+
+function unprovenMember(member: TreeRank, reason: UnprovenReason): UnprovenMember {
+	const {process, ids} = member;
+	return {
+		pid: process.pid,
+		ppid: process.ppid,
+		rank: ids.rank,
+		cmd: process.argv.join(' '),
+		membership: {proven: false, reason},
+	};
 }
 
 function launcherOf(process: {

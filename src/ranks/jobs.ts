@@ -1,49 +1,41 @@
-import type {JobIdentityKind} from '../core/types.js';
-import {canBeLauncher, programName} from './programs.js';
+import type {JobIdentityKind, MembershipProof, UnprovenReason} from '../core/types.js';
+import {
+	type Anchor,
+	anchorOf,
+	claimedStep,
+	type GroupContext,
+	inClaimedStep,
+	nearestNonRank,
+	unanchoredReason,
+	usableLauncher,
+} from './job-proof.js';
+import {programName} from './programs.js';
 import type {ProcessFacts} from './tree.js';
 
-// Which ranks are one job: a pure function of process facts, so each rule has a table test. The identity
-// is the strongest one the ranks carry (ARCHITECTURE.md "a job is the unit"):
-//   1. the torchrun / elastic agent: TORCHELASTIC_RUN_ID and the agent's pid (run ids repeat: "none" is torchrun's default);
-//   2. the SLURM job and step (SLURM_JOB_ID, SLURM_STEP_ID);
-//   3. the rendezvous: MASTER_ADDR:MASTER_PORT and WORLD_SIZE (two live jobs cannot share a port on one host);
-//   4. the nearest common launcher ancestor (deepspeed, accelerate, mpirun, a Python launcher);
-//   5. nothing: a lone rank is a job of its own, never merged with another by guesswork.
+export type {GroupContext} from './job-proof.js';
 
-/** What grouping knows of a process: tree.ts's facts (a type-only import: no module cycle at run time). */
-type JobProcess = ProcessFacts;
+// Which ranks are one job: a pure function of process facts, so each rule has a table test. The identity is the
+// strongest one the ranks carry AND prove (ARCHITECTURE.md "a job is the unit"; job-proof.ts says what proves):
+//   1. the torchrun / elastic agent: TORCHELASTIC_RUN_ID, proven by the agent above the rank (not PID 1, not a shell);
+//   2. the SLURM job and step (SLURM_JOB_ID, SLURM_STEP_ID), proven by the step's slurmstepd above it or its cgroup;
+//   3. the rendezvous: MASTER_ADDR:MASTER_PORT, proven by one launcher (or one shell session) that started them all;
+//   4. the nearest launcher ancestor (deepspeed, accelerate, mpirun, a Python launcher);
+//   5. nothing: a lone rank is a job of its own, never merged with another by guesswork.
+// A rank whose variables name a job it is not proven part of is listed apart under that job (`unproven`), never
+// one of its ranks; one whose claim names no proven job is a job of its own. Ids never carry internal keys.
 
 export interface JobGroup<R> {
 	readonly id: string;
 	readonly identity: JobIdentityKind;
-	readonly launcher: JobProcess | null;
+	readonly launcher: ProcessFacts | null;
+	readonly provenBy: MembershipProof;
 	readonly ranks: readonly R[];
-}
-
-export interface GroupContext {
-	readonly byPid: ReadonlyMap<number, JobProcess>;
-	/** Parent, grandparent, … of a pid. */
-	ancestors(pid: number): readonly number[];
-	/** Pids that are ranks or workers of ranks: never a launcher. */
-	readonly isCandidate: ReadonlySet<number>;
-	readonly self: {readonly pid: number; readonly uid: number};
-}
-
-/** An ancestor the user may see as the job's launcher: theirs, not a shell or SLURM daemon, not traintop's own ancestor. */
-function usableLauncher(pid: number | undefined, context: GroupContext): JobProcess | null {
-	const launcher = pid === undefined ? undefined : context.byPid.get(pid);
-	if (!launcher || launcher.pid <= 1 || launcher.uid !== context.self.uid) return null;
-	if (launcher.pid === context.self.pid || context.ancestors(context.self.pid).includes(launcher.pid)) return null;
-	return canBeLauncher(launcher) ? launcher : null;
-}
-
-/** The nearest ancestor of `pid` that is not a rank or a worker. */
-function nearestNonRank(pid: number, context: GroupContext): number | undefined {
-	return context.ancestors(pid).find(ancestor => !context.isCandidate.has(ancestor));
+	/** Ranks whose environment names this job without proof: never signal targets. */
+	readonly unproven: readonly {readonly member: R; readonly reason: UnprovenReason}[];
 }
 
 /** The nearest common ancestor of the processes that is not a rank, if it may be offered as a launcher. */
-function commonLauncher(pids: readonly number[], context: GroupContext): JobProcess | null {
+function commonLauncher(pids: readonly number[], context: GroupContext): ProcessFacts | null {
 	if (pids.length === 0) return null;
 	const [first, ...rest] = pids.map(pid => context.ancestors(pid));
 	const common = first!.filter(pid => rest.every(chain => chain.includes(pid)));
@@ -53,83 +45,144 @@ function commonLauncher(pids: readonly number[], context: GroupContext): JobProc
 	);
 }
 
-interface Keyed {
-	readonly key: string;
+interface Proven {
 	readonly id: string;
 	readonly identity: JobIdentityKind;
-	/** The launcher the identity itself names (the elastic agent), else found later as the common ancestor. */
-	readonly launcher: JobProcess | null;
+	readonly provenBy: MembershipProof;
+	/** The launcher the proof itself names (the agent, the launcher above), else found later as the common ancestor. */
+	readonly launcher: ProcessFacts | null;
 }
 
-function keyOf(process: JobProcess, context: GroupContext): Keyed {
-	const env = process.env ?? new Map<string, string>();
-	const runId = env.get('TORCHELASTIC_RUN_ID');
-	const agentPid = nearestNonRank(process.pid, context);
-	if (runId !== undefined && agentPid !== undefined) {
-		const agent = context.byPid.get(agentPid);
-		const name = agent ? programName(agent) || 'elastic' : 'elastic';
-		return {
-			key: `elastic|${runId}|${agentPid}`,
-			id: `${name}:${agentPid}`,
-			identity: 'elastic',
-			launcher: usableLauncher(agentPid, context),
-		};
-	}
-	const slurmJob = env.get('SLURM_JOB_ID') ?? env.get('SLURM_JOBID');
-	if (slurmJob !== undefined) {
-		const step = env.get('SLURM_STEP_ID') ?? env.get('SLURM_STEPID');
-		const id = step === undefined ? slurmJob : `${slurmJob}.${step}`;
-		return {key: `slurm|${id}`, id: `slurm:${id}`, identity: 'slurm', launcher: null};
-	}
-	const addr = env.get('MASTER_ADDR');
-	const port = env.get('MASTER_PORT');
-	if (addr !== undefined && port !== undefined) {
-		const world = env.get('WORLD_SIZE') ?? '?';
-		return {key: `rdzv|${addr}|${port}|${world}`, id: `rdzv:${addr}:${port}`, identity: 'rendezvous', launcher: null};
-	}
-	const launcher = usableLauncher(agentPid, context);
-	if (launcher) {
-		return {
-			key: `launcher|${launcher.pid}`,
-			id: `${programName(launcher)}:${launcher.pid}`,
-			identity: 'launcher',
-			launcher,
-		};
-	}
-	return {key: `process|${process.pid}`, id: `pid:${process.pid}`, identity: 'process', launcher: null};
+/** A job id the rank's environment claims, and why that claim is not proven. */
+interface Claim {
+	readonly id: string;
+	readonly reason: UnprovenReason;
+}
+
+const launcherId = (launcher: ProcessFacts) => `${programName(launcher) || 'launcher'}:${launcher.pid}`;
+
+/** The elastic agent's job, when the agent above the rank is a real launcher (an orphan's "agent" is PID 1). */
+function elasticJob(process: ProcessFacts, context: GroupContext): Proven | null {
+	if (process.env?.get('TORCHELASTIC_RUN_ID') === undefined) return null;
+	const agent = usableLauncher(nearestNonRank(process.pid, context), context);
+	return agent && {id: launcherId(agent), identity: 'elastic', provenBy: 'launcher-tree', launcher: agent};
+}
+
+function slurmId(process: ProcessFacts): string | null {
+	const claim = claimedStep(process.env);
+	return claim && `slurm:${claim.step === null ? claim.job : `${claim.job}.${claim.step}`}`;
+}
+
+function rdzvId(process: ProcessFacts): string | null {
+	const addr = process.env?.get('MASTER_ADDR');
+	const port = process.env?.get('MASTER_PORT');
+	return addr === undefined || port === undefined ? null : `rdzv:${addr}:${port}`;
+}
+
+/** The ranks of one rendezvous id with one anchor: proven together when theirs is the only anchor. */
+interface RdzvPart<R> {
+	readonly anchor: Anchor;
+	readonly ranks: R[];
 }
 
 /**
  * Groups ranks into jobs, oldest job first (by its oldest rank's start), each job's ranks in the order given.
- * Two groups whose ids collide (the same agent pid under two run ids) get the second one's key appended.
  */
-export function groupJobs<R extends {readonly process: JobProcess}>(
+export function groupJobs<R extends {readonly process: ProcessFacts}>(
 	ranks: readonly R[],
 	context: GroupContext,
 ): JobGroup<R>[] {
-	const groups = new Map<string, {keyed: Keyed; ranks: R[]}>();
-	for (const rank of ranks) {
-		const keyed = keyOf(rank.process, context);
-		const group = groups.get(keyed.key);
+	const groups = new Map<string, {proven: Proven; ranks: R[]; unproven: {member: R; reason: UnprovenReason}[]}>();
+	const join = (proven: Proven, rank: R) => {
+		const group = groups.get(proven.id);
 		if (group) group.ranks.push(rank);
-		else groups.set(keyed.key, {keyed, ranks: [rank]});
+		else groups.set(proven.id, {proven, ranks: [rank], unproven: []});
+	};
+	const claims = new Map<R, Claim[]>();
+	const rdzv = new Map<string, {parts: Map<string, RdzvPart<R>>; loose: R[]}>();
+	const rest: R[] = [];
+
+	// 1 and 2: each rank proves these on its own.
+	for (const rank of ranks) {
+		const {process} = rank;
+		const claimed: Claim[] = [];
+		const elastic = elasticJob(process, context);
+		if (elastic) {
+			join(elastic, rank);
+			continue;
+		}
+		const slurm = slurmId(process);
+		if (slurm !== null) {
+			if (inClaimedStep(process, context)) {
+				join({id: slurm, identity: 'slurm', provenBy: 'slurm-step', launcher: null}, rank);
+				continue;
+			}
+			claimed.push({id: slurm, reason: 'not-in-step'});
+		}
+		const anchor = anchorOf(process, context);
+		const rendezvous = rdzvId(process);
+		if (rendezvous !== null) {
+			const entry = rdzv.get(rendezvous) ?? {parts: new Map<string, RdzvPart<R>>(), loose: []};
+			rdzv.set(rendezvous, entry);
+			if (anchor) {
+				const part = entry.parts.get(anchor.key) ?? {anchor, ranks: []};
+				entry.parts.set(anchor.key, part);
+				part.ranks.push(rank);
+			} else entry.loose.push(rank);
+			claimed.push({id: rendezvous, reason: anchor ? 'env-only' : unanchoredReason(process, context)});
+		}
+		claims.set(rank, claimed);
+		if (rendezvous === null) rest.push(rank);
 	}
+
+	// 3: one launcher behind the rendezvous's ranks, else one shell session. A launcher's tree outweighs a shell (what
+	// else that shell started only claims the job); two launchers, or two shells and no launcher, cannot be told apart
+	// by their variables: neither is the rendezvous job, each rank is what its launcher or nothing makes it.
+	for (const [id, {parts, loose}] of rdzv) {
+		const all = [...parts.values()];
+		const launched = all.filter(part => part.anchor.launcher !== null);
+		const chosen = launched.length === 1 ? launched[0] : launched.length === 0 && all.length === 1 ? all[0] : undefined;
+		if (chosen) {
+			const {anchor} = chosen;
+			const proven: Proven = {id, identity: 'rendezvous', provenBy: anchor.proof, launcher: anchor.launcher};
+			for (const rank of chosen.ranks) join(proven, rank);
+		}
+		for (const part of all) if (part !== chosen) rest.push(...part.ranks);
+		rest.push(...loose);
+	}
+
+	// 4 and 5: the launcher above; else a claim on a proven job lists it apart under that job; else a job of its own.
+	for (const rank of rest) {
+		const launcher = usableLauncher(nearestNonRank(rank.process.pid, context), context);
+		if (launcher) {
+			join({id: launcherId(launcher), identity: 'launcher', provenBy: 'launcher-tree', launcher}, rank);
+			continue;
+		}
+		const claim = (claims.get(rank) ?? []).find(c => groups.has(c.id));
+		if (claim) groups.get(claim.id)!.unproven.push({member: rank, reason: claim.reason});
+		else join({id: `pid:${rank.process.pid}`, identity: 'process', provenBy: 'single-process', launcher: null}, rank);
+	}
+
 	const oldest = (list: readonly R[]) => Math.min(...list.map(r => r.process.startTime));
-	const ordered = [...groups.values()].sort(
-		(a, b) => oldest(a.ranks) - oldest(b.ranks) || (a.keyed.id < b.keyed.id ? -1 : 1),
-	);
-	const seen = new Set<string>();
-	return ordered.map(({keyed, ranks: members}) => {
-		const id = seen.has(keyed.id) ? `${keyed.id}/${keyed.key}` : keyed.id;
-		seen.add(id);
-		const launcher =
-			keyed.launcher ??
-			(keyed.identity === 'process'
-				? null
-				: commonLauncher(
-						members.map(r => r.process.pid),
-						context,
-					));
-		return {id, identity: keyed.identity, launcher, ranks: members};
-	});
+	const order = (list: readonly R[]) => {
+		const index = new Map(ranks.map((r, i) => [r, i]));
+		return [...list].sort((a, b) => index.get(a)! - index.get(b)!);
+	};
+	return [...groups.values()]
+		.sort((a, b) => oldest(a.ranks) - oldest(b.ranks) || (a.proven.id < b.proven.id ? -1 : 1))
+		.map(({proven, ranks: members, unproven}) => ({
+			id: proven.id,
+			identity: proven.identity,
+			provenBy: proven.provenBy,
+			launcher:
+				proven.launcher ??
+				(proven.identity === 'process'
+					? null
+					: commonLauncher(
+							members.map(r => r.process.pid),
+							context,
+						)),
+			ranks: order(members),
+			unproven: order(unproven.map(u => u.member)).map(member => unproven.find(u => u.member === member)!),
+		}));
 }

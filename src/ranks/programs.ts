@@ -125,6 +125,25 @@ export function isStepForwarder(facts: ProgramFacts): boolean {
 	return base(facts.argv[0]) === 'srun' || facts.comm === 'srun';
 }
 
+/** A shell: it starts what the user types, so ranks it started in one session are one start (ranks/job-proof.ts). */
+export function isShell(facts: ProgramFacts): boolean {
+	return names(facts).some(name => SHELLS.has(name));
+}
+
+/** init or systemd (a subreaper): the parent an orphan is handed to, which ties nothing together. */
+export function isReaper(facts: ProgramFacts): boolean {
+	return names(facts).some(name => name === 'systemd' || name === 'init');
+}
+
+/**
+ * A process `--match` may take as a rank without rank variables: Python (every launcher traintop knows runs it, and
+ * Lightning's rank 0 sets its variables only after starting) — not `tail -f train.log` or `vim train.py`, whose
+ * command lines match as well. Anything else needs rank variables, a GPU open (discover.ts) or `--pid`.
+ */
+export function runsPython(facts: ProgramFacts): boolean {
+	return INTERPRETER.test(base(facts.argv[0])) || (facts.comm !== undefined && INTERPRETER.test(facts.comm));
+}
+
 export function canBeLauncher(facts: ProgramFacts): boolean {
 	return !isTraintop(facts) && !names(facts).some(name => NEVER_A_LAUNCHER.has(name));
 }

@@ -1,5 +1,6 @@
+import {inClaimedStep} from './job-proof.js';
 import {groupJobs, type GroupContext, type JobGroup} from './jobs.js';
-import {canBeRank} from './programs.js';
+import {canBeRank, runsPython} from './programs.js';
 
 // Which processes are ranks, which are their workers, which job each rank belongs to and which is each
 // job's launcher: a pure function of process facts already read from /proc, so every rule has a table test.
@@ -13,6 +14,8 @@ export interface ProcessFacts {
 	readonly argv: readonly string[];
 	/** /proc/PID/comm; absent where not read (tests, other users' processes). */
 	readonly comm?: string;
+	/** /proc/PID/stat's session id; absent where not read (tests). Part of what proves hand-started ranks one job. */
+	readonly session?: number;
 	readonly env: ReadonlyMap<string, string> | null;
 }
 
@@ -31,6 +34,8 @@ export interface TreeRank {
 	readonly process: ProcessFacts;
 	readonly ids: RankIds;
 	readonly workers: readonly number[];
+	/** It runs in the SLURM job and step its environment names (job-proof.ts): only then are its SLURM ids shown and used. */
+	readonly inSlurmStep: boolean;
 }
 
 export interface RankTree {
@@ -68,11 +73,20 @@ function rankKey(facts: ProcessFacts): string {
 	return `${ids.rank}/${ids.localRank}`;
 }
 
+export interface RankTreeLimits {
+	/** traintop's own SLURM job (inside an allocation): only processes naming it are looked at. */
+	readonly slurmJob: string | null;
+	/** /proc/PID/cgroup's text (a SLURM task's step, when no slurmstepd is seen above it); null when unreadable. */
+	readonly cgroupOf?: (pid: number) => string | null;
+	/** Has the process a GPU device open: a --match process without rank variables that is not Python may train. */
+	readonly usesGpu?: (pid: number) => boolean;
+}
+
 export function buildRankTree(
 	all: readonly ProcessFacts[],
 	selector: RankSelector,
 	self: {readonly pid: number; readonly uid: number},
-	limits: {readonly slurmJob: string | null} = {slurmJob: null},
+	limits: RankTreeLimits = {slurmJob: null},
 ): RankTree {
 	const byPid = new Map(all.map(p => [p.pid, p]));
 	const children = new Map<number, number[]>();
@@ -117,7 +131,13 @@ export function buildRankTree(
 		case 'match': {
 			// Matching processes, plus their descendants that carry a rank (spawned DataLoader workers
 			// have another command line but inherit the environment).
-			const matched = own.filter(p => selector.pattern.test(p.argv.join(' ')));
+			// A matched process without rank variables is a rank only if it trains: Python, or a GPU open (`tail -f
+			// train.log` and `vim train.py` match too, and a signal meant for the job must never reach them).
+			const matched = own.filter(
+				p =>
+					selector.pattern.test(p.argv.join(' ')) &&
+					(carriesRank(p.env) || runsPython(p) || (limits.usesGpu?.(p.pid) ?? false)),
+			);
 			const scope = new Set(matched.flatMap(p => [...descendants(p.pid)]));
 			candidates = own.filter(p => (matched.includes(p) || (scope.has(p.pid) && carriesRank(p.env))) && inScope(p));
 			break;
@@ -144,15 +164,20 @@ export function buildRankTree(
 		if (top.pid === p.pid) workersOf.set(p.pid, workersOf.get(p.pid) ?? []);
 		else workersOf.set(top.pid, [...(workersOf.get(top.pid) ?? []), p.pid]);
 	}
+	const cgroups = new Map<number, string | null>();
+	const cgroupOf = (pid: number): string | null => {
+		if (!cgroups.has(pid)) cgroups.set(pid, limits.cgroupOf?.(pid) ?? null);
+		return cgroups.get(pid) ?? null;
+	};
+	const context: GroupContext = {byPid, ancestors, isCandidate, self, cgroupOf};
 	const ranks = [...workersOf.entries()].map(([pid, workers]) => {
 		const process = byPid.get(pid)!;
 		const ids =
 			process.env && carriesRank(process.env) ? rankIds(process.env) : {rank: null, localRank: null, worldSize: null};
-		return {process, ids, workers: workers.sort((a, b) => a - b)};
+		return {process, ids, workers: workers.sort((a, b) => a - b), inSlurmStep: inClaimedStep(process, context)};
 	});
 	ranks.sort((a, b) => (a.ids.rank ?? Infinity) - (b.ids.rank ?? Infinity) || a.process.pid - b.process.pid);
 
-	const context: GroupContext = {byPid, ancestors, isCandidate, self};
 	const jobs = groupJobs(ranks, context);
 	const only = jobs.length === 1 ? jobs[0]!.launcher : null;
 	return {

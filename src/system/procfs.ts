@@ -136,6 +136,8 @@ export interface ProcReader {
 	cwd(pid: number): string | null;
 	/** The paths of its open file descriptors (/proc/PID/fd links; sockets and pipes as the kernel names them). */
 	openFiles(pid: number): string[] | null;
+	/** /proc/PID/cgroup's text: a SLURM task's step (ranks/job-proof.ts). Optional: readers over fixtures may lack it. */
+	cgroup?(pid: number): string | null;
 }
 
 /**
@@ -208,6 +210,9 @@ export function procReader(root = '/proc'): ProcReader {
 		cmdline(pid) {
 			const text = read(pid, 'cmdline');
 			return text === null ? null : parseCmdline(text);
+		},
+		cgroup(pid) {
+			return read(pid, 'cgroup');
 		},
 	};
 }

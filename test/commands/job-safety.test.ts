@@ -49,7 +49,7 @@ async function startGroup(command: string, args: string[], env: Record<string, s
 
 const NO_GPU = ['--nvidia-smi', '/nonexistent'];
 
-test("a batch-script shell carrying SLURM_PROCID is not a rank; the python it runs is, as the SLURM step's job", async () => {
+test('a batch-script shell carrying SLURM_PROCID is not a rank; the python it runs is (a job of its own: no step proves its SLURM ids)', async () => {
 	const env = {SLURM_JOB_ID: '999', SLURM_STEP_ID: 'batch', SLURM_PROCID: '0', SLURM_NTASKS: '1'};
 	// `; true` keeps bash alive as the parent (a lone command would be exec'd in its place), as sbatch's script is.
 	const script = 'python3 -c "import time; print(\'ready\', flush=True); time.sleep(120)"; true';
@@ -63,7 +63,8 @@ test("a batch-script shell carrying SLURM_PROCID is not a rank; the python it ru
 	expect(out.ranks).toHaveLength(1);
 	expect(out.ranks[0]).toMatchObject({ppid: shell.pid});
 	expect(out.ranks[0]?.cmd).toMatch(/python3 -c import time/);
-	expect(out.jobs.map(j => j.id)).toEqual(['slurm:999.batch']);
+	// Its SLURM variables were set by hand here: no slurmstepd of job 999 above it, so they name no job (job-proof.ts).
+	expect(out.jobs.map(j => j.id)).toEqual([`pid:${out.ranks[0]?.pid}`]);
 });
 
 test('another traintop with rank variables is never a rank, and SIGUSR1 opens no inspector in it', async () => {
@@ -145,7 +146,8 @@ test("inside an allocation (SLURM_JOB_ID in traintop's environment) only that SL
 	});
 	const out = JSON.parse(stdout) as {jobs: {id: string}[]; ranks: {pid: number}[]};
 	expect(out.ranks.map(r => r.pid)).toEqual([mine.pid]);
-	expect(out.jobs.map(j => j.id)).toEqual([`slurm:${process.pid}1.0`]);
+	// Its variables were set here, not by a step of that job (no slurmstepd above it): a job of its own.
+	expect(out.jobs.map(j => j.id)).toEqual([`pid:${mine.pid}`]);
 	// Outside an allocation both are found, each its own job.
 	const all = JSON.parse((await runCli(['ranks', '--json', '--match', 'tt-alloc-', ...NO_GPU])).stdout) as {
 		ranks: {pid: number}[];

@@ -24,10 +24,23 @@ function set(jobs: Job[], runDirMatch: RankSet['runDirMatch'] = null): RankSet {
 const A = job('torchrun:100', 100);
 const B = job('slurm:4242.0', null, {jobId: '4242', stepId: '0'});
 
-test('jobMatches: the id, the launcher pid, the id after its prefix, the SLURM job or job.step', () => {
+test('jobMatches: the id, the launcher pid, the SLURM job or job.step', () => {
 	expect(['torchrun:100', '100'].map(t => jobMatches(A, t))).toEqual([true, true]);
 	expect(['slurm:4242.0', '4242', '4242.0', '4242.0 '].map(t => jobMatches(B, t))).toEqual([true, true, true, true]);
 	expect(['10', '4243', 'torchrun'].map(t => jobMatches(A, t) || jobMatches(B, t))).toEqual([false, false, false]);
+});
+
+test('jobMatches takes whole ids only: a port, a pid or another tail of an id names no job', () => {
+	const rdzv = job('rdzv:127.0.0.1:29500', null);
+	const lone = job('pid:501', null);
+	expect(['29500', '0.1:29500', '127.0.0.1:29500'].map(t => jobMatches(rdzv, t))).toEqual([false, false, false]);
+	expect(jobMatches(rdzv, 'rdzv:127.0.0.1:29500')).toBe(true);
+	expect([jobMatches(lone, '501'), jobMatches(lone, 'pid:501')]).toEqual([false, true]);
+	expect(chooseJob(set([A, rdzv]), {job: '29500'})).toEqual({
+		kind: 'refused',
+		jobs: [A, rdzv],
+		why: "no job is '29500'",
+	});
 });
 
 test('one job found: it; several and nothing that picks one: refused, listing them all', () => {

@@ -5,6 +5,7 @@ import Line from '../widgets/Line.js';
 import type {RankProcess, RankSet} from '../../core/types.js';
 import {columns} from '../../format/columns.js';
 import {compactCommand} from '../../format/command-line.js';
+import {unprovenText} from '../../format/membership.js';
 import {type SignalHandling, signalHandling} from '../../format/signals.js';
 import {usePaint, type Paint} from '../color.js';
 import {sortLabel} from '../rank-sort.js';
@@ -224,6 +225,13 @@ function RanksPane({
 					return (
 						<Line key={`job ${line.job.id}`} width={width}>
 							<Text bold>{jobHeaderText(line.job, marked)}</Text>
+						</Line>
+					);
+				}
+				if (line.kind === 'unproven') {
+					return (
+						<Line key={`unproven ${line.member.pid}`} width={width} dim>
+							{`   ${unprovenText(line.member, line.job)}`}
 						</Line>
 					);
 				}

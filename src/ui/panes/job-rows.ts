@@ -1,4 +1,4 @@
-import type {EndedJob, Job, RankProcess, RankSet, SlurmInfo} from '../../core/types.js';
+import type {EndedJob, Job, RankProcess, RankSet, SlurmInfo, UnprovenMember} from '../../core/types.js';
 import {columns, truncate} from '../../format/columns.js';
 import {compactCommand} from '../../format/command-line.js';
 import {jobExitWords} from '../../format/events.js';
@@ -16,7 +16,9 @@ export type PaneLine =
 	/** `index`: the rank's place among all ranks, job by job (what the cursor counts). */
 	| {readonly kind: 'rank'; readonly rank: RankProcess; readonly index: number}
 	/** A job with no rank left to show (its launcher restarts them, or they are gone). */
-	| {readonly kind: 'no-ranks'; readonly job: Job};
+	| {readonly kind: 'no-ranks'; readonly job: Job}
+	/** A process that claims the job without proof: shown apart under its ranks, never a rank the cursor or a mark reaches. */
+	| {readonly kind: 'unproven'; readonly job: Job; readonly member: UnprovenMember};
 
 /** With one job the pane's title says what its header would: a header line per job only with several. */
 export function grouped(jobs: readonly Job[]): boolean {
@@ -32,6 +34,7 @@ export function jobLines(jobs: readonly Job[]): PaneLine[] {
 		if (headers) lines.push({kind: 'job', job});
 		if (job.ranks.length === 0) lines.push({kind: 'no-ranks', job});
 		for (const rank of job.ranks) lines.push({kind: 'rank', rank, index: index++});
+		for (const member of job.unproven ?? []) lines.push({kind: 'unproven', job, member});
 	}
 	return lines;
 }
@@ -39,7 +42,7 @@ export function jobLines(jobs: readonly Job[]): PaneLine[] {
 /** How many lines jobLines makes, without making them (the layout asks for 2048 ranks, often). */
 export function lineCount(jobs: readonly Job[]): number {
 	const headers = grouped(jobs) ? jobs.length : 0;
-	return headers + jobs.reduce((sum, job) => sum + Math.max(1, job.ranks.length), 0);
+	return headers + jobs.reduce((sum, job) => sum + Math.max(1, job.ranks.length) + (job.unproven?.length ?? 0), 0);
 }
 
 /** Every rank, job by job: the order of the rank rows and what the cursor indexes. */

@@ -224,6 +224,34 @@ describe('RanksPane with two jobs', () => {
 		expect(lines).toHaveLength(9);
 	});
 
+	test('a process that only claims a job is drawn apart under its ranks, never a row the cursor reaches', () => {
+		const claimed = twoJobs(
+			{
+				unproven: [
+					{
+						pid: 777,
+						ppid: 1,
+						rank: 1,
+						cmd: 'python3 victim.py',
+						membership: {proven: false, reason: 'orphan'},
+					},
+				],
+			},
+			{},
+		);
+		// Cursor 2: the third rank, job B's rank 0: the claimant's line is not counted.
+		const {lastFrame} = render(<RanksPane {...base} ranks={claimed} cursor={2} width={120} height={14} />);
+		const lines = expectFits(lastFrame(), 120, 14);
+		expect(lines[0]).toBe('RANKS 5 in 2 jobs · target: job torchrun:5353 (all 3 ranks)');
+		expect(lines[4]).toMatch(/^ {2} +1 +10001 S /);
+		expect(lines[5]).toMatch(
+			/^ {3}pid 777 \(rank 1\) claims job torchrun:4242, not proven: only its environment names it \(its parent is PID 1/,
+		);
+		expect(lines[6]).toMatch(/^JOB torchrun:5353 /);
+		expect(lines[7]).toMatch(/^› +0 +30000 S /);
+		expect(lines.filter(line => line.includes('777'))).toHaveLength(1);
+	});
+
 	test('marks are counted in their job header and make the title say marked', () => {
 		const {lastFrame} = render(<RanksPane {...base} ranks={set} cursor={0} marked={new Set([10_001])} width={100} />);
 		const lines = frameLines(lastFrame());
