@@ -124,8 +124,8 @@ export class MemoryLogRecorder {
 					`${path.dirname(this.#waitingFor)} does not exist yet: the memory log starts there once it does`,
 				);
 		} else if (this.#writer) {
-			this.#hold(record);
-			this.#writeHeld(this.#writer);
+			this.#held.push(record);
+			if (!this.#writeHeld(this.#writer)) this.#trimHeld();
 		}
 		for (const listener of this.#recordListeners) listener(record, snapshot);
 	}
@@ -133,6 +133,10 @@ export class MemoryLogRecorder {
 	/** Keeps a record until it is written, the newest HELD_RECORDS at most; the oldest beyond that are dropped. */
 	#hold(record: LogRecord): void {
 		this.#held.push(record);
+		this.#trimHeld();
+	}
+
+	#trimHeld(): void {
 		const over = this.#held.length - HELD_RECORDS;
 		if (over <= 0) return;
 		for (const old of this.#held.splice(0, over)) {
@@ -143,11 +147,11 @@ export class MemoryLogRecorder {
 	}
 
 	/**
-	 * Writes the held records oldest first, each removed only once it is written: a disk that fills up (or is still
+	 * Writes the held records oldest first, each removed only once it is written (false when one failed): a disk that fills up (or is still
 	 * full) keeps the rest for the next record's turn, so a full spell costs no record while it lasts under
 	 * HELD_RECORDS log intervals (only a torn fragment of the one that hit the full disk stays in the file).
 	 */
-	#writeHeld(writer: MemoryLogWriter): void {
+	#writeHeld(writer: MemoryLogWriter): boolean {
 		try {
 			while (this.#held.length > 0) {
 				writer.append(this.#held[0]!);
@@ -160,7 +164,7 @@ export class MemoryLogRecorder {
 					`cannot append to ${writer.path}: ${(error as Error).message}; still monitoring, records are kept (up to ${HELD_RECORDS}) and written when it can be appended to again`,
 				);
 			}
-			return;
+			return false;
 		}
 		const {count, first, last} = this.#dropped;
 		this.trouble.set(
@@ -169,5 +173,6 @@ export class MemoryLogRecorder {
 				: `memory log ${writer.path}: ${count} records from ${first} to ${last} were dropped (the log could not be written for longer than ${HELD_RECORDS} records); the rest were written`,
 		);
 		this.#dropped = {count: 0, first: null, last: null};
+		return true;
 	}
 }
