@@ -94,3 +94,16 @@ test('a FIFO trainer_state.json is not a complete save, and the scan does not bl
 		'trainer_state.json is not a regular file (never opened): not a finished save',
 	);
 });
+
+test("a tag file's text is quoted only when it looks like a tag (DeepSpeed's latest, fvcore's last_checkpoint)", async () => {
+	await mkdir(path.join(run, 'global_step100'));
+	await writeFile(path.join(run, 'global_step100', 'mp_rank_00_model_states.pt'), 'x'.repeat(100));
+	await writeFile(path.join(run, 'latest'), SECRET);
+	await writeFile(path.join(run, 'last_checkpoint'), 'SECRET TOKEN 4711');
+	await writeFile(path.join(run, 'model_0000999.pth'), 'x'.repeat(100));
+	const messages = everyMessage(await scanRunDir(run));
+	expect(messages).toContain('`latest` names something else, not a global_step<N> tag');
+	expect(messages).toContain('last_checkpoint names a file, which is not there');
+	expect(messages).not.toContain('SECRET');
+	expect(messages).not.toContain('root:');
+});
