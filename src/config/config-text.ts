@@ -10,7 +10,7 @@ import {readRegular} from '../system/safe-read.js';
 export const CONFIG_MAX_BYTES = 1024 * 1024;
 
 /** How deep a config's mappings and lists may nest; real ones stay under 10, the YAML parser recurses per level. */
-export const CONFIG_MAX_DEPTH = 64;
+const CONFIG_MAX_DEPTH = 64;
 
 /**
  * The file's text; null when it does not exist and `missingIsNone` (the default file, only looked for). Anything
@@ -43,7 +43,7 @@ export async function readConfigText(
  * `- ` that starts a block item and each `[` or `{` outside quotes. It over-counts rather than under-counts (a `- `
  * inside a flow collection), which only matters past 64 levels no real config reaches. JSON is the flow case.
  */
-export function nestingTooDeep(text: string): number | null {
+function nestingTooDeep(text: string): number | null {
 	const indents: number[] = [];
 	let flow = 0;
 	let lineNumber = 0;

@@ -10,7 +10,7 @@ import {runCli} from '../helpers/run-cli.js';
 
 // Another user prepares the log's path, and traintop runs as root (as it may, to see every rank): before, their
 // `ln -s /root/t.txt RUN/traintop-memory.jsonl` made traintop create or append to /root/t.txt. Real links and files
-// made by a real other user (`nobody`, through runuser), so the kernel's own ownership is what is checked.
+// made by a real other user (`nobody`, through a child process run as that user), so the kernel's own ownership is what is checked.
 
 const ROOT = process.getuid?.() === 0;
 const NOBODY = 65534;
@@ -38,9 +38,13 @@ function othersRunDir(name: string): string {
 	return dir;
 }
 
-/** Runs a command as `nobody`. */
-function asNobody(...command: string[]): void {
-	execFileSync('runuser', ['-u', 'nobody', '--', ...command], {stdio: 'pipe'});
+/** Runs a line of Node as `nobody` (fs is in scope): what that user, not root, makes in their own run dir. */
+function asNobody(code: string): void {
+	execFileSync(process.execPath, ['-e', `const fs = require('node:fs'); ${code}`], {
+		uid: NOBODY,
+		gid: NOBODY,
+		stdio: 'pipe',
+	});
 }
 
 function openError(file: string): string {
@@ -57,13 +61,13 @@ describe.skipIf(!ROOT)('the memory log is never written through a link or into a
 	test("another user's link at the log's path is refused; its target is neither created nor appended to", () => {
 		const run = othersRunDir('run-link');
 		const log = path.join(run, 'traintop-memory.jsonl');
-		asNobody('ln', '-s', secret, log);
+		asNobody(`fs.symlinkSync(${JSON.stringify(secret)}, ${JSON.stringify(log)})`);
 		expect(openError(log)).toBe(
 			`cannot write the memory log ${log}: it is a symbolic link, and the memory log is never written through one (whoever made it could point it at any file) (choose another --log-file, or --no-log)`,
 		);
 		const missing = path.join(base, 'root-only', 'new.txt');
 		const dangling = path.join(run, 'dangling.jsonl');
-		asNobody('ln', '-s', missing, dangling);
+		asNobody(`fs.symlinkSync(${JSON.stringify(missing)}, ${JSON.stringify(dangling)})`);
 		expect(openError(dangling)).toContain('it is a symbolic link');
 		expect(readFileSync(secret, 'utf8')).toBe('root secret\n');
 		expect(existsSync(missing)).toBe(false);
@@ -72,7 +76,7 @@ describe.skipIf(!ROOT)('the memory log is never written through a link or into a
 	test("a regular file of another user at the log's path is refused, not appended to", () => {
 		const run = othersRunDir('run-file');
 		const log = path.join(run, 'traintop-memory.jsonl');
-		asNobody('sh', '-c', `echo theirs > ${log}`);
+		asNobody(`fs.writeFileSync(${JSON.stringify(log)}, 'theirs\\n')`);
 		expect(openError(log)).toBe(
 			`cannot write the memory log ${log}: it belongs to user ${NOBODY}, not to you (user 0): traintop appends only to a log of its own user (choose another --log-file, or --no-log)`,
 		);
@@ -108,7 +112,7 @@ describe.skipIf(!ROOT)('the memory log is never written through a link or into a
 	test('the real binary exits 2 naming the link and leaves its target alone', async () => {
 		const run = othersRunDir('run-cli');
 		const log = path.join(run, 'traintop-memory.jsonl');
-		asNobody('ln', '-s', secret, log);
+		asNobody(`fs.symlinkSync(${JSON.stringify(secret)}, ${JSON.stringify(log)})`);
 		const result = await runCli(['--headless', run, '--nvidia-smi', '/nonexistent/nvidia-smi']);
 		expect(result.code).toBe(2);
 		expect(result.stderr).toContain(`cannot write the memory log ${log}: it is a symbolic link`);
