@@ -40,9 +40,14 @@ export class DirectoryWatcher extends EventEmitter {
 	constructor(root: string) {
 		super();
 		this.#root = root;
-		void this.#walk('').then(() => {
-			if (!this.#closed) this.emit('ready');
-		});
+		// On the next tick, not now: the first watch may fail (EACCES on a run dir the user cannot read), and an 'error'
+		// emitted before the caller had a chance to listen would be thrown, uncaught.
+		setImmediate(
+			() =>
+				void this.#walk('').then(() => {
+					if (!this.#closed) this.emit('ready');
+				}),
+		);
 	}
 
 	/**

@@ -7,6 +7,7 @@
 import {errorMessage} from '../core/errors.js';
 import {fsPath, nameFromBytes} from '../system/byte-names.js';
 import {readRegular} from '../system/safe-read.js';
+import {jsonProblem} from './json-problem.js';
 import {createHash} from 'node:crypto';
 import {lstat, readdir, readlink, stat} from 'node:fs/promises';
 import type {Stats} from 'node:fs';
@@ -238,7 +239,7 @@ export async function readJson(file: string): Promise<JsonRead> {
 	try {
 		return {status: 'ok', value: JSON.parse(read.bytes.toString('utf8')) as unknown};
 	} catch (caught) {
-		return {status: 'error', error: errorMessage(caught)};
+		return {status: 'error', error: jsonProblem(caught)};
 	}
 }
 

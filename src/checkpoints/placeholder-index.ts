@@ -23,3 +23,11 @@ export function scanningIndex(runDir: string, keep: number | null, now: number):
 export function waitingIndex(runDir: string, keep: number | null, now: number): CheckpointIndex {
 	return empty(runDir, keep, now, [WAITING_FOR_RUN_DIR]);
 }
+
+/**
+ * The run dir is there but cannot be read (a non-root user, a dir of another user's mode 700): nothing in it is known,
+ * which is not "no checkpoints". Like scanningIndex, what is in it once it can be read is not reported as new.
+ */
+export function unreadableIndex(runDir: string, keep: number | null, now: number, why: string): CheckpointIndex {
+	return {...empty(runDir, keep, now, [why]), scanning: true};
+}

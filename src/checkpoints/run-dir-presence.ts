@@ -3,7 +3,8 @@
 // watch sees nothing of the new one. A stat a second finds that out; CheckpointWatcher then watches the new dir, or
 // waits for it as it does for a run dir not made yet.
 
-import {stat} from 'node:fs/promises';
+import {constants} from 'node:fs';
+import {access, stat} from 'node:fs/promises';
 
 /** The last time the run dir was seen deleted or made again, in words for the event it becomes. */
 export interface RunDirReplaced {
@@ -22,6 +23,17 @@ const identityOf = (dir: string): Promise<string | null> =>
 		() => null,
 	);
 
+/** Why the user cannot list the run dir (`EACCES: permission denied`), or null when they can (or it is missing). */
+export async function unreadable(dir: string): Promise<string | null> {
+	try {
+		await access(dir, constants.R_OK | constants.X_OK);
+		return null;
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		return code === 'ENOENT' || code === 'ENOTDIR' ? null : `${code}: permission denied`;
+	}
+}
+
 export class RunDirPresence {
 	readonly #runDir: string;
 	readonly #now: () => number;
@@ -36,10 +48,14 @@ export class RunDirPresence {
 		this.#now = now;
 	}
 
-	/** Calls `appeared` once the run dir is a directory, looking every `everyMs` (chokidar does not notice it appear). */
-	waitFor(everyMs: number, appeared: () => void): void {
+	/**
+	 * Calls `appeared` once the run dir is a directory (with `readable`, one the user can list), looking every
+	 * `everyMs` (chokidar does not notice it appear, and nothing tells of a chmod).
+	 */
+	waitFor(everyMs: number, appeared: () => void, readable = false): void {
 		this.#later(everyMs, async () => {
-			if ((await identityOf(this.#runDir)) === null) return this.waitFor(everyMs, appeared);
+			const ready = readable ? (await unreadable(this.#runDir)) === null : (await identityOf(this.#runDir)) !== null;
+			if (!ready) return this.waitFor(everyMs, appeared, readable);
 			if (!this.#stopped) appeared();
 		});
 	}

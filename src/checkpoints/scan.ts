@@ -17,23 +17,39 @@ import {
 	readRange,
 	readText,
 	type Entry,
+	type JsonRead,
 	type SkippedFile,
 } from './fs.js';
+import {inside, leadsOutside} from './confined.js';
 import type {Found, Layout, LayoutIO, ScanDir} from './layouts/layout.js';
 import {LAYOUTS} from './layouts/registry.js';
 import {mapLimited} from './map-limited.js';
 import {CHECKPOINT_DIRS} from './scan-dirs.js';
 import {checkpointTreeStats} from './tree-stats-cache.js';
 
-/** The real file system for the layouts; `skipped` hears of each file not opened (not a regular file). */
-export function fsIO(skipped?: SkippedFile): LayoutIO {
+/**
+ * The real file system for the layouts; `skipped` hears of each file not opened (not a regular file, or a link out of
+ * the run dir). With `realRoot`, nothing outside that real path is listed or read (checkpoints/confined.ts).
+ */
+export function fsIO(skipped?: SkippedFile, realRoot?: string): LayoutIO {
+	const outside = async (file: string) => (realRoot === undefined ? null : leadsOutside(realRoot, file));
+	const unlessOutside =
+		<T>(read: (file: string) => Promise<T>, refused: (file: string, why: string) => T) =>
+		async (file: string): Promise<T> => {
+			const why = await outside(file);
+			return why === null ? read(file) : refused(file, why);
+		};
+	const told = (file: string, why: string) => {
+		skipped?.(file, why);
+		return null;
+	};
 	return {
-		list: listDirOrNull,
-		names: listNamesOrNull,
+		list: unlessOutside(listDirOrNull, () => null),
+		names: unlessOutside(listNamesOrNull, () => null),
 		entry: entryAt,
-		readJson,
-		readText: (file, maxBytes) => readText(file, maxBytes, skipped),
-		readRange: (file, count, from) => readRange(file, count, from, skipped),
+		readJson: unlessOutside(readJson, (_, why): JsonRead => ({status: 'error', error: `skipped: ${why}`})),
+		readText: (file, maxBytes) => unlessOutside(it => readText(it, maxBytes, skipped), told)(file),
+		readRange: (file, count, from) => unlessOutside(it => readRange(it, count, from, skipped), told)(file),
 	};
 }
 
@@ -46,11 +62,6 @@ async function realPath(file: string): Promise<string> {
 
 /** Names worth a warning when they are symlinks to directories outside the run dir (others are skipped quietly). */
 const CHECKPOINTISH = /ckpt|checkpoint|step|iter/i;
-
-function inside(realRoot: string, real: string): boolean {
-	const rel = path.relative(realRoot, real);
-	return rel === '' || (rel.split(path.sep)[0] !== '..' && !path.isAbsolute(rel));
-}
 
 /** The run dir's real path. Throws UsageError when it is missing, not a directory or unreadable. */
 async function openRunDir(root: string): Promise<string> {
@@ -223,7 +234,7 @@ export async function scanRunDir(
 	const ctx: Context = {root, realRoot: await openRunDir(root), warnings: []};
 	// A FIFO where a layout reads a file: not opened (it would block), and named in a warning (once, by its path).
 	const skipped = new Map<string, string>();
-	const io = given ?? fsIO((file, reason) => skipped.set(file, reason));
+	const io = given ?? fsIO((file, reason) => skipped.set(file, reason), ctx.realRoot);
 	const pending: {readonly layout: string; readonly group: string; readonly item: Found}[] = [];
 	const seenLayouts = new Set<string>();
 	const groups: ScanGroup[] = [];

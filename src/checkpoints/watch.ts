@@ -7,8 +7,8 @@ import type {Checkpoint, CheckpointIndex} from '../core/types.js';
 import {diskSpace} from './disk.js';
 import {buildIndex, lastSaveAt} from './retention.js';
 import {indexSignature as signature, isNew} from './index-change.js';
-import {RunDirPresence} from './run-dir-presence.js';
-import {scanningIndex, waitingIndex} from './placeholder-index.js';
+import {RunDirPresence, unreadable} from './run-dir-presence.js';
+import {scanningIndex, unreadableIndex, waitingIndex} from './placeholder-index.js';
 import {cpuMs, restAfter} from './rescan-spacing.js';
 import {defaultScan, openRunDirWatcher, type CheckpointWatcherOptions, type RunDirWatcher} from './watch-options.js';
 import type {IndexListener, ScanFunction} from './watch-options.js';
@@ -42,6 +42,8 @@ export class CheckpointWatcher {
 	#queued: Promise<CheckpointIndex> | null = null;
 	/** When the last scan ended, how long it took and the CPU it used (ms): what the next event-driven one waits. */
 	#lastScan = {end: 0, took: 0, cpu: 0};
+	/** The run dir found unreadable, or readable again after that (CheckpointIndex.runDirAccess). */
+	#access: CheckpointIndex['runDirAccess'] | null = null;
 	/** The last error of a rescan or of the file watcher; null after a successful rescan. */
 	lastError: unknown = null;
 
@@ -87,6 +89,8 @@ export class CheckpointWatcher {
 	/** Watch first, then scan: nothing that changes after the scan can go unnoticed. */
 	async #attach(): Promise<void> {
 		if (this.#stopped) return;
+		const denied = await unreadable(this.runDir);
+		if (denied !== null) return this.#waitUntilReadable(denied);
 		await this.#presence.attaching();
 		this.#presence.follow(this.#options.identityCheckMs ?? 1000, present => void this.#reattach(present));
 		const poll = this.#options.poll ?? null;
@@ -103,6 +107,25 @@ export class CheckpointWatcher {
 		// A poller takes its baseline stat() shortly after 'ready': a change before that shows in no event. One more
 		// rescan after the first poll catches it.
 		if (poll !== null) this.#schedule(poll.intervalMs + this.#debounceMs);
+	}
+
+	/**
+	 * The run dir is there but the user cannot list it (EACCES: traintop run as another user than the job's). Said
+	 * (the index's warning, an event), and looked at again every second: it is watched once it can be read.
+	 */
+	#waitUntilReadable(why: string): void {
+		const text = `run dir ${this.runDir} cannot be read (${why}): its checkpoints are not watched until it can be`;
+		this.#access = {at: this.#now(), text, readable: false};
+		this.lastError = new Error(text);
+		this.#publish(unreadableIndex(this.runDir, this.#options.keep, this.#now(), text));
+		this.#presence.waitFor(
+			this.#options.poll?.intervalMs ?? 1000,
+			() => {
+				this.#access = {at: this.#now(), text: `run dir ${this.runDir} can be read now: watching it`, readable: true};
+				void this.#attach();
+			},
+			true,
+		);
 	}
 
 	/** The run dir was deleted (present: false) or deleted and made again: watch the new one, or wait for it. */
@@ -195,7 +218,8 @@ export class CheckpointWatcher {
 	/** Makes `built` the index (with the run dir's replacement, if any) and tells the hooks and listeners. */
 	#publish(built: CheckpointIndex): CheckpointIndex {
 		const replaced = this.#presence.replaced;
-		const index = replaced === null ? built : {...built, runDirReplaced: replaced};
+		const access = this.#access === null ? {} : {runDirAccess: this.#access};
+		const index = replaced === null ? {...built, ...access} : {...built, runDirReplaced: replaced, ...access};
 		this.#index = index;
 		const sig = signature(index);
 		const changed = sig !== this.#lastSignature;

@@ -1,5 +1,5 @@
-import {readFile} from 'node:fs/promises';
 import {LineCounter, parseDocument} from 'yaml';
+import {checkNesting, readConfigText} from '../config/config-text.js';
 import {errorMessage, UsageError} from '../core/errors.js';
 import {clusterProblem, type Problem} from './cluster-rules.js';
 import type {DeclaredNode} from './declared-vs-seen.js';
@@ -57,12 +57,8 @@ function parseClusterFile(text: string, file: string): ClusterFile {
 
 /** Read and check a cluster.yaml; throws a UsageError naming the file, line, node and rule. */
 export async function loadClusterFile(file: string): Promise<ClusterFile> {
-	let text: string;
-	try {
-		text = await readFile(file, 'utf8');
-	} catch (error) {
-		throw new UsageError(`cannot read cluster file ${file}: ${errorMessage(error)}`);
-	}
+	const text = (await readConfigText(file, 'cluster file', {missingIsNone: false})) ?? '';
+	checkNesting(text, file, 'cluster file');
 	return parseClusterFile(text, file);
 }
 

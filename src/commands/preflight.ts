@@ -1,11 +1,11 @@
-import {readFile} from 'node:fs/promises';
 import {hostname} from 'node:os';
 import type {Writable} from 'node:stream';
 import {diskSpace} from '../checkpoints/disk.js';
 import {buildIndex} from '../checkpoints/retention.js';
 import {scanRunDir} from '../checkpoints/scan.js';
+import {checkNesting, readConfigText} from '../config/config-text.js';
 import type {Settings} from '../config/schema.js';
-import {errorMessage, EXIT, UsageError} from '../core/errors.js';
+import {EXIT, UsageError} from '../core/errors.js';
 import {diskNeed} from '../preflight/disk-need.js';
 import {estimateLoader} from '../preflight/estimate.js';
 import {formatPreflight} from '../preflight/format-text.js';
@@ -56,12 +56,8 @@ async function loadTrainConfig(flags: Readonly<Record<string, unknown>>): Promis
 		return null;
 	}
 	const mapping = keys === null ? null : parseKeyMapping(keys);
-	let text: string;
-	try {
-		text = await readFile(file, 'utf8');
-	} catch (error) {
-		throw new UsageError(`cannot read training config ${file}: ${errorMessage(error)}`);
-	}
+	const text = (await readConfigText(file, 'training config', {missingIsNone: false})) ?? '';
+	checkNesting(text, file, 'training config');
 	return {file, data: parseTrainConfig(text, file), mapping};
 }
 

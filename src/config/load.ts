@@ -1,7 +1,7 @@
-import {readFile} from 'node:fs/promises';
 import path from 'node:path';
 import type {z} from 'zod';
 import {errorMessage, UsageError} from '../core/errors.js';
+import {checkNesting, readConfigText} from './config-text.js';
 import {parseDecimal, PLAIN_DECIMAL_WORDS} from './decimal.js';
 import {didYouMean} from './did-you-mean.js';
 import {flagName, OPTIONS} from './options.js';
@@ -53,29 +53,12 @@ function lineAndColumn(text: string, offset: number): string {
 
 /** Read and validate a JSON config file; every failure names the file and the rule. */
 export async function loadConfigFile(file: string): Promise<SettingsInput> {
-	return parseConfigFile(file, (await readConfigText(file, {missingIsNone: false})) ?? '');
-}
-
-/**
- * The file's text; a file that is not there is null when it was only looked for (the default file), an error when
- * it was named. Any other failure (EACCES, EISDIR) is an error either way: a config file the user cannot read is
- * one they meant to apply.
- */
-async function readConfigText(
-	file: string,
-	{missingIsNone}: {readonly missingIsNone: boolean},
-): Promise<string | null> {
-	try {
-		return await readFile(file, 'utf8');
-	} catch (error) {
-		const code = (error as NodeJS.ErrnoException).code;
-		if (missingIsNone && (code === 'ENOENT' || code === 'ENOTDIR')) return null;
-		throw new UsageError(`cannot read config file ${file}: ${errorMessage(error)}`);
-	}
+	return parseConfigFile(file, (await readConfigText(file, 'config file', {missingIsNone: false})) ?? '');
 }
 
 /** The file's JSON, validated: one object of known settings. */
 function parseConfigFile(file: string, text: string): SettingsInput {
+	checkNesting(text, file, 'config file');
 	let parsed: unknown;
 	try {
 		// A UTF-8 byte-order mark (Notepad and other Windows editors write one) is not part of the JSON.
@@ -152,7 +135,7 @@ async function findConfigFile(
 ): Promise<{readonly path: string; readonly settings: SettingsInput} | null> {
 	if (named) return {path: named, settings: await loadConfigFile(named)};
 	const file = defaultConfigPath(env);
-	const text = file === null ? null : await readConfigText(file, {missingIsNone: true});
+	const text = file === null ? null : await readConfigText(file, 'config file', {missingIsNone: true});
 	return file === null || text === null ? null : {path: file, settings: parseConfigFile(file, text)};
 }
 

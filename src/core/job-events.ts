@@ -234,5 +234,17 @@ export function checkpointEvents(
 			text: replaced.text,
 		});
 	}
+	const access = next.runDirAccess;
+	if (access && access.at !== previous?.runDirAccess?.at) {
+		events.push({
+			time,
+			kind: 'run-dir-access',
+			job: jobId,
+			rank: null,
+			pid: null,
+			level: access.readable ? 'ok' : 'warn',
+			text: access.text,
+		});
+	}
 	return events;
 }

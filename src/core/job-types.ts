@@ -190,6 +190,8 @@ export type JobEventKind =
 	| 'overdue'
 	/** The run dir was deleted, or deleted and made again, while watched (checkpoints/watch.ts). */
 	| 'run-dir-replaced'
+	/** The run dir cannot be read (EACCES), or can be again (checkpoints/watch.ts). */
+	| 'run-dir-access'
 	| 'requeued'
 	| 'resumed'
 	| 'node-link'

@@ -341,6 +341,11 @@ export interface CheckpointIndex {
 	 */
 	readonly runDirReplaced?: {readonly at: number; readonly text: string};
 	/**
+	 * The last time the run dir was found unreadable (a directory the user may not list: EACCES), or readable again
+	 * after that. Absent while it never was unreadable.
+	 */
+	readonly runDirAccess?: {readonly at: number; readonly text: string; readonly readable: boolean};
+	/**
 	 * True on the stand-in the watcher gives while its first scan of the run dir runs (a run dir of 100k files takes
 	 * seconds): no checkpoint is known yet, which is not "none there". Events do not count the first scan's
 	 * checkpoints as new against it. Absent on a scanned index.

@@ -24,7 +24,10 @@ export interface RecorderOptions {
 
 export type RecordListener = (record: LogRecord, snapshot: Snapshot) => void;
 
-/** Records held while the log's directory (a RUN_DIR not made yet) does not exist: 1000 × 30 s is over 8 hours. */
+/**
+ * Records held while the log cannot be written (its directory, a RUN_DIR not made yet, does not exist; the disk is
+ * full): 1000 × 30 s is over 8 hours, and 1000 records take a few MB of memory at most.
+ */
 const HELD_RECORDS = 1000;
 
 export class MemoryLogRecorder {
@@ -32,7 +35,10 @@ export class MemoryLogRecorder {
 	#writer: MemoryLogWriter | null;
 	/** The log's path while its directory does not exist yet; records wait in #held until it does. */
 	#waitingFor: string | null = null;
+	/** Records not written yet: the log's directory does not exist yet, or appends fail (a full disk). */
 	readonly #held: LogRecord[] = [];
+	/** Records dropped from #held while it was full, said once the log can be written again. */
+	#dropped: {count: number; first: string | null; last: string | null} = {count: 0, first: null, last: null};
 	readonly #recordListeners = new Set<RecordListener>();
 	#last: Snapshot | null = null;
 	/** Why the log cannot be appended to right now (a full disk), or null while it can. */
@@ -112,24 +118,61 @@ export class MemoryLogRecorder {
 	#emit(record: LogRecord, snapshot: Snapshot): void {
 		this.#followPath();
 		if (this.#waitingFor !== null && !this.#ready()) {
-			this.#held.push(record);
-			this.#held.splice(0, Math.max(0, this.#held.length - HELD_RECORDS));
+			this.#hold(record);
 			if (this.trouble.get() === null)
 				this.trouble.set(
 					`${path.dirname(this.#waitingFor)} does not exist yet: the memory log starts there once it does`,
 				);
 		} else if (this.#writer) {
-			try {
-				for (const held of this.#held.splice(0)) this.#writer.append(held);
-				this.#writer.append(record);
-				this.trouble.set(null);
-			} catch (error) {
-				// Said once per failing spell, not once per record: the store tells only of changes.
-				if (this.trouble.get() === null) {
-					this.trouble.set(`cannot append to ${this.#writer.path}: ${(error as Error).message}; still monitoring`);
-				}
-			}
+			this.#held.push(record);
+			if (!this.#writeHeld(this.#writer)) this.#trimHeld();
 		}
 		for (const listener of this.#recordListeners) listener(record, snapshot);
+	}
+
+	/** Keeps a record until it is written, the newest HELD_RECORDS at most; the oldest beyond that are dropped. */
+	#hold(record: LogRecord): void {
+		this.#held.push(record);
+		this.#trimHeld();
+	}
+
+	#trimHeld(): void {
+		const over = this.#held.length - HELD_RECORDS;
+		if (over <= 0) return;
+		for (const old of this.#held.splice(0, over)) {
+			this.#dropped.count++;
+			this.#dropped.first ??= old.timestamp;
+			this.#dropped.last = old.timestamp;
+		}
+	}
+
+	/**
+	 * Writes the held records oldest first, each removed only once it is written (false when one failed): a disk that fills up (or is still
+	 * full) keeps the rest for the next record's turn, so a full spell costs no record while it lasts under
+	 * HELD_RECORDS log intervals (only a torn fragment of the one that hit the full disk stays in the file).
+	 */
+	#writeHeld(writer: MemoryLogWriter): boolean {
+		try {
+			while (this.#held.length > 0) {
+				writer.append(this.#held[0]!);
+				this.#held.shift();
+			}
+		} catch (error) {
+			// Said once per failing spell, not once per record: the store tells only of changes.
+			if (this.trouble.get() === null) {
+				this.trouble.set(
+					`cannot append to ${writer.path}: ${(error as Error).message}; still monitoring, records are kept (up to ${HELD_RECORDS}) and written when it can be appended to again`,
+				);
+			}
+			return false;
+		}
+		const {count, first, last} = this.#dropped;
+		this.trouble.set(
+			count === 0
+				? null
+				: `memory log ${writer.path}: ${count} records from ${first} to ${last} were dropped (the log could not be written for longer than ${HELD_RECORDS} records); the rest were written`,
+		);
+		this.#dropped = {count: 0, first: null, last: null};
+		return true;
 	}
 }

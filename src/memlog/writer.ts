@@ -1,4 +1,5 @@
 import {closeSync, constants, fstatSync, openSync, readSync, statSync, writeSync} from 'node:fs';
+import {dirname} from 'node:path';
 import {UsageError} from '../core/errors.js';
 import {fileKind} from '../system/safe-read.js';
 import type {LogRecord} from './record.js';
@@ -17,6 +18,23 @@ import type {LogRecord} from './record.js';
  *   A failed append (a full disk: the kernel took the head of the line, then ENOSPC) leaves the same torn
  *   tail, so the check runs again before the next append after any failure, not only at open.
  */
+/** The sticky bit (S_ISVTX): in such a directory only a file's owner may rename or delete it. */
+const STICKY = 0o1000;
+
+/** Why the log's directory is unsafe to write in (writable by others, no sticky bit), or null. */
+function unsafeDirectory(dir: string): string | null {
+	let mode: number;
+	try {
+		mode = statSync(dir).mode;
+	} catch {
+		return null; // open() says what is wrong with a directory that is not there
+	}
+	const othersWrite = (mode & 0o022) !== 0;
+	if (!othersWrite || (mode & STICKY) !== 0) return null;
+	const who = (mode & 0o002) !== 0 ? 'world' : 'group';
+	return `its directory ${dir} is ${who}-writable without the sticky bit (mode ${(mode & 0o7777).toString(8)}), so anyone who can write there could swap the log for a link to another file`;
+}
+
 export class MemoryLogWriter {
 	readonly path: string;
 	#fd: number | null;
@@ -29,28 +47,51 @@ export class MemoryLogWriter {
 		this.#fd = fd;
 	}
 
-	/** Opens (creating if needed) the log; an unwritable path is a UsageError naming it. */
+	/**
+	 * Opens (creating if needed) the log; an unwritable or unsafe path is a UsageError naming it and the rule.
+	 *
+	 * The log often lives in a directory other users can write (a shared run dir, /tmp), and traintop may run as root:
+	 * `ln -s /root/x RUN/traintop-memory.jsonl` made it create or append to /root/x. So, as ssh does for its own files:
+	 * the last component is never followed (O_NOFOLLOW), a regular file must belong to the user who runs traintop, and
+	 * the directory must not be group- or world-writable without the sticky bit (anyone who can write there can swap
+	 * the log for a link or their own file between two opens). Links higher up the path are the path's owner's choice.
+	 */
 	static open(path: string): MemoryLogWriter {
+		const refuse = (why: string) =>
+			new UsageError(`cannot write the memory log ${path}: ${why} (choose another --log-file, or --no-log)`);
+		const unsafeDir = unsafeDirectory(dirname(path));
+		if (unsafeDir !== null) throw refuse(unsafeDir);
 		let fd: number;
 		try {
 			// O_NONBLOCK: a FIFO at the log's path must not hold the open (nor, below, the first write) forever.
-			fd = openSync(path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK, 0o644);
+			fd = openSync(
+				path,
+				constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK | constants.O_NOFOLLOW,
+				0o644,
+			);
 		} catch (error) {
 			const code = (error as NodeJS.ErrnoException).code ?? 'error';
+			if (code === 'ELOOP')
+				throw refuse(
+					'it is a symbolic link, and the memory log is never written through one (whoever made it could point it at any file)',
+				);
 			const reason = error instanceof Error ? error.message.replace(/^[A-Z]+: /, '') : String(error);
-			throw new UsageError(
-				`cannot write the memory log ${path}: ${code} ${reason} (choose another --log-file, or --no-log)`,
-			);
+			throw refuse(`${code} ${reason}`);
 		}
 		// A FIFO or socket cannot take appends without a reader: it fills, then blocks every write and the monitor
 		// with it. A device stays allowed (`/dev/null`, `/dev/full` in the tests).
 		const stats = fstatSync(fd);
 		const kind = stats.isFIFO() || stats.isSocket() ? fileKind(stats) : null;
-		if (kind !== null) {
+		const euid = process.geteuid?.() ?? stats.uid;
+		const problem =
+			kind !== null
+				? `it is ${kind}, not a regular file`
+				: stats.isFile() && stats.uid !== euid
+					? `it belongs to user ${stats.uid}, not to you (user ${euid}): traintop appends only to a log of its own user`
+					: null;
+		if (problem !== null) {
 			closeSync(fd);
-			throw new UsageError(
-				`cannot write the memory log ${path}: it is ${kind}, not a regular file (choose another --log-file, or --no-log)`,
-			);
+			throw refuse(problem);
 		}
 		const writer = new MemoryLogWriter(path, fd);
 		writer.#repairTornTail();

@@ -1,7 +1,8 @@
 import {spawn} from 'node:child_process';
-import {readFile} from 'node:fs/promises';
+import {CONFIG_MAX_BYTES} from '../config/config-text.js';
 import {unwatchGroup, watchGroup} from '../system/orphan-reaper.js';
 import {helperEnv, signalGroup} from '../system/process-group.js';
+import {readRegular} from '../system/safe-read.js';
 
 // Runs squeue/scontrol without ever blocking the caller: asynchronous, with a timeout (the clients themselves retry
 // an unreachable controller for 9 to 18 s before giving up, measured on 22.05), and a failure becomes a sentence
@@ -75,15 +76,15 @@ export function runSlurm(command: string, args: readonly string[], options: Slur
  * messages; 'slurmctld' when the file cannot be read (a configless node gets its config from the controller).
  */
 export async function controllerAddress(env: NodeJS.ProcessEnv): Promise<string> {
-	try {
-		const conf = await readFile(env.SLURM_CONF ?? '/etc/slurm/slurm.conf', 'utf8');
-		const value = (key: string) => new RegExp(`^\\s*${key}\\s*=\\s*(\\S+)`, 'im').exec(conf)?.[1];
-		const host = (value('SlurmctldHost') ?? value('ControlMachine'))?.replace(/\(.*\)$/, '');
-		if (host === undefined) return 'slurmctld';
-		return `${host}:${value('SlurmctldPort') ?? '6817'}`;
-	} catch {
-		return 'slurmctld';
-	}
+	// Only a regular file, at most 1 MiB, opened without blocking: a FIFO there held this message (and the command
+	// waiting on it) forever.
+	const read = await readRegular(env.SLURM_CONF ?? '/etc/slurm/slurm.conf', CONFIG_MAX_BYTES, 'head', CONFIG_MAX_BYTES);
+	if (read.status !== 'ok') return 'slurmctld';
+	const conf = read.bytes.toString('utf8');
+	const value = (key: string) => new RegExp(`^\\s*${key}\\s*=\\s*(\\S+)`, 'im').exec(conf)?.[1];
+	const host = (value('SlurmctldHost') ?? value('ControlMachine'))?.replace(/\(.*\)$/, '');
+	if (host === undefined) return 'slurmctld';
+	return `${host}:${value('SlurmctldPort') ?? '6817'}`;
 }
 
 /** stderr lines that mean the controller did not answer, as the 22.05 clients print them (slurm_strerror). */

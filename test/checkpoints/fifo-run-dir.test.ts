@@ -62,7 +62,11 @@ describe('a FIFO in the run dir', () => {
 		// One more appearing while it runs: the watcher's rescan reads the new checkpoint dir's trainer_state.json.
 		await mkdir(path.join(dir, 'checkpoint-200'));
 		mkfifo(path.join(dir, 'checkpoint-200/trainer_state.json'));
-		await run.waitFor(({stderr}) => stderr.includes('checkpoint-200'));
+		// A FIFO trainer_state.json is not a finished save (no save event for it): a real one after it shows that the
+		// rescans went past the FIFO.
+		await mkdir(path.join(dir, 'checkpoint-300'));
+		await writeFile(path.join(dir, 'checkpoint-300/trainer_state.json'), '{"global_step": 300}');
+		await run.waitFor(({stderr}) => stderr.includes('checkpoint-300'));
 		const seen = statusLines();
 		await run.waitFor(() => statusLines() >= seen + 2);
 		const sent = Date.now();

@@ -251,7 +251,7 @@ nodes:
 		expect(await failure('# nothing yet\n')).toBe('cluster.yaml: empty; a cluster.yaml lists its nodes under "nodes:"');
 		const missing = path.join(dir, 'no-such-cluster.yaml');
 		await expect(loadClusterConfig(missing)).rejects.toThrow(
-			new UsageError(`cannot read cluster file ${missing}: ENOENT: no such file or directory, open '${missing}'`),
+			new UsageError(`cannot read cluster file ${missing}: ENOENT: no such file or directory`),
 		);
 	});
 });

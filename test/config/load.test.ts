@@ -115,7 +115,9 @@ describe('config file', () => {
 	test('a missing or unreadable file is refused naming it', async () => {
 		const missing = path.join(dir, 'nope.json');
 		await expect(loadConfigFile(missing)).rejects.toThrow(`cannot read config file ${missing}: ENOENT`);
-		await expect(loadConfigFile(dir)).rejects.toThrow(`cannot read config file ${dir}: EISDIR`);
+		await expect(loadConfigFile(dir)).rejects.toThrow(
+			`cannot read config file ${dir}: a directory, not a regular file`,
+		);
 		if (process.getuid?.() !== 0) {
 			const locked = await configFile('locked.json', '{}');
 			await chmod(locked, 0o000);
@@ -206,7 +208,9 @@ describe('the default config file ($XDG_CONFIG_HOME/traintop/config.json, else ~
 	test('one that is there but cannot be read is an error, not skipped', async () => {
 		const {xdg, file} = await home('xdg-dir', null);
 		await mkdir(file);
-		await expect(loadSettings({}, {XDG_CONFIG_HOME: xdg})).rejects.toThrow(`cannot read config file ${file}: EISDIR`);
+		await expect(loadSettings({}, {XDG_CONFIG_HOME: xdg})).rejects.toThrow(
+			`cannot read config file ${file}: a directory, not a regular file`,
+		);
 		if (process.getuid?.() !== 0) {
 			const locked = await home('xdg-locked', '{}');
 			await chmod(locked.file, 0o000);

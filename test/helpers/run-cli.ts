@@ -12,10 +12,15 @@ export interface CliRun {
 }
 
 /** Starts the built `traintop` as a real child process with pipes (so stdout is not a TTY). */
-export function startCli(args: readonly string[], options: {env?: NodeJS.ProcessEnv; cwd?: string} = {}): CliRun {
+export function startCli(
+	args: readonly string[],
+	options: {env?: NodeJS.ProcessEnv; cwd?: string; uid?: number; gid?: number} = {},
+): CliRun {
 	requireBuild();
 	const child = spawn(process.execPath, [CLI, ...args], {
 		cwd: options.cwd,
+		// As another user (root only): what a non-root user meets, such as a run dir they may not read.
+		...(options.uid === undefined ? {} : {uid: options.uid, gid: options.gid ?? options.uid}),
 		env: {...process.env, ...options.env},
 		stdio: ['pipe', 'pipe', 'pipe'],
 	});

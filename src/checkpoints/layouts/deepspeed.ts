@@ -8,6 +8,7 @@ import path from 'node:path';
 import {
 	found,
 	intOf,
+	nameLike,
 	NOTHING,
 	relName,
 	type Found,
@@ -38,7 +39,9 @@ export const deepspeedLayout: Layout = {
 			if (tag === null) warnings.push(`${relName(dir, LATEST)}: cannot be read`);
 			latestStep = intOf(tag === null ? undefined : STEP_DIR.exec(tag)?.[1]);
 			if (latestStep === null) {
-				unknown = `\`${LATEST}\` names ${tag === null ? 'nothing readable' : `"${tag}"`}, not a global_step<N> tag`;
+				// The tag is quoted only when it looks like one (a short name): a file's other contents never go into a message.
+				const named = tag === null ? 'nothing readable' : nameLike(tag) ? `"${tag}"` : 'something else';
+				unknown = `\`${LATEST}\` names ${named}, not a global_step<N> tag`;
 			}
 		}
 		const result: Found[] = dirs.map(entry => {

@@ -19,6 +19,7 @@ import {
 	found,
 	intOf,
 	isRecord,
+	nameLike,
 	NOTHING,
 	relName,
 	type Entry,
@@ -120,7 +121,9 @@ export const detectron2Layout: Layout = {
 				tagged = null;
 			} else if (tagged === null) warnings.push(`${relName(dir, TAG)}: empty or unreadable, cannot tell the last save`);
 			else if (!dir.entries.some(entry => entry.name === tagged)) {
-				warnings.push(`${relName(dir, TAG)} names ${tagged}, which is not there`);
+				// Quoted only when it looks like a file name: a file's other contents never go into a message.
+				const named = nameLike(tagged) ? tagged : 'a file';
+				warnings.push(`${relName(dir, TAG)} names ${named}, which is not there`);
 			}
 		}
 		const special = new Set([FINAL, BEST, ...(tagged?.endsWith('.pth') ? [tagged] : [])]);

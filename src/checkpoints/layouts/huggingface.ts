@@ -11,6 +11,7 @@
 // CheckpointManager.execute_jit_checkpoint; trainer_callback.py: TrainerState.save_to_json.
 
 import path from 'node:path';
+import {jsonProblem} from '../json-problem.js';
 import type {DeclaredRetention, ScannedCheckpoint} from '../../core/types.js';
 import type {RetentionRule} from '../rules.js';
 import {
@@ -96,7 +97,7 @@ async function readState(file: string, size: number, io: LayoutIO): Promise<Stat
 		try {
 			value = JSON.parse(text);
 		} catch (caught) {
-			const why = `does not parse as JSON (${(caught as Error).message}): its write was cut short`;
+			const why = `does not parse as JSON (${jsonProblem(caught)}): its write was cut short`;
 			return {state: null, cut: why, problem: null};
 		}
 		const parsed = parseState(value);
@@ -128,6 +129,12 @@ async function checkpoint(entry: Entry, step: number | null, io: LayoutIO): Prom
 	if (stateEntry === null) {
 		status = 'partial';
 		warnings.push(`no ${STATE_FILE} (written last): the save did not finish`);
+	} else if (stateEntry.type !== 'file') {
+		// A FIFO (or a dangling link) is not what save_to_json writes: not a finished save. The read is refused unopened
+		// (system/safe-read.ts), and the refusal puts what the file is into the scan's warnings.
+		status = 'partial';
+		warnings.push(`${STATE_FILE} is not a regular file (never opened): not a finished save`);
+		await io.readText(stateEntry.path, 1);
 	} else {
 		const read = await readState(stateEntry.path, stateEntry.size, io);
 		if (read.cut !== null) {

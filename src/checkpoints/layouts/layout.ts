@@ -128,3 +128,8 @@ export async function startsAsZip(io: LayoutIO, file: string): Promise<boolean> 
 }
 
 export const TRUNCATED = 'truncated: no zip end record';
+
+/** Whether a tag read from a file (DeepSpeed's `latest`, fvcore's `last_checkpoint`) looks like a name to quote. */
+export function nameLike(text: string): boolean {
+	return /^[\w.=+-]{1,100}$/.test(text);
+}

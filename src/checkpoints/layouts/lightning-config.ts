@@ -10,7 +10,7 @@
 import path from 'node:path';
 import type {DeclaredRetention} from '../../core/types.js';
 import {isRecord, relName, type LayoutIO, type ScanDir} from './layout.js';
-import {parseYaml} from './parse-yaml.js';
+import {parseYaml, yamlProblem} from './parse-yaml.js';
 
 const CONFIG = 'config.yaml';
 /** A real config is a few KiB; a bigger file named so is not LightningCLI's. */
@@ -76,7 +76,7 @@ export async function readLightningConfig(dir: ScanDir, io: LayoutIO): Promise<C
 		try {
 			config = await parseYaml(text);
 		} catch (caught) {
-			return {declared: null, warnings: [`${where}: not YAML (${(caught as Error).message.split('\n')[0]})`]};
+			return {declared: null, warnings: [`${where}: not YAML (${yamlProblem(caught)})`]};
 		}
 		if (!isRecord(config)) continue;
 		const settings = checkpointSettings(config);

@@ -112,7 +112,8 @@ async function readTracker(dir: ScanDir, io: LayoutIO, warnings: string[]): Prom
 	if (text === RELEASE) return {release: true};
 	const iteration = text !== null && /^\d+$/.test(text) ? intOf(text) : null;
 	if (iteration !== null) return {iteration};
-	const said = text === null ? 'cannot be read' : `says "${text}", neither an iteration nor release`;
+	// Not quoted: a run dir file's contents never go into a message.
+	const said = text === null ? 'cannot be read' : 'holds neither an iteration number nor release';
 	warnings.push(`${relName(dir, TRACKER)}: ${said}: each iteration is judged from its files`);
 	return null;
 }

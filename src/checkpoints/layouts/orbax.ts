@@ -20,6 +20,7 @@
 // _src/checkpoint_managers/preservation_policy.py: LatestN, EveryNSteps, BestN; _src/metadata/checkpoint.py.
 
 import path from 'node:path';
+import {jsonProblem} from '../json-problem.js';
 import type {ScannedCheckpoint} from '../../core/types.js';
 import {compareAge, type RetentionRule} from '../rules.js';
 import {
@@ -77,7 +78,7 @@ async function readStepMetadata(entry: Entry, io: LayoutIO): Promise<StepMetadat
 		const nanos = numberOf(value.commit_timestamp_nsecs);
 		return {commitMs: nanos === null ? null : Math.round(nanos / 1e6), problem: null};
 	} catch (caught) {
-		return {commitMs: null, problem: `${STEP_METADATA}: ${caught instanceof Error ? caught.message : String(caught)}`};
+		return {commitMs: null, problem: `${STEP_METADATA}: ${jsonProblem(caught)}`};
 	}
 }
 

@@ -57,14 +57,15 @@ export function parseCheckpointState(text: string): CheckpointState | string {
 	let latest: string | null = null;
 	const listed: string[] = [];
 	const times: number[] = [];
-	for (const line of text.split('\n')) {
+	for (const [index, line] of text.split('\n').entries()) {
 		if (line.trim() === '') continue;
 		const string = STRING_FIELD.exec(line);
 		const number = NUMBER_FIELD.exec(line);
 		if (string?.[1] === 'model_checkpoint_path') latest = path.basename(unquote(string[2]!));
 		else if (string) listed.push(path.basename(unquote(string[2]!)));
 		else if (number?.[1] === 'all_model_checkpoint_timestamps') times.push(Number(number[2]));
-		else if (!number) return `unreadable line ${JSON.stringify(line.slice(0, 80))}`;
+		// By its number, not its text: a run dir file's contents never go into a message.
+		else if (!number) return `line ${index + 1} is not a field of a CheckpointState`;
 	}
 	if (latest === null) return 'no model_checkpoint_path';
 	const paths = new Map<string, number | null>();

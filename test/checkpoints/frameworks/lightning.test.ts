@@ -163,6 +163,29 @@ describe('Lightning layout', () => {
 		);
 	});
 
+	it('a config.yaml that is not YAML is named without its text, and prints no parser warning', async () => {
+		const run = makeTempDir();
+		cliConfig(run, {monitor: 'val_loss', save_top_k: 2});
+		saveTopK(run, {fields: fields(0, 10, ['val_loss', '0.5']), time: T0});
+		const file = path.join(run, 'lightning_logs/version_0/config.yaml');
+		const warned: string[] = [];
+		const onWarning = (warning: Error) => warned.push(warning.message);
+		process.on('warning', onWarning);
+		try {
+			writeFileSync(file, '%SECRET-DIRECTIVE\n---\nmodel: x\n');
+			await index(run);
+			writeFileSync(file, 'trainer: *SECRET_ALIAS\n');
+			const built = await index(run);
+			expect(built.warnings).toContain('lightning_logs/version_0/config.yaml: not YAML (not parsable)');
+			expect(built.warnings.join('\n')).not.toContain('SECRET');
+			// process.emitWarning is asynchronous: one turn of the event loop lets a warning out before the check.
+			await new Promise(resolve => setImmediate(resolve));
+			expect(warned.join('\n')).not.toContain('SECRET');
+		} finally {
+			process.off('warning', onWarning);
+		}
+	});
+
 	it('DeepSpeed and sharded FSDP .ckpt directories are one Lightning checkpoint each', async () => {
 		const run = makeTempDir();
 		deepspeedSave(run, 'epoch=0-step=100.ckpt', true);

@@ -169,7 +169,7 @@ describe('Megatron-LM layout', () => {
 		expect(scan.layouts).toEqual(['megatron']);
 		expect(scan.checkpoints.map(c => c.name)).toEqual(['iter_0000100']);
 		expect(scan.warnings).toEqual([
-			`${TRACKER}: says "latest", neither an iteration nor release: each iteration is judged from its files`,
+			`${TRACKER}: holds neither an iteration number nor release: each iteration is judged from its files`,
 		]);
 		expect(scan.checkpoints[0]?.status).toBe('complete');
 	});

@@ -161,7 +161,7 @@ describe('TensorFlow layout: the state file', () => {
 		const manager = managerRun(run, 1, {maxToKeep: 5});
 		writeFileSync(path.join(manager.dir, 'checkpoint'), 'model_checkpoint_path ckpt-1\n');
 		const {scan} = await indexOf(run, null);
-		expect(scan.warnings).toEqual(['checkpoints/checkpoint: unreadable line "model_checkpoint_path ckpt-1"']);
+		expect(scan.warnings).toEqual(['checkpoints/checkpoint: line 1 is not a field of a CheckpointState']);
 		expect(scan.checkpoints.map(c => [c.name, c.status])).toEqual([['ckpt-1', 'partial']]);
 	});
 });
