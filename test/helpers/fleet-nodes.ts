@@ -1,4 +1,4 @@
-import {chmodSync, mkdirSync, mkdtempSync, writeFileSync} from 'node:fs';
+import {chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {CLI} from './dist.js';
@@ -37,11 +37,19 @@ export function fleetNodes(prefix: string): FleetNodes {
 	return {dir, ssh, path: `${bin}:${process.env.PATH}`};
 }
 
-/** Whether `pid` is still running (kill 0 succeeds). */
+/**
+ * Whether `pid` is still running: kill 0 succeeds and it is not a zombie (one whose parent died waits for PID 1 to
+ * reap it, which in a container can take a while: it is gone all the same).
+ */
 export function alive(pid: number): boolean {
 	try {
 		process.kill(pid, 0);
-		return true;
+	} catch {
+		return false;
+	}
+	try {
+		const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+		return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
 	} catch {
 		return false;
 	}
