@@ -146,14 +146,8 @@ if (!sharedJob) {
 	}
 	console.log(`  ${nodeJobs.length * 8} ranks ready after ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 }
-tmux = new TmuxServer('traintop-bench-fleet');
-const peers = [
-	{
-		label: 'one-node TUI 200×60 (8 ranks, 8 GPUs)',
-		...tmux.start(200, 60, tuiCommand({cli, runDir, launcherPid: job.launcherPid})),
-	},
-	{label: 'htop -d 10 (1 s refresh)', ...tmux.start(200, 60, 'exec htop -d 10')},
-];
+/** The one-node TUI and htop, measured in the same run (started in the try below: a failure still cleans up). */
+let peers = [];
 
 /**
  * The agent processes: the children of the fake ssh's `sh -c traintop agent --node-name NAME …` (an agent's own
@@ -271,6 +265,14 @@ async function measure(label, pid, viewer) {
 
 const results = [];
 try {
+	tmux = new TmuxServer('traintop-bench-fleet');
+	peers = [
+		{
+			label: 'one-node TUI 200×60 (8 ranks, 8 GPUs)',
+			...tmux.start(200, 60, tuiCommand({cli, runDir, launcherPid: job.launcherPid})),
+		},
+		{label: 'htop -d 10 (1 s refresh)', ...tmux.start(200, 60, 'exec htop -d 10')},
+	];
 	if (!tuiOnly) {
 		// The headless viewer: its stderr (node lines) to a file the event timer reads.
 		const errFile = path.join(work, 'headless.err');
