@@ -187,7 +187,10 @@ describe('a hostile agent', () => {
 		expect(title()).toBe('title-before');
 		// node1's own view: its ranks, states, checkpoints, metrics.
 		t.keys('Enter');
-		await t.until(text => /^NODE node1/m.test(text), "node1's own view", 15_000);
+		const own = await t.until(text => /^NODE node1/m.test(text), "node1's own view", 15_000);
+		// Each field as text, escapes and all, where the screen shows it.
+		for (const what of ['VERSION', 'MEMORY-ERROR', 'JOB', 'RANKS-ERROR', 'STATE', 'KIND', 'EVENT'])
+			expect(own).toContain(`\\e]0;PWN-${what}\\x07\\e[2J`);
 		expect(title()).toBe('title-before');
 		writeFileSync(path.join(nodes.dir, 'tui.go'), '');
 		await t.until(text => /PWN-STDERR/.test(text), 'node1 lost, with its stderr as text', 30_000);
