@@ -1,6 +1,7 @@
 import {type AgentMessage, PROTOCOL, type ReplyMessage, type SignalCommand} from '../agent/protocol.js';
 import type {JobEvent, Snapshot} from '../core/types.js';
 import {AgentStream} from './agent-stream.js';
+import {ConnectSlots} from './connect-slots.js';
 import {type AnswerTo, type Asked, type CommandBody, CommandsInFlight} from './commands-in-flight.js';
 import {type LinkState, NodeState, type NodeView} from './node-state.js';
 import {linkWords} from './node-words.js';
@@ -52,8 +53,6 @@ export type CommandOutcome =
 interface Link {
 	readonly connection: FleetConnection;
 	stream: AgentStream | null;
-	/** Started and not yet heard a hello from: counts against MAX_CONNECTING. */
-	attempting: boolean;
 	startedAt: number;
 	delayMs: number;
 	retry: NodeJS.Timeout | null;
@@ -62,14 +61,6 @@ interface Link {
 }
 
 type SnapshotListener = (node: string, snapshot: Snapshot) => void;
-
-/**
- * Connections being made at once, at most (each is a spawned ssh or srun in its handshake until its agent's hello);
- * the others wait their turn, shown as connecting. 32 is pdsh's default fan-out, for the same reason: a 3000-node
- * cluster.yaml spawned 3000 ssh processes (50 a second, the event loop busy forking, a SIGTERM answered 7 s late),
- * each a process and a key exchange. Connected agents do not count: a cluster's nodes all stay connected.
- */
-const MAX_CONNECTING = 32;
 
 /** On close, how long a connection still being made has after SIGTERM before SIGKILL (srun ends its step on TERM). */
 const ATTEMPT_GRACE_MS = 1000;
@@ -90,8 +81,8 @@ export class Fleet {
 	#lastStates = '';
 	readonly #linkStates = new Map<string, LinkState>();
 	#linkEvents: readonly JobEvent[] = [];
-	/** Links waiting for a free connection slot (MAX_CONNECTING), first come first served. */
-	readonly #waiting: Link[] = [];
+	/** At most 32 connections being made at once; the others wait their turn, shown as connecting. */
+	readonly #slots = new ConnectSlots<Link>();
 	#closed = false;
 
 	constructor(options: FleetOptions) {
@@ -100,7 +91,6 @@ export class Fleet {
 		this.#links = options.connections.map(connection => ({
 			connection,
 			stream: null,
-			attempting: false,
 			startedAt: 0,
 			delayMs: options.backoff?.initialMs ?? 1000,
 			retry: null,
@@ -167,7 +157,7 @@ export class Fleet {
 	/** Ends every connection (stdin closed: the agents exit; then signals), and every retry; resolves when all are gone. */
 	async close(): Promise<void> {
 		this.#closed = true;
-		this.#waiting.length = 0;
+		this.#slots.clear();
 		if (this.#timer) clearInterval(this.#timer);
 		if (this.#emitTimer) clearTimeout(this.#emitTimer);
 		this.#inFlight.abandon('traintop is closing');
@@ -175,7 +165,9 @@ export class Fleet {
 		// A connected agent exits on its stdin's EOF; one still connecting (an ssh in its handshake, an agent not
 		// yet started) may not read it for seconds: ended at once.
 		await Promise.all(
-			this.#links.map(link => (link.attempting ? link.stream?.close(ATTEMPT_GRACE_MS, false) : link.stream?.close())),
+			this.#links.map(link =>
+				this.#slots.making(link) ? link.stream?.close(ATTEMPT_GRACE_MS, false) : link.stream?.close(),
+			),
 		);
 	}
 
@@ -197,21 +189,16 @@ export class Fleet {
 		if (this.#closed) return;
 		link.retry = null;
 		for (const name of link.nodes) this.#node(name).connecting();
-		if (this.#links.filter(other => other.attempting).length >= MAX_CONNECTING) {
-			this.#waiting.push(link);
-			return;
-		}
-		this.#startStream(link);
+		if (this.#slots.take(link)) this.#startStream(link);
 	}
 
-	/** A connection slot came free (a hello, or an attempt that ended): the next waiting link gets it. */
-	#nextWaiting(): void {
-		const next = this.#waiting.shift();
+	/** `link` said hello or ended: its connection slot goes to the next waiting link. */
+	#slotDone(link: Link): void {
+		const next = this.#slots.done(link);
 		if (next && !this.#closed) this.#startStream(next);
 	}
 
 	#startStream(link: Link): void {
-		link.attempting = true;
 		link.startedAt = this.#now();
 		const stream = new AgentStream(
 			link.connection.argv,
@@ -256,10 +243,7 @@ export class Fleet {
 				}
 				node.hello(message, now);
 				link.delayMs = this.#options.backoff?.initialMs ?? 1000;
-				if (link.attempting) {
-					link.attempting = false;
-					this.#nextWaiting();
-				}
+				this.#slotDone(link);
 				break;
 			case 'snapshot': {
 				const snapshot = node.snapshot(message, now);
@@ -283,10 +267,7 @@ export class Fleet {
 		link.stream = null;
 		// Ended by close(): the agents were asked to go, nothing was lost.
 		if (this.#closed) return;
-		if (link.attempting) {
-			link.attempting = false;
-			this.#nextWaiting();
-		}
+		this.#slotDone(link);
 		for (const name of link.nodes) this.#node(name).lost(`agent ${why}`);
 		// Reconnected with backoff, however often it drops: a lost link is news for the views, never the end.
 		const delay = link.delayMs;
