@@ -87,7 +87,46 @@ chmodSync(path.join(bin, 'nvidia-smi'), 0o755);
 const env = fakeGpuEnv({PATH: `${bin}:${fakeGpuEnv().PATH}`});
 const fleetArgs = ['--hosts', names.join(','), '--ssh-command', path.join(work, 'ssh'), '--interval', '1'];
 
+/** The headless viewer while it runs (its agents go when it does). */
+let headless = null;
+/** Every demo job started, the one-node job first. */
+const allJobs = [];
+let tmux = null;
+let cleaning = null;
+
+/**
+ * Stops everything this bench started, once: the viewers (each closes its agents: the headless one on SIGTERM, the
+ * TUI on the SIGHUP of its tmux server), the tmux server, the demo jobs, the work dir. Run at the end, and on
+ * SIGINT, SIGTERM or SIGHUP, as traintop itself does: a bench stopped halfway left its viewer, 64 agents, the demo
+ * jobs and a tmux server running.
+ */
+function cleanup() {
+	cleaning ??= (async () => {
+		if (headless && headless.exitCode === null && headless.signalCode === null) {
+			const gone = new Promise(resolve => headless.once('exit', resolve));
+			headless.kill('SIGTERM');
+			await gone;
+		}
+		tmux?.close();
+		await Promise.all(allJobs.map(j => j.stop()));
+		// The agents of the TUI viewer exit when it does (their stdin closes): wait for them before removing their files.
+		for (let waited = 0; agentPids().length > 0 && waited < 10_000; waited += 200) await sleep(200);
+		rmSync(work, {recursive: true, force: true});
+	})();
+	return cleaning;
+}
+for (const [name, number] of [
+	['SIGINT', 2],
+	['SIGTERM', 15],
+	['SIGHUP', 1],
+])
+	process.on(name, () => {
+		console.error(`bench/fleet: ${name}: stopping the viewers, agents, jobs and tmux server…`);
+		void cleanup().then(() => process.exit(128 + number));
+	});
+
 const {runDir, job} = await startScenario(work);
+allJobs.push(job);
 const nodeJobs = [];
 if (!sharedJob) {
 	console.log(`starting ${nodes} demo jobs of 8 ranks, one per node…`);
@@ -103,17 +142,12 @@ if (!sharedJob) {
 			),
 		);
 		nodeJobs.push(...started);
+		allJobs.push(...started);
 	}
 	console.log(`  ${nodeJobs.length * 8} ranks ready after ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 }
-const tmux = new TmuxServer('traintop-bench-fleet');
-const peers = [
-	{
-		label: 'one-node TUI 200×60 (8 ranks, 8 GPUs)',
-		...tmux.start(200, 60, tuiCommand({cli, runDir, launcherPid: job.launcherPid})),
-	},
-	{label: 'htop -d 10 (1 s refresh)', ...tmux.start(200, 60, 'exec htop -d 10')},
-];
+/** The one-node TUI and htop, measured in the same run (started in the try below: a failure still cleans up). */
+let peers = [];
 
 /**
  * The agent processes: the children of the fake ssh's `sh -c traintop agent --node-name NAME …` (an agent's own
@@ -231,10 +265,18 @@ async function measure(label, pid, viewer) {
 
 const results = [];
 try {
+	tmux = new TmuxServer('traintop-bench-fleet');
+	peers = [
+		{
+			label: 'one-node TUI 200×60 (8 ranks, 8 GPUs)',
+			...tmux.start(200, 60, tuiCommand({cli, runDir, launcherPid: job.launcherPid})),
+		},
+		{label: 'htop -d 10 (1 s refresh)', ...tmux.start(200, 60, 'exec htop -d 10')},
+	];
 	if (!tuiOnly) {
 		// The headless viewer: its stderr (node lines) to a file the event timer reads.
 		const errFile = path.join(work, 'headless.err');
-		const headless = spawn(
+		headless = spawn(
 			process.execPath,
 			[cli, '--headless', ...fleetArgs, '--log-file', path.join(work, 'mem.jsonl'), runDir],
 			{stdio: ['ignore', 'ignore', 'pipe'], env: {...process.env, ...env}},
@@ -252,8 +294,10 @@ try {
 			),
 		);
 		writeFileSync(errFile, err);
+		const gone = new Promise(resolve => headless.once('exit', resolve));
 		headless.kill('SIGTERM');
-		await new Promise(resolve => headless.once('exit', resolve));
+		await gone;
+		headless = null;
 	}
 
 	const vars = Object.entries(env).map(([k, v]) => `${k}=${shellQuote(String(v))}`);
@@ -276,10 +320,7 @@ try {
 	if (screenFile) writeFileSync(screenFile, tmux.screen(tui.session));
 	tmux.keys(tui.session, 'q');
 } finally {
-	tmux.close();
-	await Promise.all([job, ...nodeJobs].map(j => j.stop()));
-	await sleep(1000);
-	rmSync(work, {recursive: true, force: true});
+	await cleanup();
 }
 
 const pad = (text, n) => String(text).padEnd(n);

@@ -1,6 +1,6 @@
-import {createInterface} from 'node:readline';
 import type {Readable, Writable} from 'node:stream';
 import type {Session} from '../session/session.js';
+import {readCappedLines} from '../system/capped-lines.js';
 import {CommandLines} from './agent-commands.js';
 import {type AgentMessage, type HelloMessage, PROTOCOL} from './protocol.js';
 import {SnapshotSender} from './snapshot-sender.js';
@@ -22,7 +22,16 @@ export interface AgentOptions {
 }
 
 /** What ended the agent. */
-export type AgentEnd = 'stdin closed' | 'stdout closed' | 'signal';
+export type AgentEnd = 'stdin closed' | 'stdout closed' | 'signal' | typeof TOO_LONG;
+
+const TOO_LONG = 'a line over 1 MiB without a newline on stdin';
+
+/**
+ * The longest command line read. A signal command names each rank by pid and start time (about 40 bytes): 1 MiB
+ * holds 25,000 of them. A longer line is not a command; unread, it would grow until V8 refuses it and the agent
+ * dies with a stack trace.
+ */
+const MAX_COMMAND_BYTES = 2 ** 20;
 
 /** Runs the agent on the session until its connection ends; the session is closed (children stopped) on return. */
 export async function runAgent(session: Session, options: AgentOptions): Promise<AgentEnd> {
@@ -71,18 +80,27 @@ export async function runAgent(session: Session, options: AgentOptions): Promise
 		// This node's /proc, for a rank of the latest scan only (detail-command.ts checks its identity first).
 		detail: rank => session.actions.rankDetail(rank),
 	});
-	const lines = createInterface({input: stdin, crlfDelay: Infinity, terminal: false});
 	// Answered in the order read: each answer waits for the one before (a send is quick; the order is the contract).
 	let answering: Promise<void> = Promise.resolve();
-	lines.on('line', line => {
-		answering = answering.then(async () => {
-			const answer = await commands.answer(line);
-			if (answer) write(answer);
-		});
-	});
-	lines.on('close', () => stop('stdin closed'));
-	const onStdinError = () => stop('stdin closed');
-	stdin.on('error', onStdinError);
+	readCappedLines(
+		stdin,
+		MAX_COMMAND_BYTES,
+		line => {
+			answering = answering.then(async () => {
+				const answer = await commands.answer(line);
+				if (answer) write(answer);
+			});
+		},
+		// Not a viewer speaking the protocol: said, and the agent ends (its viewer, if any, reconnects).
+		() => {
+			write({kind: 'error', host, message: `${TOO_LONG}: not a command, the agent ends`});
+			stop(TOO_LONG);
+		},
+	);
+	const onStdinEnd = () => stop('stdin closed');
+	stdin.on('end', onStdinEnd);
+	stdin.on('close', onStdinEnd);
+	stdin.on('error', onStdinEnd);
 
 	if (options.signal.aborted) stop('signal');
 	else options.signal.addEventListener('abort', () => stop('signal'), {once: true});
@@ -92,8 +110,10 @@ export async function runAgent(session: Session, options: AgentOptions): Promise
 		return await ended;
 	} finally {
 		unsubscribe();
-		lines.close();
-		stdin.off('error', onStdinError);
+		stdin.off('end', onStdinEnd);
+		stdin.off('close', onStdinEnd);
+		stdin.off('error', onStdinEnd);
+		stdin.pause();
 		// Stops sampling, nvidia-smi and the run-dir watcher before the process goes. The stdout error listener stays:
 		// a broken pipe may still report itself while the CLI flushes on its way out.
 		await session.close();

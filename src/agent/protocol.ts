@@ -1,8 +1,10 @@
 import {z} from 'zod';
 import {NO_GPU_PROCESSES, type Snapshot} from '../core/types.js';
+import {printable} from '../format/printable.js';
 import type {RankDetail} from '../ranks/detail.js';
 import type {SendResult} from '../ranks/send.js';
 import {freshLastSave, fullRankSet, sameButAge, slimRankSet, type WireRankSet} from './wire-parts.js';
+import {checkedWireValue} from './wire-values.js';
 
 // The agent protocol: how `traintop agent` on one node talks to the traintop that shows many (README "Many nodes").
 // A stable contract, as the memory log is: JSON Lines, one message a line, versioned by PROTOCOL. The agent writes
@@ -216,25 +218,39 @@ const commandSchema = z.discriminatedUnion('kind', [
 	z.object({kind: z.literal('detail'), id: z.string().min(1), host, pid, start_time: startTime}),
 ]);
 
-export type Parsed<T> = {readonly ok: true; readonly value: T} | {readonly ok: false; readonly error: string};
+export type Parsed<T> =
+	| {readonly ok: true; readonly value: T}
+	| {
+			readonly ok: false;
+			readonly error: string;
+			/** A message whose values are impossible (wire-values.ts): its sender is not to be trusted further. */
+			readonly invalid?: true;
+	  };
 
-function parseLine<T>(line: string, schema: z.ZodType<T>, what: string): Parsed<T> {
+function parseLine<T>(line: string, schema: z.ZodType<T>, what: string, checkValues = false): Parsed<T> {
 	let value: unknown;
 	try {
 		value = JSON.parse(line);
 	} catch {
-		return {ok: false, error: `not JSON: ${line.slice(0, 80)}`};
+		return {ok: false, error: `not JSON: ${printable(line.slice(0, 80))}`};
+	}
+	if (checkValues) {
+		// A detail's strings stay exact for its view (shown quoted for the shell, then made printable line by line).
+		const detail = (value as {kind?: unknown} | null)?.kind === 'detail';
+		const values = checkedWireValue(value, detail ? 'detail' : undefined);
+		if (!values.ok) return {ok: false, error: `${what} with a value out of range: ${values.error}`, invalid: true};
+		value = values.value;
 	}
 	const checked = schema.safeParse(value);
 	if (checked.success) return {ok: true, value: checked.data};
 	const issue = checked.error.issues[0];
-	const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
+	const where = issue && issue.path.length > 0 ? ` at ${printable(issue.path.join('.'))}` : '';
 	return {ok: false, error: `not ${what}${where}: ${issue?.message ?? 'invalid'}`};
 }
 
-/** One line of an agent's stdout. */
+/** One line of an agent's stdout: its strings made printable and its numbers checked (wire-values.ts). */
 export function parseAgentMessage(line: string): Parsed<AgentMessage> {
-	return parseLine(line, messageSchema as z.ZodType<AgentMessage>, 'an agent message');
+	return parseLine(line, messageSchema as z.ZodType<AgentMessage>, 'an agent message', true);
 }
 
 /** One line of an agent's stdin. */

@@ -1,6 +1,7 @@
 import {type ChildProcess, spawn} from 'node:child_process';
-import {createInterface} from 'node:readline';
 import {type AgentCommand, type AgentMessage, parseAgentMessage} from '../agent/protocol.js';
+import {printable} from '../format/printable.js';
+import {readCappedLines} from '../system/capped-lines.js';
 import {unwatchGroup, watchGroup} from '../system/orphan-reaper.js';
 import {helperEnv} from '../system/process-group.js';
 
@@ -19,6 +20,17 @@ export interface StreamHandlers {
 
 /** The last stderr lines kept, to say why an agent ended (ssh's "Connection refused", a missing traintop). */
 const STDERR_LINES = 5;
+
+/**
+ * The longest message taken from an agent. The largest real one is a snapshot after a change of its slow parts:
+ * the demo job's (8 ranks, 50 checkpoints) is 27 KB, about 340 bytes a checkpoint and 1.2 KB a rank, so 16 MiB
+ * holds some 48,000 checkpoints or 13,000 ranks on one node. Past it the line is not a message but a stream
+ * without newlines (a broken agent, something else answering over ssh), which readline would grow until V8
+ * refuses it ("Invalid string length") and the viewer dies: 16 MiB is also what one link may hold in memory.
+ */
+const MAX_MESSAGE_BYTES = 16 * 2 ** 20;
+/** stderr is read for its last lines only (why an agent ended): ssh's and a shell's lines are short. */
+const MAX_STDERR_LINE_BYTES = 64 * 1024;
 
 export class AgentStream {
 	readonly #child: ChildProcess;
@@ -48,19 +60,41 @@ export class AgentStream {
 			const said = this.#stderr.at(-1);
 			end(said ? `${how}: ${said}` : how);
 		});
-		const out = createInterface({input: this.#child.stdout!, crlfDelay: Infinity});
-		out.on('line', line => {
-			if (line.trim() === '') return;
-			const parsed = parseAgentMessage(line);
-			if (parsed.ok) handlers.onMessage(parsed.value);
-			else handlers.onGarbage(line.slice(0, 120), parsed.error);
-		});
-		const err = createInterface({input: this.#child.stderr!, crlfDelay: Infinity});
-		err.on('line', line => {
-			if (line.trim() === '') return;
-			this.#stderr.push(line.trim().slice(0, 200));
-			if (this.#stderr.length > STDERR_LINES) this.#stderr.shift();
-		});
+		// A broken or hostile agent is dropped, with why, and the Fleet reconnects it with backoff: nothing it sends
+		// can grow without bound or reach a view unchecked.
+		const drop = (why: string) => {
+			this.kill();
+			end(why);
+		};
+		readCappedLines(
+			this.#child.stdout,
+			MAX_MESSAGE_BYTES,
+			line => {
+				if (this.#ended || line.trim() === '') return;
+				const parsed = parseAgentMessage(line);
+				if (parsed.ok) handlers.onMessage(parsed.value);
+				else if (parsed.invalid) drop(`sent ${parsed.error}: dropped the connection`);
+				// A login banner, a shell's warning: said and counted, the messages around it still count.
+				else handlers.onGarbage(printable(line.slice(0, 120)), parsed.error);
+			},
+			() => drop(`sent a line over ${MAX_MESSAGE_BYTES / 2 ** 20} MiB without a newline: dropped the connection`),
+		);
+		readCappedLines(
+			this.#child.stderr,
+			MAX_STDERR_LINE_BYTES,
+			line => this.#heardOnStderr(line),
+			() =>
+				this.#heardOnStderr(
+					`(a stderr line over ${MAX_STDERR_LINE_BYTES / 1024} KiB: the rest of its stderr is not read)`,
+				),
+		);
+	}
+
+	#heardOnStderr(line: string): void {
+		const text = printable(line.trim().slice(0, 200));
+		if (text === '') return;
+		this.#stderr.push(text);
+		if (this.#stderr.length > STDERR_LINES) this.#stderr.shift();
 	}
 
 	get pid(): number | null {
@@ -81,12 +115,14 @@ export class AgentStream {
 
 	/**
 	 * Ends the connection: stdin closed first (an agent exits when it reads EOF; ssh and srun pass the EOF on), then
-	 * SIGTERM to the process group after `graceMs` (srun ends its step on it), SIGKILL after as long again. Resolves
+	 * SIGTERM to the process group after `graceMs` (at once without `waitForEof`; srun ends its step on it), SIGKILL
+	 * after as long again. Resolves
 	 * once the process is gone, so the caller can exit knowing nothing of it is left.
 	 */
-	async close(graceMs = 2000): Promise<void> {
+	async close(graceMs = 2000, waitForEof = true): Promise<void> {
 		this.#child.stdin?.end();
-		if (await this.#exitWithin(graceMs)) return;
+		// Not waited for where nothing reads the EOF yet (an ssh still connecting): SIGTERM at once.
+		if (waitForEof && (await this.#exitWithin(graceMs))) return;
 		this.#signalGroup('SIGTERM');
 		if (await this.#exitWithin(graceMs)) return;
 		this.#signalGroup('SIGKILL');

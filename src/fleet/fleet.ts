@@ -1,6 +1,7 @@
 import {type AgentMessage, PROTOCOL, type ReplyMessage, type SignalCommand} from '../agent/protocol.js';
 import type {JobEvent, Snapshot} from '../core/types.js';
 import {AgentStream} from './agent-stream.js';
+import {ConnectSlots} from './connect-slots.js';
 import {type AnswerTo, type Asked, type CommandBody, CommandsInFlight} from './commands-in-flight.js';
 import {type LinkState, NodeState, type NodeView} from './node-state.js';
 import {linkWords} from './node-words.js';
@@ -14,6 +15,8 @@ import {linkWords} from './node-words.js';
 export interface FleetConnection {
 	/** The nodes it carries, by name. Empty: whatever hosts its agents say hello as (srun over a job's nodes). */
 	readonly nodes: readonly string[];
+	/** Where its one node is reached (the ssh host, `local`), shown beside the name; absent: the name says it. */
+	readonly address?: string;
 	readonly argv: readonly string[];
 	readonly env?: NodeJS.ProcessEnv;
 }
@@ -59,6 +62,9 @@ interface Link {
 
 type SnapshotListener = (node: string, snapshot: Snapshot) => void;
 
+/** On close, how long a connection still being made has after SIGTERM before SIGKILL (srun ends its step on TERM). */
+const ATTEMPT_GRACE_MS = 1000;
+
 /** How long snapshots are gathered into one view: the sampling interval, within 0.1–1 s. */
 const COALESCE_MS = (intervalMs: number) => Math.min(1000, Math.max(100, intervalMs));
 
@@ -75,6 +81,8 @@ export class Fleet {
 	#lastStates = '';
 	readonly #linkStates = new Map<string, LinkState>();
 	#linkEvents: readonly JobEvent[] = [];
+	/** At most 32 connections being made at once; the others wait their turn, shown as connecting. */
+	readonly #slots = new ConnectSlots<Link>();
 	#closed = false;
 
 	constructor(options: FleetOptions) {
@@ -88,13 +96,15 @@ export class Fleet {
 			retry: null,
 			nodes: new Set(connection.nodes),
 		}));
-		for (const link of this.#links) for (const name of link.nodes) this.#node(name);
+		for (const link of this.#links) for (const name of link.nodes) this.#node(name, link.connection.address);
 	}
 
 	start(): void {
 		for (const link of this.#links) this.#connect(link);
+		// Not unref()'d, nor is a reconnect's timer: a viewer lives until it is told to stop. With every link down
+		// (one --hosts node, or the one srun step of --agents) these timers are all that is left in the event loop;
+		// unref()'d, it emptied and Node ended the viewer (exit 13) before its final record.
 		this.#timer = setInterval(() => this.#judge(), Math.min(this.#options.intervalMs, 1000));
-		this.#timer.unref?.();
 	}
 
 	/** Every node, in the order they were named (discovered ones after, as heard). */
@@ -147,11 +157,18 @@ export class Fleet {
 	/** Ends every connection (stdin closed: the agents exit; then signals), and every retry; resolves when all are gone. */
 	async close(): Promise<void> {
 		this.#closed = true;
+		this.#slots.clear();
 		if (this.#timer) clearInterval(this.#timer);
 		if (this.#emitTimer) clearTimeout(this.#emitTimer);
 		this.#inFlight.abandon('traintop is closing');
 		for (const link of this.#links) if (link.retry) clearTimeout(link.retry);
-		await Promise.all(this.#links.map(link => link.stream?.close()));
+		// A connected agent exits on its stdin's EOF; one still connecting (an ssh in its handshake, an agent not
+		// yet started) may not read it for seconds: ended at once.
+		await Promise.all(
+			this.#links.map(link =>
+				this.#slots.making(link) ? link.stream?.close(ATTEMPT_GRACE_MS, false) : link.stream?.close(),
+			),
+		);
 	}
 
 	/** Kills every agent connection at once (from a process 'exit' hook, where nothing can wait). */
@@ -159,10 +176,10 @@ export class Fleet {
 		for (const link of this.#links) link.stream?.kill();
 	}
 
-	#node(name: string): NodeState {
+	#node(name: string, address?: string): NodeState {
 		let node = this.#nodes.get(name);
 		if (!node) {
-			node = new NodeState(name, this.#options.intervalMs);
+			node = new NodeState(name, this.#options.intervalMs, address ?? null);
 			this.#nodes.set(name, node);
 		}
 		return node;
@@ -171,8 +188,18 @@ export class Fleet {
 	#connect(link: Link): void {
 		if (this.#closed) return;
 		link.retry = null;
-		link.startedAt = this.#now();
 		for (const name of link.nodes) this.#node(name).connecting();
+		if (this.#slots.take(link)) this.#startStream(link);
+	}
+
+	/** `link` said hello or ended: its connection slot goes to the next waiting link. */
+	#slotDone(link: Link): void {
+		const next = this.#slots.done(link);
+		if (next && !this.#closed) this.#startStream(next);
+	}
+
+	#startStream(link: Link): void {
+		link.startedAt = this.#now();
 		const stream = new AgentStream(
 			link.connection.argv,
 			{
@@ -216,6 +243,7 @@ export class Fleet {
 				}
 				node.hello(message, now);
 				link.delayMs = this.#options.backoff?.initialMs ?? 1000;
+				this.#slotDone(link);
 				break;
 			case 'snapshot': {
 				const snapshot = node.snapshot(message, now);
@@ -239,13 +267,12 @@ export class Fleet {
 		link.stream = null;
 		// Ended by close(): the agents were asked to go, nothing was lost.
 		if (this.#closed) return;
+		this.#slotDone(link);
 		for (const name of link.nodes) this.#node(name).lost(`agent ${why}`);
-		if (!this.#closed) {
-			const delay = link.delayMs;
-			link.delayMs = Math.min(delay * 2, this.#options.backoff?.maxMs ?? 30_000);
-			link.retry = setTimeout(() => this.#connect(link), delay);
-			link.retry.unref?.();
-		}
+		// Reconnected with backoff, however often it drops: a lost link is news for the views, never the end.
+		const delay = link.delayMs;
+		link.delayMs = Math.min(delay * 2, this.#options.backoff?.maxMs ?? 30_000);
+		link.retry = setTimeout(() => this.#connect(link), delay);
 		this.#judge();
 	}
 
@@ -265,7 +292,7 @@ export class Fleet {
 				this.#ended(link, stream, `gave no hello in ${helloTimeoutMs / 1000} s`);
 			} else if (heard && silent) {
 				stream.kill();
-				this.#ended(link, stream, `silent for ${Math.round(hungAfterMs / 1000)} s (hung): ended, reconnecting`);
+				this.#ended(link, stream, `silent for ${Math.round(hungAfterMs / 1000)} s (hung): ended`);
 			}
 		}
 		const states = [...this.#nodes.values()].map(node => `${node.name}=${node.state(now)}`).join(',');

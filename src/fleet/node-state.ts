@@ -17,6 +17,8 @@ export const SKEW_NOTED_MS = 2000;
 export interface NodeView {
 	/** The node's name (cluster.yaml's `name`, a --hosts entry, a SLURM node name). */
 	readonly name: string;
+	/** Where it is reached (cluster.yaml's or --hosts' `host`, `local`); null where the name is all there is (srun). */
+	readonly address: string | null;
 	readonly state: LinkState;
 	readonly snapshot: Snapshot | null;
 	/** Epoch ms (ours) of the last message; null before the first. */
@@ -35,6 +37,7 @@ export interface NodeView {
 
 export class NodeState {
 	readonly name: string;
+	readonly address: string | null;
 	#hello: HelloMessage | null = null;
 	#snapshot: Snapshot | null = null;
 	#lastMessageAt: number | null = null;
@@ -46,8 +49,9 @@ export class NodeState {
 	#lost = false;
 	readonly #defaultIntervalMs: number;
 
-	constructor(name: string, defaultIntervalMs: number) {
+	constructor(name: string, defaultIntervalMs: number, address: string | null = null) {
 		this.name = name;
+		this.address = address;
 		this.#defaultIntervalMs = defaultIntervalMs;
 	}
 
@@ -117,6 +121,7 @@ export class NodeState {
 	view(now: number): NodeView {
 		return {
 			name: this.name,
+			address: this.address,
 			state: this.state(now),
 			snapshot: this.#snapshot,
 			lastMessageAt: this.#lastMessageAt,

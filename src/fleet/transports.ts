@@ -24,7 +24,7 @@ function agentCommand(program: readonly string[], node: string, agent: AgentArgs
 
 /** A node on this machine: this same traintop as a child (`process.execPath` and the CLI's path). */
 export function localConnection(node: string, self: readonly string[], agent: AgentArgs): FleetConnection {
-	return {nodes: [node], argv: agentCommand(self, node, agent)};
+	return {nodes: [node], address: 'local', argv: agentCommand(self, node, agent)};
 }
 
 /**
@@ -39,7 +39,11 @@ export function sshConnection(
 ): FleetConnection {
 	const remote = agentCommand(['traintop'], node, agent).map(shellQuote).join(' ');
 	const user = target.user === null ? [] : ['-l', target.user];
-	return {nodes: [node], argv: ['sh', '-c', `${sshCommand} "$@"`, 'ssh', ...user, target.host, remote]};
+	return {
+		nodes: [node],
+		address: target.host,
+		argv: ['sh', '-c', `${sshCommand} "$@"`, 'ssh', ...user, target.host, remote],
+	};
 }
 
 /**

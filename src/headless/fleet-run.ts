@@ -4,7 +4,7 @@ import type {FindingChange} from '../cluster/declared-watch.js';
 import type {RankSet, Snapshot} from '../core/types.js';
 import type {FleetSession} from '../fleet/fleet-session.js';
 import type {LinkState, NodeView} from '../fleet/node-state.js';
-import {linkWords} from '../fleet/node-words.js';
+import {linkWords, nodeLabel} from '../fleet/node-words.js';
 import {LEVEL_WORD} from '../format/levels.js';
 import {localTime} from '../format/time.js';
 import {stdoutReader} from './stdout-reader.js';
@@ -39,10 +39,12 @@ export async function runFleetHeadless(session: FleetSession, options: FleetHead
 		if (reader.open()) stdout.write(`${line}\n`);
 	};
 
-	const names = fleet.current().nodes.map(node => node.name);
+	const listed = fleet.current().nodes;
+	const names = listed.map(node => node.name);
 	const logs = session.logPattern ? `memory logs ${session.logPattern}` : 'memory logs off (--no-log)';
+	const count = `${listed.length} node${listed.length === 1 ? '' : 's'}`;
 	note(
-		`watching ${names.length > 0 ? `${names.length} nodes (${names.join(', ')})` : "the job's nodes"} every ${settings.interval} s; ${logs}`,
+		`watching ${listed.length > 0 ? `${count} (${listed.map(nodeLabel).join(', ')})` : "the job's nodes"} every ${settings.interval} s; ${logs}`,
 	);
 	// As on one node, --json starts with the stream's version; `hosts` is empty until a SLURM job's nodes are known.
 	if (options.json) out(JSON.stringify(startRecord({hosts: names, time: Date.now()})));
@@ -86,7 +88,7 @@ export async function runFleetHeadless(session: FleetSession, options: FleetHead
 			const first = !states.has(node.name);
 			states.set(node.name, node.state);
 			if (first && node.state === 'connecting') continue;
-			note(`${localTime(view.time)} ${LINK_LEVEL[node.state]}node ${node.name} ${linkWords(node, view.time)}`);
+			note(`${localTime(view.time)} ${LINK_LEVEL[node.state]}node ${nodeLabel(node)} ${linkWords(node, view.time)}`);
 			if (options.json) out(JSON.stringify(nodeRecord(node, view.time)));
 		}
 	});
@@ -119,6 +121,7 @@ function nodeRecord(node: NodeView, now: number) {
 		event: 'node',
 		time: new Date(now).toISOString(),
 		host: node.name,
+		address: node.address,
 		state: node.state,
 		text: linkWords(node, now),
 		skew_ms: node.skewMs,

@@ -1,7 +1,7 @@
 import {Box, Text} from 'ink';
 import {type DeclaredFinding, findingsNote} from '../../cluster/declared-vs-seen.js';
 import type {NodeView} from '../../fleet/node-state.js';
-import {linkWords} from '../../fleet/node-words.js';
+import {linkWords, nodeLabel} from '../../fleet/node-words.js';
 import {formatAge} from '../../format/duration.js';
 import {usePaint} from '../color.js';
 
@@ -39,7 +39,7 @@ export default function NodeBanner({node, name, now, width, readonly, findings =
 		<Box width={width}>
 			<Text wrap="truncate-end">
 				<Text bold inverse={state === 'lost'} color={color === undefined ? undefined : paint(color)}>
-					{`NODE ${name} · ${link}${node ? oldText(node, now) : ''}`}
+					{`NODE ${node ? nodeLabel(node) : name} · ${link}${node ? oldText(node, now) : ''}`}
 				</Text>
 				{findings.length > 0 ? (
 					<Text color={paint('yellow')}>{` · ${findingsNote(findings)} (in full: Esc, ALERTS)`}</Text>

@@ -3,6 +3,7 @@ import {gpuMetricId} from '../../core/metric-id.js';
 import {ramAgainstLimit} from '../../core/ram-limit.js';
 import type {Level, RankSet, Snapshot} from '../../core/types.js';
 import {SKEW_NOTED_MS, type LinkState, type NodeView} from '../../fleet/node-state.js';
+import {nodeLabel} from '../../fleet/node-words.js';
 import {formatAge} from '../../format/duration.js';
 import {printable} from '../../format/printable.js';
 import {worse} from '../../format/levels.js';
@@ -18,7 +19,10 @@ export interface Cell {
 }
 
 export interface NodeRow {
+	/** The node's name, printable: the row's identity. */
 	readonly name: string;
+	/** What the row shows for it: its name, and where it is reached when that differs (`gpu1 at 10.0.0.1`). */
+	readonly label: string;
 	readonly state: LinkState;
 	/** `connected`, `stale 7 s`, `lost 12 s`, `connecting`, `reconnecting`. */
 	readonly link: string;
@@ -146,6 +150,7 @@ export function nodeRow(view: NodeView, now: number, findings: readonly Declared
 	return {
 		// The node's name (as heard from its agent), the link's error text and the note carry remote text: printable.
 		name: printable(view.name),
+		label: nodeLabel(view),
 		state: view.state,
 		link: printable(linkText(view, now)),
 		linkLevel: link,

@@ -19,14 +19,17 @@ export interface NodeColumns {
 /** The selection mark and a space: `› `. */
 const LEAD = 2;
 const WIDTH = {level: 4, link: 12, ram: 7, swap: 6, gpu: 6, mean: 6, ranks: 7} as const;
-/** Names longer than this are cut (`…`): the numbers after them matter more. */
+/**
+ * Names (with their address, `gpu1 at 10.0.0.1`) longer than this are cut (`…`): the numbers after them matter more,
+ * and the node's own view (Enter) names it in full.
+ */
 const NAME_MAX = 16;
 /** A note narrower than this says too little to be worth its column. */
 const NOTE_MIN = 8;
 
 /** Columns for `width`: name, level, agent, RAM, GPU max and ranks always; then swap, GPU mean and the note if they fit. */
 export function nodeColumns(rows: readonly NodeRow[], width: number): NodeColumns {
-	const nameWidth = Math.min(NAME_MAX, Math.max(4, ...rows.map(row => columns(row.name))));
+	const nameWidth = Math.min(NAME_MAX, Math.max(4, ...rows.map(row => columns(row.label))));
 	let used = LEAD + nameWidth + 1 + WIDTH.level + 1 + WIDTH.link + 1 + WIDTH.ram + 1 + WIDTH.gpu + 1 + WIDTH.ranks;
 	const take = (w: number): boolean => {
 		if (used + 1 + w > width) return false;
@@ -63,7 +66,7 @@ export function rowSegments(row: NodeRow, cols: NodeColumns): Segment[] {
 	// RAM against a cgroup limit carries a `*`; the others keep its column, so the percents line up.
 	const ram = row.ramLimit ? row.ram.text : `${row.ram.text} `;
 	return [
-		{text: padEnd(truncate(row.name, cols.nameWidth), cols.nameWidth), level: null},
+		{text: padEnd(truncate(row.label, cols.nameWidth), cols.nameWidth), level: null},
 		{text: LEVEL_TAG[row.level], level: row.level},
 		{text: padEnd(truncate(row.link, WIDTH.link), WIDTH.link), level: LINK_LEVEL[row.state]},
 		value(ram, row.ram.level, WIDTH.ram),

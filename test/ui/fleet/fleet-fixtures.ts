@@ -43,10 +43,13 @@ export class FakeFleet implements FleetSource {
 
 	readonly intervalMs: number;
 
-	/** Nodes in this order, each connecting; `intervalMs` their sampling interval (stale after 3 of them). */
-	constructor(names: readonly string[], intervalMs = 1000) {
+	/**
+	 * Nodes in this order, each connecting; `intervalMs` their sampling interval (stale after 3 of them); `addresses`
+	 * where each is reached (cluster.yaml's `host`), by name.
+	 */
+	constructor(names: readonly string[], intervalMs = 1000, addresses: Readonly<Record<string, string>> = {}) {
 		this.intervalMs = intervalMs;
-		for (const name of names) this.#node(name).state.connecting();
+		for (const name of names) this.#node(name, addresses[name]).state.connecting();
 	}
 
 	/** The agent's hello: connected. */
@@ -120,10 +123,10 @@ export class FakeFleet implements FleetSource {
 		return () => this.#snapshotListeners.delete(listener);
 	}
 
-	#node(name: string): Node {
+	#node(name: string, address?: string): Node {
 		let node = this.#nodes.get(name);
 		if (!node) {
-			node = {state: new NodeState(name, this.intervalMs), last: null};
+			node = {state: new NodeState(name, this.intervalMs, address ?? null), last: null};
 			this.#nodes.set(name, node);
 		}
 		return node;

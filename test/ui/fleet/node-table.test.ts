@@ -53,6 +53,15 @@ describe('nodeColumns and rowText', () => {
 		expect(nodeHeaderText(cols)).toBe('  NODE             LVL  AGENT           RAM  GPUmax   RANKS');
 	});
 
+	it("a node's address (cluster.yaml's host) beside its name, when it is not the name", () => {
+		const fleet = new FakeFleet(['gpu1', 'gpu2'], 1000, {gpu1: '10.0.0.1', gpu2: 'gpu2'});
+		for (const name of ['gpu1', 'gpu2']) fleet.hello(name).send(name, TYPICAL);
+		const all = fleet.current().nodes.map(node => nodeRow(node, fleet.now));
+		const cols = nodeColumns(all, 120);
+		expect(rowText(all[0]!, cols, false)).toMatch(/^ {2}gpu1 at 10\.0\.0\.1 ok +connected/);
+		expect(rowText(all[1]!, cols, false)).toMatch(/^ {2}gpu2 {13}ok +connected/);
+	});
+
 	it('a stale and a lost node read so, with their ages and why', () => {
 		const all = rows(['node1', 'node2', 'node3'], fleet => {
 			fleet.lose('node3', 'agent exited 255: ssh: connect to host node3 port 22: Connection refused');
