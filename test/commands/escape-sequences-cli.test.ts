@@ -59,6 +59,35 @@ describe('escape sequences from outside', () => {
 		expect(run.stdout()).not.toContain('\u001b');
 	});
 
+	test("headless: a GPU name from nvidia-smi with escapes is printed escaped", async () => {
+		// One GPU whose recorded name carries an OSC title and a clear-screen CSI.
+		const scenario = path.join(dir, 'name-escapes.json');
+		await writeFile(
+			scenario,
+			JSON.stringify({
+				scenario: 'name-escapes',
+				recorded_format: 'csv,noheader,nounits',
+				fields: ['index', 'uuid', 'name', 'memory.used', 'memory.total'],
+				files: {'query-gpu.csv': `0, GPU-0001, H100${PWNED}\u001b[2J, 802, 12206\n`},
+			}),
+		);
+		const calls = path.join(dir, 'calls.jsonl');
+		const run = startCli(['--interval', '0.1', '--log-interval', '0.5', '--no-log'], {
+			env: fakeEnv({FAKE_NVSMI_SCENARIO: scenario, FAKE_NVSMI_LOG: calls}),
+		});
+		try {
+			await run.waitFor(o => o.stderr.includes('GPU: 1 device'), 15_000);
+			run.child.kill('SIGINT');
+			expect(await run.exited).toBe(0);
+		} finally {
+			killAll(readInvocations(calls).map(entry => entry.pid));
+		}
+		expect(run.stderr()).toContain(`GPU: 1 device, 1 × H100${SHOWN}\\e[2J`);
+		expect(run.stderr()).not.toContain('\u001b');
+		expect(run.stderr()).not.toContain('\u0007');
+		expect(run.stdout()).not.toContain('\u001b');
+	});
+
 	test('`ranks`: a rank whose argv holds an escape sequence is listed escaped', async () => {
 		const tag = `traintop-escape-rank-${process.pid}`;
 		rank = await startPython('', {}, `${tag}${PWNED}`);
