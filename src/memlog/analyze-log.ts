@@ -1,4 +1,5 @@
 import {UsageError} from '../core/errors.js';
+import {printable} from '../format/printable.js';
 import {type Analysis, type AnalysisThresholds, type AnalyzeOptions, analyze} from './analyze.js';
 import {splitByHost} from './by-host.js';
 import type {Series} from './series.js';
@@ -52,8 +53,8 @@ export function analyzeLog(
 	if (parts.length === 0) {
 		throw new UsageError(
 			series.hosts.length === 0
-				? `--host ${wanted}: the logs' records name no host`
-				: `--host ${wanted}: no record of that host in the logs; they hold ${[...series.hosts].sort(byName).join(', ')}`,
+				? `--host ${printable(wanted ?? '')}: the logs' records name no host`
+				: `--host ${printable(wanted ?? '')}: no record of that host in the logs; they hold ${[...series.hosts].sort(byName).map(printable).join(', ')}`,
 		);
 	}
 	const hosts = parts

@@ -1,4 +1,5 @@
 import type {ThresholdRule} from '../core/thresholds.js';
+import {printable} from '../format/printable.js';
 import {timeAbove, type Episode} from './episodes.js';
 import {type GpuLineOptions, type MetricLines, metricLines, type ThresholdSource} from './gpu-lines.js';
 import {maxOf, percentile} from './percentile.js';
@@ -116,9 +117,10 @@ function labelOf(metric: MetricSeries, basis: RamBasis | null): string {
 	if (metric.id === 'ram') return basis ? ramLabel(basis) : 'RAM';
 	if (metric.id === 'swap') return 'Swap';
 	if (metric.id === 'gpu') return 'GPU (all)';
+	// The name and uuid are the log's words (nvidia-smi's, or whatever wrote the log): shown, never obeyed.
 	let label = `GPU ${metric.id.slice(3)}`;
-	if (metric.name) label += ` ${metric.name}`;
-	if (metric.uuid) label += ` (${metric.uuid})`;
+	if (metric.name) label += ` ${printable(metric.name)}`;
+	if (metric.uuid) label += ` (${printable(metric.uuid)})`;
 	return label;
 }
 

@@ -15,6 +15,7 @@ import {
 } from './report-parts.js';
 import {truncate} from '../format/columns.js';
 import {formatDuration} from '../format/duration.js';
+import {printable} from '../format/printable.js';
 
 // The `--analyze` report of a log of several hosts (a multi-node job): a table of the hosts, worst first, so the
 // node that ran out of memory is the first line; then each host's own report, as a log of one host reads.
@@ -28,7 +29,8 @@ function peakOf(analysis: Analysis, kind: 'ram' | 'swap' | 'gpu'): number {
 
 const breaches = (analysis: Analysis) => analysis.metrics.reduce((sum, m) => sum + m.episodes.length, 0);
 
-const hostName = (h: HostAnalysis) => h.host ?? '';
+/** The log's word for the host: shown, never obeyed (a log's `host` may hold escapes). */
+const hostName = (h: HostAnalysis) => printable(h.host ?? '');
 
 function durationOf(analysis: Analysis): string {
 	if (!analysis.first || !analysis.last) return '–';

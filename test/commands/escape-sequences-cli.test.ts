@@ -59,7 +59,7 @@ describe('escape sequences from outside', () => {
 		expect(run.stdout()).not.toContain('\u001b');
 	});
 
-	test("headless: a GPU name from nvidia-smi with escapes is printed escaped", async () => {
+	test('headless: a GPU name from nvidia-smi with escapes is printed escaped', async () => {
 		// One GPU whose recorded name carries an OSC title and a clear-screen CSI.
 		const scenario = path.join(dir, 'name-escapes.json');
 		await writeFile(
