@@ -37,7 +37,8 @@ export async function runAnalyzeCommand(o: AnalyzeOptions): Promise<number> {
 	const files = await resolveInputs(o.inputs.length > 0 ? o.inputs : ['.']);
 	// Counts and the first lines of each reason: constant memory however many lines are bad.
 	const skipped = new SkippedLines();
-	const log = analyzeLog(await readSeries(files, skipped), thresholdsFrom(o.settings), {
+	const series = await readSeries(files, skipped, o.host ? {keepHost: o.host} : {});
+	const log = analyzeLog(series, thresholdsFrom(o.settings), {
 		host: o.host ?? null,
 		// Each GPU: its --gpu-thresholds entry > its line in the log > --gpu-threshold (memlog/gpu-lines.ts).
 		gpuLines: {byUuid: o.settings.gpuThresholds},

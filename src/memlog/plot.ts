@@ -2,6 +2,7 @@ import type {Analysis, AnalysisThresholds} from './analyze.js';
 import type {LogAnalysis} from './analyze-log.js';
 import {type MetricSeries, metricRank, recordOf, type Series} from './series.js';
 import {timeLabels} from './time-labels.js';
+import {OTHER_GPUS_ID} from './fold.js';
 import {printable} from '../format/printable.js';
 
 // A hand-written SVG chart of a memory log: one panel per metric over time, with the value line,
@@ -201,7 +202,15 @@ const HOST_COLORS = [
 const LEGEND_PER_ROW = 6;
 
 const plainLabel = (id: string) =>
-	id === 'ram' ? 'RAM' : id === 'swap' ? 'Swap' : id === 'gpu' ? 'GPU (all)' : `GPU ${id.slice(3)}`;
+	id === 'ram'
+		? 'RAM'
+		: id === 'swap'
+			? 'Swap'
+			: id === 'gpu'
+				? 'GPU (all)'
+				: id === OTHER_GPUS_ID
+					? 'GPU (other)'
+					: `GPU ${id.slice(3)}`;
 
 /**
  * The chart of a log of several hosts: a panel per metric with one line per host (its records' window peaks, what

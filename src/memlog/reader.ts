@@ -238,10 +238,15 @@ export async function readAllRecords(files: readonly string[], skipped: SkipSink
 /**
  * Reads every file into numeric series for the analysis: the path for big logs, where our own
  * JSON Lines records go through the byte scanner and never become objects. Bad input goes to
- * `skipped` (a SkippedLines keeps it in constant memory); files as readAllRecords takes them.
+ * `skipped` (a SkippedLines keeps it in constant memory); files as readAllRecords takes them. Hosts and GPUs past
+ * the caps are folded (fold.ts), except `options.keepHost` (`--host`'s), which keeps its own series.
  */
-export async function readSeries(files: readonly string[], skipped: SkipSink): Promise<Series> {
-	const collector = new SeriesCollector();
+export async function readSeries(
+	files: readonly string[],
+	skipped: SkipSink,
+	options: {readonly keepHost?: string} = {},
+): Promise<Series> {
+	const collector = new SeriesCollector(options.keepHost);
 	const scanner = new LineScanner();
 	const fields = new RecordFields();
 	// Sizes the columns once from the first lines' length, instead of doubling them to fit.

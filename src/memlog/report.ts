@@ -2,6 +2,7 @@ import type {Analysis} from './analyze.js';
 import {
 	analysisBodyText,
 	fixed,
+	foldedLines,
 	METRIC_HEADER,
 	metricRow,
 	type ReportOptions,
@@ -14,6 +15,7 @@ import {
 import {truncate} from '../format/columns.js';
 import {formatDuration} from '../format/duration.js';
 import {printable} from '../format/printable.js';
+import {foldedText} from './fold.js';
 
 // The report of `traintop --analyze` on the log of one host: plain text for the terminal (fits 80 columns) and
 // Markdown tables for an incident note. A log of several hosts is report-hosts.ts's; the JSON is report-json.ts's.
@@ -24,6 +26,7 @@ function text(analysis: Analysis, options: ReportOptions): string {
 	lines.push(recordsLine(analysis.records, options));
 	lines.push(`Span     ${spanText(analysis.first, analysis.last)}`);
 	if (analysis.hosts.length > 0) lines.push(`Hosts    ${analysis.hosts.map(printable).join(', ')}`);
+	lines.push(...foldedLines(analysis));
 	lines.push(`Verdict  ${analysis.breached ? 'BREACHED: a metric reached its threshold' : 'no threshold reached'}`);
 	lines.push(...analysisBodyText(analysis, width));
 	return lines.map(l => truncate(l, width)).join('\n');
@@ -40,6 +43,7 @@ function markdown(analysis: Analysis, options: ReportOptions): string {
 	if (options.files) summary.push(['Files', String(options.files.length)]);
 	if (options.skipped !== undefined) summary.push(['Skipped lines', String(skippedCount(options.skipped))]);
 	if (analysis.hosts.length > 0) summary.push(['Hosts', analysis.hosts.map(printable).join(', ')]);
+	for (const line of foldedText(analysis.folded)) summary.push(['Folded', line]);
 	summary.push(['Breached', analysis.breached ? 'yes' : 'no']);
 	out.push(...table(['Item', 'Value'], summary), '');
 
