@@ -97,4 +97,22 @@ describe('escape sequences from outside', () => {
 		expect(stdout).not.toContain('\u001b');
 		expect(stdout).not.toContain('\u0007');
 	});
+
+	test("`ranks`: a job id and SLURM job id made of a rank's environment are listed escaped", async () => {
+		// A process's environment is its own to set: SLURM_JOB_ID makes the job's id and its SLURM part.
+		const tag = `traintop-escape-env-${process.pid}`;
+		rank = await startPython(
+			'',
+			{RANK: '0', WORLD_SIZE: '1', MASTER_ADDR: `h${PWNED}`, MASTER_PORT: '29517', SLURM_JOB_ID: `9${PWNED}\u001b[2J`},
+			tag,
+		);
+		for (const wide of [[], ['--wide']]) {
+			const {code, stdout} = await runCli(['ranks', '--match', tag, '--nvidia-smi', '/nonexistent', ...wide]);
+			expect(code).toBe(0);
+			expect(stdout).toContain(`job slurm:9${SHOWN}\\e[2J`);
+			expect(stdout).toContain(`SLURM 9${SHOWN}\\e[2J`);
+			expect(stdout).not.toContain('\u001b');
+			expect(stdout).not.toContain('\u0007');
+		}
+	});
 });
