@@ -109,6 +109,20 @@ describe('--analyze: escapes from the log are inert', () => {
 		expect(json.skipped[0]?.reason).toContain(OSC);
 	});
 
+	test("a log file's name from a run dir's listing: the left-out note and the no-record error show it escaped", async () => {
+		const empty = path.join(dir, `traintop-memory.x${HOSTILE}.jsonl`);
+		await writeFile(empty, '');
+		const alone = await runCli(['--analyze', dir]);
+		expect(alone.code).toBe(2);
+		expectInert(alone.stderr);
+		expect(alone.stderr).toContain(`traintop-memory.x${SHOWN}.jsonl: no memory record in it (it is empty)`);
+		await hostileLog(['node1']);
+		const beside = await runCli(['--analyze', dir]);
+		expect(beside.code).toBe(0);
+		expectInert(beside.stderr);
+		expect(beside.stderr).toContain(`left out ${empty.replace(HOSTILE, SHOWN)}: no memory record in it`);
+	});
+
 	test.each([
 		// One host: its panels are labelled with the GPU's name; several: the legend names each host.
 		['one host', [`node${HOSTILE}\u0001\uFFFE`], `GPU 0 H100${SHOWN}`],
