@@ -9,6 +9,7 @@ import {readSeries, resolveInputs} from '../memlog/reader.js';
 import {formatLogReport} from '../memlog/report-hosts.js';
 import {ANALYZE_JSON_SCHEMA_VERSION, logJson} from '../memlog/report-json.js';
 import {describeSkipped, SkippedLines} from '../memlog/skipped-lines.js';
+import {printable} from '../format/printable.js';
 
 export interface AnalyzeOptions {
 	/** Files, globs or run dirs; none = the current directory as a run dir. */
@@ -36,19 +37,22 @@ export async function runAnalyzeCommand(o: AnalyzeOptions): Promise<number> {
 	const files = await resolveInputs(o.inputs.length > 0 ? o.inputs : ['.']);
 	// Counts and the first lines of each reason: constant memory however many lines are bad.
 	const skipped = new SkippedLines();
-	const log = analyzeLog(await readSeries(files, skipped), thresholdsFrom(o.settings), {
+	const series = await readSeries(files, skipped, o.host ? {keepHost: o.host} : {});
+	const log = analyzeLog(series, thresholdsFrom(o.settings), {
 		host: o.host ?? null,
 		// Each GPU: its --gpu-thresholds entry > its line in the log > --gpu-threshold (memlog/gpu-lines.ts).
 		gpuLines: {byUuid: o.settings.gpuThresholds},
 	});
 	const json = logJson(log, {skipped: skipped.examples});
-	for (const {file, reason} of skipped.filesLeftOut) o.stderr.write(`traintop: left out ${file}: ${reason}\n`);
+	for (const {file, reason} of skipped.filesLeftOut) {
+		o.stderr.write(`traintop: left out ${printable(file)}: ${printable(reason)}\n`);
+	}
 
 	if (o.plot) {
 		try {
 			await writeFile(o.plot, plotLogSvg(log));
 		} catch (error) {
-			throw new UsageError(`cannot write the plot ${o.plot}: ${(error as Error).message}`);
+			throw new UsageError(`cannot write the plot ${printable(o.plot)}: ${printable((error as Error).message)}`);
 		}
 	}
 	if (o.format === 'json') {
@@ -67,7 +71,7 @@ export async function runAnalyzeCommand(o: AnalyzeOptions): Promise<number> {
 			`${formatLogReport(log, {format: o.format, width: Math.min(o.columns ?? 80, 120), files, skipped: skipped.total})}\n`,
 		);
 		o.stderr.write(describeSkipped(skipped));
-		if (o.plot) o.stderr.write(`traintop: wrote ${o.plot}\n`);
+		if (o.plot) o.stderr.write(`traintop: wrote ${printable(o.plot)}\n`);
 	}
 	return o.failOnBreach && json.breached ? EXIT.breach : EXIT.ok;
 }

@@ -2,6 +2,7 @@ import type {Job} from '../core/types.js';
 import type {RankSelector} from '../ranks/tree.js';
 import {truncate} from './columns.js';
 import {compactCommand} from './command-line.js';
+import {printable} from './printable.js';
 
 // A job in words, for lists (signal's "which job?", ranks) and headers.
 
@@ -19,6 +20,11 @@ export function missingLocalText(job: Job): string | null {
 		: `${job.ranks.length} of ${job.localWorldSize} local ranks`;
 }
 
+/** `998.0`: a SLURM job.step as squeue writes it, the job id (a rank's SLURM_JOB_ID) shown escaped. */
+export function slurmIdText(slurm: NonNullable<Job['slurm']>): string {
+	return `${printable(slurm.jobId)}${slurm.stepId === null ? '' : `.${slurm.stepId}`}`;
+}
+
 /** A command line in a job's line: without its interpreter's path, cut at 70 columns. */
 const shortCommand = (cmd: string): string => truncate(compactCommand(cmd), 70);
 
@@ -29,10 +35,11 @@ const shortCommand = (cmd: string): string => truncate(compactCommand(cmd), 70);
  */
 export function jobLine(job: Job, width = 160, command: (cmd: string) => string = shortCommand): string {
 	const missing = missingLocalText(job);
-	const parts = [job.id, rankCountText(job), ...(missing ? [missing] : [])];
-	if (job.runDir) parts.push(`run dir ${job.runDir}`);
-	else if (job.cwd) parts.push(`in ${job.cwd}`);
-	if (job.slurm) parts.push(`SLURM ${job.slurm.jobId}${job.slurm.stepId === null ? '' : `.${job.slurm.stepId}`}`);
+	// The id, the paths and the SLURM job id come from the ranks' environment and the file system: shown, not obeyed.
+	const parts = [printable(job.id), rankCountText(job), ...(missing ? [missing] : [])];
+	if (job.runDir) parts.push(`run dir ${printable(job.runDir)}`);
+	else if (job.cwd) parts.push(`in ${printable(job.cwd)}`);
+	if (job.slurm) parts.push(`SLURM ${slurmIdText(job.slurm)}`);
 	if (job.launcher) parts.push(`launcher ${job.launcher.pid} ${command(job.launcher.cmd)}`);
 	else parts.push(`rank 0 ${command(job.ranks[0]?.cmd ?? '')}`);
 	return truncate(parts.join('  '), width);

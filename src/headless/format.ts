@@ -95,7 +95,8 @@ export function formatAlertLine(alert: Alert, warnMargin: number): string {
 
 /** `8 × NVIDIA H100 80GB HBM3` for a homogeneous node (the usual case), each device listed otherwise. */
 function describeDevices(gpus: readonly GpuReading[]): string {
-	const names = gpus.map(g => g.name ?? 'unknown device');
+	// nvidia-smi's words for a device: a broken or hostile driver may put escapes in them.
+	const names = gpus.map(g => (g.name === null ? 'unknown device' : printable(g.name)));
 	const count = `${gpus.length} device${gpus.length === 1 ? '' : 's'}`;
 	if (names.length > 0 && names.every(name => name === names[0])) return `${count}, ${gpus.length} × ${names[0]}`;
 	return `${count}: ${gpus.map((g, i) => `${g.index}: ${names[i]}`).join(', ')}`;
@@ -111,7 +112,7 @@ export function formatGpuStateLine(state: GpuState, now: number): string | null 
 			return `GPU: ${describeDevices(state.gpus)}${warning}`;
 		}
 		case 'absent':
-			return `GPU: not monitored — ${state.reason}`;
+			return `GPU: not monitored — ${printable(state.reason)}`;
 		case 'error': {
 			const retry = state.retryAt === null ? '' : `; retrying in ${formatAge((state.retryAt - now) / 1000)}`;
 			return `GPU: nvidia-smi failed — ${printable(state.message)}${retry}`;

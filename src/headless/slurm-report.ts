@@ -2,6 +2,7 @@ import type {SlurmJob, SlurmView} from '../core/slurm-types.js';
 import type {Level, Snapshot} from '../core/types.js';
 import {LEVEL_WORD} from '../format/levels.js';
 import {jobTimeAtRisk, NOT_READ_YET, timeOf, titleOf} from '../format/slurm-job.js';
+import {printable} from '../format/printable.js';
 import {localTime} from '../format/time.js';
 
 // The SLURM job in the headless view: a line when what the controller says changes (state, restarts, reachable or
@@ -95,6 +96,7 @@ export class SlurmReport {
 			reason: view.status === 'unavailable' ? view.reason : null,
 			time_at_risk: risk && {text: risk.text, level: risk.level, work_at_risk_s: risk.workAtRiskS},
 		};
-		return {lines, records: [record]};
+		// The job's name, reason, partition and nodes and the controller's error text are SLURM's: shown, not obeyed.
+		return {lines: lines.map(printable), records: [record]};
 	}
 }

@@ -1,6 +1,8 @@
 import {UsageError} from '../core/errors.js';
+import {printable} from '../format/printable.js';
 import {type Analysis, type AnalysisThresholds, type AnalyzeOptions, analyze} from './analyze.js';
 import {splitByHost} from './by-host.js';
+import type {Folded} from './fold.js';
 import type {Series} from './series.js';
 
 // `--analyze` over a whole log: one analysis per host (a multi-node job's logs hold several), ranked worst first,
@@ -25,6 +27,8 @@ export interface LogAnalysis {
 	/** Any metric of any host at or above its threshold at any point. */
 	readonly breached: boolean;
 	readonly thresholds: AnalysisThresholds;
+	/** Hosts and GPUs past the caps (fold.ts); empty when none. */
+	readonly folded: readonly Folded[];
 }
 
 export interface LogAnalyzeOptions extends AnalyzeOptions {
@@ -41,6 +45,15 @@ function severityOf(analysis: Analysis): number {
 /** node2 before node10. */
 const byName = new Intl.Collator('en', {numeric: true}).compare;
 
+/** Hosts named in a message: the first few, shown escaped (a log's words), then how many more. */
+function hostList(hosts: readonly string[]): string {
+	const shown = [...hosts].sort(byName).slice(0, HOSTS_NAMED).map(printable).join(', ');
+	return hosts.length > HOSTS_NAMED ? `${shown} and ${hosts.length - HOSTS_NAMED} more` : shown;
+}
+
+/** Hosts a message names before "and N more". */
+const HOSTS_NAMED = 20;
+
 /** Analyse every host of the log (or the one `options.host` names) against the live monitor's threshold rules. */
 export function analyzeLog(
 	series: Series,
@@ -52,8 +65,8 @@ export function analyzeLog(
 	if (parts.length === 0) {
 		throw new UsageError(
 			series.hosts.length === 0
-				? `--host ${wanted}: the logs' records name no host`
-				: `--host ${wanted}: no record of that host in the logs; they hold ${[...series.hosts].sort(byName).join(', ')}`,
+				? `--host ${printable(wanted ?? '')}: the logs' records name no host`
+				: `--host ${printable(wanted ?? '')}: no record of that host in the logs; they hold ${hostList(series.hosts)}`,
 		);
 	}
 	const hosts = parts
@@ -72,5 +85,6 @@ export function analyzeLog(
 		last: lasts.at(-1) ?? null,
 		breached: hosts.some(h => h.analysis.breached),
 		thresholds,
+		folded: series.folded,
 	};
 }

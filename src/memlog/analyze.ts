@@ -1,5 +1,8 @@
 import type {ThresholdRule} from '../core/thresholds.js';
+import {printable} from '../format/printable.js';
 import {timeAbove, type Episode} from './episodes.js';
+import type {Folded} from './fold.js';
+import {OTHER_GPUS_ID} from './fold.js';
 import {type GpuLineOptions, type MetricLines, metricLines, type ThresholdSource} from './gpu-lines.js';
 import {maxOf, percentile} from './percentile.js';
 import {type RamBasis, ramBasisOf, ramLabel} from './ram-basis.js';
@@ -91,6 +94,8 @@ export interface Analysis {
 	/** Any metric at or above its threshold at any point. */
 	readonly breached: boolean;
 	readonly thresholds: AnalysisThresholds;
+	/** Hosts and GPUs past the caps, as the log's series folded them (fold.ts); empty when none. */
+	readonly folded: readonly Folded[];
 }
 
 /** Buckets of MetricAnalysis.sparkline. */
@@ -116,9 +121,11 @@ function labelOf(metric: MetricSeries, basis: RamBasis | null): string {
 	if (metric.id === 'ram') return basis ? ramLabel(basis) : 'RAM';
 	if (metric.id === 'swap') return 'Swap';
 	if (metric.id === 'gpu') return 'GPU (all)';
+	if (metric.id === OTHER_GPUS_ID) return 'GPU (other)';
+	// The name and uuid are the log's words (nvidia-smi's, or whatever wrote the log): shown, never obeyed.
 	let label = `GPU ${metric.id.slice(3)}`;
-	if (metric.name) label += ` ${metric.name}`;
-	if (metric.uuid) label += ` (${metric.uuid})`;
+	if (metric.name) label += ` ${printable(metric.name)}`;
+	if (metric.uuid) label += ` (${printable(metric.uuid)})`;
 	return label;
 }
 
@@ -276,5 +283,6 @@ export function analyze(series: Series, thresholds: AnalysisThresholds, options:
 		restarts,
 		breached: metrics.some(m => m.episodes.length > 0),
 		thresholds,
+		folded: series.folded,
 	};
 }

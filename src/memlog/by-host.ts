@@ -73,6 +73,10 @@ export function splitByHost(series: Series, only?: string): HostSeries[] {
 		part.ramLimitGb.push(series.ramLimitGb.at(i));
 	}
 	for (const metric of series.metrics) {
+		// Each host's builder sized to its own points of this metric: a metric of few points (a GPU index one host
+		// has) then costs its points in every host, not every host's record count.
+		const points = new Uint32Array(groups);
+		for (let k = 0; k < metric.count; k++) points[series.host.at(recordOf(metric, k)) + 1]!++;
 		const builders: (MetricBuilder | undefined)[] = [];
 		for (let k = 0; k < metric.count; k++) {
 			const record = recordOf(metric, k);
@@ -80,7 +84,7 @@ export function splitByHost(series: Series, only?: string): HostSeries[] {
 			if (!parts[g]) continue;
 			let builder = builders[g];
 			if (!builder) {
-				builder = new MetricBuilder(metric.id, metric.kind, metric.usedGb !== null, counts[g]!);
+				builder = new MetricBuilder(metric.id, metric.kind, metric.usedGb !== null, points[g]!);
 				builders[g] = builder;
 			}
 			const threshold = metric.threshold?.[k] ?? Number.NaN;
@@ -116,6 +120,7 @@ export function splitByHost(series: Series, only?: string): HostSeries[] {
 			// The collector judged them within each host in a log of several hosts (series.ts).
 			timeJumps: series.timeJumps.filter(j => j.host + 1 === g).map(j => ({...j, host: g === 0 ? -1 : 0})),
 			sorted: series.sorted,
+			folded: series.folded,
 		};
 	};
 	const out: HostSeries[] = [];

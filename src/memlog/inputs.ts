@@ -7,6 +7,7 @@ import path from 'node:path';
 import {pipeline, type Readable} from 'node:stream';
 import {createGunzip} from 'node:zlib';
 import {UsageError} from '../core/errors.js';
+import {printable} from '../format/printable.js';
 import {fileKind} from '../system/safe-read.js';
 
 const MEMORY_LOG_NAME = /^traintop-memory.*\.jsonl/;
@@ -40,7 +41,9 @@ async function statOrNull(p: string): Promise<Stats | null> {
  */
 function notRegularFile(file: string, st: Stats): UsageError | null {
 	const kind = fileKind(st);
-	return kind === null ? null : new UsageError(`${file}: not a regular file (${kind}); --analyze reads files`);
+	return kind === null
+		? null
+		: new UsageError(`${printable(file)}: not a regular file (${kind}); --analyze reads files`);
 }
 
 async function memoryLogsIn(dir: string): Promise<string[]> {
@@ -48,7 +51,7 @@ async function memoryLogsIn(dir: string): Promise<string[]> {
 	try {
 		names = (await readdir(dir)).filter(n => MEMORY_LOG_NAME.test(n)).sort();
 	} catch (error) {
-		throw new UsageError(`${dir}: cannot read the directory (${errorCode(error)})`);
+		throw new UsageError(`${printable(dir)}: cannot read the directory (${errorCode(error)})`);
 	}
 	const files: string[] = [];
 	for (const name of names) {
@@ -128,7 +131,7 @@ export async function openLog(file: string, chunk: number): Promise<Readable> {
 	try {
 		handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
 	} catch (error) {
-		throw new UsageError(`cannot read ${file}: ${errorCode(error)}`);
+		throw new UsageError(`cannot read ${printable(file)}: ${errorCode(error)}`);
 	}
 	const refused = notRegularFile(file, await handle.stat());
 	if (refused) {

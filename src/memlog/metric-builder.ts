@@ -73,6 +73,21 @@ export class MetricBuilder {
 		this.count = i + 1;
 	}
 
+	/**
+	 * The last point becomes the higher of it and this reading (a series of several GPUs holds each record's highest):
+	 * value and peak each the higher, the threshold of the reading whose peak is higher.
+	 */
+	raiseLast(value: number, peak: number, threshold = Number.NaN): void {
+		const i = this.count - 1;
+		const record = this.lastRecord();
+		const oldValue = this.value[i]!;
+		const oldPeak = (this.peak ?? this.value)[i]!;
+		const oldThreshold = this.threshold?.[i] ?? Number.NaN;
+		const higher = Math.fround(peak) > oldPeak;
+		this.count = i;
+		this.push(record, Math.max(value, oldValue), Math.max(peak, oldPeak), 0, higher ? threshold : oldThreshold);
+	}
+
 	/** The final series; `inverse` maps an old record index to its new (sorted) one. */
 	build(inverse: Uint32Array | null): MetricSeries {
 		const n = this.count;

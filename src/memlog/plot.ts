@@ -2,6 +2,8 @@ import type {Analysis, AnalysisThresholds} from './analyze.js';
 import type {LogAnalysis} from './analyze-log.js';
 import {type MetricSeries, metricRank, recordOf, type Series} from './series.js';
 import {timeLabels} from './time-labels.js';
+import {OTHER_GPUS_ID} from './fold.js';
+import {printable} from '../format/printable.js';
 
 // A hand-written SVG chart of a memory log: one panel per metric over time, with the value line,
 // the peak line (lighter), the dashed critical threshold, shaded episodes and time labels; for a log of several
@@ -17,15 +19,27 @@ const PLOT_W = WIDTH - LEFT - RIGHT;
 /** Time labels per panel. */
 const TICKS = 5;
 
-/** Escape text and attribute values for XML. */
+/**
+ * What XML 1.0 allows nowhere in a document (its Char production: C0 controls other than tab, LF and CR; U+FFFE,
+ * U+FFFF; a surrogate without its pair). A parser stops at the first, so a chart holding one does not open at all.
+ */
+const NOT_XML =
+	// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters it finds
+	/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** Escape text and attribute values for XML; a character XML cannot hold at all becomes U+FFFD. */
 export function escapeXml(s: string): string {
 	return s
+		.replace(NOT_XML, '\ufffd')
 		.replaceAll('&', '&amp;')
 		.replaceAll('<', '&lt;')
 		.replaceAll('>', '&gt;')
 		.replaceAll('"', '&quot;')
 		.replaceAll("'", '&apos;');
 }
+
+/** A string from the log (a host's name): shown as the terminal shows it, escapes visible, then made XML. */
+const fromLog = (s: string | null) => escapeXml(printable(s ?? ''));
 
 const n1 = (x: number) => (Math.round(x * 10) / 10).toString();
 
@@ -188,7 +202,15 @@ const HOST_COLORS = [
 const LEGEND_PER_ROW = 6;
 
 const plainLabel = (id: string) =>
-	id === 'ram' ? 'RAM' : id === 'swap' ? 'Swap' : id === 'gpu' ? 'GPU (all)' : `GPU ${id.slice(3)}`;
+	id === 'ram'
+		? 'RAM'
+		: id === 'swap'
+			? 'Swap'
+			: id === 'gpu'
+				? 'GPU (all)'
+				: id === OTHER_GPUS_ID
+					? 'GPU (other)'
+					: `GPU ${id.slice(3)}`;
 
 /**
  * The chart of a log of several hosts: a panel per metric with one line per host (its records' window peaks, what
@@ -212,7 +234,7 @@ export function plotLogSvg(log: LogAnalysis): string {
 		const lx = LEFT + (i % LEGEND_PER_ROW) * (PLOT_W / LEGEND_PER_ROW);
 		const ly = legendTop + Math.floor(i / LEGEND_PER_ROW) * 16;
 		out.push(
-			`<g class="legend" data-host="${escapeXml(h.host ?? '')}"><rect x="${n1(lx)}" y="${ly - 8}" width="12" height="8" fill="${colorOf(i)}"/><text x="${n1(lx + 16)}" y="${ly}">${escapeXml(h.host ?? '')}</text></g>`,
+			`<g class="legend" data-host="${fromLog(h.host)}"><rect x="${n1(lx)}" y="${ly - 8}" width="12" height="8" fill="${colorOf(i)}"/><text x="${n1(lx + 16)}" y="${ly}">${fromLog(h.host)}</text></g>`,
 		);
 	});
 	if (ids.length === 0) out.push(`<text x="${LEFT}" y="${top0 + 20}">No metrics in the log.</text>`);
@@ -226,12 +248,12 @@ export function plotLogSvg(log: LogAnalysis): string {
 		const top = top0 + index * (PANEL + PANEL_GAP) + 16;
 		const maxV = lines.reduce((v, l) => maxPeak(l.metric, v), 100);
 		const episodes = lines.flatMap(l =>
-			l.info.episodes.map(e => ({...e, start: `${l.h.host}: ${e.start}`, fill: l.color})),
+			l.info.episodes.map(e => ({...e, start: `${printable(l.h.host ?? '')}: ${e.start}`, fill: l.color})),
 		);
 		panel(out, {id, label: plainLabel(id), critical, top, maxV, frame}, episodes, y =>
 			lines.map(
 				l =>
-					`<path class="peak" data-host="${escapeXml(l.h.host ?? '')}" d="${columnPath(l.metric, l.h.series, l.metric.peak, frame.x, y)}" fill="none" stroke="${l.color}" stroke-width="1.5"/>`,
+					`<path class="peak" data-host="${fromLog(l.h.host)}" d="${columnPath(l.metric, l.h.series, l.metric.peak, frame.x, y)}" fill="none" stroke="${l.color}" stroke-width="1.5"/>`,
 			),
 		);
 	});

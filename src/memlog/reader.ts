@@ -9,6 +9,7 @@
 import {stat} from 'node:fs/promises';
 import {StringDecoder} from 'node:string_decoder';
 import {UsageError} from '../core/errors.js';
+import {printable} from '../format/printable.js';
 import {checkRecord} from './check-record.js';
 import {openLog} from './inputs.js';
 import {RecordFields} from './record-fields.js';
@@ -67,10 +68,12 @@ function settleEmptyFiles(results: readonly FileResult[], skipped: SkipSink): vo
 	const empty = results.filter(r => r.records === 0);
 	if (empty.length === 0) return;
 	const why = (r: FileResult) => (r.skipped === 0 ? 'it is empty' : `${r.skipped} line(s) skipped as bad input`);
+	// A name from a run dir's listing or a glob is the file system's: shown, never obeyed.
+	const name = (r: FileResult) => printable(r.file);
 	if (empty.length === results.length) {
 		const [only] = empty;
-		if (empty.length === 1 && only) throw new UsageError(`${only.file}: no memory record in it (${why(only)})`);
-		const listed = empty.slice(0, 5).map(r => `${r.file}: ${why(r)}`);
+		if (empty.length === 1 && only) throw new UsageError(`${name(only)}: no memory record in it (${why(only)})`);
+		const listed = empty.slice(0, 5).map(r => `${name(r)}: ${why(r)}`);
 		const more = empty.length > 5 ? `; and ${empty.length - 5} more` : '';
 		throw new UsageError(`no memory record in any input: ${listed.join('; ')}${more}`);
 	}
@@ -184,7 +187,7 @@ async function readFile(file: string, skipped: SkipSink, sink: FileSink): Promis
 		if (code?.startsWith('Z_') === true) {
 			bad(splitter.line, `gzip: ${(error as Error).message}`);
 		} else {
-			throw new UsageError(`cannot read ${file}: ${code ?? (error as Error).message}`);
+			throw new UsageError(`cannot read ${printable(file)}: ${code ?? printable((error as Error).message)}`);
 		}
 	} finally {
 		stream.destroy();
@@ -238,10 +241,15 @@ export async function readAllRecords(files: readonly string[], skipped: SkipSink
 /**
  * Reads every file into numeric series for the analysis: the path for big logs, where our own
  * JSON Lines records go through the byte scanner and never become objects. Bad input goes to
- * `skipped` (a SkippedLines keeps it in constant memory); files as readAllRecords takes them.
+ * `skipped` (a SkippedLines keeps it in constant memory); files as readAllRecords takes them. Hosts and GPUs past
+ * the caps are folded (fold.ts), except `options.keepHost` (`--host`'s), which keeps its own series.
  */
-export async function readSeries(files: readonly string[], skipped: SkipSink): Promise<Series> {
-	const collector = new SeriesCollector();
+export async function readSeries(
+	files: readonly string[],
+	skipped: SkipSink,
+	options: {readonly keepHost?: string} = {},
+): Promise<Series> {
+	const collector = new SeriesCollector(options.keepHost);
 	const scanner = new LineScanner();
 	const fields = new RecordFields();
 	// Sizes the columns once from the first lines' length, instead of doubling them to fit.

@@ -4,6 +4,7 @@ import {formatReport} from './report.js';
 import {
 	analysisBodyText,
 	fixed,
+	foldedLines,
 	METRIC_HEADER,
 	metricRow,
 	type ReportOptions,
@@ -15,6 +16,8 @@ import {
 } from './report-parts.js';
 import {truncate} from '../format/columns.js';
 import {formatDuration} from '../format/duration.js';
+import {printable} from '../format/printable.js';
+import {foldedText} from './fold.js';
 
 // The `--analyze` report of a log of several hosts (a multi-node job): a table of the hosts, worst first, so the
 // node that ran out of memory is the first line; then each host's own report, as a log of one host reads.
@@ -28,7 +31,8 @@ function peakOf(analysis: Analysis, kind: 'ram' | 'swap' | 'gpu'): number {
 
 const breaches = (analysis: Analysis) => analysis.metrics.reduce((sum, m) => sum + m.episodes.length, 0);
 
-const hostName = (h: HostAnalysis) => h.host ?? '';
+/** The log's word for the host: shown, never obeyed (a log's `host` may hold escapes). */
+const hostName = (h: HostAnalysis) => printable(h.host ?? '');
 
 function durationOf(analysis: Analysis): string {
 	if (!analysis.first || !analysis.last) return '–';
@@ -74,6 +78,7 @@ function text(log: LogAnalysis, options: ReportOptions): string {
 	lines.push(recordsLine(log.records, options));
 	lines.push(`Span     ${spanText(log.first, log.last)}`);
 	lines.push(`Hosts    ${log.hosts.length}, worst first (peaks in %; breaches: episodes above a threshold)`);
+	lines.push(...foldedLines(log));
 	const breached = breachedHosts(log);
 	lines.push(`Verdict  ${breached ? `BREACHED on ${breached}` : 'no threshold reached on any host'}`);
 	lines.push('', ...summaryText(log, width));
@@ -101,6 +106,7 @@ function markdown(log: LogAnalysis, options: ReportOptions): string {
 	if (options.files) summary.push(['Files', String(options.files.length)]);
 	if (options.skipped !== undefined) summary.push(['Skipped lines', String(skippedCount(options.skipped))]);
 	summary.push(['Hosts', String(log.hosts.length)]);
+	for (const line of foldedText(log.folded)) summary.push(['Folded', line]);
 	const breached = breachedHosts(log);
 	summary.push(['Breached', breached ? `yes, on ${breached}` : 'no']);
 	out.push(...table(['Item', 'Value'], summary), '');

@@ -1,3 +1,4 @@
+import type {Folded} from './fold.js';
 import type {Analysis, AnalysisThresholds, MetricAnalysis, Restart} from './analyze.js';
 import type {LogAnalysis} from './analyze-log.js';
 import type {ThresholdSource} from './gpu-lines.js';
@@ -66,7 +67,12 @@ export interface AnalysisJson extends HostJson {
 	readonly skipped: SkippedItem[];
 	/** Only in a log of several hosts: each host's figures, worst host first. */
 	readonly hosts?: Record<string, HostJson>;
+	/** Only when hosts or GPUs past the caps went into one series (fold.ts): how many, and into which. */
+	readonly folded?: readonly Folded[];
 }
+
+/** `folded` only where something was: a log within the caps keeps the JSON it always had. */
+const foldedJson = (folded: readonly Folded[]) => (folded.length > 0 ? {folded} : {});
 
 /** A number rounded by `round`; one that is not finite stays NaN, which JSON.stringify writes as null. */
 const finite =
@@ -164,6 +170,7 @@ export function analysisJson(analysis: Analysis, extra: {skipped: readonly Skipp
 		skipped: skippedJson(extra.skipped),
 		gaps,
 		restarts,
+		...foldedJson(analysis.folded),
 	};
 }
 
@@ -211,5 +218,6 @@ export function logJson(log: LogAnalysis, extra: {skipped: readonly SkippedItem[
 			r => r.time,
 		),
 		hosts,
+		...foldedJson(log.folded),
 	};
 }

@@ -4,6 +4,7 @@ import type {Trend} from './trend.js';
 import {truncate} from '../format/columns.js';
 import {formatDuration} from '../format/duration.js';
 import {isoTimeText} from '../format/time.js';
+import {foldedText} from './fold.js';
 
 // The words and pieces the `--analyze` reports share: one host's (report.ts) and several hosts' (report-hosts.ts)
 // say a metric, an episode, a trend or a restart the same way.
@@ -72,6 +73,11 @@ export function recordsLine(records: number, options: ReportOptions): string {
 	if (files !== undefined) line += ` from ${files} file${files === 1 ? '' : 's'}`;
 	if (options.skipped !== undefined) line += `, ${skipped} line${skipped === 1 ? '' : 's'} skipped`;
 	return line;
+}
+
+/** "Folded   19,744 more hosts (…) folded into '(other hosts)': …", a line per fold; none when nothing was. */
+export function foldedLines(analysis: Pick<Analysis, 'folded'>): string[] {
+	return foldedText(analysis.folded).map(line => `Folded   ${line}`);
 }
 
 export function spanText(first: string | null, last: string | null): string {

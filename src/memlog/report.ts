@@ -2,6 +2,7 @@ import type {Analysis} from './analyze.js';
 import {
 	analysisBodyText,
 	fixed,
+	foldedLines,
 	METRIC_HEADER,
 	metricRow,
 	type ReportOptions,
@@ -13,6 +14,8 @@ import {
 } from './report-parts.js';
 import {truncate} from '../format/columns.js';
 import {formatDuration} from '../format/duration.js';
+import {printable} from '../format/printable.js';
+import {foldedText} from './fold.js';
 
 // The report of `traintop --analyze` on the log of one host: plain text for the terminal (fits 80 columns) and
 // Markdown tables for an incident note. A log of several hosts is report-hosts.ts's; the JSON is report-json.ts's.
@@ -22,7 +25,8 @@ function text(analysis: Analysis, options: ReportOptions): string {
 	const lines: string[] = ['traintop memory report'];
 	lines.push(recordsLine(analysis.records, options));
 	lines.push(`Span     ${spanText(analysis.first, analysis.last)}`);
-	if (analysis.hosts.length > 0) lines.push(`Hosts    ${analysis.hosts.join(', ')}`);
+	if (analysis.hosts.length > 0) lines.push(`Hosts    ${analysis.hosts.map(printable).join(', ')}`);
+	lines.push(...foldedLines(analysis));
 	lines.push(`Verdict  ${analysis.breached ? 'BREACHED: a metric reached its threshold' : 'no threshold reached'}`);
 	lines.push(...analysisBodyText(analysis, width));
 	return lines.map(l => truncate(l, width)).join('\n');
@@ -38,7 +42,8 @@ function markdown(analysis: Analysis, options: ReportOptions): string {
 	];
 	if (options.files) summary.push(['Files', String(options.files.length)]);
 	if (options.skipped !== undefined) summary.push(['Skipped lines', String(skippedCount(options.skipped))]);
-	if (analysis.hosts.length > 0) summary.push(['Hosts', analysis.hosts.join(', ')]);
+	if (analysis.hosts.length > 0) summary.push(['Hosts', analysis.hosts.map(printable).join(', ')]);
+	for (const line of foldedText(analysis.folded)) summary.push(['Folded', line]);
 	summary.push(['Breached', analysis.breached ? 'yes' : 'no']);
 	out.push(...table(['Item', 'Value'], summary), '');
 

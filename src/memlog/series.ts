@@ -1,6 +1,6 @@
 import type {ReadLogRecord} from './record.js';
 import {ColumnBuilder, type Column} from './column.js';
-import {gpuMetricId} from '../core/metric-id.js';
+import {type Folded, GpuIds, HostIds, OTHER_GPUS_ID} from './fold.js';
 import {MetricBuilder} from './metric-builder.js';
 import {fillFromRecord, RecordFields} from './record-fields.js';
 import {grow, resize} from './typed-arrays.js';
@@ -48,8 +48,9 @@ export interface MetricSeries {
 	readonly hostName: readonly (string | undefined)[];
 }
 
-/** Where a metric goes in display order: ram, swap, gpu, gpu0, gpu1… */
+/** Where a metric goes in display order: ram, swap, gpu, gpu0, gpu1… and the folded GPUs (fold.ts) last. */
 export function metricRank(id: string): number {
+	if (id === OTHER_GPUS_ID) return Number.MAX_SAFE_INTEGER;
 	return id === 'ram' ? -3 : id === 'swap' ? -2 : id === 'gpu' ? -1 : Number(id.slice(3));
 }
 
@@ -96,6 +97,8 @@ export interface Series {
 	readonly timeJumps: readonly TimeJump[];
 	/** Whether finish() had to sort the records by time. */
 	readonly sorted: boolean;
+	/** Hosts and GPUs past the caps (fold.ts), each fold's account; empty when nothing was folded. */
+	readonly folded: readonly Folded[];
 }
 
 /** Series.ramAgainst: the host's total RAM (no cgroup limit in the record), the ranks' cgroup, traintop's own. */
@@ -111,8 +114,7 @@ export class SeriesCollector {
 	#time = new Float64Array(INITIAL);
 	readonly #interval = new ColumnBuilder(n => new Float32Array(n));
 	readonly #host = new ColumnBuilder(n => new Int32Array(n));
-	readonly #hostIds = new Map<string, number>();
-	readonly #hosts: string[] = [];
+	readonly #hostIds: HostIds;
 	readonly #slurmJob = new ColumnBuilder(n => new Int32Array(n));
 	readonly #slurmJobIds = new Map<string, number>();
 	readonly #slurmJobs: string[] = [];
@@ -127,10 +129,17 @@ export class SeriesCollector {
 	readonly #hostJumps: TimeJump[] = [];
 	readonly #hostLast: number[] = [Number.NEGATIVE_INFINITY];
 
+	/** `keepHost`: a host kept apart however many come before it (`--host`'s). */
+	constructor(keepHost?: string) {
+		this.#hostIds = new HostIds(keepHost);
+	}
+
 	#metric(id: string, kind: MetricKind): MetricBuilder {
 		let metric = this.#metrics.get(id);
 		if (!metric) {
-			metric = new MetricBuilder(id, kind, id === 'ram', this.#time.length);
+			// Room for every record only for a metric of the first record (#count counts it already): one met later (a GPU index of one record)
+			// grows as its points come, so many of them cost their points, not the log's length each.
+			metric = new MetricBuilder(id, kind, id === 'ram', this.#count <= 1 ? this.#time.length : INITIAL);
 			this.#metrics.set(id, metric);
 		}
 		return metric;
@@ -138,7 +147,7 @@ export class SeriesCollector {
 
 	readonly #fields = new RecordFields();
 	/** Each GPU's builder by index: no `gpu${index}` string and map lookup per device per record. */
-	readonly #devices: MetricBuilder[] = [];
+	readonly #devices = new GpuIds();
 
 	/**
 	 * Room for `records` records in every column, so a big log is not copied at each doubling (and
@@ -151,7 +160,8 @@ export class SeriesCollector {
 		this.#interval.reserve(capacity);
 		this.#host.reserve(capacity);
 		for (const column of this.#perRecord()) column.reserve(capacity);
-		for (const metric of this.#metrics.values()) metric.reserve(capacity);
+		// Only metrics in most records so far: a sparse one would otherwise hold the whole log's room for a few points.
+		for (const metric of this.#metrics.values()) if (metric.count * 2 >= this.#count) metric.reserve(capacity);
 	}
 
 	#perRecord(): ColumnBuilder[] {
@@ -175,13 +185,8 @@ export class SeriesCollector {
 		this.#interval.push(f.interval > 0 ? f.interval : Number.NaN);
 		let host = -1;
 		if (f.host !== undefined) {
-			host = this.#hostIds.get(f.host) ?? -1;
-			if (host < 0) {
-				host = this.#hosts.length;
-				this.#hosts.push(f.host);
-				this.#hostIds.set(f.host, host);
-				this.#hostLast.push(Number.NEGATIVE_INFINITY);
-			}
+			host = this.#hostIds.idOf(f.host);
+			if (host + 1 === this.#hostLast.length) this.#hostLast.push(Number.NEGATIVE_INFINITY);
 		}
 		this.#host.push(host);
 		let job = -1;
@@ -201,7 +206,8 @@ export class SeriesCollector {
 		}
 		this.#last = time;
 		const hostLast = this.#hostLast[host + 1]!;
-		if (time < hostLast) this.#hostJumps.push({time, previous: hostLast, host});
+		// The folded hosts' records interleave many machines' clocks: time going back there is no restart.
+		if (time < hostLast && !this.#hostIds.isFolded(host)) this.#hostJumps.push({time, previous: hostLast, host});
 		this.#hostLast[host + 1] = time;
 		this.#count = r + 1;
 
@@ -225,7 +231,14 @@ export class SeriesCollector {
 			const index = f.devIndex[d]!;
 			const percent = f.devPercent[d]!;
 			if (!isNum(percent) || !Number.isInteger(index) || index < 0) continue;
-			const metric = (this.#devices[index] ??= this.#metric(gpuMetricId(index), 'gpu'));
+			const peak = f.devPeak[d]!;
+			const metric = this.#devices.metricOf(index, id => this.#metric(id, 'gpu'));
+			if (metric.id === this.#devices.other) {
+				// Past the cap: the series holds each record's highest of the GPUs folded into it.
+				if (metric.lastRecord() === r) metric.raiseLast(percent, isNum(peak) ? peak : percent, f.devThreshold[d]!);
+				else metric.push(r, percent, isNum(peak) ? peak : percent, 0, f.devThreshold[d]!);
+				continue;
+			}
 			// Two entries for the same index in one record: keep the first.
 			if (metric.lastRecord() === r) continue;
 			const uuid = f.devUuid[d];
@@ -238,7 +251,6 @@ export class SeriesCollector {
 				metric.name = name;
 				metric.hostName[host + 1] = name;
 			}
-			const peak = f.devPeak[d]!;
 			metric.push(r, percent, isNum(peak) ? peak : percent, 0, f.devThreshold[d]!);
 		}
 	}
@@ -280,15 +292,16 @@ export class SeriesCollector {
 			time,
 			interval,
 			host,
-			hosts: [...this.#hosts],
+			hosts: [...this.#hostIds.names],
 			slurmJob,
 			slurmJobs: [...this.#slurmJobs],
 			slurmRestarts,
 			ramAgainst,
 			ramLimitGb,
 			metrics,
-			timeJumps: this.#hosts.length > 1 ? [...this.#hostJumps] : [...this.#jumps],
+			timeJumps: this.#hostIds.names.length > 1 ? [...this.#hostJumps] : [...this.#jumps],
 			sorted: inverse !== null,
+			folded: [this.#hostIds.fold.result(), this.#devices.fold.result()].filter(f => f !== null),
 		};
 	}
 }

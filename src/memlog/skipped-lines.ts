@@ -2,6 +2,8 @@
 // object per line until the heap ran out. Every line is counted, by reason; only the first few of each reason are
 // kept as examples (with file and line), and only so many reasons are told apart.
 
+import {printable} from '../format/printable.js';
+
 export interface SkippedLine {
 	readonly file: string;
 	readonly line: number;
@@ -104,14 +106,17 @@ export function describeSkipped(skipped: SkippedLines, shown = 3, reasons = 8): 
 	const all = skipped.reasons;
 	for (const {reason, count} of all.slice(0, reasons)) {
 		const examples = skipped.examplesOf(reason);
-		for (const e of examples.slice(0, shown)) out.push(`  ${e.file}:${e.line}: ${e.reason}`);
+		// A reason quotes the bad line's bytes (JSON.parse's message does), and a file's name is the file system's.
+		for (const e of examples.slice(0, shown)) out.push(`  ${printable(e.file)}:${e.line}: ${printable(e.reason)}`);
 		const more = count - Math.min(shown, examples.length);
-		if (more > 0) out.push(`  … and ${more} more: ${reason}`);
+		if (more > 0) out.push(`  … and ${more} more: ${printable(reason)}`);
 	}
 	const rest = all.slice(reasons);
 	if (rest.length > 0) {
 		const lines = rest.reduce((sum, r) => sum + r.count, 0);
-		out.push(`  … and ${lines} more of ${rest.length} other reason(s): ${rest.map(r => r.reason).join(', ')}`);
+		out.push(
+			`  … and ${lines} more of ${rest.length} other reason(s): ${rest.map(r => printable(r.reason)).join(', ')}`,
+		);
 	}
 	return `${out.join('\n')}\n`;
 }

@@ -1,3 +1,4 @@
+import {printable} from '../format/printable.js';
 import {formatBytes, formatPercent} from '../format/units.js';
 import {wrapText} from '../ui/rank-detail-lines.js';
 import {TENSORS_PER_SAMPLE} from './estimate.js';
@@ -17,13 +18,15 @@ const WORDS: Readonly<Record<OverallVerdict, string>> = {
 	unknown: 'unknown',
 };
 
+// Every text goes through section() or items(), which show control characters as escapes before they wrap: the
+// report names what it read (nvidia-smi's GPU names and errors, the config file's path and keys, the cgroup's path).
 function section(label: string, text: string, width: number): string[] {
-	return wrapText(`${label.padEnd(LABEL)}${text}`, width, ' '.repeat(LABEL));
+	return wrapText(`${label.padEnd(LABEL)}${printable(text)}`, width, ' '.repeat(LABEL));
 }
 
 /** Indented lines; a long one goes on two spaces further in, so where one item ends stays plain. */
 function items(texts: readonly string[], width: number, bullet = ''): string[] {
-	return texts.flatMap(text => wrapText(`${ITEM}${bullet}${text}`, width, `${ITEM}  `));
+	return texts.flatMap(text => wrapText(`${ITEM}${bullet}${printable(text)}`, width, `${ITEM}  `));
 }
 
 function plural(count: number, word: string): string {
@@ -112,7 +115,7 @@ export function formatPreflight(
 	width = 80,
 ): string {
 	return [
-		`traintop preflight on ${report.host}`,
+		`traintop preflight on ${printable(report.host)}`,
 		...estimateLines(report, width),
 		...ramLines(report, width),
 		...gpuLines(report.gpus, width),

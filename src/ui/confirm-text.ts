@@ -1,4 +1,5 @@
 import type {Job} from '../core/types.js';
+import {printable} from '../format/printable.js';
 import {previewLine} from '../ranks/preview.js';
 import type {SignalName} from '../ranks/signals.js';
 import type {SignalAction} from '../session/actions.js';
@@ -32,7 +33,7 @@ function routeWords(job: Job, action: SignalAction): string[] {
 	const elsewhere = job.worldSize === null ? 0 : job.worldSize - job.ranks.length;
 	if (elsewhere <= 0) return [local];
 	const ranks = `${elsewhere} of its ${job.worldSize} ranks run elsewhere and get nothing`;
-	const slurm = job.slurm?.jobId;
+	const slurm = job.slurm ? printable(job.slurm.jobId) : undefined;
 	if (slurm === undefined) return [local, `${ranks}: signal them on their nodes`];
 	return [local, `${ranks}: \`traintop signal ${action} --slurm-job ${slurm}\` reaches every task (scancel)`];
 }
@@ -48,8 +49,9 @@ export function confirmText(
 	job: Job | null,
 	sessionRunDir: string | null,
 ): ConfirmText {
-	const title = `Send ${signalWord(action, signal)} to job ${target.job}?`;
-	if (job === null) return {title, lines: [`job ${target.job} is no longer running: nothing will be sent`]};
+	// A job's id is made of its ranks' environment (SLURM_JOB_ID, MASTER_ADDR…): shown, never obeyed.
+	const title = `Send ${signalWord(action, signal)} to job ${printable(target.job)}?`;
+	if (job === null) return {title, lines: [`job ${printable(target.job)} is no longer running: nothing will be sent`]};
 	const chosen = new Set(target.pids);
 	const ranks = job.ranks.filter(r => chosen.has(r.pid));
 	const plural = ranks.length === 1 ? '' : 's';

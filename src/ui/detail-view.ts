@@ -1,4 +1,5 @@
 import type {RankRef} from './targets.js';
+import {printable} from '../format/printable.js';
 
 // The rank detail box's part of the UI state (state.ts): Enter on a rank opens it and asks for one
 // read of /proc (the 'detail' effect, run by hooks/use-ui-effects.ts); the answer fills it. Kept
@@ -32,7 +33,7 @@ export function openDetail(
 ): {readonly view: DetailView; readonly effect: DetailEffect} | null {
 	if (rank === undefined) return null;
 	return {
-		view: {pid: rank.pid, title: `pid ${rank.pid} · job ${rank.job}`, lines: ['reading /proc…']},
+		view: {pid: rank.pid, title: `pid ${rank.pid} · job ${printable(rank.job)}`, lines: ['reading /proc…']},
 		effect: {kind: 'detail', pid: rank.pid, width},
 	};
 }

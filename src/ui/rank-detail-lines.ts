@@ -15,7 +15,7 @@ import {rankHistoryLines} from './rank-history-lines.js';
 
 /** `rank 3 · pid 4242 · job torchrun:9999`; `rank ?` for a --match process without rank variables. */
 export function detailTitle(rank: {readonly rank: number | null; readonly pid: number; readonly job: string}): string {
-	return `rank ${rank.rank ?? '?'} · pid ${rank.pid} · job ${rank.job}`;
+	return `rank ${rank.rank ?? '?'} · pid ${rank.pid} · job ${printable(rank.job)}`;
 }
 
 /** Columns of the labels (`command`, `cwd`…): values line up after them, and wrap back to them. */

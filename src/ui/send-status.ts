@@ -1,6 +1,7 @@
 import type {SaveOutcome} from '../checkpoints/save-attribution.js';
 import type {ExitStatus} from '../core/types.js';
 import {jobExitWords} from '../format/events.js';
+import {printable} from '../format/printable.js';
 import {localTime} from '../format/time.js';
 import type {SendResult} from '../ranks/send.js';
 import type {SignalName} from '../ranks/signals.js';
@@ -28,13 +29,13 @@ export function outcomeTitle(
 	const counts = new Map<string, number>();
 	for (const r of results) counts.set(r.outcome, (counts.get(r.outcome) ?? 0) + 1);
 	const parts = [...counts].map(([outcome, n]) => `${outcome} ${n}`);
-	return `${signalWord(action, signal)} to job ${job}: ${parts.join(', ')}`;
+	return `${signalWord(action, signal)} to job ${printable(job)}: ${parts.join(', ')}`;
 }
 
 /** Right after a send that reached a rank: waiting for its checkpoint, or why none is waited for. */
 export function sentStatus(signal: SignalName, job: string, sentAt: number, watch: SaveWatch): SaveStatus {
 	// The time of day only: the status is about the last send, and the line must fit beside the level word.
-	const sent = `${signal} to job ${job} sent ${localTime(sentAt).slice(11)}`;
+	const sent = `${signal} to job ${printable(job)} sent ${localTime(sentAt).slice(11)}`;
 	if (watch === 'watching') return {text: `waiting for checkpoint… (${sent})`, level: 'ok'};
 	if (watch === 'not-this-job') return {text: `${sent}; save not watched: RUN_DIR is not this job's`, level: 'warn'};
 	return {text: `${sent}; no RUN_DIR given, so no checkpoint to wait for`, level: 'warn'};
@@ -78,14 +79,16 @@ export function saveFinishedStatus(event: SaveFinished): SaveStatus {
 			text: `no new checkpoint ${event.timeoutS} s after ${event.signal}: check the job's log`,
 			level: 'critical',
 		};
-	if (event.attributed) return {text: `saved ${checkpoint} in ${seconds} s`, level: 'ok'};
-	return {text: `${checkpoint} in ${seconds} s${event.note ? ` — ${event.note}` : ''}`, level: 'warn'};
+	// A checkpoint's name is the file system's, and its note may quote one: shown, never obeyed.
+	const name = printable(checkpoint);
+	if (event.attributed) return {text: `saved ${name} in ${seconds} s`, level: 'ok'};
+	return {text: `${name} in ${seconds} s${event.note ? ` — ${printable(event.note)}` : ''}`, level: 'warn'};
 }
 
 /** An emergency signal's job ended before its checkpoint was seen. Most telling first: the pane cuts the line. */
 export function jobExitedStatus(job: string, signal: SignalName, exit: ExitStatus | null): SaveStatus {
 	return {
-		text: `no emergency checkpoint seen: job ${job} exited after ${signal} (${jobExitWords(exit)})`,
+		text: `no emergency checkpoint seen: job ${printable(job)} exited after ${signal} (${jobExitWords(exit)})`,
 		level: 'warn',
 	};
 }

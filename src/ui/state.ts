@@ -1,4 +1,5 @@
 import {outcomeLine} from '../ranks/preview.js';
+import {printable} from '../format/printable.js';
 import type {SignalAction} from '../session/actions.js';
 import {type DetailView, detailAnswered, NO_RANK_TO_SHOW, openDetail} from './detail-view.js';
 import type {SaveStatus} from './panes/CheckpointsPane.js';
@@ -128,7 +129,10 @@ function withEffect(state: UiState, effect: Effect): UiState {
 function send(state: UiState, context: KeyContext): UiState {
 	if (!state.confirm) return state;
 	const {action, target} = state.confirm;
-	const sending = {title: `sending ${signalWord(action, context.signals[action])} to job ${target.job}…`, lines: []};
+	const sending = {
+		title: `sending ${signalWord(action, context.signals[action])} to job ${printable(target.job)}…`,
+		lines: [],
+	};
 	return withEffect(
 		{...state, mode: 'result', confirm: null, result: sending},
 		{kind: 'send', action, job: target.job, identities: target.identities},
@@ -229,7 +233,7 @@ export function reduce(state: UiState, event: UiEvent): UiState {
 			return {
 				...state,
 				result: {
-					title: `${signalWord(event.action, event.signal)} to job ${event.job}: nothing sent`,
+					title: `${signalWord(event.action, event.signal)} to job ${printable(event.job)}: nothing sent`,
 					lines: [event.reason],
 				},
 			};

@@ -59,6 +59,35 @@ describe('escape sequences from outside', () => {
 		expect(run.stdout()).not.toContain('\u001b');
 	});
 
+	test('headless: a GPU name from nvidia-smi with escapes is printed escaped', async () => {
+		// One GPU whose recorded name carries an OSC title and a clear-screen CSI.
+		const scenario = path.join(dir, 'name-escapes.json');
+		await writeFile(
+			scenario,
+			JSON.stringify({
+				scenario: 'name-escapes',
+				recorded_format: 'csv,noheader,nounits',
+				fields: ['index', 'uuid', 'name', 'memory.used', 'memory.total'],
+				files: {'query-gpu.csv': `0, GPU-0001, H100${PWNED}\u001b[2J, 802, 12206\n`},
+			}),
+		);
+		const calls = path.join(dir, 'calls.jsonl');
+		const run = startCli(['--interval', '0.1', '--log-interval', '0.5', '--no-log'], {
+			env: fakeEnv({FAKE_NVSMI_SCENARIO: scenario, FAKE_NVSMI_LOG: calls}),
+		});
+		try {
+			await run.waitFor(o => o.stderr.includes('GPU: 1 device'), 15_000);
+			run.child.kill('SIGINT');
+			expect(await run.exited).toBe(0);
+		} finally {
+			killAll(readInvocations(calls).map(entry => entry.pid));
+		}
+		expect(run.stderr()).toContain(`GPU: 1 device, 1 × H100${SHOWN}\\e[2J`);
+		expect(run.stderr()).not.toContain('\u001b');
+		expect(run.stderr()).not.toContain('\u0007');
+		expect(run.stdout()).not.toContain('\u001b');
+	});
+
 	test('`ranks`: a rank whose argv holds an escape sequence is listed escaped', async () => {
 		const tag = `traintop-escape-rank-${process.pid}`;
 		rank = await startPython('', {}, `${tag}${PWNED}`);
@@ -67,5 +96,23 @@ describe('escape sequences from outside', () => {
 		expect(stdout).toContain(`${tag}${SHOWN}`);
 		expect(stdout).not.toContain('\u001b');
 		expect(stdout).not.toContain('\u0007');
+	});
+
+	test("`ranks`: a job id and SLURM job id made of a rank's environment are listed escaped", async () => {
+		// A process's environment is its own to set: SLURM_JOB_ID makes the job's id and its SLURM part.
+		const tag = `traintop-escape-env-${process.pid}`;
+		rank = await startPython(
+			'',
+			{RANK: '0', WORLD_SIZE: '1', MASTER_ADDR: `h${PWNED}`, MASTER_PORT: '29517', SLURM_JOB_ID: `9${PWNED}\u001b[2J`},
+			tag,
+		);
+		for (const wide of [[], ['--wide']]) {
+			const {code, stdout} = await runCli(['ranks', '--match', tag, '--nvidia-smi', '/nonexistent', ...wide]);
+			expect(code).toBe(0);
+			expect(stdout).toContain(`job slurm:9${SHOWN}\\e[2J`);
+			expect(stdout).toContain(`SLURM 9${SHOWN}\\e[2J`);
+			expect(stdout).not.toContain('\u001b');
+			expect(stdout).not.toContain('\u0007');
+		}
 	});
 });

@@ -1,6 +1,7 @@
 import {type Dispatch, useEffect} from 'react';
 import type {SaveOutcome} from '../../checkpoints/save-attribution.js';
 import type {ExitStatus} from '../../core/types.js';
+import {printable} from '../../format/printable.js';
 import type {RankDetail} from '../../ranks/detail.js';
 import type {SessionActions} from '../../session/actions.js';
 import {detailTitle, rankDetailLines} from '../rank-detail-lines.js';
@@ -110,7 +111,7 @@ async function send(
 	// nothing, and a pid that left it (or was reused by another job) is not a target.
 	const job = store.getSnapshot()?.ranks?.jobs.find(j => j.id === effect.job);
 	if (!job) {
-		dispatch({...base, type: 'send-skipped', reason: `job ${effect.job} is gone: nothing was sent`});
+		dispatch({...base, type: 'send-skipped', reason: `job ${printable(effect.job)} is gone: nothing was sent`});
 		return;
 	}
 	// Each rank as the box showed it: the scan's rank on that pid, with the start time the box saw. ranks/send.ts re-reads
@@ -125,7 +126,7 @@ async function send(
 		dispatch({
 			...base,
 			type: 'send-skipped',
-			reason: `none of the chosen ranks of job ${job.id} is left: nothing was sent`,
+			reason: `none of the chosen ranks of job ${printable(job.id)} is left: nothing was sent`,
 		});
 		return;
 	}

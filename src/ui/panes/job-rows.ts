@@ -2,7 +2,8 @@ import type {EndedJob, Job, RankProcess, RankSet, SlurmInfo, UnprovenMember} fro
 import {columns, truncate} from '../../format/columns.js';
 import {compactCommand} from '../../format/command-line.js';
 import {jobExitWords} from '../../format/events.js';
-import {missingLocalText, rankCountText} from '../../format/jobs.js';
+import {missingLocalText, rankCountText, slurmIdText} from '../../format/jobs.js';
+import {printable} from '../../format/printable.js';
 import {localTimeShort} from '../../format/time.js';
 import {scrollWindow} from '../scroll.js';
 import type {Target} from '../targets.js';
@@ -132,14 +133,15 @@ export function shortPath(path: string, max: number): string {
 function slurmText(slurm: SlurmInfo): string {
 	const restarts =
 		slurm.restartCount === 0 ? '' : `, ${slurm.restartCount} restart${slurm.restartCount === 1 ? '' : 's'}`;
-	return `SLURM ${slurm.jobId}${slurm.stepId === null ? '' : `.${slurm.stepId}`}${restarts}`;
+	return `SLURM ${slurmIdText(slurm)}${restarts}`;
 }
 
 /** The job's places: run dir (when it is RUN_DIR's job, else where it runs: what tells two jobs apart), SLURM job, launcher. */
 function detailParts(job: Job): string[] {
 	const parts: string[] = [];
-	if (job.runDir !== null) parts.push(`run dir ${shortPath(job.runDir, 32)}`);
-	else if (job.cwd !== null) parts.push(`in ${shortPath(job.cwd, 32)}`);
+	// Paths and ids from the ranks' environment and the file system: shown, never obeyed.
+	if (job.runDir !== null) parts.push(`run dir ${shortPath(printable(job.runDir), 32)}`);
+	else if (job.cwd !== null) parts.push(`in ${shortPath(printable(job.cwd), 32)}`);
 	const slurm = job.slurm ?? job.ranks.find(r => r.slurm)?.slurm;
 	if (slurm) parts.push(slurmText(slurm));
 	if (job.launcher) parts.push(`launcher ${job.launcher.pid} ${truncate(compactCommand(job.launcher.cmd), 40)}`);
@@ -154,7 +156,7 @@ function detailParts(job: Job): string[] {
 export function jobHeaderText(job: Job, marked: ReadonlySet<number>): string {
 	const marks = job.ranks.filter(r => marked.has(r.pid)).length;
 	return [
-		`JOB ${job.id}`,
+		`JOB ${printable(job.id)}`,
 		rankCountText(job),
 		...urgentParts(job),
 		...(marks > 0 ? [`${marks} marked`] : []),
@@ -170,10 +172,10 @@ export function singleTitleParts(job: Job, marked: ReadonlySet<number> | null, e
 	const marks = marked === null ? 0 : job.ranks.filter(r => marked.has(r.pid)).length;
 	return [
 		rankCountText(job, true),
-		`job ${job.id}`,
+		`job ${printable(job.id)}`,
 		...(marked === null ? [] : [marks === 0 ? 'target: all' : `target: ${marks} marked`]),
 		...urgentParts(job),
-		...(error ? [`last scan failed: ${error}`] : []),
+		...(error ? [`last scan failed: ${printable(error)}`] : []),
 		...detailParts(job),
 	];
 }
@@ -183,15 +185,15 @@ export function groupedTitleParts(set: RankSet, target: Target | null, error: st
 	const parts = [`${set.ranks.length} in ${set.jobs.length} jobs`];
 	if (target) {
 		const which = target.marked ? `${target.pids.length} marked` : `all ${target.of} rank${target.of === 1 ? '' : 's'}`;
-		parts.push(`target: job ${target.job} (${which})`);
+		parts.push(`target: job ${printable(target.job)} (${which})`);
 	}
-	if (error) parts.push(`last scan failed: ${error}`);
+	if (error) parts.push(`last scan failed: ${printable(error)}`);
 	return parts;
 }
 
 /** `job torchrun:4242 ended 12:03:11, exit 99 — saved for requeue` (the date too when not today). */
 export function endedText(job: EndedJob, now: number): string {
-	return `job ${job.id} ended ${localTimeShort(job.endedAt, now)}, ${jobExitWords(job.exit)}`;
+	return `job ${printable(job.id)} ended ${localTimeShort(job.endedAt, now)}, ${jobExitWords(job.exit)}`;
 }
 
 /** The line under a job with no ranks: a live launcher is restarting them. */

@@ -10,7 +10,7 @@ import CheckpointsPane from '../../../src/ui/panes/CheckpointsPane.js';
 import MemoryPane, {type Props as MemoryProps} from '../../../src/ui/panes/MemoryPane.js';
 import RanksPane from '../../../src/ui/panes/RanksPane.js';
 import type {JobEvent} from '../../../src/core/types.js';
-import {NOW, rankSet} from '../fixtures.js';
+import {job, jobSet, NOW, rank, rankSet} from '../fixtures.js';
 import {hostMemory} from '../../helpers/snapshots.js';
 
 // The TUI's panes render text from outside with its control characters shown as escapes: the frame Ink writes
@@ -89,5 +89,32 @@ describe('escape sequences in the TUI', () => {
 		};
 		const alerts = render(<AlertsPane alerts={[]} events={[event]} now={NOW} width={100} height={5} />);
 		expectInert(alerts.lastFrame());
+	});
+
+	test("a job id, SLURM job id and working dir from the ranks' environment, in the ranks pane's title and headers", () => {
+		// One job (its words in the pane's title), then two (a header line each).
+		const hostile = (id: string, pid: number) =>
+			job(`slurm:${id}${PWNED}`, [rank(0, {pid})], {
+				cwd: `/runs/x${PWNED}`,
+				slurm: {jobId: `${id}${PWNED}`, stepId: null, restartCount: 0, procId: 0},
+			});
+		for (const set of [jobSet([hostile('9', 100)]), jobSet([hostile('9', 100), hostile('10', 200)])]) {
+			const shown = render(
+				<RanksPane
+					ranks={set}
+					error={`scan of /proc/1${PWNED} failed`}
+					cursor={0}
+					marked={new Set()}
+					width={200}
+					height={8}
+					now={NOW}
+					compact={false}
+				/>,
+			);
+			const frame = shown.lastFrame();
+			expectInert(frame);
+			expect(frame).toContain(`slurm:9${SHOWN}`);
+			cleanup();
+		}
 	});
 });
