@@ -6,7 +6,9 @@ import type {ExitReport} from '../fleet/node-exit-watch.js';
 import {signalState} from '../ranks/dispositions.js';
 import {previewLine} from '../ranks/preview.js';
 import {type ForwarderTarget, type Outcome, selectTargets, sendSignal, sendToForwarder} from '../ranks/send.js';
-import {type SignalName, signalNumber, stopsByDefault} from '../ranks/signals.js';
+import {type SignalName, signalNumber} from '../ranks/signals.js';
+import {gatePreview, gateRefusal, leftOutNotes} from '../format/signal-gate.js';
+import {gateBlocks, stepViews} from '../slurm/step-gate.js';
 import {scancelArgs, scancelSignal} from '../slurm/scancel.js';
 import {type JobFacts, type LocalPids, readBatchScript, readJobFacts, readLocalPids} from '../slurm/signal-facts.js';
 import {chooseRoute, type RouteName} from '../slurm/signal-route.js';
@@ -177,9 +179,15 @@ export async function slurmPlan(
 	]);
 	const localJobs = jobsOf(input.set, jobId, here);
 	const trap = script === null ? undefined : findTrap(script, signal, signalNumber(signal));
+	// Each running step as seen here; a step none of whose tasks here is a rank (traintop's own --overlap step) is
+	// left out of the targets, so that it neither hides the ranks' local route nor receives the signal.
+	const views = 'steps' in facts ? stepViews(facts, here, localJobs, signal, proc) : [];
+	const leftOut = views.filter(view => view.notRanks !== null).map(view => view.step.id);
+	const targetFacts =
+		'steps' in facts ? {...facts, steps: facts.steps.filter(step => !leftOut.includes(step.id))} : facts;
 	const host = hostname();
 	const forwarders = new Map<string, ForwarderTarget>();
-	for (const step of 'steps' in facts ? facts.steps : []) {
+	for (const step of 'steps' in targetFacts ? targetFacts.steps : []) {
 		const found = localForwarder(step, jobId, host, proc);
 		if (found) forwarders.set(step.id, found);
 	}
@@ -189,7 +197,7 @@ export async function slurmPlan(
 		signal,
 		batch: input.batch,
 		localJobs,
-		facts,
+		facts: targetFacts,
 		forwarders,
 		batchShell: shellStatus ? signalState(shellStatus, signal) : null,
 		trap,
@@ -198,27 +206,28 @@ export async function slurmPlan(
 	const unknownJob = 'problem' in read && localJobs.length === 0;
 	if (route.kind === 'refused') return {refused: route.why, unknownJob};
 	const slurmJob = {id: `slurm:${jobId}`, identity: 'slurm', slurm_job: jobId, run_dir: localJobs[0]?.runDir ?? null};
+	const leftOutWords = leftOutNotes(views);
 	if (route.kind === 'local') {
 		const plan = localPlan(localJobs, `${input.pickedBy}; ${route.why}`, input);
-		return {...plan, notes: trapNote(trap, signal)};
+		return {...plan, notes: [...leftOutWords, ...trapNote(trap, signal)]};
 	}
-	// srun and scancel reach tasks whose dispositions are not read here: a stopping signal (SIGSTOP cannot be handled)
-	// would hang the whole job, so it needs --force, as ranks/send.ts asks of a local send.
-	if (stopsByDefault(signal) && !input.force) {
-		return {
-			refused: `${signal} stops every task it reaches until a SIGCONT, which hangs the job (--force sends it anyway)`,
-			unknownJob,
-		};
-	}
+	// srun and scancel reach every task of the steps: each is judged on its disposition where it can be read here,
+	// and a step read nowhere blocks a signal that terminates or stops (slurm/step-gate.ts).
+	const reached =
+		route.kind === 'scancel' && route.target === 'batch' ? [] : views.filter(view => !leftOut.includes(view.step.id));
+	const blocks = gateBlocks(reached, signal);
+	if (blocks.length > 0 && !input.force) return {refused: gateRefusal(blocks, signal), unknownJob};
+	const gatePreviewLines = gatePreview(reached, blocks, signal);
 	const watchFrom = localJobs[0]?.ranks[0]?.pid ?? null;
-	const notes = input.batch ? [] : trapNote(trap, signal);
+	const notes = input.batch ? [] : [...leftOutWords, ...trapNote(trap, signal)];
 	if (route.kind === 'srun') {
 		return {
 			route: 'srun',
 			heading: `${input.label} to job ${jobId} through srun (${input.pickedBy}; ${route.why}):`,
-			preview: route.forwarders.map(
-				f => `srun of ${f.label}  pid ${f.pid}  forwards ${signal} to every task of the step`,
-			),
+			preview: [
+				...route.forwarders.map(f => `srun of ${f.label}  pid ${f.pid}  forwards ${signal} to every task of the step`),
+				...gatePreviewLines,
+			],
 			notes,
 			question: `Send ${signal} to the srun of job ${jobId}? [y/N] `,
 			reach: `the srun of job ${jobId}`,
@@ -231,22 +240,23 @@ export async function slurmPlan(
 				})),
 		};
 	}
-	const command = `scancel ${scancelArgs(jobId, signal, route.target).join(' ')}`;
+	const steps = leftOut.length > 0 ? reached.map(view => view.step.id) : null;
+	const command = `scancel ${scancelArgs(jobId, signal, route.target, steps).join(' ')}`;
 	const what =
 		route.target === 'batch'
 			? `the batch shell of job ${jobId}: ${trap ? `its trap \`${trap.command}\` ${trap.effect}` : `it handles ${signal} (its trap is not readable)`}`
-			: `every step of job ${jobId}, on every node; not the batch shell`;
+			: `${steps ? `steps ${steps.join(', ')}` : 'every step'} of job ${jobId}, on every node; not the batch shell`;
 	return {
 		route: 'scancel',
 		heading: `${input.label} to job ${jobId} through ${command} (${input.pickedBy}; ${route.why}):`,
-		preview: [what],
+		preview: [what, ...gatePreviewLines],
 		notes,
 		question: `Run ${command}? [y/N] `,
 		reach: `job ${jobId} with ${command}`,
 		job: {...slurmJob, target: route.target},
 		watchFrom,
 		send: async () => {
-			const done = await scancelSignal(jobId, signal, route.target);
+			const done = await scancelSignal(jobId, signal, route.target, steps);
 			const target = route.target === 'batch' ? `batch shell of job ${jobId}` : `steps of job ${jobId}`;
 			return [{rank: null, pid: null, target, outcome: done.sent ? 'sent' : 'denied', reason: done.reason ?? command}];
 		},
