@@ -5,6 +5,7 @@ import type {Job, RankSet} from '../core/types.js';
 import type {ExitReport} from '../fleet/node-exit-watch.js';
 import {signalState} from '../ranks/dispositions.js';
 import {previewLine} from '../ranks/preview.js';
+import {endsWholeJob, type WholeJobEnd} from '../ranks/whole-job.js';
 import {type ForwarderTarget, type Outcome, selectTargets, sendSignal, sendToForwarder} from '../ranks/send.js';
 import {type SignalName, signalNumber} from '../ranks/signals.js';
 import {gatePreview, gateRefusal, leftOutNotes} from '../format/signal-gate.js';
@@ -35,6 +36,8 @@ export interface SignalPlan {
 	readonly preview: readonly string[];
 	/** Said with the preview: the batch shell's trap that is not signalled, a controller that did not answer… */
 	readonly notes: readonly string[];
+	/** A signal to some of the ranks that ends every rank of the job (its launcher's doing); absent: none. */
+	readonly wholeJob?: WholeJobEnd | null;
 	readonly question: string;
 	/** What the send reaches, for "add --yes to send SIGUSR1 to …": `4 rank(s) of job torchrun:4242`. */
 	readonly reach: string;
@@ -62,6 +65,8 @@ interface PlanCommon {
 	readonly label: string;
 	readonly ranks: readonly number[] | undefined;
 	readonly force: boolean;
+	/** The emergency action: the ranks save and exit. */
+	readonly emergency: boolean;
 	readonly proc: ProcReader;
 }
 
@@ -86,6 +91,10 @@ export function localPlan(jobs: readonly Job[], why: string, c: PlanCommon, rout
 		heading: `${c.label} to ${targets.length} of ${all.length} rank${plural} of job ${ids} (${why}):`,
 		preview: targets.map(target => previewLine(target, c.signal, c.force)),
 		notes: [],
+		wholeJob:
+			picked
+				.map(p => endsWholeJob(p.job, p.targets, c.signal, {emergency: c.emergency, force: c.force}))
+				.find(end => end !== null) ?? null,
 		question: `Send ${c.signal} to job ${ids}? [y/N] `,
 		reach: `${targets.length} rank(s) of job ${ids}`,
 		job: jobs.length === 1 ? jobJson(jobs[0]!) : {id: ids, steps: jobs.map(jobJson)},
