@@ -1,5 +1,5 @@
 import {type ChildProcess, spawn} from 'node:child_process';
-import {existsSync, readdirSync} from 'node:fs';
+import {existsSync, readdirSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
 import {CLI, requireBuild} from '../helpers/dist.js';
@@ -15,6 +15,9 @@ import {until} from '../helpers/until.js';
 
 const unavailable = slurmUnavailable();
 if (unavailable) console.warn(`skipping the SLURM signal gate tests: ${unavailable}`);
+
+/** The step is started from outside the job, as a user types it (srun is on PATH beside the other SLURM clients). */
+const SRUN = 'srun';
 
 /** Are these pids all still running (not exited, not zombies)? */
 function alive(pids: readonly number[]): boolean {
@@ -43,11 +46,26 @@ describe.skipIf(unavailable !== null)('signal gates with a traintop step in the 
 		await cluster?.stop();
 	}, 30_000);
 
+	/** The command lines of a step's tasks on this node (`scontrol listpids`). */
+	function stepCommands(jobId: string, step: string): string[] {
+		const lines = cluster.run('scontrol', ['listpids', jobId]).split('\n').slice(1);
+		return lines
+			.map(line => line.trim().split(/\s+/))
+			.filter(([, , stepId, localId]) => stepId === step && localId !== '-')
+			.map(([pid]) => {
+				try {
+					return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+				} catch {
+					return '';
+				}
+			});
+	}
+
 	/** The demo job plus a headless traintop as its own step (J.1), started from outside the job as a user would. */
 	async function jobWithTraintopStep(name: string): Promise<DemoJob> {
 		const job = await startDemoJob(cluster, name);
 		const args = ['--jobid', job.id, '--overlap', '--ntasks=1', process.execPath, CLI, '--headless'];
-		overlap = spawn('srun', [...args, '--nvidia-smi', '/nonexistent', '--interval', '5', '--no-log'], {
+		overlap = spawn(SRUN, [...args, '--nvidia-smi', '/nonexistent', '--interval', '5', '--no-log'], {
 			env: cluster.env,
 			stdio: ['ignore', 'ignore', 'pipe'],
 		});
@@ -63,6 +81,13 @@ describe.skipIf(unavailable !== null)('signal gates with a traintop step in the 
 			}
 		};
 		await until(stepState, text => /State=RUNNING/.test(text), `the traintop step ${job.id}.1 running`, 30_000);
+		// Started: its task has taken the name traintop (this checkout's path does not say traintop, the title does).
+		await until(
+			() => stepCommands(job.id, '1'),
+			commands => commands.some(command => command.startsWith('traintop')),
+			`the traintop of step ${job.id}.1 started`,
+			30_000,
+		);
 		return job;
 	}
 
