@@ -190,7 +190,8 @@ export async function slurmPlan(
 	const trap = script === null ? undefined : findTrap(script, signal, signalNumber(signal));
 	// Each running step as seen here; a step none of whose tasks here is a rank (traintop's own --overlap step) is
 	// left out of the targets, so that it neither hides the ranks' local route nor receives the signal.
-	const views = 'steps' in facts ? stepViews(facts, here, localJobs, signal, proc) : [];
+	const claimed = input.set.jobs.filter(job => job.slurm?.jobId === jobId).flatMap(job => job.ranks.map(r => r.pid));
+	const views = 'steps' in facts ? stepViews(facts, here, localJobs, signal, proc, claimed) : [];
 	const leftOut = views.filter(view => view.notRanks !== null).map(view => view.step.id);
 	const targetFacts =
 		'steps' in facts ? {...facts, steps: facts.steps.filter(step => !leftOut.includes(step.id))} : facts;

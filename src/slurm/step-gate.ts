@@ -8,9 +8,10 @@ import type {JobFacts, LocalPids, StepFacts} from './signal-facts.js';
 // the same way"): each task of the steps they reach is judged on its disposition wherever this node can read it
 // (its slurmstepd lists it here, and its environment names the job); a step none of whose tasks can be read here
 // (it runs on other nodes, or traintop runs on a login node) blocks a signal that terminates or stops by default,
-// because any of its tasks without a handler would die or hang. A step seen here none of whose tasks is a rank of
-// the job (traintop's own `srun --overlap` step, a helper) is not a target at all: the route does not widen the
-// send beyond the job's ranks.
+// because any of its tasks without a handler would die or hang. A step seen here none of whose tasks is or wraps a
+// rank of the job (traintop's own `srun --overlap` step, a helper) is not a target at all: the route does not widen
+// the send beyond the job's ranks. A wrapper task (`bash -c 'python …'`) is judged on its own disposition: srun and
+// scancel signal it too.
 
 /** A task of a reached step whose disposition was read here. */
 export interface ReadTask {
@@ -45,8 +46,11 @@ export function stepViews(
 	localJobs: readonly Job[],
 	signal: SignalName,
 	proc: ProcReader,
+	/** Every rank seen here that says it is of the job, task or not (a wrapper's child: `srun bash -c 'python …'`). */
+	jobRanks: readonly number[] = [],
 ): StepView[] {
 	const rankOf = new Map(localJobs.flatMap(job => job.ranks.map(rank => [rank.pid, rank.rank] as const)));
+	const carriers = rankCarriers([...rankOf.keys(), ...jobRanks], proc);
 	return facts.steps
 		.filter(step => step.state === 'RUNNING')
 		.map(step => {
@@ -72,9 +76,25 @@ export function stepViews(
 				const command = (proc.cmdline(pid) ?? [stat.comm]).join(' ').replace(/\s+/g, ' ').trim();
 				commands.push(`pid ${pid} ${command.slice(0, 60)}`);
 			}
-			const notRanks = read.length > 0 && read.every(task => !rankOf.has(task.pid)) ? commands : null;
+			const notRanks = read.length > 0 && read.every(task => !carriers.has(task.pid)) ? commands : null;
 			return {step, read, notRanks};
 		});
+}
+
+/** How far up from a rank a task that wraps it is looked for (a shell, a `python -m` runner, a container shim). */
+const WRAPPER_DEPTH = 4;
+
+/** The ranks and the processes a few levels above them: a step whose task is one of these carries a rank. */
+function rankCarriers(ranks: readonly number[], proc: ProcReader): Set<number> {
+	const carriers = new Set<number>();
+	for (const rank of ranks) {
+		let pid: number | undefined = rank;
+		for (let depth = 0; pid !== undefined && pid > 1 && depth <= WRAPPER_DEPTH; depth++) {
+			carriers.add(pid);
+			pid = proc.stat(pid)?.ppid;
+		}
+	}
+	return carriers;
 }
 
 /** The effect that keeps a signal from a read task without --force, or null when it acts as asked. */

@@ -41,20 +41,23 @@ export function traintopOn(cluster: SlurmCluster, args: readonly string[], isola
 
 /**
  * Submits the job and resolves once both tasks have installed their handlers. `hidden`: task 1 runs without any
- * rank variable and in its own run dir, as a task on another node would look from here.
+ * rank variable and in its own run dir, as a task on another node would look from here. `wrapped`: see below.
  */
 export async function startDemoJob(
 	cluster: SlurmCluster,
 	name: string,
-	options: {trap?: string; hidden?: boolean} = {},
+	options: {trap?: string; hidden?: boolean; wrapped?: boolean} = {},
 ): Promise<DemoJob> {
 	const dir = path.join(cluster.dir, name);
 	const runDir = path.join(dir, 'run');
 	mkdirSync(runDir, {recursive: true});
 	const rank = `python3 ${RANK_PY} --run-dir ${runDir} ${RANK_ARGS}`;
-	const task = options.hidden
+	const direct = options.hidden
 		? `if [ "$SLURM_PROCID" = 0 ]; then export RANK=0 WORLD_SIZE=2; exec ${rank}; else exec env -u SLURM_PROCID -u SLURM_LOCALID ${rank.replace(runDir, `${dir}/hidden`)}; fi`
 		: `export RANK=$SLURM_PROCID WORLD_SIZE=$SLURM_NTASKS; exec ${rank}`;
+	// `wrapped`: the task is the shell, the rank its child, as many job scripts have it (bash execs a -c string's
+	// last command itself, so something must follow it).
+	const task = options.wrapped ? `${direct.replace('exec ', '')}; exit $?` : direct;
 	const script = [
 		'#!/bin/bash',
 		...(options.trap ? [options.trap] : []),

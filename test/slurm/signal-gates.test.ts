@@ -122,6 +122,18 @@ describe.skipIf(unavailable !== null)('signal gates with a traintop step in the 
 		cluster.run('scancel', [job.id]);
 	}, 180_000);
 
+	it('a task that wraps its rank (bash -c without exec) is judged on its own handler: srun would kill the shell', async () => {
+		const job = await startDemoJob(cluster, 'wrapped', {wrapped: true});
+		const run = await traintopOn(cluster, ['signal', 'save', '--slurm-job', job.id, '--yes']);
+		expect(run.code, run.stderr).toBe(3);
+		expect(run.stderr).toMatch(
+			new RegExp(`task 0 \\(pid \\d+, step ${job.id}\\.0\\) has no handler for SIGUSR1: the signal would terminate it`),
+		);
+		expect(job.taskOut(0)).not.toContain('got SIGUSR1');
+		expect(cluster.job(Number(job.id)).JobState).toBe('RUNNING');
+		cluster.run('scancel', [job.id]);
+	}, 180_000);
+
 	it('--force is the only way past, and says what it does', async () => {
 		const job = await jobWithTraintopStep('forced');
 		const ranks = [job.taskPid(0), job.taskPid(1)];
