@@ -228,6 +228,14 @@ export async function slurmPlan(
 	const blocks = gateBlocks(reached, signal);
 	if (blocks.length > 0 && !input.force) return {refused: gateRefusal(blocks, signal), unknownJob};
 	const gatePreviewLines = gatePreview(reached, blocks, signal);
+	// Read again right before sending, as ranks/send.ts does per rank: a handler dropped while the user read the
+	// preview refuses the send (the same tasks, their dispositions now).
+	const stillGated = (): string | null => {
+		if (input.force || reached.length === 0 || !('steps' in facts)) return null;
+		const now = stepViews(facts, here, localJobs, signal, proc, claimed).filter(v => !leftOut.includes(v.step.id));
+		const again = gateBlocks(now, signal);
+		return again.length > 0 ? gateRefusal(again, signal) : null;
+	};
 	const watchFrom = localJobs[0]?.ranks[0]?.pid ?? null;
 	const notes = input.batch ? [] : [...leftOutWords, ...trapNote(trap, signal)];
 	if (route.kind === 'srun') {
@@ -243,11 +251,15 @@ export async function slurmPlan(
 			reach: `the srun of job ${jobId}`,
 			job: slurmJob,
 			watchFrom,
-			send: async () =>
-				route.forwarders.map(f => ({
-					...sendToForwarder(f, {signal, proc}),
+			send: async () => {
+				const refused = stillGated();
+				return route.forwarders.map(f => ({
+					...(refused
+						? {rank: null, pid: f.pid, outcome: 'refused' as const, reason: refused}
+						: sendToForwarder(f, {signal, proc})),
 					target: `srun of ${f.label}`,
-				})),
+				}));
+			},
 		};
 	}
 	const steps = leftOut.length > 0 ? reached.map(view => view.step.id) : null;
@@ -266,8 +278,10 @@ export async function slurmPlan(
 		job: {...slurmJob, target: route.target},
 		watchFrom,
 		send: async () => {
-			const done = await scancelSignal(jobId, signal, route.target, steps);
 			const target = route.target === 'batch' ? `batch shell of job ${jobId}` : `steps of job ${jobId}`;
+			const refused = stillGated();
+			if (refused) return [{rank: null, pid: null, target, outcome: 'refused', reason: refused}];
+			const done = await scancelSignal(jobId, signal, route.target, steps);
 			return [{rank: null, pid: null, target, outcome: done.sent ? 'sent' : 'denied', reason: done.reason ?? command}];
 		},
 	};

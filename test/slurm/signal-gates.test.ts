@@ -2,6 +2,10 @@ import {type ChildProcess, spawn} from 'node:child_process';
 import {existsSync, readdirSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
+import {slurmPlan} from '../../src/commands/signal-plan.js';
+import {scanRanks} from '../../src/commands/ranks.js';
+import {DEFAULT_SETTINGS} from '../../src/config/schema.js';
+import {procReader} from '../../src/system/procfs.js';
 import {CLI, requireBuild} from '../helpers/dist.js';
 import {type SlurmCluster, slurmUnavailable, startSlurm} from '../helpers/slurm-cluster.js';
 import {type DemoJob, startDemoJob, traintopOn} from '../helpers/slurm-demo-job.js';
@@ -132,6 +136,43 @@ describe.skipIf(unavailable !== null)('signal gates with a traintop step in the 
 		expect(job.taskOut(0)).not.toContain('got SIGUSR1');
 		expect(cluster.job(Number(job.id)).JobState).toBe('RUNNING');
 		cluster.run('scancel', [job.id]);
+	}, 180_000);
+
+	it('the srun route reads the tasks again right before sending: one stopped after the preview refuses it', async () => {
+		const job = await startDemoJob(cluster, 'recheck', {hidden: true});
+		const slurmConf = process.env.SLURM_CONF;
+		process.env.SLURM_CONF = cluster.env.SLURM_CONF;
+		try {
+			const set = await scanRanks(DEFAULT_SETTINGS, {kind: 'env'});
+			const common = {
+				signal: 'SIGUSR1' as const,
+				label: 'SIGUSR1 (save)',
+				ranks: undefined,
+				force: false,
+				emergency: false,
+			};
+			const plan = await slurmPlan({...common, proc: procReader(), jobId: job.id, set, batch: false, pickedBy: 'test'});
+			if ('refused' in plan) throw new Error(plan.refused);
+			expect(plan.route).toBe('srun');
+			// The hidden task stops between the preview and the send: the save would wait pending in it.
+			process.kill(job.taskPid(1), 'SIGSTOP');
+			await until(
+				() => readFileSync(`/proc/${job.taskPid(1)}/stat`, 'utf8').split(') ')[1]?.[0],
+				state => state === 'T',
+				'task 1 stopped',
+			);
+			const results = await plan.send();
+			expect(results).toEqual([
+				expect.objectContaining({outcome: 'refused', reason: expect.stringContaining('task 1 (pid')}),
+			]);
+			expect(results[0]?.reason).toContain('is stopped: SIGUSR1 would stay pending');
+			process.kill(job.taskPid(1), 'SIGCONT');
+			expect(job.taskOut(0)).not.toContain('got SIGUSR1');
+		} finally {
+			if (slurmConf === undefined) delete process.env.SLURM_CONF;
+			else process.env.SLURM_CONF = slurmConf;
+			cluster.run('scancel', [job.id]);
+		}
 	}, 180_000);
 
 	it('--force is the only way past, and says what it does', async () => {
