@@ -13,7 +13,7 @@ function blockWords(block: GateBlock, signal: SignalName): string {
 	if (block.kind === 'unread') {
 		const {step} = block;
 		const does = block.effect === 'stops' ? 'stop (hang the job)' : 'terminate';
-		return `step ${step.id} (${step.tasks} task${step.tasks === 1 ? '' : 's'}) has no task on this node: their handling of ${signal} cannot be read here, and ${signal} would ${does} any that has no handler (--agents reads it on each node)`;
+		return `step ${step.id} (${step.tasks} task${step.tasks === 1 ? '' : 's'}) has no task on this node: their handling of ${signal} cannot be read here (--agents reads it on each node), and ${signal} would ${does} any that has no handler`;
 	}
 	const {task} = block;
 	switch (block.effect) {

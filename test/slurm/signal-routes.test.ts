@@ -44,7 +44,7 @@ describe.skipIf(unavailable !== null)('signal to a SLURM job on the real test SL
 			const unread = await traintop(['signal', 'save', JOB_FLAG, job.id, '--yes'], true);
 			expect(unread.code, unread.stderr).toBe(3);
 			expect(unread.stderr).toContain(
-				`step ${job.id}.0 (2 tasks) has no task on this node: their handling of SIGUSR1 cannot be read here, and SIGUSR1 would terminate any that has no handler (--agents reads it on each node) (--force sends it anyway); nothing sent`,
+				`step ${job.id}.0 (2 tasks) has no task on this node: their handling of SIGUSR1 cannot be read here (--agents reads it on each node), and SIGUSR1 would terminate any that has no handler (--force sends it anyway); nothing sent`,
 			);
 			expect(job.taskOut(0)).not.toContain('got SIGUSR1');
 			const args = ['signal', 'save', JOB_FLAG, job.id, job.runDir, '--wait', '--yes', '--json', '--force'];
@@ -57,7 +57,7 @@ describe.skipIf(unavailable !== null)('signal to a SLURM job on the real test SL
 			]);
 			expect(out.checkpoint).toMatchObject({saved: true, attributed: true, kind: 'manual'});
 			expect(run.stderr).toContain(`scancel --signal=USR1 ${job.id}`);
-			expect(run.stderr).toContain('any that has no handler (--agents reads it on each node) — sent anyway (--force)');
+			expect(run.stderr).toContain('would terminate any that has no handler — sent anyway (--force)');
 			// Both tasks got it (the steps), the batch shell did not (it has no handler: it would have ended the job).
 			expect(job.taskOut(1)).toContain('rank 1 got SIGUSR1');
 			expect(cluster.job(Number(job.id)).JobState).toBe('RUNNING');
