@@ -9,6 +9,7 @@ import {type NodeSendResult, ranksByNode, sendAcrossNodes} from '../fleet/send-a
 import {chooseJob} from '../ranks/choose-job.js';
 import {previewLine} from '../ranks/preview.js';
 import type {SignalName} from '../ranks/signals.js';
+import {endsWholeJob} from '../ranks/whole-job.js';
 import type {RankSelector} from '../ranks/tree.js';
 import type {SignalPlan, TargetResult} from './signal-plan.js';
 
@@ -24,6 +25,8 @@ export interface AgentsPlanInput {
 	readonly intervalMs: number;
 	readonly signal: SignalName;
 	readonly label: string;
+	/** The emergency action: the ranks save and exit. */
+	readonly emergency: boolean;
 	readonly ranks: readonly number[] | undefined;
 	readonly job: string | null;
 	readonly runDir: string | null;
@@ -117,6 +120,7 @@ export async function agentsPlan(
 		heading: `${input.label} to ${targets.length} of ${job.ranks.length} ranks of job ${job.id} on ${hosts.join(', ')} through their agents (${choice.why}):`,
 		preview: targets.map(rank => `${rank.host}  ${previewLine(rank, input.signal, false, 'an agent never forces')}`),
 		notes: [],
+		wholeJob: endsWholeJob(job, targets, input.signal, {emergency: input.emergency, force: false}),
 		question: `Send ${input.signal} to job ${job.id} on ${hosts.length} node(s)? [y/N] `,
 		reach: `${targets.length} rank(s) of job ${job.id} on ${hosts.join(', ')}`,
 		job: {id: job.id, identity: job.identity, nodes: hosts, run_dir: job.runDir},

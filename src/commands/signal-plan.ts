@@ -6,8 +6,11 @@ import type {ExitReport} from '../fleet/node-exit-watch.js';
 import {jobMatches} from '../ranks/choose-job.js';
 import {signalState} from '../ranks/dispositions.js';
 import {previewLine} from '../ranks/preview.js';
+import {endsWholeJob, type WholeJobEnd} from '../ranks/whole-job.js';
 import {type ForwarderTarget, type Outcome, selectTargets, sendSignal, sendToForwarder} from '../ranks/send.js';
-import {type SignalName, signalNumber, stopsByDefault} from '../ranks/signals.js';
+import {type SignalName, signalNumber} from '../ranks/signals.js';
+import {gatePreview, gateRefusal, leftOutNotes} from '../format/signal-gate.js';
+import {gateBlocks, stepViews} from '../slurm/step-gate.js';
 import {scancelArgs, scancelSignal} from '../slurm/scancel.js';
 import {type JobFacts, type LocalPids, readBatchScript, readJobFacts, readLocalPids} from '../slurm/signal-facts.js';
 import {chooseRoute, type RouteName} from '../slurm/signal-route.js';
@@ -34,6 +37,8 @@ export interface SignalPlan {
 	readonly preview: readonly string[];
 	/** Said with the preview: the batch shell's trap that is not signalled, a controller that did not answer… */
 	readonly notes: readonly string[];
+	/** A signal to some of the ranks that ends every rank of the job (its launcher's doing); absent: none. */
+	readonly wholeJob?: WholeJobEnd | null;
 	readonly question: string;
 	/** What the send reaches, for "add --yes to send SIGUSR1 to …": `4 rank(s) of job torchrun:4242`. */
 	readonly reach: string;
@@ -61,6 +66,8 @@ interface PlanCommon {
 	readonly label: string;
 	readonly ranks: readonly number[] | undefined;
 	readonly force: boolean;
+	/** The emergency action: the ranks save and exit. */
+	readonly emergency: boolean;
 	readonly proc: ProcReader;
 }
 
@@ -85,6 +92,10 @@ export function localPlan(jobs: readonly Job[], why: string, c: PlanCommon, rout
 		heading: `${c.label} to ${targets.length} of ${all.length} rank${plural} of job ${ids} (${why}):`,
 		preview: targets.map(target => previewLine(target, c.signal, c.force)),
 		notes: [],
+		wholeJob:
+			picked
+				.map(p => endsWholeJob(p.job, p.targets, c.signal, {emergency: c.emergency, force: c.force}))
+				.find(end => end !== null) ?? null,
 		question: `Send ${c.signal} to job ${ids}? [y/N] `,
 		reach: `${targets.length} rank(s) of job ${ids}`,
 		job: jobs.length === 1 ? jobJson(jobs[0]!) : {id: ids, steps: jobs.map(jobJson)},
@@ -176,9 +187,16 @@ export async function slurmPlan(
 	]);
 	const localJobs = jobsOf(input.set, jobId, here);
 	const trap = script === null ? undefined : findTrap(script, signal, signalNumber(signal));
+	// Each running step as seen here; a step none of whose tasks here is a rank (traintop's own --overlap step) is
+	// left out of the targets, so that it neither hides the ranks' local route nor receives the signal.
+	const claimed = input.set.jobs.filter(job => job.slurm?.jobId === jobId).flatMap(job => job.ranks.map(r => r.pid));
+	const views = 'steps' in facts ? stepViews(facts, here, localJobs, signal, proc, claimed) : [];
+	const leftOut = views.filter(view => view.notRanks !== null).map(view => view.step.id);
+	const targetFacts =
+		'steps' in facts ? {...facts, steps: facts.steps.filter(step => !leftOut.includes(step.id))} : facts;
 	const host = hostname();
 	const forwarders = new Map<string, ForwarderTarget>();
-	for (const step of 'steps' in facts ? facts.steps : []) {
+	for (const step of 'steps' in targetFacts ? targetFacts.steps : []) {
 		const found = localForwarder(step, jobId, host, proc);
 		if (found) forwarders.set(step.id, found);
 	}
@@ -188,7 +206,7 @@ export async function slurmPlan(
 		signal,
 		batch: input.batch,
 		localJobs,
-		facts,
+		facts: targetFacts,
 		forwarders,
 		batchShell: shellStatus ? signalState(shellStatus, signal) : null,
 		trap,
@@ -197,56 +215,72 @@ export async function slurmPlan(
 	const unknownJob = 'problem' in read && localJobs.length === 0;
 	if (route.kind === 'refused') return {refused: route.why, unknownJob};
 	const slurmJob = {id: `slurm:${jobId}`, identity: 'slurm', slurm_job: jobId, run_dir: localJobs[0]?.runDir ?? null};
+	const leftOutWords = leftOutNotes(views);
 	if (route.kind === 'local') {
 		const plan = localPlan(localJobs, `${input.pickedBy}; ${route.why}`, input);
-		return {...plan, notes: trapNote(trap, signal)};
+		return {...plan, notes: [...leftOutWords, ...trapNote(trap, signal)]};
 	}
-	// srun and scancel reach tasks whose dispositions are not read here: a stopping signal (SIGSTOP cannot be handled)
-	// would hang the whole job, so it needs --force, as ranks/send.ts asks of a local send.
-	if (stopsByDefault(signal) && !input.force) {
-		return {
-			refused: `${signal} stops every task it reaches until a SIGCONT, which hangs the job (--force sends it anyway)`,
-			unknownJob,
-		};
-	}
+	// srun and scancel reach every task of the steps: each is judged on its disposition where it can be read here,
+	// and a step read nowhere blocks a signal that terminates or stops (slurm/step-gate.ts).
+	const reached =
+		route.kind === 'scancel' && route.target === 'batch' ? [] : views.filter(view => !leftOut.includes(view.step.id));
+	const blocks = gateBlocks(reached, signal);
+	if (blocks.length > 0 && !input.force) return {refused: gateRefusal(blocks, signal), unknownJob};
+	const gatePreviewLines = gatePreview(reached, blocks, signal);
+	// Read again right before sending, as ranks/send.ts does per rank: a handler dropped while the user read the
+	// preview refuses the send (the same tasks, their dispositions now).
+	const stillGated = (): string | null => {
+		if (input.force || reached.length === 0 || !('steps' in facts)) return null;
+		const now = stepViews(facts, here, localJobs, signal, proc, claimed).filter(v => !leftOut.includes(v.step.id));
+		const again = gateBlocks(now, signal);
+		return again.length > 0 ? gateRefusal(again, signal) : null;
+	};
 	const watchFrom = localJobs[0]?.ranks[0]?.pid ?? null;
-	const notes = input.batch ? [] : trapNote(trap, signal);
+	const notes = input.batch ? [] : [...leftOutWords, ...trapNote(trap, signal)];
 	if (route.kind === 'srun') {
 		return {
 			route: 'srun',
 			heading: `${input.label} to job ${jobId} through srun (${input.pickedBy}; ${route.why}):`,
-			preview: route.forwarders.map(
-				f => `srun of ${f.label}  pid ${f.pid}  forwards ${signal} to every task of the step`,
-			),
+			preview: [
+				...route.forwarders.map(f => `srun of ${f.label}  pid ${f.pid}  forwards ${signal} to every task of the step`),
+				...gatePreviewLines,
+			],
 			notes,
 			question: `Send ${signal} to the srun of job ${jobId}? [y/N] `,
 			reach: `the srun of job ${jobId}`,
 			job: slurmJob,
 			watchFrom,
-			send: async () =>
-				route.forwarders.map(f => ({
-					...sendToForwarder(f, {signal, proc}),
+			send: async () => {
+				const refused = stillGated();
+				return route.forwarders.map(f => ({
+					...(refused
+						? {rank: null, pid: f.pid, outcome: 'refused' as const, reason: refused}
+						: sendToForwarder(f, {signal, proc})),
 					target: `srun of ${f.label}`,
-				})),
+				}));
+			},
 		};
 	}
-	const command = `scancel ${scancelArgs(jobId, signal, route.target).join(' ')}`;
+	const steps = leftOut.length > 0 ? reached.map(view => view.step.id) : null;
+	const command = `scancel ${scancelArgs(jobId, signal, route.target, steps).join(' ')}`;
 	const what =
 		route.target === 'batch'
 			? `the batch shell of job ${jobId}: ${trap ? `its trap \`${trap.command}\` ${trap.effect}` : `it handles ${signal} (its trap is not readable)`}`
-			: `every step of job ${jobId}, on every node; not the batch shell`;
+			: `${steps ? `steps ${steps.join(', ')}` : 'every step'} of job ${jobId}, on every node; not the batch shell`;
 	return {
 		route: 'scancel',
 		heading: `${input.label} to job ${jobId} through ${command} (${input.pickedBy}; ${route.why}):`,
-		preview: [what],
+		preview: [what, ...gatePreviewLines],
 		notes,
 		question: `Run ${command}? [y/N] `,
 		reach: `job ${jobId} with ${command}`,
 		job: {...slurmJob, target: route.target},
 		watchFrom,
 		send: async () => {
-			const done = await scancelSignal(jobId, signal, route.target);
 			const target = route.target === 'batch' ? `batch shell of job ${jobId}` : `steps of job ${jobId}`;
+			const refused = stillGated();
+			if (refused) return [{rank: null, pid: null, target, outcome: 'refused', reason: refused}];
+			const done = await scancelSignal(jobId, signal, route.target, steps);
 			return [{rank: null, pid: null, target, outcome: done.sent ? 'sent' : 'denied', reason: done.reason ?? command}];
 		},
 	};

@@ -6,6 +6,7 @@ import type {Job} from '../core/types.js';
 import type {SaveOutcome} from '../checkpoints/save-attribution.js';
 import {exitLines, exitsJson, saveWatch} from './signal-watch.js';
 import {jobLine} from '../format/jobs.js';
+import {wholeJobWarning} from '../format/whole-job.js';
 import {versioned} from '../format/json-version.js';
 import {existingRunDir} from './checkpoints.js';
 import type {FleetConnection} from '../fleet/fleet.js';
@@ -98,7 +99,7 @@ export async function runSignalCommand(o: SignalCommandOptions): Promise<number>
 	if (o.agents) return await signalThroughAgents(o, o.agents, {signal, label, expect});
 	const runDir = o.runDir === null ? null : existingRunDir(o.runDir);
 	const set = await scanRanks(o.settings, o.selector, {runDir});
-	const common = {signal, label, ranks: o.ranks, force: o.force, proc: procReader()};
+	const common = {signal, label, ranks: o.ranks, force: o.force, emergency: expect === 'emergency', proc: procReader()};
 	const slurmJob = slurmJobPick(set, o.job, o.slurmJob ?? null);
 	const planned =
 		slurmJob === null
@@ -151,6 +152,7 @@ async function signalThroughAgents(
 		intervalMs: o.settings.interval * 1000,
 		signal: action.signal,
 		label: action.label,
+		emergency: action.expect === 'emergency',
 		ranks: o.ranks,
 		job: o.job ?? o.slurmJob ?? null,
 		runDir: o.runDir,
@@ -194,6 +196,7 @@ async function carryOut(
 	for (const line of plan.preview) say(`  ${line}`);
 	say(`route: ${plan.route}`);
 	for (const note of plan.notes) say(`note: ${note}`);
+	if (plan.wholeJob) say(`warning: ${wholeJobWarning(plan.wholeJob)}`);
 	if (!o.yes) {
 		if (!o.interactive) {
 			throw new UsageError(`signal: no terminal to confirm on; add --yes to send ${signal} to ${plan.reach}`);
@@ -242,6 +245,7 @@ async function carryOut(
 				job: plan.job,
 				results,
 				notes: plan.notes,
+				...(plan.wholeJob ? {ends_whole_job: plan.wholeJob} : {}),
 				...(waited ? {checkpoint} : {}),
 				...(exited ? {exits: exitsJson(exited, signal, o.settings.timeout)} : {}),
 			});

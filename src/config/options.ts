@@ -138,7 +138,8 @@ const JOB_OPTIONS: readonly OptionSpec[] = [
 		name: 'force',
 		usage: '--force',
 		kind: 'boolean',
-		description: 'send even to ranks that have no handler (the signal terminates them)',
+		description:
+			'send even where a rank has no handler (the signal terminates it), is stopped, or (srun, scancel) cannot be read here',
 		commands: ['signal'],
 	},
 	{

@@ -29,6 +29,12 @@ export function previewLine(
 	if (wouldTerminate(state)) {
 		return `${who(rank)}  NO HANDLER: ${signal} would terminate it — ${force ? 'sent anyway (--force)' : `will be refused (${forceHint})`}`;
 	}
+	if (state.disposition === 'ignored' && signal !== 'SIGCONT')
+		return `${who(rank)}  ignores ${signal}: it would have no effect — will be refused`;
+	if (rank.stopped && state.disposition === 'handled' && signal !== 'SIGCONT') {
+		const then = force ? 'queued anyway (--force)' : `will be refused (${forceHint})`;
+		return `${who(rank)}  STOPPED: ${signal} would wait pending until a SIGCONT — ${then}`;
+	}
 	const notes = [state.disposition === 'ignored' ? `ignores ${signal}` : `handles ${signal}`];
 	if (state.blocked) notes.push('blocked: delivered when unblocked');
 	if (state.pending) notes.push(`a ${signal} is already pending`);

@@ -1,8 +1,8 @@
-import type {Job, RankProcess} from '../core/types.js';
+import type {Job, RankProcess, SignalState} from '../core/types.js';
 import type {ProcReader} from '../system/procfs.js';
 import {signalState, wouldStop, wouldTerminate} from './dispositions.js';
 import {isStepForwarder} from './programs.js';
-import type {SignalName} from './signals.js';
+import {type SignalName, stopsByDefault} from './signals.js';
 
 // The only code in traintop that sends a signal. Every safety rule for signals (README "Sending
 // signals safely") is checked here, per target, immediately before kill(2):
@@ -10,7 +10,9 @@ import type {SignalName} from './signals.js';
 //   never PID <= 1, never traintop itself, never another user's process;
 // - identity is (pid, start time): re-read just before kill, and a mismatch sends nothing (`gone`);
 // - a signal whose disposition is `default` and whose default action terminates is refused unless forced;
-// - so is one that would stop the rank (SIGSTOP always: it cannot be handled): a stopped rank hangs its job.
+// - so is one that would stop the rank (SIGSTOP always: it cannot be handled): a stopped rank hangs its job;
+// - so is a handled signal to a rank that is stopped (it would act only at some later SIGCONT); an ignored
+//   signal is never sent (it would do nothing), so neither reads as an action that happened (exit 3).
 //   A view never forces (session/actions.ts), so the TUI never stops a rank.
 // The one exception to "only ranks" is a SLURM step's srun as its forwarder (sendToForwarder), under the same
 // identity and ownership checks.
@@ -96,6 +98,19 @@ function sendOne(target: RankProcess, request: SendRequest): SendResult {
 		);
 	}
 
+	// An ignored signal does nothing (SIGCONT excepted: it continues a stopped rank whatever its disposition), so it
+	// is not reported as an action that happened; there is nothing for --force to force.
+	if (state.disposition === 'ignored' && request.signal !== 'SIGCONT')
+		return result('refused', `${who} ignores ${request.signal}: it would have no effect; nothing sent`);
+	// A stopped rank keeps a handled signal pending until it is continued: the save would come at some later SIGCONT.
+	const waits = waitsWhileStopped(stat.state, request.signal, state);
+	if (waits && !request.force) {
+		return result(
+			'refused',
+			`${who} is stopped (state ${stat.state}): ${request.signal} would stay pending and act only once it is continued with SIGCONT (--force queues it anyway)`,
+		);
+	}
+
 	try {
 		(request.kill ?? ((pid, signal) => process.kill(pid, signal)))(target.pid, request.signal);
 	} catch (error) {
@@ -104,12 +119,21 @@ function sendOne(target: RankProcess, request: SendRequest): SendResult {
 		if (code === 'EPERM') return result('denied', `not permitted to signal pid ${target.pid} (EPERM)`);
 		return result('denied', `kill(${target.pid}, ${request.signal}) failed: ${(error as Error).message}`);
 	}
-	if (state.disposition === 'ignored')
-		return result('sent', `${who} ignores ${request.signal}: it will have no effect`);
 	if (wouldTerminate(state)) return result('sent', `forced: ${who} had no handler, the signal terminates it`);
 	if (stops) return result('sent', `forced: ${who} is stopped until it gets SIGCONT`);
+	if (waits) return result('sent', `forced: ${who} is stopped: ${request.signal} is pending until it gets SIGCONT`);
 	if (state.blocked) return result('sent', `${who} blocks ${request.signal}: it is delivered when unblocked`);
 	return result('sent', null);
+}
+
+/**
+ * Would the signal only wait in a stopped process (/proc state T, or t under a debugger)? A handled (or blocked)
+ * signal stays pending until SIGCONT; a fatal one kills it at once, and SIGKILL and SIGCONT act on it as always.
+ */
+function waitsWhileStopped(procState: string, signal: SignalName, state: SignalState): boolean {
+	if (procState !== 'T' && procState !== 't') return false;
+	if (signal === 'SIGCONT' || signal === 'SIGKILL' || wouldTerminate(state)) return false;
+	return !stopsByDefault(signal);
 }
 
 /** Sends the signal to each target in turn; each target's identity is re-read right before its own kill. */

@@ -15,12 +15,18 @@ export function runSlurmCommand(command: string, args: readonly string[]): Promi
 export type ScancelTarget = 'steps' | 'batch';
 
 /** The scancel command line for a target, as run and as shown to the user. */
-export function scancelArgs(jobId: string, signal: SignalName, target: ScancelTarget): string[] {
+export function scancelArgs(
+	jobId: string,
+	signal: SignalName,
+	target: ScancelTarget,
+	steps: readonly string[] | null = null,
+): string[] {
 	// scancel(1), -s/--signal: without --batch or --full, "signals other than SIGKILL are not sent to the batch
 	// step": the job's steps only. -b/--batch: "only the batch step, but not any other steps". --full (the batch
 	// shell AND its children, srun included) is never used: it would reach the steps twice.
 	const name = signal.replace(/^SIG/, '');
-	return target === 'batch' ? ['--batch', `--signal=${name}`, jobId] : [`--signal=${name}`, jobId];
+	// `steps`: only these steps (`7.0`), where the job has others that are not its ranks' (a traintop step).
+	return target === 'batch' ? ['--batch', `--signal=${name}`, jobId] : [`--signal=${name}`, ...(steps ?? [jobId])];
 }
 
 /** `scancel --signal=SIG J`: sent, or why not (scancel's own words). */
@@ -28,8 +34,9 @@ export async function scancelSignal(
 	jobId: string,
 	signal: SignalName,
 	target: ScancelTarget,
+	steps: readonly string[] | null = null,
 ): Promise<{readonly sent: boolean; readonly reason: string | null}> {
-	const args = scancelArgs(jobId, signal, target);
+	const args = scancelArgs(jobId, signal, target, steps);
 	const result = await runSlurmCommand('scancel', args);
 	if (result.failure) return {sent: false, reason: result.failure};
 	if (result.code !== 0) {

@@ -60,21 +60,34 @@ export interface LocalPids {
 	readonly batchShell: number | null;
 	/** Task pids of the job's steps (not the batch step). */
 	readonly tasks: ReadonlySet<number>;
+	/** The same tasks by step (`0`, `1`: listpids' STEPID), each with its task number (GLOBALID). */
+	readonly byStep: ReadonlyMap<string, readonly StepTask[]>;
+}
+
+/** One task of a step, as this node's slurmstepd lists it: its main process, not its children. */
+export interface StepTask {
+	readonly pid: number;
+	readonly task: number | null;
 }
 
 /** `scontrol listpids J`: `PID JOBID STEPID LOCALID GLOBALID` lines after a header. */
 export function parseListPids(text: string): LocalPids {
 	let batchShell: number | null = null;
 	const tasks = new Set<number>();
+	const byStep = new Map<string, StepTask[]>();
 	for (const line of text.split('\n').slice(1)) {
-		const [pid, , step, localId] = line.trim().split(/\s+/);
+		const [pid, , step, localId, globalId] = line.trim().split(/\s+/);
 		const n = Number(pid);
-		if (!Number.isSafeInteger(n) || n <= 1) continue;
+		if (!Number.isSafeInteger(n) || n <= 1 || step === undefined) continue;
 		if (step === 'batch') {
 			if (localId === '0') batchShell = n;
-		} else if (step !== 'extern' && localId !== '-') tasks.add(n);
+		} else if (step !== 'extern' && localId !== '-') {
+			tasks.add(n);
+			const task = Number(globalId);
+			byStep.set(step, [...(byStep.get(step) ?? []), {pid: n, task: Number.isSafeInteger(task) ? task : null}]);
+		}
 	}
-	return {batchShell, tasks};
+	return {batchShell, tasks, byStep};
 }
 
 /**
@@ -87,5 +100,7 @@ export async function readLocalPids(jobId: string): Promise<LocalPids | null> {
 	const result = await runSlurmCommand('scontrol', ['listpids', jobId]);
 	if (result.failure) return null;
 	if (result.code === 0) return parseListPids(result.stdout);
-	return /There are no steps for job/.test(result.stderr) ? {batchShell: null, tasks: new Set()} : null;
+	return /There are no steps for job/.test(result.stderr)
+		? {batchShell: null, tasks: new Set(), byStep: new Map()}
+		: null;
 }

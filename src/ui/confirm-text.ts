@@ -1,6 +1,8 @@
 import type {Job} from '../core/types.js';
 import {printable} from '../format/printable.js';
+import {wholeJobWarning} from '../format/whole-job.js';
 import {previewLine} from '../ranks/preview.js';
+import {endsWholeJob} from '../ranks/whole-job.js';
 import type {SignalName} from '../ranks/signals.js';
 import type {SignalAction} from '../session/actions.js';
 import {signalWord} from './send-status.js';
@@ -58,10 +60,13 @@ export function confirmText(
 	const which = target.marked
 		? `${ranks.length} marked rank${plural} of ${job.ranks.length}`
 		: `all ${ranks.length} rank${plural}`;
+	// A marked rank of a torchrun job that exits takes every rank with it: said before the route and the targets.
+	const wholeJob = endsWholeJob(job, ranks, signal, {emergency: action === 'emergency', force: false});
 	return {
 		title,
 		lines: [
 			`${which} · ${runDirWords(job, sessionRunDir)}`,
+			...(wholeJob ? [wholeJobWarning(wholeJob)] : []),
 			...routeWords(job, action),
 			...ranks.map(r => previewLine(r, signal, false, 'the TUI never forces; traintop signal --force does')),
 		],

@@ -10,6 +10,7 @@ import type {SignalName} from '../../src/ranks/signals.js';
 import {procReader, type ProcReader} from '../../src/system/procfs.js';
 import {requireBuild, ROOT} from '../helpers/dist.js';
 import {startPython, type PythonChild} from '../helpers/python-child.js';
+import {until} from '../helpers/until.js';
 import {echoOn, ping as pingWith} from '../helpers/python-signals.js';
 
 const children: PythonChild[] = [];
@@ -129,10 +130,48 @@ describe('sendSignal on real processes', () => {
 		expect(await ping(ranks[2]!)).toEqual(['got USR1', 'got USR2']);
 	});
 
-	test('an ignored signal is sent with a note that it will do nothing', async () => {
+	test('an ignored signal is not sent: refused, since it would do nothing (so the command exits 3)', async () => {
 		const {set} = await job('signal.signal(signal.SIGUSR1, signal.SIG_IGN)');
-		const {results} = await sendSignal({job: asJob(set), signal: 'SIGUSR1', force: false, proc: procReader()});
-		expect(results[0]).toMatchObject({outcome: 'sent', reason: 'rank 0 ignores SIGUSR1: it will have no effect'});
+		const spy = spyKill();
+		const {results} = await sendSignal({
+			job: asJob(set),
+			signal: 'SIGUSR1',
+			force: true,
+			proc: procReader(),
+			kill: spy.kill,
+		});
+		expect(results[0]).toMatchObject({
+			outcome: 'refused',
+			reason: 'rank 0 ignores SIGUSR1: it would have no effect; nothing sent',
+		});
+		expect(spy.calls).toEqual([]);
+	});
+
+	test('a stopped rank is refused a handled signal (it would wait for SIGCONT); --force queues it, said so', async () => {
+		const {ranks, set} = await job(handles(USR1_HANDLER));
+		const rank = ranks[0]!;
+		process.kill(rank.pid, 'SIGSTOP');
+		const proc = procReader();
+		await until(
+			() => proc.stat(rank.pid)?.state,
+			state => state === 'T',
+			'the rank stopped',
+		);
+		const spy = spyKill();
+		const refused = sendSignal({job: asJob(set), signal: 'SIGUSR1', force: false, proc, kill: spy.kill}).results;
+		expect(refused[0]).toMatchObject({
+			outcome: 'refused',
+			reason:
+				'rank 0 is stopped (state T): SIGUSR1 would stay pending and act only once it is continued with SIGCONT (--force queues it anyway)',
+		});
+		expect(spy.calls).toEqual([]);
+		const forced = sendSignal({job: asJob(set), signal: 'SIGUSR1', force: true, proc}).results;
+		expect(forced[0]).toMatchObject({
+			outcome: 'sent',
+			reason: 'forced: rank 0 is stopped: SIGUSR1 is pending until it gets SIGCONT',
+		});
+		process.kill(rank.pid, 'SIGCONT');
+		expect(await ping(rank)).toEqual(['got USR1', 'got USR2']);
 	});
 
 	test('PID reuse: a target whose start time changed gets nothing (outcome gone)', async () => {

@@ -45,6 +45,15 @@ describe('scontrol parsers (recorded SLURM 22.05.8 output)', () => {
 		const pids = parseListPids(LISTPIDS);
 		expect(pids.batchShell).toBe(25504);
 		expect([...pids.tasks].sort()).toEqual([25520, 25521]);
+		expect([...pids.byStep]).toEqual([
+			[
+				'0',
+				[
+					{pid: 25520, task: 0},
+					{pid: 25521, task: 1},
+				],
+			],
+		]);
 	});
 });
 

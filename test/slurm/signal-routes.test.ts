@@ -1,10 +1,10 @@
-import {execFile, spawnSync} from 'node:child_process';
-import {existsSync, mkdirSync, readFileSync} from 'node:fs';
-import path from 'node:path';
+import {spawnSync} from 'node:child_process';
+import {readFileSync} from 'node:fs';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {OPTIONS} from '../../src/config/options.js';
-import {CLI, requireBuild, ROOT} from '../helpers/dist.js';
+import {requireBuild} from '../helpers/dist.js';
 import {type SlurmCluster, slurmUnavailable, startSlurm} from '../helpers/slurm-cluster.js';
+import {startDemoJob, traintopOn} from '../helpers/slurm-demo-job.js';
 import {until} from '../helpers/until.js';
 
 // `traintop signal` on a SLURM job, against the real one-node test SLURM: a batch job running the demo ranks as
@@ -21,14 +21,6 @@ if (noNamespace && !unavailable) console.warn(`skipping the login-node-view SLUR
 
 // --slurm-job once the option table has it, --job until then (a SLURM job id that no local job answers to).
 const JOB_FLAG = OPTIONS.some(option => option.name === 'slurmJob') ? '--slurm-job' : '--job';
-const RANK_PY = path.join(ROOT, 'demo/job/rank.py');
-const RANK_ARGS = '--workers 0 --save-every 0 --step-seconds 0.1';
-
-interface Run {
-	readonly code: number;
-	readonly stdout: string;
-	readonly stderr: string;
-}
 
 describe.skipIf(unavailable !== null)('signal to a SLURM job on the real test SLURM', () => {
 	let cluster: SlurmCluster;
@@ -40,64 +32,23 @@ describe.skipIf(unavailable !== null)('signal to a SLURM job on the real test SL
 		await cluster?.stop();
 	}, 30_000);
 
-	/** The built traintop with the cluster's environment; `isolated`: in its own PID namespace (sees no job process). */
-	function traintop(args: readonly string[], isolated = false): Promise<Run> {
-		const [command, argv] = isolated
-			? ['unshare', ['-pf', '--mount-proc', process.execPath, CLI, ...args]]
-			: [process.execPath, [CLI, ...args]];
-		return new Promise(resolve => {
-			execFile(command, argv, {env: cluster.env, timeout: 90_000, encoding: 'utf8'}, (error, stdout, stderr) => {
-				const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-				resolve({code, stdout, stderr});
-			});
-		});
-	}
-
-	/**
-	 * Submits a batch job whose one step runs the demo rank as 2 srun tasks (task outputs in DIR/task-N.out), and
-	 * resolves once both tasks have installed their handlers. `hidden`: task 1 runs without any rank variable and
-	 * in its own run dir, as a task on another node would look from here.
-	 */
-	async function demoJob(name: string, options: {trap?: string; hidden?: boolean} = {}) {
-		const dir = path.join(cluster.dir, name);
-		const runDir = path.join(dir, 'run');
-		mkdirSync(runDir, {recursive: true});
-		const rank = `python3 ${RANK_PY} --run-dir ${runDir} ${RANK_ARGS}`;
-		const task = options.hidden
-			? `if [ "$SLURM_PROCID" = 0 ]; then export RANK=0 WORLD_SIZE=2; exec ${rank}; else exec env -u SLURM_PROCID -u SLURM_LOCALID ${rank.replace(runDir, `${dir}/hidden`)}; fi`
-			: `export RANK=$SLURM_PROCID WORLD_SIZE=$SLURM_NTASKS; exec ${rank}`;
-		const script = [
-			'#!/bin/bash',
-			...(options.trap ? [options.trap] : []),
-			`srun --output=${dir}/task-%t.out bash -c '${task}' &`,
-			'wait',
-			'',
-		].join('\n');
-		const id = cluster.sbatch(script, ['--ntasks=2', '--time=5', '--oversubscribe', `--output=${dir}/batch.out`]);
-		await until(
-			() => cluster.job(id).JobState,
-			state => state === 'RUNNING',
-			`job ${id} running`,
-			30_000,
-		);
-		const taskOut = (n: number) => {
-			const file = path.join(dir, `task-${n}.out`);
-			return existsSync(file) ? readFileSync(file, 'utf8') : '';
-		};
-		await until(
-			() => `${taskOut(0)}${taskOut(1)}`,
-			out => (out.match(/ ready pid /g) ?? []).length === 2,
-			`job ${id}'s tasks ready`,
-			30_000,
-		);
-		return {id: String(id), runDir, taskOut};
-	}
+	const traintop = (args: readonly string[], isolated = false) => traintopOn(cluster, args, isolated);
+	const demoJob = (name: string, options: {trap?: string; hidden?: boolean} = {}) =>
+		startDemoJob(cluster, name, options);
 
 	it.skipIf(noNamespace !== null)(
 		'scancel from where none of the job is visible: a new checkpoint, the job still RUNNING',
 		async () => {
 			const job = await demoJob('scancel');
-			const run = await traintop(['signal', 'save', JOB_FLAG, job.id, job.runDir, '--wait', '--yes', '--json'], true);
+			// No task's handling of SIGUSR1 can be read from here: the save is refused unless --force.
+			const unread = await traintop(['signal', 'save', JOB_FLAG, job.id, '--yes'], true);
+			expect(unread.code, unread.stderr).toBe(3);
+			expect(unread.stderr).toContain(
+				`step ${job.id}.0 (2 tasks) has no task on this node: their handling of SIGUSR1 cannot be read here (--agents reads it on each node), and SIGUSR1 would terminate any that has no handler (--force sends it anyway); nothing sent`,
+			);
+			expect(job.taskOut(0)).not.toContain('got SIGUSR1');
+			const args = ['signal', 'save', JOB_FLAG, job.id, job.runDir, '--wait', '--yes', '--json', '--force'];
+			const run = await traintop(args, true);
 			expect(run.code, run.stderr).toBe(0);
 			const out = JSON.parse(run.stdout);
 			expect(out.route).toBe('scancel');
@@ -106,6 +57,7 @@ describe.skipIf(unavailable !== null)('signal to a SLURM job on the real test SL
 			]);
 			expect(out.checkpoint).toMatchObject({saved: true, attributed: true, kind: 'manual'});
 			expect(run.stderr).toContain(`scancel --signal=USR1 ${job.id}`);
+			expect(run.stderr).toContain('would terminate any that has no handler — sent anyway (--force)');
 			// Both tasks got it (the steps), the batch shell did not (it has no handler: it would have ended the job).
 			expect(job.taskOut(1)).toContain('rank 1 got SIGUSR1');
 			expect(cluster.job(Number(job.id)).JobState).toBe('RUNNING');
@@ -120,7 +72,7 @@ describe.skipIf(unavailable !== null)('signal to a SLURM job on the real test SL
 			const job = await demoJob('stop');
 			const run = await traintop(['signal', 'SIGSTOP', JOB_FLAG, job.id, '--yes'], true);
 			expect(run.code, run.stderr).toBe(3);
-			expect(run.stderr).toContain('SIGSTOP stops every task it reaches until a SIGCONT');
+			expect(run.stderr).toContain('SIGSTOP would stop (hang the job) any that has no handler');
 			const pids = [0, 1].map(n => Number(/ready pid (\d+)/.exec(job.taskOut(n))?.[1]));
 			// T in /proc/PID/stat: stopped. The signal would have arrived before scancel returned.
 			for (const pid of pids) expect(readFileSync(`/proc/${pid}/stat`, 'utf8')).not.toMatch(/\) T /);
@@ -149,7 +101,11 @@ describe.skipIf(unavailable !== null)('signal to a SLURM job on the real test SL
 	it('a batch shell that traps USR1 to requeue is not signalled without --batch; --batch says what its trap does', async () => {
 		const job = await demoJob('trap', {trap: "trap 'scontrol requeue $SLURM_JOB_ID' USR1"});
 		const isolated = noNamespace === null;
-		const save = await traintop(['signal', 'save', JOB_FLAG, job.id, job.runDir, '--wait', '--yes'], isolated);
+		// From a login node's view no rank's handler can be read: --force says that the save is wanted all the same.
+		const save = await traintop(
+			['signal', 'save', JOB_FLAG, job.id, job.runDir, '--wait', '--yes', ...(isolated ? ['--force'] : [])],
+			isolated,
+		);
 		expect(save.code, save.stderr).toBe(0);
 		expect(save.stderr).toContain(
 			'the batch shell traps SIGUSR1 (`scontrol requeue $SLURM_JOB_ID`: requeues the job: its steps are killed and it starts again); it is not signalled (only --batch does that)',
@@ -171,6 +127,11 @@ describe.skipIf(unavailable !== null)('signal to a SLURM job on the real test SL
 		const srunPid = Number(
 			/SrunHost:Pid=\S+:(\d+)/.exec(cluster.run('scontrol', ['show', 'step', '-o', `${job.id}.0`]))?.[1],
 		);
+		// Both tasks' handling is read here, the one traintop does not count as a rank too: SIGUSR2 kills them.
+		const usr2 = await traintop(['signal', 'SIGUSR2', JOB_FLAG, job.id, '--yes']);
+		expect(usr2.code, usr2.stderr).toBe(3);
+		expect(usr2.stderr).toContain(`rank 0 (pid ${job.taskPid(0)}, step ${job.id}.0) has no handler for SIGUSR2`);
+		expect(usr2.stderr).toContain(`task 1 (pid ${job.taskPid(1)}, step ${job.id}.0) has no handler for SIGUSR2`);
 		const run = await traintop(['signal', 'save', JOB_FLAG, job.id, job.runDir, '--wait', '--yes', '--json']);
 		expect(run.code, run.stderr).toBe(0);
 		const out = JSON.parse(run.stdout);

@@ -53,9 +53,11 @@ describe('confirmText', () => {
 	test('ranks elsewhere: the local route leaves them out, and for a SLURM job the box names the command that does not', () => {
 		// Two of a 4-rank SLURM step run here; the other two on another node.
 		const slurm = {jobId: '42', stepId: '0', restartCount: 0, procId: 0};
-		const here = {...b, id: 'slurm:42.0', worldSize: 4, ranks: b.ranks.slice(0, 2), slurm};
+		const here = {...b, id: 'slurm:42.0', identity: 'slurm' as const, worldSize: 4, ranks: b.ranks.slice(0, 2), slurm};
 		const target = {job: here.id, pids: here.ranks.map(r => r.pid), identities: here.ranks, marked: false, of: 2};
-		expect(confirmText('emergency', 'SIGTERM', target, here, null).lines.slice(1, 3)).toEqual([
+		expect(confirmText('emergency', 'SIGTERM', target, here, null).lines.slice(1, 4)).toEqual([
+			// Its ranks here exit; whether srun ends the others depends on a setting traintop cannot read.
+			'MAY END THE WHOLE JOB: the 2 chosen ranks exit, and srun ends the whole step when a task exits with an error if it runs with --kill-on-bad-exit (or KillOnBadExit=1): every one of its 4 ranks would end, not only the 2 chosen',
 			"route: local — from this node to each rank's pid, checked again just before sending",
 			'2 of its 4 ranks run elsewhere and get nothing: `traintop signal emergency --slurm-job 42` reaches every task (scancel)',
 		]);
@@ -63,6 +65,16 @@ describe('confirmText', () => {
 		expect(confirmText('save', 'SIGUSR1', {...target, job: rendezvous.id}, rendezvous, null).lines[2]).toBe(
 			'2 of its 4 ranks run elsewhere and get nothing: signal them on their nodes',
 		);
+	});
+
+	test('an emergency to one marked rank of a torchrun job: the box says every rank ends, before the route', () => {
+		const marked = {job: b.id, pids: [30_000], identities: b.ranks.slice(0, 1), marked: true, of: 3};
+		expect(confirmText('emergency', 'SIGTERM', marked, b, null).lines.slice(0, 2)).toEqual([
+			'1 marked rank of 3 · no RUN_DIR given: the save will not be watched',
+			'ENDS THE WHOLE JOB: the 1 chosen rank exits, and torchrun (the elastic agent) stops every rank when one fails: every one of its 3 ranks ends, not only the 1 chosen',
+		]);
+		// A save does not end the rank: nothing to warn of.
+		expect(confirmText('save', 'SIGUSR1', marked, b, null).lines[1]).toMatch(/^route: local/);
 	});
 
 	test('a job gone since the box opened: nothing will be sent', () => {

@@ -1,6 +1,8 @@
 import type {NodeView} from '../../fleet/node-state.js';
 import {linkWords} from '../../fleet/node-words.js';
+import {wholeJobWarning} from '../../format/whole-job.js';
 import {previewLine} from '../../ranks/preview.js';
+import {endsWholeJob} from '../../ranks/whole-job.js';
 import type {SignalName} from '../../ranks/signals.js';
 import type {SignalAction} from '../../session/actions.js';
 import type {ConfirmText} from '../confirm-text.js';
@@ -63,11 +65,20 @@ export function fleetConfirmText(
 		world !== null && world > seen
 			? [`${world - seen} of its ${world} ranks are on no node listed here and get nothing`]
 			: [];
+	// The job as all its nodes show it, and the chosen ranks of it: does the send end every rank of it?
+	const allRanks = jobParts(nodes, target.job).flatMap(part => part.job.ranks);
+	const wholeJob = endsWholeJob(
+		{...parts[0]!.job, ranks: allRanks},
+		parts.flatMap(part => part.job.ranks),
+		signal,
+		{emergency: action === 'emergency', force: false},
+	);
 	return {
 		title,
 		lines: [
 			...(off === null ? [] : [`nothing will be sent: ${off}`, ...WHOLE_JOB_WHY]),
 			`${count} rank${count === 1 ? '' : 's'} on ${parts.length} node${parts.length === 1 ? '' : 's'} · ${watchWords(parts)}`,
+			...(wholeJob ? [wholeJobWarning(wholeJob)] : []),
 			ROUTE,
 			...missing,
 			...parts.flatMap(part => [
