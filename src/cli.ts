@@ -4,6 +4,7 @@ import {parseArgv} from './cli/argv.js';
 import {loadSettings} from './config/load.js';
 import {jobFromFlag, ranksFromFlag, selectorFromFlags, slurmJobFromFlags} from './config/selection.js';
 import {EXIT, UsageError} from './core/errors.js';
+import {printable} from './format/printable.js';
 import {endQuietlyIfTerminalDies} from './system/dead-terminal.js';
 
 // Named for what it is: `ps`, /proc/PID/comm and another traintop's rank discovery see "traintop …", not
@@ -207,7 +208,9 @@ try {
 	process.exitCode = await main();
 } catch (error) {
 	if (error instanceof UsageError) {
-		process.stderr.write(`traintop: ${error.message}\n`);
+		// A usage message may quote a flag's value, a file's name or its contents' position: text from outside,
+		// shown inert like every other (format/printable.ts); its own line breaks are kept.
+		process.stderr.write(`traintop: ${error.message.split('\n').map(printable).join('\n')}\n`);
 		process.exitCode = EXIT.usage;
 	} else {
 		process.stderr.write(`traintop: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

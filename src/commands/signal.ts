@@ -6,6 +6,7 @@ import type {Job} from '../core/types.js';
 import type {SaveOutcome} from '../checkpoints/save-attribution.js';
 import {exitLines, exitsJson, saveWatch} from './signal-watch.js';
 import {jobLine} from '../format/jobs.js';
+import {printable} from '../format/printable.js';
 import {wholeJobWarning} from '../format/whole-job.js';
 import {versioned} from '../format/json-version.js';
 import {existingRunDir} from './checkpoints.js';
@@ -91,7 +92,7 @@ function refusal(why: string, jobs: readonly Job[]): UsageError {
 /** `traintop signal …`: 0 when every target got the signal, 3 when any did not (or none was found), 2 when no one job is picked. */
 export async function runSignalCommand(o: SignalCommandOptions): Promise<number> {
 	const {signal, label, expect} = resolveAction(o.action, o.settings);
-	const say = (line: string) => o.stderr.write(`${line}\n`);
+	const say = (line: string) => o.stderr.write(`${printable(line)}\n`);
 	if (o.settings.readonly) {
 		say(`traintop: --readonly: no signal is sent (${label} refused)`);
 		return EXIT.actionRefused;
@@ -161,7 +162,7 @@ async function signalThroughAgents(
 	});
 	try {
 		if (planned.plan === null) {
-			o.stderr.write(`traintop: signal: ${planned.refused}; nothing sent\n`);
+			o.stderr.write(`traintop: signal: ${printable(String(planned.refused))}; nothing sent\n`);
 			if (o.json)
 				o.stdout.write(
 					`${JSON.stringify(versioned({signal: action.signal, route: 'agents', refused: planned.refused, results: []}))}\n`,
@@ -184,7 +185,7 @@ async function carryOut(
 	{signal, expect}: {signal: SignalName; expect: 'manual' | 'emergency' | null},
 	runDir: string | null,
 ): Promise<number> {
-	const say = (line: string) => o.stderr.write(`${line}\n`);
+	const say = (line: string) => o.stderr.write(`${printable(line)}\n`);
 	if (plan.preview.length === 0) {
 		say(`traintop: job ${String(plan.job.id)} has no ranks left (its launcher is still there); nothing sent`);
 		if (o.json)
@@ -214,7 +215,7 @@ async function carryOut(
 	const exits = watch && expect === 'emergency' ? (plan.watchExits?.(sentAt) ?? null) : null;
 	try {
 		const results = await plan.send();
-		if (!o.json) for (const result of results) o.stdout.write(`${resultLine(result)}\n`);
+		if (!o.json) for (const result of results) o.stdout.write(`${printable(resultLine(result))}\n`);
 		let waited: {outcome: SaveOutcome; seconds: number} | null = null;
 		let exited: ExitReport | null = null;
 		if (watch && results.some(r => r.outcome === 'sent')) {
@@ -223,9 +224,10 @@ async function carryOut(
 			const [outcome, report] = await Promise.all([watch.await(sentAt, expect), exits?.settle() ?? null]);
 			waited = {outcome, seconds: (Date.now() - sentAt) / 1000};
 			exited = report;
-			if (!o.json) o.stdout.write(`${waitLine(outcome, waited.seconds, watch.runDir, o.settings.timeout)}\n`);
+			if (!o.json)
+				o.stdout.write(`${printable(waitLine(outcome, waited.seconds, watch.runDir, o.settings.timeout))}\n`);
 			if (!o.json && report)
-				for (const line of exitLines(report, signal, o.settings.timeout)) o.stdout.write(`${line}\n`);
+				for (const line of exitLines(report, signal, o.settings.timeout)) o.stdout.write(`${printable(line)}\n`);
 		}
 		if (o.json) {
 			const found = waited?.outcome.checkpoint ?? null;
