@@ -58,3 +58,12 @@ export function ageSeconds(text: string): number {
 	const [value, unit] = text.split(' ');
 	return Number(value) * (AGE_UNIT_S[unit ?? ''] ?? Number.NaN);
 }
+
+/**
+ * A span someone set (a timeout, a lead), said exactly: formatAge's one unit when that is exact (`60 s`, `5 min`),
+ * else formatDuration's two (`1 m 30 s` for 90 s, which formatAge would round to `2 min`; `2.5 s`).
+ */
+export function exactSpan(seconds: number): string {
+	const age = formatAge(seconds);
+	return ageSeconds(age) === seconds ? age : formatDuration(seconds);
+}
