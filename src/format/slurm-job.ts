@@ -31,7 +31,7 @@ function jobName(job: SlurmJob): string {
  * SLURM's exit words: `exit 99 — saved for requeue`, `killed by SIGKILL`, and a code over 128 read as the shell
  * reports a child killed by a signal, `exit 143 (128 + SIGTERM)`: a batch script whose srun was killed by TERM.
  */
-export function slurmExitWords(exit: ExitStatus | null): string {
+function slurmExitWords(exit: ExitStatus | null): string {
 	const code = exit?.code ?? null;
 	const signal = code !== null && code > 128 ? signalName(String(code - 128)) : null;
 	return signal === null ? jobExitWords(exit) : `exit ${code} (128 + SIG${signal})`;
