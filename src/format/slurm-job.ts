@@ -38,7 +38,7 @@ function slurmExitWords(exit: ExitStatus | null): string {
 }
 
 /** `FAILED (NonZeroExitCode), exit 99 — saved for requeue`; TIMEOUT also says which limit it reached. */
-function endOf(job: SlurmJob): string {
+export function endOf(job: SlurmJob): string {
 	const state = job.reason === null ? job.state : `${job.state} (${job.reason})`;
 	const limit =
 		job.state === 'TIMEOUT' && job.timeLimitS !== null
@@ -55,6 +55,15 @@ export function slurmEndText(job: SlurmJob): string {
 /** A step's end that /proc could not read, with its job's from SLURM: `job slurm:42.0 ended; SLURM job 42 FAILED…`. */
 export function slurmStepEndText(stepJob: string, job: SlurmJob): string {
 	return `job ${stepJob} ended; SLURM job ${job.jobId} ${endOf(job)}`;
+}
+
+/**
+ * The controller's answer when it is about a step of `stepJob` (`slurm:42.0`) and says the job ended; else null.
+ * Where /proc could not read a SLURM step's exit, this is how it ended.
+ */
+export function endedSlurmJobOf(stepJob: string, view: SlurmView | null | undefined): SlurmJob | null {
+	if (view?.status !== 'ok' || (view.job.exit ?? null) === null) return null;
+	return stepJob.startsWith(`slurm:${view.job.jobId}.`) ? view.job : null;
 }
 
 /** `SLURM job 42 train · RUNNING · root · debug · nodes n[1-4] · restart 1, requeueable`; an ended job with its exit. */
