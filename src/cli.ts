@@ -102,8 +102,10 @@ async function main(): Promise<number> {
 			// --slurm-job J picks that job's ranks as --job J does.
 			job:
 				jobFromFlag(cli.flags.job) ?? (cli.flags.slurmJob === undefined ? null : slurmJobFromFlags(cli.flags.slurmJob)),
+			slurmJob: cli.flags.slurmJob === undefined ? null : slurmJobFromFlags(cli.flags.slurmJob),
 			json,
 			stdout: process.stdout,
+			stderr: process.stderr,
 			columns: process.stdout.columns,
 			// Piped or redirected, a command line is read whole (grep, a file): only a terminal's width cuts it.
 			wide: Boolean(cli.flags.wide) || !process.stdout.isTTY,

@@ -2,7 +2,7 @@
 // words for the user when it may not be. Pure: CheckpointWatcher.awaitSave does the waiting.
 
 import type {Checkpoint, CheckpointKind} from '../core/types.js';
-import {formatAge, formatDuration} from '../format/duration.js';
+import {exactSpan} from '../format/duration.js';
 
 export type SaveExpectation = 'manual' | 'emergency';
 
@@ -64,9 +64,8 @@ const KIND_WORDS: Readonly<Partial<Record<CheckpointKind, string>>> = {
  */
 export function unattributed(other: Checkpoint | null, expect: SaveExpectation, timeoutMs: number | null): SaveOutcome {
 	if (other === null) return {checkpoint: null, attributed: false, note: null};
-	// formatAge for "60 s" and "2 min"; under a minute formatDuration, which keeps "2.5 s" and "300 ms".
-	const span =
-		timeoutMs === null ? '' : timeoutMs < 60_000 ? formatDuration(timeoutMs / 1000) : formatAge(timeoutMs / 1000);
+	// The timeout as set: "60 s", "5 min", "2.5 s", and 90 s as "1 m 30 s", never rounded to "2 min".
+	const span = timeoutMs === null ? '' : exactSpan(timeoutMs / 1000);
 	const when = timeoutMs === null ? 'before the watch stopped' : `within ${span}`;
 	const kind = KIND_WORDS[other.kind] ?? other.kind;
 	const note = `no ${expect} checkpoint ${when}; the next one (${other.name}) is ${kind}`;

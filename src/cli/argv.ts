@@ -11,6 +11,9 @@ import {unknownOptionError} from './suggest.js';
 //    flags, and cli.ts answers them before any command runs.
 //  - meow's unknown-flag check prints `Unknown flag` and exits by itself, with no `traintop:` and no suggestion.
 //    Unknown flags are let through and refused here, named as typed, with the closest known flag.
+//  - A switch (a boolean flag) takes no value. meow (yargs-parser) reads `--yes=banana` as false without a word,
+//    eats a `true`/`false` word after a switch as its value, and takes `--no-log=false` for an unknown `noLog` flag
+//    ("unknown option --no-log (did you mean --no-log?)"). Each of these is refused, naming the switch as written.
 
 type MeowFlag = {type: 'string' | 'boolean'; shortFlag?: string};
 
@@ -49,7 +52,32 @@ function firstWritten(argv: readonly string[], unknown: ReadonlySet<string>): st
 	return null;
 }
 
+/** `--yes=…`, `--no-log=…`, `--json false`: the first switch given a value, refused; a switch is given or left out. */
+function refuseSwitchValues(argv: readonly string[]): void {
+	const switches = new Set(
+		allOptions()
+			.filter(o => o.kind === 'boolean')
+			.map(o => flagName(o.name).slice(2)),
+	);
+	const isSwitch = (name: string): boolean => switches.has(name) || switches.has(name.replace(/^no-/, ''));
+	const end = argv.indexOf('--');
+	const args = end === -1 ? argv : argv.slice(0, end);
+	for (const [i, arg] of args.entries()) {
+		if (!arg.startsWith('--')) continue;
+		const equals = arg.indexOf('=');
+		const name = arg.slice(2, equals === -1 ? undefined : equals);
+		if (!isSwitch(name)) continue;
+		const next = args[i + 1];
+		let got: string | null = null;
+		if (equals !== -1) got = arg;
+		else if (next === 'true' || next === 'false') got = `${arg} ${next}`;
+		if (got !== null)
+			throw new UsageError(`--${name} takes no value (got ${got}): give --${name} alone, or leave it out`);
+	}
+}
+
 export function parseArgv(argv: readonly string[], importMeta: ImportMeta): ParsedArgv {
+	refuseSwitchValues(argv);
 	let cli: ReturnType<typeof meow>;
 	try {
 		cli = meow({

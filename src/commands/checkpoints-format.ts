@@ -2,7 +2,7 @@ import {lastSaveDuration} from '../checkpoints/save-duration.js';
 import {table} from './table.js';
 import type {CheckpointIndex} from '../core/types.js';
 import {rotationKeepsUsageFlat} from '../checkpoints/retention.js';
-import {groupHeading, PARTIAL_MARK, RETENTION_MARK} from '../format/checkpoints.js';
+import {groupHeading, overdueText, PARTIAL_MARK, RETENTION_MARK} from '../format/checkpoints.js';
 import {formatAge} from '../format/duration.js';
 import {localTime} from '../format/time.js';
 import {formatBytes} from '../format/units.js';
@@ -108,7 +108,14 @@ function lastSaveLine(index: CheckpointIndex, now: number): string {
 	const kind = offCadence === undefined ? '' : ` (${offCadence})`;
 	const took = lastSaveDuration(index);
 	const wrote = took === null ? '' : `, written in ${formatAge(took.seconds)}`;
-	const overdue = last.overdue ? ' — OVERDUE: over 1.5 × the usual interval' : '';
+	// OVERDUE counts from the last periodic save: its age against the interval, in figures that show why.
+	const periodicAgeS = periodicTime === null ? null : Math.max(0, (now - periodicTime) / 1000);
+	let overdue = '';
+	if (last.overdue)
+		overdue =
+			periodicAgeS === null || last.medianIntervalS === null
+				? ' — OVERDUE: over 1.5 × the usual interval'
+				: ` — OVERDUE: ${overdueText(periodicAgeS, last.medianIntervalS)}`;
 	return `last save ${formatAge(last.ageS)} ago${kind}${wrote}${every}${from}${overdue}`;
 }
 

@@ -1,5 +1,6 @@
 import {table} from './table.js';
 import type {Job, RankProcess, RankSet, SlurmInfo} from '../core/types.js';
+import type {SlurmJob} from '../core/slurm-types.js';
 import {jobLine} from '../format/jobs.js';
 import {WATCHED_SIGNALS} from '../ranks/signals.js';
 import {truncate} from '../format/columns.js';
@@ -68,8 +69,12 @@ export function formatRanks(set: RankSet, {width = 120, wide = false}: {width?: 
 	return [...out, '', summary, SIGNAL_LEGEND].join('\n');
 }
 
-/** The stable `ranks --json` shape: scripts rely on it, so a change is a documented one. */
-export function ranksJson(set: RankSet) {
+/**
+ * The stable `ranks --json` shape: scripts rely on it, so a change is a documented one. `controller`: the SLURM job
+ * as the controller gave it (`--slurm-job J`), whose time limit and time left go in the job's `slurm`; null when not
+ * asked for or not read.
+ */
+export function ranksJson(set: RankSet, controller: SlurmJob | null = null) {
 	return {
 		jobs: set.jobs.map(job => ({
 			id: job.id,
@@ -80,7 +85,7 @@ export function ranksJson(set: RankSet) {
 			all_local_ranks_present: job.allLocalRanksPresent,
 			ranks: job.ranks.map(r => r.pid),
 			run_dir: job.runDir,
-			slurm: slurmJson(job.slurm),
+			slurm: jobSlurmJson(job.slurm, controller),
 			proven_by: job.provenBy ?? null,
 			unproven: (job.unproven ?? []).map(member => ({
 				pid: member.pid,
@@ -127,4 +132,14 @@ export function ranksJson(set: RankSet) {
 
 function slurmJson(slurm: SlurmInfo | null) {
 	return slurm && {job_id: slurm.jobId, step_id: slurm.stepId, restart_count: slurm.restartCount, procid: slurm.procId};
+}
+
+/**
+ * A job's SLURM ids, and its time limit and time left (seconds, as headless's `time_limit_s`/`time_left_s`) when the
+ * controller's answer is about this job; both null otherwise (not asked, not read, or UNLIMITED).
+ */
+function jobSlurmJson(slurm: SlurmInfo | null, controller: SlurmJob | null) {
+	if (slurm === null) return null;
+	const own = controller !== null && controller.jobId === slurm.jobId ? controller : null;
+	return {...slurmJson(slurm), time_limit_s: own?.timeLimitS ?? null, time_left_s: own?.timeLeftS ?? null};
 }

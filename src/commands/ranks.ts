@@ -12,6 +12,8 @@ import {formatRanks, ranksJson} from './ranks-format.js';
 import {versioned} from '../format/json-version.js';
 import {jobMatches} from '../ranks/choose-job.js';
 import {slurmJobOfTraintop} from '../ranks/slurm.js';
+import type {SlurmJob} from '../core/slurm-types.js';
+import {readSlurmJobOnce} from '../slurm/read-job.js';
 
 /** CPU % needs two readings of the tick counters; half a second is long enough to be meaningful. */
 const CPU_WINDOW_MS = 500;
@@ -44,8 +46,12 @@ export async function runRanksCommand(options: {
 	selector: RankSelector;
 	/** --job: only that job. */
 	job: string | null;
+	/** --slurm-job J: with --json, the controller is asked once for its time limit and time left. */
+	slurmJob?: string | null;
 	json: boolean;
 	stdout: Writable;
+	/** Where a controller that does not answer is said, keeping stdout's JSON clean. */
+	stderr?: Writable;
 	columns?: number;
 	/** Whole rows and command lines (--wide, or stdout not a terminal), never cut to `columns`. */
 	wide?: boolean;
@@ -53,13 +59,23 @@ export async function runRanksCommand(options: {
 	const scanned = await scanRanks(options.settings, options.selector);
 	const set = options.job === null ? scanned : onlyJob(scanned, options.job);
 	if (options.json) {
-		options.stdout.write(`${JSON.stringify(versioned(ranksJson(set)), null, 2)}\n`);
+		const controller = options.slurmJob ? await controllerJob(options.slurmJob, options.stderr) : null;
+		options.stdout.write(`${JSON.stringify(versioned(ranksJson(set, controller)), null, 2)}\n`);
 	} else if (set.ranks.length === 0) {
 		options.stdout.write(`${noRanksText(options.selector)}\n`);
 	} else {
 		options.stdout.write(`${formatRanks(set, {width: options.columns ?? 120, wide: options.wide ?? false})}\n`);
 	}
 	return 0;
+}
+
+/** The job as the controller gives it; null (said on stderr) when it does not answer or knows no such job. */
+async function controllerJob(jobId: string, stderr: Writable | undefined): Promise<SlurmJob | null> {
+	const view = await readSlurmJobOnce(jobId);
+	if (view.status === 'ok') return view.job;
+	const why = view.status === 'not-found' ? 'the controller knows no such job' : view.reason;
+	stderr?.write(`traintop: SLURM job ${jobId}: ${why}; its time limit and time left are null\n`);
+	return null;
 }
 
 /** The set with only the jobs `--job` names (an unknown one is a usage error naming what was found). */

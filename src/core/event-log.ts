@@ -1,6 +1,7 @@
 import {checkpointEvents, rankEvents} from './job-events.js';
 import {runDirJob, withOverdueJudged} from './run-dir-job.js';
 import {RequeueWatch} from './requeue-events.js';
+import {SlurmEndWatch} from './slurm-end-events.js';
 import type {SlurmView} from './slurm-types.js';
 import type {CheckpointIndex, JobEvent, RankSet} from './types.js';
 
@@ -15,6 +16,8 @@ export interface JobEventsOfTick {
 	readonly events: readonly JobEvent[];
 	/** Newest last, bounded; the same array while nothing happens (views memoise on it). */
 	readonly recentEvents: readonly JobEvent[];
+	/** A SLURM step's end waits for the controller's answer (slurm-end-events.ts): ask it now. */
+	readonly readSlurmNow: boolean;
 }
 
 export class JobEventLog {
@@ -24,6 +27,7 @@ export class JobEventLog {
 	#index: CheckpointIndex | null = null;
 	#recent: readonly JobEvent[] = [];
 	readonly #requeues = new RequeueWatch();
+	readonly #slurmEnds = new SlurmEndWatch();
 
 	constructor(limit: number) {
 		this.#limit = limit;
@@ -35,8 +39,10 @@ export class JobEventLog {
 		time: number,
 		slurm: SlurmView | null = null,
 	): JobEventsOfTick {
-		const events: JobEvent[] = [];
-		if (ranks && ranks !== this.#ranks) events.push(...rankEvents(this.#ranks, ranks, time));
+		const ranksEvents = ranks && ranks !== this.#ranks ? rankEvents(this.#ranks, ranks, time) : [];
+		// A SLURM step's end whose exit /proc could not read waits for the controller's (slurm-end-events.ts).
+		const ends = this.#slurmEnds.update(ranksEvents, slurm, time, ranks);
+		const events: JobEvent[] = [...ends.events];
 		// Overdue depends on the ranks too (is the job still there?): judged again when either changed, and a new
 		// object only when the index or the verdict did (views memoise on it).
 		let index = this.#index;
@@ -50,6 +56,6 @@ export class JobEventLog {
 		this.#rawIndex = rawIndex;
 		this.#index = index;
 		if (events.length > 0) this.#recent = [...this.#recent, ...events].slice(-this.#limit);
-		return {checkpoints: index, events, recentEvents: this.#recent};
+		return {checkpoints: index, events, recentEvents: this.#recent, readSlurmNow: ends.readNow};
 	}
 }

@@ -1,4 +1,4 @@
-import {formatAge} from '../format/duration.js';
+import {overdueText} from '../format/checkpoints.js';
 import {exitLevel, exitWords, jobExitWords, rankWords} from '../format/events.js';
 import {formatBytes} from '../format/units.js';
 import {
@@ -180,7 +180,7 @@ function overdueEvent(index: CheckpointIndex, time: number, jobId: string | null
 		rank: null,
 		pid: null,
 		level: 'critical',
-		text: `saves OVERDUE: last periodic save ${formatAge(periodicAgeS)} ago, over 1.5 × the usual ${formatAge(last.medianIntervalS ?? 0)}`,
+		text: `saves OVERDUE: ${overdueText(periodicAgeS, last.medianIntervalS ?? 0)}`,
 		...(name === undefined ? {} : {checkpoint: name}),
 	};
 }

@@ -37,6 +37,8 @@ export interface MonitorSources {
 	readonly slurm?: {
 		current(): SlurmView;
 		onChange?(listener: () => void): () => void;
+		/** A read now, out of turn: a step ended and its exit is wanted from the controller. */
+		refresh?(): unknown;
 	};
 }
 

@@ -185,6 +185,7 @@ export class Monitor {
 		// Events when a new rank sample or a changed index came in; the index's OVERDUE as judged with the ranks.
 		const slurm = sources.slurm?.current() ?? null;
 		const life = this.#events.update(this.#ranks, sources.checkpoints?.getIndex() ?? null, time, slurm);
+		if (life.readSlurmNow) sources.slurm?.refresh?.();
 		for (const marker of [...newAlerts.map(alertMarker), ...life.events.map(eventMarker)])
 			if (marker) this.#markers.push(marker);
 		const snapshot: Snapshot = {

@@ -1,3 +1,5 @@
+import type {ExitStatus} from './job-types.js';
+
 // The job as SLURM's controller sees it: what src/slurm/ reads from squeue/scontrol, and what the job pane, the
 // headless lines and --json show. Times are epoch milliseconds, durations seconds; null means SLURM did not say.
 
@@ -58,6 +60,12 @@ export interface SlurmJob {
 	readonly requeue: boolean;
 	/** Tasks of the job (NumTasks); null when SLURM does not say. Added beyond the brief for the pane. */
 	readonly tasks: number | null;
+	/**
+	 * How an ended job (COMPLETED, FAILED, TIMEOUT…) ended, from SLURM's ExitCode: the batch script's exit code, or
+	 * the signal that killed it. null while it has not ended. Its ranks' own exits are often unreadable (slurmstepd
+	 * reaps them), so this is where "exit 99" comes from for a SLURM job. Added in issue 26.
+	 */
+	readonly exit: ExitStatus | null;
 	readonly warning: SlurmWarning | null;
 	/** Why the warning signal cannot be known (null when it is known, or known to be absent). */
 	readonly warningUnknown: string | null;

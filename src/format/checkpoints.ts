@@ -1,4 +1,6 @@
+import {OVERDUE_FACTOR} from '../checkpoints/retention.js';
 import type {Checkpoint, CheckpointIndex, RetentionGroup} from '../core/types.js';
+import {ageSeconds, finerAge} from './duration.js';
 import {printable} from './printable.js';
 
 // The words for a checkpoint's state, shared by `traintop checkpoints` and the TUI's checkpoints
@@ -46,4 +48,29 @@ export function groupHeading(group: RetentionGroup, compact: boolean): string {
 	if (compact) return group.rule;
 	const where = group.dir === '' ? '' : ` in ${printable(group.dir)}/`;
 	return `${group.framework}${where} · ${group.rule}${keepSource(group)}`;
+}
+
+/** Decimals added at most to make an overdue visible: beyond a thousandth of a unit the two are the same. */
+const MOST_EXTRA_DECIMALS = 3;
+
+/**
+ * The periodic save's age and the usual interval for an OVERDUE, each in formatAge's unit, with as few decimals more
+ * as make the figures shown say why: the age shown is over 1.5 × the interval shown. formatAge alone rounded a 2.4 s
+ * age beside a 1.5 s interval to "2 s ago, over 1.5 × the usual 2 s", which reads as on time.
+ */
+export function overdueFigures(periodicAgeS: number, usualS: number): {readonly age: string; readonly usual: string} {
+	const late = periodicAgeS > OVERDUE_FACTOR * usualS;
+	for (let extra = 0; ; extra++) {
+		const age = finerAge(periodicAgeS, extra);
+		const usual = finerAge(usualS, extra);
+		// Read back as a person would; the margin keeps a float's last bit (2.2 h = 7920.000000000001 s) from deciding.
+		if (!late || extra === MOST_EXTRA_DECIMALS || ageSeconds(age) > OVERDUE_FACTOR * ageSeconds(usual) * (1 + 1e-9))
+			return {age, usual};
+	}
+}
+
+/** `last periodic save 2.4 s ago, over 1.5 × the usual 1.5 s`: the OVERDUE event's words, its figures agreeing. */
+export function overdueText(periodicAgeS: number, usualS: number): string {
+	const {age, usual} = overdueFigures(periodicAgeS, usualS);
+	return `last periodic save ${age} ago, over ${OVERDUE_FACTOR} × the usual ${usual}`;
 }

@@ -39,9 +39,31 @@ function positiveDuration(ms: number): string {
  * ahead of ours) is `0 s`.
  */
 export function formatAge(seconds: number): string {
+	return finerAge(seconds, 0);
+}
+
+/** formatAge's unit, with `extra` more decimals than it gives (0 for s and min, 1 for h and d). */
+export function finerAge(seconds: number, extra: number): string {
 	if (!Number.isFinite(seconds)) return 'n/a';
-	if (seconds < 90) return `${Math.max(0, Math.round(seconds))} s`;
-	if (seconds < 90 * 60) return `${Math.round(seconds / 60)} min`;
-	if (seconds < 36 * 3600) return `${(seconds / 3600).toFixed(1)} h`;
-	return `${(seconds / 86_400).toFixed(1)} d`;
+	if (seconds < 90) return `${Math.max(0, seconds).toFixed(extra)} s`;
+	if (seconds < 90 * 60) return `${(seconds / 60).toFixed(extra)} min`;
+	if (seconds < 36 * 3600) return `${(seconds / 3600).toFixed(1 + extra)} h`;
+	return `${(seconds / 86_400).toFixed(1 + extra)} d`;
+}
+
+const AGE_UNIT_S: Readonly<Record<string, number>> = {s: 1, min: 60, h: 3600, d: 86_400};
+
+/** A formatAge/finerAge text back to seconds, as a reader would take it: `2.5 min` → 150. */
+export function ageSeconds(text: string): number {
+	const [value, unit] = text.split(' ');
+	return Number(value) * (AGE_UNIT_S[unit ?? ''] ?? Number.NaN);
+}
+
+/**
+ * A span someone set (a timeout, a lead), said exactly: formatAge's one unit when that is exact (`60 s`, `5 min`),
+ * else formatDuration's two (`1 m 30 s` for 90 s, which formatAge would round to `2 min`; `2.5 s`).
+ */
+export function exactSpan(seconds: number): string {
+	const age = formatAge(seconds);
+	return ageSeconds(age) === seconds ? age : formatDuration(seconds);
 }

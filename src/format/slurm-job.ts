@@ -2,7 +2,10 @@ import {lastSaveDuration} from '../checkpoints/save-duration.js';
 import type {CheckpointIndex, Level} from '../core/types.js';
 import type {SlurmJob, SlurmView} from '../core/slurm-types.js';
 import {type TimeAtRisk, timeAtRisk} from '../slurm/time-at-risk.js';
+import type {ExitStatus} from '../core/job-types.js';
+import {signalName} from '../slurm/slurm-values.js';
 import {formatDuration} from './duration.js';
+import {jobExitWords} from './events.js';
 import {printable} from './printable.js';
 import {localTime} from './time.js';
 
@@ -24,9 +27,51 @@ function jobName(job: SlurmJob): string {
 	return `SLURM job ${job.jobId}${array} ${job.name}`;
 }
 
-/** `SLURM job 42 train · RUNNING · root · debug · nodes n[1-4] · restart 1, requeueable`. */
+/**
+ * SLURM's exit words: `exit 99 — saved for requeue`, `killed by SIGKILL`, and a code over 128 read as the shell
+ * reports a child killed by a signal, `exit 143 (128 + SIGTERM)`: a batch script whose srun was killed by TERM.
+ */
+function slurmExitWords(exit: ExitStatus | null): string {
+	const code = exit?.code ?? null;
+	const signal = code !== null && code > 128 ? signalName(String(code - 128)) : null;
+	return signal === null ? jobExitWords(exit) : `exit ${code} (128 + SIG${signal})`;
+}
+
+/** `FAILED (NonZeroExitCode), exit 99 — saved for requeue`; TIMEOUT also says which limit it reached. */
+export function endOf(job: SlurmJob): string {
+	const state = job.reason === null ? job.state : `${job.state} (${job.reason})`;
+	const limit =
+		job.state === 'TIMEOUT' && job.timeLimitS !== null
+			? `: its ${formatDuration(job.timeLimitS)} time limit reached`
+			: '';
+	return `${state}${limit}, ${slurmExitWords(job.exit)}`;
+}
+
+/** `SLURM job 42 ended: TIMEOUT (TimeLimit): its 1 m 00 s time limit reached, exit 143 (128 + SIGTERM)`. */
+export function slurmEndText(job: SlurmJob): string {
+	return `SLURM job ${job.jobId} ended: ${endOf(job)}`;
+}
+
+/** A step's end that /proc could not read, with its job's from SLURM: `job slurm:42.0 ended; SLURM job 42 FAILED…`. */
+export function slurmStepEndText(stepJob: string, job: SlurmJob): string {
+	return `job ${stepJob} ended; SLURM job ${job.jobId} ${endOf(job)}`;
+}
+
+/**
+ * The controller's answer when it is about a step of `stepJob` (`slurm:42.0`) and says the job ended; else null.
+ * Where /proc could not read a SLURM step's exit, this is how it ended.
+ */
+export function endedSlurmJobOf(stepJob: string, view: SlurmView | null | undefined): SlurmJob | null {
+	if (view?.status !== 'ok' || (view.job.exit ?? null) === null) return null;
+	return stepJob.startsWith(`slurm:${view.job.jobId}.`) ? view.job : null;
+}
+
+/** `SLURM job 42 train · RUNNING · root · debug · nodes n[1-4] · restart 1, requeueable`; an ended job with its exit. */
 export function titleOf(job: SlurmJob, compact: boolean): string {
-	const state = job.reason !== null && job.state !== 'RUNNING' ? `${job.state} (${job.reason})` : job.state;
+	const waiting = job.reason !== null && job.state !== 'RUNNING' ? `${job.state} (${job.reason})` : job.state;
+	// `?? null`: a snapshot from an agent older than the field has none.
+	const exit = job.exit ?? null;
+	const state = exit === null ? waiting : `${waiting}, ${slurmExitWords(exit)}`;
 	const who = compact ? [] : [job.user, job.partition];
 	const restarts = `restart ${job.restarts}${job.requeue ? ', requeueable' : ', not requeueable'}`;
 	const tasks = job.tasks === null ? [] : [`${job.tasks} task${job.tasks === 1 ? '' : 's'}`];

@@ -2,7 +2,9 @@ import type {Writable} from 'node:stream';
 import type {Settings} from '../config/schema.js';
 import type {GpuState, RankSet, Snapshot} from '../core/types.js';
 import type {Session} from '../session/session.js';
+import {formatAge} from '../format/duration.js';
 import {localTime} from '../format/time.js';
+import {watchPauses} from '../system/pause-watch.js';
 import {formatThreshold} from '../format/units.js';
 import {
 	describeRanksFound,
@@ -109,6 +111,13 @@ export async function runHeadless(session: Session, options: HeadlessOptions): P
 	};
 
 	const unsubscribe = monitor.subscribe(onSnapshot);
+	// traintop stopped and continued (SIGSTOP, a suspended machine): the gap is its own, not nvidia-smi's.
+	const offPauses = watchPauses(pause =>
+		note(
+			`${localTime(pause.at)} traintop itself was paused for ${formatAge(pause.ms / 1000)} (stopped — SIGSTOP, ` +
+				'Ctrl-Z —, a suspended machine, or its event loop blocked): nothing was sampled meanwhile',
+		),
+	);
 	session.start();
 	try {
 		await reader.stopped;
@@ -116,6 +125,7 @@ export async function runHeadless(session: Session, options: HeadlessOptions): P
 		// The session's close() flushes the last window: the final record still reaches stdout.
 		await session.close();
 		unsubscribe();
+		offPauses();
 		offRecord();
 		offTrouble();
 		reader.off();

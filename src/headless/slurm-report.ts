@@ -42,6 +42,8 @@ function jobRecord(job: SlurmJob) {
 		time_left_s: job.timeLeftS,
 		restarts: job.restarts,
 		requeue: job.requeue,
+		// An ended job's ExitCode, as the events' `exit`; null while it runs (or from an agent that predates it).
+		exit: job.exit ?? null,
 		warning: job.warning && {
 			signal: job.warning.signal,
 			lead_s: job.warning.leadS,

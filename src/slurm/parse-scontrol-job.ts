@@ -1,5 +1,5 @@
 import type {SlurmJobRecord} from './job-record.js';
-import {durationSeconds, scontrolTime, timeLeftSeconds} from './slurm-values.js';
+import {durationSeconds, scontrolExitCode, scontrolTime, slurmExit, timeLeftSeconds} from './slurm-values.js';
 
 // `scontrol show job -o J`: one line of Key=Value pairs per job (each task of an array on its own line). Values
 // are printed unquoted (src/api/job_info.c, slurm_sprint_job_info), so a job name, a reason or a command line may
@@ -77,6 +77,7 @@ function scontrolJobRecord(line: string): SlurmJobRecord | null {
 		restarts: count(fields.get('Restarts')) ?? 0,
 		requeue: fields.get('Requeue') === '1',
 		tasks: count(fields.get('NumTasks')),
+		exit: slurmExit(state, ...scontrolExitCode(fields.get('ExitCode') ?? '')),
 	};
 }
 

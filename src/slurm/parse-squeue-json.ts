@@ -1,5 +1,5 @@
 import type {SlurmJobRecord} from './job-record.js';
-import {timeLeftSeconds} from './slurm-values.js';
+import {slurmExit, timeLeftSeconds} from './slurm-values.js';
 
 // `squeue --json` (SLURM 21.08+). Two shapes of the same fields:
 // - 22.05 (openapi/v0.0.38, recorded in test/fixtures/slurm/): plain numbers, `null` for unset or INFINITE
@@ -52,6 +52,15 @@ function stateOf(value: Json): string {
 	return text(value) || 'UNKNOWN';
 }
 
+/**
+ * `exit_code` as [code, signal]: 22.05 gives the raw wait status (exit 99 → 25344, SIGTERM → 15, as scontrol's 99:0
+ * and 0:15); 23.02+ an object with `return_code` and `signal.id`, each a number or a wrapped one.
+ */
+function exitCodeOf(value: Json): [number | null, number | null] {
+	if (typeof value === 'number') return Number.isInteger(value) ? [(value >> 8) & 0xff, value & 0x7f] : [null, null];
+	return [numberOf(field(value, 'return_code')), numberOf(field(field(value, 'signal'), 'id'))];
+}
+
 /** One entry of `jobs` → its record. `now` (epoch ms) gives the elapsed time, which squeue --json does not print. */
 function jobRecord(job: Json, now: number): SlurmJobRecord | null {
 	const id = numberOf(field(job, 'job_id'));
@@ -89,6 +98,7 @@ function jobRecord(job: Json, now: number): SlurmJobRecord | null {
 		restarts: numberOf(field(job, 'restart_cnt')) ?? 0,
 		requeue: field(job, 'requeue') === true,
 		tasks: numberOf(field(job, 'tasks')),
+		exit: slurmExit(state, ...exitCodeOf(field(job, 'exit_code'))),
 	};
 }
 

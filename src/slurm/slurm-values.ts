@@ -1,4 +1,7 @@
-// SLURM's spellings of durations, times and signals, as its client commands print them. Pure.
+import {constants} from 'node:os';
+import type {ExitStatus} from '../core/types.js';
+
+// SLURM's spellings of durations, times, signals and exits, as its client commands print them. Pure.
 
 /**
  * `[days-]hours:minutes:seconds`, `minutes:seconds` or `minutes` (slurm_time_str / time_str2secs in
@@ -62,4 +65,41 @@ export function signalName(text: string): string | null {
 export function timeLeftSeconds(state: string, timeLimitS: number | null, elapsedS: number | null): number | null {
 	if (state !== 'RUNNING' || timeLimitS === null || elapsedS === null) return null;
 	return Math.max(0, timeLimitS - elapsedS);
+}
+
+/** The states a job does not leave (squeue(1) JOB STATE CODES): its ExitCode is how it ended. */
+const ENDED_STATES = new Set([
+	'COMPLETED',
+	'FAILED',
+	'CANCELLED',
+	'TIMEOUT',
+	'PREEMPTED',
+	'NODE_FAIL',
+	'OUT_OF_MEMORY',
+	'BOOT_FAIL',
+	'DEADLINE',
+]);
+
+export function isEndedState(state: string): boolean {
+	return ENDED_STATES.has(state);
+}
+
+function signalByNumber(signal: number): string {
+	return Object.entries(constants.signals).find(([, n]) => n === signal)?.[0] ?? `signal ${signal}`;
+}
+
+/**
+ * An ended job's exit from its two numbers, SLURM's `ExitCode=CODE:SIGNAL` (the batch script's exit code, or the
+ * signal that killed it); null for a job that has not ended, whose ExitCode is a placeholder 0:0.
+ */
+export function slurmExit(state: string, code: number | null, signal: number | null): ExitStatus | null {
+	if (!isEndedState(state) || code === null) return null;
+	if (signal !== null && signal > 0) return {code: null, signal: signalByNumber(signal)};
+	return {code, signal: null};
+}
+
+/** scontrol's `ExitCode=99:0` → [99, 0]; nulls when it is not that shape. */
+export function scontrolExitCode(text: string): [number | null, number | null] {
+	const match = /^(\d+):(\d+)$/.exec(text.trim());
+	return match ? [Number(match[1]), Number(match[2])] : [null, null];
 }

@@ -1,4 +1,4 @@
-import {formatAge} from '../format/duration.js';
+import {formatAge, formatDuration} from '../format/duration.js';
 
 // Time left against the save cadence: when the job's time limit ends it, how much training since its last save is
 // lost, and whether the warning signal (--signal=SIG@LEAD) leaves the job time for one more save. Pure.
@@ -27,28 +27,36 @@ export interface TimeAtRisk {
 interface Cadence {
 	readonly text: string;
 	readonly workAtRiskS: number | null;
+	/**
+	 * Whether the words say the cadence does not cover the end: no save at all (all the work at risk), or a save
+	 * overdue (more than one interval at risk). Decided with the words, case by case, so the level never contradicts them.
+	 */
+	readonly atRisk: boolean;
 }
 
 function cadence(timeLeftS: number, input: TimeAtRiskInput): Cadence {
 	const {medianSaveIntervalS: interval, lastSaveAgeS: age} = input;
 	if (interval === null || interval <= 0) {
-		if (age === null) return {text: 'no save seen yet — all the work is at risk', workAtRiskS: null};
+		if (age === null) return {text: 'no save seen yet — all the work is at risk', workAtRiskS: null, atRisk: true};
 		const lost = timeLeftS + age;
 		return {
 			text: `no save cadence yet; the last save was ${formatAge(age)} ago — up to ${formatAge(lost)} of work lost if none comes`,
 			workAtRiskS: lost,
+			// One save and no interval yet: nothing says the next is late.
+			atRisk: false,
 		};
 	}
 	const every = formatAge(interval);
 	if (age === null) {
 		// Saves every `interval` from an unknown phase: the end falls anywhere in one interval.
-		return {text: `at the usual ${every} cadence up to ${every} of work lost`, workAtRiskS: interval};
+		return {text: `at the usual ${every} cadence up to ${every} of work lost`, workAtRiskS: interval, atRisk: false};
 	}
 	if (age > interval) {
 		const lost = timeLeftS + age;
 		return {
 			text: `the last save was ${formatAge(age)} ago, overdue at the usual ${every} cadence — up to ${formatAge(lost)} of work lost if none comes`,
 			workAtRiskS: lost,
+			atRisk: true,
 		};
 	}
 	// Saves at -age + k·interval from now; the last one before the end lands (timeLeft + age) mod interval before it.
@@ -57,22 +65,28 @@ function cadence(timeLeftS: number, input: TimeAtRiskInput): Cadence {
 		return {
 			text: `at the usual ${every} cadence no save comes before the end; the last was ${formatAge(age)} ago — up to ${formatAge(lost)} of work lost`,
 			workAtRiskS: lost,
+			atRisk: false,
 		};
 	return {
 		text: `at the usual ${every} cadence the last save lands ${formatAge(lost)} before the end — up to ${formatAge(lost)} of work lost`,
 		workAtRiskS: lost,
+		atRisk: false,
 	};
 }
 
+/**
+ * The warning's lead against the last save's duration. Both are exact figures (`--signal=USR1@90` is 90 s, not
+ * "2 min"), compared with each other: formatDuration, which keeps the seconds, not formatAge's one rounded unit.
+ */
 function warning(input: TimeAtRiskInput): {text: string; tooShort: boolean} {
 	const name = input.warningSignal ? `SIG${input.warningSignal.replace(/^SIG/, '')} warning` : 'warning signal';
 	if (input.warningLeadS === null) return {text: 'no warning signal before the end is known', tooShort: false};
-	const text = `the ${name} comes ${formatAge(input.warningLeadS)} before the end`;
+	const text = `the ${name} comes ${formatDuration(input.warningLeadS)} before the end`;
 	const duration = input.lastSaveDurationS;
 	if (duration === null) return {text, tooShort: false};
 	if (input.warningLeadS < duration)
-		return {text: `${text}, less than the last save took (${formatAge(duration)})`, tooShort: true};
-	return {text: `${text}; the last save took ${formatAge(duration)}`, tooShort: false};
+		return {text: `${text}, less than the last save took (${formatDuration(duration)})`, tooShort: true};
+	return {text: `${text}; the last save took ${formatDuration(duration)}`, tooShort: false};
 }
 
 export function timeAtRisk(input: TimeAtRiskInput): TimeAtRisk {
@@ -81,10 +95,6 @@ export function timeAtRisk(input: TimeAtRiskInput): TimeAtRisk {
 	const head = left === 0 ? 'time limit reached' : `time limit in ${formatAge(left)}`;
 	const saves = cadence(left, input);
 	const signal = warning(input);
-	const interval = input.medianSaveIntervalS;
-	const beyondInterval =
-		saves.workAtRiskS !== null && interval !== null && interval > 0 && saves.workAtRiskS > interval;
-	// More than one interval at risk means the cadence broke down (a save overdue).
-	const level = beyondInterval || signal.tooShort ? 'warn' : 'ok';
+	const level = saves.atRisk || signal.tooShort ? 'warn' : 'ok';
 	return {text: `${head}; ${saves.text}; ${signal.text}`, level, workAtRiskS: saves.workAtRiskS};
 }

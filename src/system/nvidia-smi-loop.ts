@@ -41,6 +41,8 @@ export interface GpuLoopOptions {
 	afterSample: () => void;
 }
 
+/** A watchdog this late (or half its window, when more) was not run on time: traintop itself was paused. */
+const LATE_TIMER_MS = 1_000;
 /** Non-row lines kept per loop run for error messages; Xid/ECC noise must not grow without bound. */
 const TEXT_LINES_KEPT = 20;
 /** A row of 8 GPUs' sensors is well under 4 KiB; a longer line is not nvidia-smi answering (see capped-lines.ts). */
@@ -188,11 +190,20 @@ export class GpuLoop {
 	#armWatchdog(run: LoopRun): void {
 		if (run.watchdog !== null) clearTimeout(run.watchdog);
 		const limitMs = run.samples === 0 ? this.#firstSampleTimeoutMs : this.#staleAfterMs;
-		run.watchdog = setTimeout(() => this.#onStale(run, limitMs), limitMs);
+		// The monotonic clock: the wall clock can jump, and the question is how long traintop itself ran.
+		const armedAt = performance.now();
+		run.watchdog = setTimeout(() => this.#onStale(run, limitMs, armedAt), limitMs);
 	}
 
-	#onStale(run: LoopRun, limitMs: number): void {
+	#onStale(run: LoopRun, limitMs: number, armedAt: number): void {
 		if (run.finished) return;
+		// Fired far later than asked: traintop itself did not run (SIGSTOP, Ctrl-Z, a suspended machine, a blocked
+		// event loop). nvidia-smi went on meanwhile, its rows are waiting in the pipe and are read right after this
+		// timer: its window starts again now instead of blaming it (the pause is said by system/pause-watch.ts).
+		if (performance.now() - armedAt - limitMs > Math.max(LATE_TIMER_MS, limitMs / 2)) {
+			this.#armWatchdog(run);
+			return;
+		}
 		const said = firstMeaningfulLine(run.text);
 		const what =
 			run.samples === 0

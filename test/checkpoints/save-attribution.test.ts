@@ -125,6 +125,13 @@ describe('unattributed', () => {
 			note: 'no manual checkpoint within 5 min; the next one (checkpoint_step_100_20260101_120000) is periodic',
 		},
 		{
+			// A 90 s timeout is 1 m 30 s, never rounded to "2 min".
+			other: periodic,
+			asked: 'manual',
+			timeoutMs: 90_000,
+			note: 'no manual checkpoint within 1 m 30 s; the next one (checkpoint_step_100_20260101_120000) is periodic',
+		},
+		{
 			other: periodic,
 			asked: 'manual',
 			timeoutMs: null,

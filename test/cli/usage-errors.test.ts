@@ -30,6 +30,11 @@ test.each([
 		['--headless', '--intervall', '1', '--hsots', 'a'],
 		'traintop: unknown option --intervall (did you mean --interval?)',
 	],
+	// A switch takes no value, whichever way it is written: never "unknown option --no-log", never a silent false.
+	[['--no-log=false'], 'traintop: --no-log takes no value (got --no-log=false): give --no-log alone, or leave it out'],
+	[['signal', 'save', '--yes=banana'], 'traintop: --yes takes no value (got --yes=banana): give --yes alone, or'],
+	[['--headless=true'], 'traintop: --headless takes no value (got --headless=true): give --headless alone, or'],
+	[['ranks', '--json', 'false'], 'traintop: --json takes no value (got --json false): give --json alone, or'],
 	[['--interval', '1', '--interval', '2'], 'traintop: --interval given more than once (each option takes one value)'],
 	[['help', 'sginal'], 'traintop: help sginal: no such command (did you mean signal?); the commands: monitor,'],
 	[['sginal', 'save'], 'traintop: sginal is not a command (did you mean traintop signal?); a RUN_DIR that'],

@@ -21,7 +21,7 @@ describe('formatCheckpoints', () => {
 		const summary = lines.slice(7).join('\n');
 		expect(summary).toContain('5 checkpoints in /runs/exp1 (seed checkpointing)');
 		expect(summary).toContain(
-			'last save 30 min ago, written in 40 s; saves every 15 min (median) — OVERDUE: over 1.5 × the usual interval',
+			'last save 30 min ago, written in 40 s; saves every 15 min (median) — OVERDUE: last periodic save 30 min ago, over 1.5 × the usual 15 min',
 		);
 		expect(summary).toContain(
 			'retention: seed checkpointing in checkpoints/ · seed max_checkpoints 3 (checkpoint_metadata.json); 4 counted; the next save prunes checkpoint_step_500',
@@ -56,7 +56,7 @@ describe('formatCheckpoints', () => {
 			lastSave: {time: NOW - 5 * 60_000, ageS: 300, medianIntervalS: 900, periodicTime, overdue: true},
 		};
 		expect(formatCheckpoints(afterManual, NOW).split('\n')).toContain(
-			'last save 5 min ago (manual), written in 40 s; saves every 15 min (median); the cadence counts from the last periodic save, 30 min ago — OVERDUE: over 1.5 × the usual interval',
+			'last save 5 min ago (manual), written in 40 s; saves every 15 min (median); the cadence counts from the last periodic save, 30 min ago — OVERDUE: last periodic save 30 min ago, over 1.5 × the usual 15 min',
 		);
 		const emergencyOnly: CheckpointIndex = {
 			...index,

@@ -329,4 +329,25 @@ describe('checkpointEvents', () => {
 		// Overdue already in the first index is news too: nobody has been told.
 		expect(checkpointEvents(null, overdue, T0, ID).map(e => e.kind)).toEqual(['overdue']);
 	});
+
+	test('the figures of an OVERDUE say why: as many decimals as it takes, never "2 s ago, over 1.5 × the usual 2 s"', () => {
+		// 2.4 s since the periodic save against a 1.5 s cadence: overdue (2.4 > 2.25), though both round to 2 s.
+		const late = (ageS: number, medianIntervalS: number) => ({
+			...before,
+			lastSave: {time: NOW - ageS * 1000, ageS, medianIntervalS, periodicTime: NOW - ageS * 1000, overdue: true},
+		});
+		const text = (ageS: number, medianIntervalS: number) =>
+			checkpointEvents(before, late(ageS, medianIntervalS), T0, ID)[0]?.text;
+		expect(text(2.4, 1.5)).toBe('saves OVERDUE: last periodic save 2.4 s ago, over 1.5 × the usual 1.5 s');
+		// 23.3 min against 15.5 min (23.25): whole minutes give "23 min … the usual 16 min"; tenths show it.
+		expect(text(23.3 * 60, 15.5 * 60)).toBe(
+			'saves OVERDUE: last periodic save 23.3 min ago, over 1.5 × the usual 15.5 min',
+		);
+		// Where formatAge's figures already show it, they stay as they were.
+		expect(text(30 * 60, 15 * 60)).toBe('saves OVERDUE: last periodic save 30 min ago, over 1.5 × the usual 15 min');
+		// Hours keep formatAge's one decimal and add one when that is not enough: 2.41 h against 1.6 h (2.40).
+		expect(text(2.41 * 3600, 1.6 * 3600)).toBe(
+			'saves OVERDUE: last periodic save 2.41 h ago, over 1.5 × the usual 1.60 h',
+		);
+	});
 });

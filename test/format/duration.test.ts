@@ -1,5 +1,5 @@
 import {expect, test} from 'vitest';
-import {formatAge, formatDuration} from '../../src/format/duration.js';
+import {exactSpan, formatAge, formatDuration} from '../../src/format/duration.js';
 
 test.each([
 	// Under a second: milliseconds, as nvidia-smi's timeouts are written.
@@ -56,4 +56,16 @@ test.each([
 
 test('an age that is not a number is n/a', () => {
 	expect(formatAge(Number.NaN)).toBe('n/a');
+});
+
+test.each([
+	[60, '60 s'],
+	[300, '5 min'],
+	[2.5, '2.5 s'],
+	// formatAge would say "2 min" for 90 s: a span someone set is said exactly.
+	[90, '1 m 30 s'],
+	[150, '2 m 30 s'],
+	[7200, '2.0 h'],
+])('exactSpan(%d) = %s', (seconds, text) => {
+	expect(exactSpan(seconds)).toBe(text);
 });

@@ -49,7 +49,7 @@ describe('slurmLines', () => {
 	it("the work-at-risk line weighs the warning's lead against how long the last save took to write", () => {
 		// The fixture's saves took 40 s each (their files' first birth to last write): inside the 2 min lead.
 		const within = slurmLines({status: 'ok', job: job(), readAt: NOW}, checkpointIndex(), false)[2];
-		expect(within?.text).toMatch(/the SIGUSR1 warning comes 2 min before the end; the last save took 40 s$/);
+		expect(within?.text).toMatch(/the SIGUSR1 warning comes 2 m 00 s before the end; the last save took 40 s$/);
 		// A 30 s lead is less than that save: the ranks would be killed mid-save.
 		const short = job({warning: {signal: 'USR1', leadS: 30, batchOnly: false, from: 'batch script'}});
 		const risk = slurmLines({status: 'ok', job: short, readAt: NOW}, checkpointIndex(), false)[2];

@@ -26,6 +26,7 @@ export function slurmJob(at: number, fields: Partial<SlurmJob> = {}): SlurmJob {
 		restarts: 0,
 		requeue: true,
 		tasks: 2,
+		exit: null,
 		warning: null,
 		warningUnknown: null,
 		steps: [],

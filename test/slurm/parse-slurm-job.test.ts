@@ -37,7 +37,19 @@ describe('scontrol show job -o', () => {
 			restarts: 0,
 			requeue: true,
 			tasks: 2,
+			// Running: its ExitCode=0:0 is a placeholder, not an exit.
+			exit: null,
 		});
+	});
+
+	it("reads an ended job's exit from ExitCode: 99:0 for FAILED, 143:0 for TIMEOUT (the batch shell's 128 + SIGTERM)", () => {
+		const [failed] = parseScontrolJobs(fixture('failed-99.scontrol.txt'));
+		expect(failed).toMatchObject({state: 'FAILED', reason: 'NonZeroExitCode', exit: {code: 99, signal: null}});
+		const [timeout] = parseScontrolJobs(fixture('timeout.scontrol.txt'));
+		expect(timeout).toMatchObject({state: 'TIMEOUT', reason: 'TimeLimit', exit: {code: 143, signal: null}});
+		// A signal number after the colon is the signal that killed the batch shell.
+		const killed = fixture('failed-99.scontrol.txt').replace('ExitCode=99:0', 'ExitCode=0:9');
+		expect(parseScontrolJobs(killed)[0]?.exit).toEqual({code: null, signal: 'SIGKILL'});
 	});
 
 	it('reads a pending job: its reason, no node, no start, no time left', () => {
@@ -56,6 +68,7 @@ describe('scontrol show job -o', () => {
 	it('reads a completed UNLIMITED job: no time limit, no time left', () => {
 		const [job] = parseScontrolJobs(fixture('completed.scontrol.txt'));
 		expect(job).toMatchObject({jobId: '11', state: 'COMPLETED', timeLimitS: null, timeLeftS: null, elapsedS: 1});
+		expect(job?.exit).toEqual({code: 0, signal: null});
 	});
 
 	it('reads each task of an array and picks one by its own id or ARRAY_TASK', () => {
@@ -113,6 +126,10 @@ describe('squeue --json, 22.05 (openapi v0.0.38)', () => {
 			const fromJson = pickJob(parseSqueueJson(fixture(`${name}.squeue.json`), now).jobs, id);
 			expect(fromJson, `${name} job ${id}`).toEqual(fromText);
 		}
+		// 22.05's exit_code is the raw wait status: job 12 FAILED with 36608 is exit 143, job 7 CANCELLED with 15 SIGTERM.
+		const others = parseSqueueJson(fixture('requeued-running.squeue.json'), 0).jobs;
+		expect(pickJob(others, '12')?.exit).toEqual({code: 143, signal: null});
+		expect(pickJob(others, '7')?.exit).toEqual({code: null, signal: 'SIGTERM'});
 		const pending = pickJob(parseSqueueJson(fixture('pending.squeue.json'), 0).jobs, '8');
 		expect(pending).toMatchObject({state: 'PENDING', reason: 'Resources', startTime: null, timeLeftS: null});
 	});

@@ -3,6 +3,7 @@ import {Box, Text} from 'ink';
 import type {Need, PaneDefinition} from './pane.js';
 import Line from '../widgets/Line.js';
 import type {RankProcess, RankSet} from '../../core/types.js';
+import type {SlurmView} from '../../core/slurm-types.js';
 import {columns} from '../../format/columns.js';
 import {compactCommand} from '../../format/command-line.js';
 import {unprovenText} from '../../format/membership.js';
@@ -59,6 +60,8 @@ export interface Props {
 	readonly sortText?: string | null;
 	/** Says where ranks are looked for, after "no ranks found". */
 	readonly searchHint?: string;
+	/** The SLURM job as the controller gave it: how a step ended where /proc could not read it. */
+	readonly slurm?: SlurmView | null;
 	/** Columns of a HOST column before the rank (ranks of several nodes: the many-node screen); 0: none. */
 	readonly hostWidth?: number;
 }
@@ -142,10 +145,16 @@ function Row({rank, selected, marked, compact, signalsFirst, signalsWidth, width
 }
 
 /** Ended jobs newest first, the scan's error, or where ranks were looked for: what the pane says without a job. */
-function noJobLines(ranks: RankSet | null, error: string | null, searchHint: string, now: number): string[] {
+function noJobLines(
+	ranks: RankSet | null,
+	error: string | null,
+	searchHint: string,
+	now: number,
+	slurm: SlurmView | null,
+): string[] {
 	if (error && (ranks === null || ranks.ranks.length === 0)) return [`rank scan failed: ${error}`];
 	const ended = [...(ranks?.ended ?? [])].reverse();
-	if (ended.length > 0) return ended.map(job => endedText(job, now));
+	if (ended.length > 0) return ended.map(job => endedText(job, now, slurm));
 	return [`no ranks found (${ranks?.search ?? searchHint})`];
 }
 
@@ -170,11 +179,12 @@ function RanksPane({
 	sortText = null,
 	searchHint = DEFAULT_SEARCH_HINT,
 	hostWidth = 0,
+	slurm = null,
 }: Props) {
 	if (height <= 0) return null;
 	const jobs = ranks?.jobs ?? [];
 	if (ranks === null || jobs.length === 0) {
-		const reasons = noJobLines(ranks, error, searchHint, now);
+		const reasons = noJobLines(ranks, error, searchHint, now, slurm);
 		return (
 			<Box flexDirection="column" width={width}>
 				<Line width={width}>
@@ -302,6 +312,7 @@ export const ranksPane: PaneDefinition = {
 			compact={box.compact}
 			signalsFirst={actionSignals}
 			sortText={sortLabel(sort ?? 'rank')}
+			slurm={snapshot.slurm ?? null}
 		/>
 	),
 };

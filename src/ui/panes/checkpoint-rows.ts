@@ -1,6 +1,6 @@
 import type {Checkpoint, CheckpointIndex} from '../../core/types.js';
 import {rotationKeepsUsageFlat} from '../../checkpoints/retention.js';
-import {noSaveText, PARTIAL_MARK, RETENTION_MARK} from '../../format/checkpoints.js';
+import {noSaveText, overdueFigures, PARTIAL_MARK, RETENTION_MARK} from '../../format/checkpoints.js';
 import {padEnd, padStart} from '../../format/columns.js';
 import {formatAge} from '../../format/duration.js';
 import {formatBytes} from '../../format/units.js';
@@ -32,14 +32,20 @@ function lastSavePart(index: CheckpointIndex, compact: boolean): HeaderPart {
 	if (!last.overdue) return {text, alarm: false};
 	// An index built before periodicTime existed has none: overdue then counts from the last save, as in lastSaveAt.
 	const periodicTime = last.periodicTime === undefined ? last.time : last.periodicTime;
-	if (periodicTime === null || periodicTime === last.time) return {text: `OVERDUE: ${text}`, alarm: true};
+	const overdueAge = (ageS: number): string => {
+		// The figures shown must say why it is overdue: as many decimals as that takes (format/checkpoints.ts).
+		const figures = overdueFigures(ageS, last.medianIntervalS ?? 0);
+		return `${figures.age} ago${usual === '' ? '' : ` (usually every ${figures.usual})`}`;
+	};
+	if (periodicTime === null || periodicTime === last.time)
+		return {text: `OVERDUE: last save ${overdueAge(last.ageS)}`, alarm: true};
 	// ageS is as of the index's `now`; the periodic save is older by the gap between the two times.
 	const periodicAgeS = last.ageS + (last.time - periodicTime) / 1000;
 	const newest = index.checkpoints.find(
 		c => c.status === 'complete' && c.time === last.time && c.kind !== 'periodic' && c.kind !== 'unknown',
 	);
 	const since = `${newest?.kind ?? 'last save'} ${formatAge(last.ageS)} ago`;
-	return {text: `OVERDUE: last periodic save ${formatAge(periodicAgeS)} ago${usual}; ${since}`, alarm: true};
+	return {text: `OVERDUE: last periodic save ${overdueAge(periodicAgeS)}; ${since}`, alarm: true};
 }
 
 /** After the title: last save (OVERDUE first when it is), disk free and saves until full. */

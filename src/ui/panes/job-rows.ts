@@ -2,6 +2,8 @@ import type {EndedJob, Job, RankProcess, RankSet, SlurmInfo, UnprovenMember} fro
 import {columns, truncate} from '../../format/columns.js';
 import {compactCommand} from '../../format/command-line.js';
 import {jobExitWords} from '../../format/events.js';
+import type {SlurmView} from '../../core/slurm-types.js';
+import {endedSlurmJobOf, endOf} from '../../format/slurm-job.js';
 import {missingLocalText, rankCountText, slurmIdText} from '../../format/jobs.js';
 import {printable} from '../../format/printable.js';
 import {localTimeShort} from '../../format/time.js';
@@ -191,9 +193,15 @@ export function groupedTitleParts(set: RankSet, target: Target | null, error: st
 	return parts;
 }
 
-/** `job torchrun:4242 ended 12:03:11, exit 99 — saved for requeue` (the date too when not today). */
-export function endedText(job: EndedJob, now: number): string {
-	return `job ${printable(job.id)} ended ${localTimeShort(job.endedAt, now)}, ${jobExitWords(job.exit)}`;
+/**
+ * `job torchrun:4242 ended 12:03:11, exit 99 — saved for requeue` (the date too when not today). A SLURM step whose
+ * exit /proc could not read (slurmstepd reaps its tasks) gets the controller's: `…; SLURM job 42 TIMEOUT (TimeLimit)…`.
+ */
+export function endedText(job: EndedJob, now: number, slurm: SlurmView | null = null): string {
+	const when = `job ${printable(job.id)} ended ${localTimeShort(job.endedAt, now)}`;
+	const controller = job.exit === null ? endedSlurmJobOf(job.id, slurm) : null;
+	if (controller !== null) return `${when}; SLURM job ${controller.jobId} ${endOf(controller)}`;
+	return `${when}, ${jobExitWords(job.exit)}`;
 }
 
 /** The line under a job with no ranks: a live launcher is restarting them. */

@@ -61,6 +61,23 @@ describe('headerParts: the last save', () => {
 		});
 	});
 
+	it('OVERDUE figures that say why: 2.4 s against a usual 1.5 s, not "2 s ago (usually every 2 s)"', () => {
+		const index = afterPeriodic('periodic', true);
+		const late = {...index, lastSave: {...index.lastSave!, ageS: 2.4, medianIntervalS: 1.5, periodicTime: NOW - 2400}};
+		expect(lastSavePart({...late, lastSave: {...late.lastSave, time: NOW - 2400}})?.text).toBe(
+			'OVERDUE: last save 2.4 s ago (usually every 1.5 s)',
+		);
+		const afterManual = afterPeriodic('manual', true);
+		const manual = {
+			...afterManual,
+			lastSave: {...afterManual.lastSave!, ageS: 1, medianIntervalS: 15.5 * 60, periodicTime: NOW - 1_402_000},
+		};
+		// 23.3 min since the periodic save against 15.5 min (23.25): "23 min (usually every 16 min)" would hide it.
+		expect(lastSavePart(manual)?.text).toBe(
+			'OVERDUE: last periodic save 23.3 min ago (usually every 15.5 min); manual 1 s ago',
+		);
+	});
+
 	it('not overdue: the last save of any kind, without a word about the periodic one', () => {
 		expect(lastSavePart(afterPeriodic('manual', false))).toEqual({
 			text: 'last save 5 s ago (usually every 20 s)',

@@ -14,6 +14,7 @@ import {
 	singleTitleParts,
 } from '../../../src/ui/panes/job-rows.js';
 import {endedJob, job, jobSet, NOW, rank, rankSet, twoJobs} from '../fixtures.js';
+import {slurmOk} from '../../helpers/slurm-job.js';
 
 // The ranks pane's jobs as lines: what is drawn where, and which lines a window of rows keeps.
 
@@ -179,5 +180,21 @@ describe('a job in words', () => {
 		);
 		expect(endedText(ended, NOW)).toMatch(/ended \d\d:\d\d:\d\d, exit 99/);
 		expect(endedText(endedJob('pid:7', 1), NOW)).toMatch(/^job pid:7 ended \S+, exit status unknown$/);
+	});
+
+	test('a SLURM step whose exit /proc could not read: the controller\'s state and exit, not "exit status unknown"', () => {
+		const step = endedJob('slurm:16.0', 5);
+		const timeout = slurmOk(NOW, {
+			state: 'TIMEOUT',
+			reason: 'TimeLimit',
+			timeLimitS: 60,
+			exit: {code: 143, signal: null},
+		});
+		expect(endedText(step, NOW, timeout)).toBe(
+			`job slurm:16.0 ended ${localTimeShort(NOW - 5000, NOW)}; SLURM job 16 TIMEOUT (TimeLimit): its 1 m 00 s time limit reached, exit 143 (128 + SIGTERM)`,
+		);
+		// Still running by the controller, or another job's: nothing to add.
+		expect(endedText(step, NOW, slurmOk(NOW))).toMatch(/, exit status unknown$/);
+		expect(endedText(endedJob('slurm:17.0', 5), NOW, timeout)).toMatch(/, exit status unknown$/);
 	});
 });
