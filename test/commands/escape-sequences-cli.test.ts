@@ -1,3 +1,4 @@
+import {type ChildProcess, spawn} from 'node:child_process';
 import {mkdir, mkdtemp, rm, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
@@ -14,12 +15,35 @@ const SHOWN = '\\e]0;PWNED\\x07';
 
 let dir = '';
 let rank: PythonChild | null = null;
+let shell: ChildProcess | null = null;
+
+/** A python3 rank under a shell of its own (its own session): the shell proves the job, the variables name it. */
+async function startInShell(env: Record<string, string>, tag: string): Promise<void> {
+	const script = path.join(dir, 'rank.py');
+	await writeFile(script, 'import time\nprint("ready", flush=True)\ntime.sleep(120)\n');
+	shell = spawn('bash', ['-c', `python3 ${script} ${tag}; :`], {
+		env: {PATH: process.env.PATH ?? '/usr/bin:/bin', ...env},
+		detached: true,
+		stdio: ['ignore', 'pipe', 'inherit'],
+	});
+	const started = shell;
+	await new Promise<void>((resolve, reject) => {
+		started.stdout?.once('data', () => resolve());
+		started.once('exit', code => reject(new Error(`the rank's shell exited (${code}) before it was ready`)));
+	});
+}
 beforeEach(async () => {
 	dir = await mkdtemp(path.join(tmpdir(), 'traintop-escapes-'));
 });
 afterEach(async () => {
 	rank?.kill('SIGKILL');
 	rank = null;
+	if (shell?.pid !== undefined) {
+		try {
+			process.kill(-shell.pid, 'SIGKILL');
+		} catch {}
+	}
+	shell = null;
 	await rm(dir, {recursive: true, force: true});
 });
 
@@ -98,21 +122,37 @@ describe('escape sequences from outside', () => {
 		expect(stdout).not.toContain('\u0007');
 	});
 
-	test("`ranks`: a job id and SLURM job id made of a rank's environment are listed escaped", async () => {
-		// A process's environment is its own to set: SLURM_JOB_ID makes the job's id and its SLURM part.
+	test("`ranks`: a job id made of a rank's rendezvous variables is listed escaped", async () => {
+		// A process's environment is its own to set: MASTER_ADDR makes the id of a job proven by its one shell.
 		const tag = `traintop-escape-env-${process.pid}`;
-		rank = await startPython(
-			'',
-			{RANK: '0', WORLD_SIZE: '1', MASTER_ADDR: `h${PWNED}`, MASTER_PORT: '29517', SLURM_JOB_ID: `9${PWNED}\u001b[2J`},
-			tag,
-		);
+		await startInShell({RANK: '0', WORLD_SIZE: '1', MASTER_ADDR: `h${PWNED}\u001b[2J`, MASTER_PORT: '29517'}, tag);
 		for (const wide of [[], ['--wide']]) {
 			const {code, stdout} = await runCli(['ranks', '--match', tag, '--nvidia-smi', '/nonexistent', ...wide]);
 			expect(code).toBe(0);
-			expect(stdout).toContain(`job slurm:9${SHOWN}\\e[2J`);
-			expect(stdout).toContain(`SLURM 9${SHOWN}\\e[2J`);
+			expect(stdout).toContain(`job rdzv:h${SHOWN}\\e[2J:29517`);
 			expect(stdout).not.toContain('\u001b');
 			expect(stdout).not.toContain('\u0007');
+		}
+	});
+
+	test("`signal`: a job id made of a rank's environment is printed escaped in the preview and the refusal", async () => {
+		const tag = `traintop-escape-signal-${process.pid}`;
+		await startInShell({RANK: '0', WORLD_SIZE: '1', MASTER_ADDR: `h${PWNED}\u001b[2J`, MASTER_PORT: '29518'}, tag);
+		// The rank has no SIGUSR1 handler: the save is refused (exit 3) after the preview names the job.
+		const {code, stdout, stderr} = await runCli([
+			'signal',
+			'save',
+			'--match',
+			tag,
+			'--yes',
+			'--nvidia-smi',
+			'/nonexistent',
+		]);
+		expect(code).toBe(3);
+		expect(stderr).toContain(`job rdzv:h${SHOWN}\\e[2J:29518`);
+		for (const text of [stdout, stderr]) {
+			expect(text).not.toContain('\u001b');
+			expect(text).not.toContain('\u0007');
 		}
 	});
 });
