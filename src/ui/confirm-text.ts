@@ -1,7 +1,7 @@
 import type {Job} from '../core/types.js';
 import {printable} from '../format/printable.js';
 import {wholeJobWarning} from '../format/whole-job.js';
-import {previewLine} from '../ranks/preview.js';
+import {rankPreview} from '../ranks/preview.js';
 import {endsWholeJob} from '../ranks/whole-job.js';
 import type {SignalName} from '../ranks/signals.js';
 import type {SignalAction} from '../session/actions.js';
@@ -62,13 +62,21 @@ export function confirmText(
 		: `all ${ranks.length} rank${plural}`;
 	// A marked rank of a torchrun job that exits takes every rank with it: said before the route and the targets.
 	const wholeJob = endsWholeJob(job, ranks, signal, {emergency: action === 'emergency', force: false});
+	// Refused ranks first, counted above the route: in a box of 64 ranks that scrolls, the one that would die of
+	// the signal is on the first screen, not row 60.
+	const previews = ranks.map(r => rankPreview(r, signal, false, 'the TUI never forces; traintop signal --force does'));
+	const refused = previews.filter(p => p.refused);
+	const refusedWords =
+		refused.length === 0 ? [] : [`${refused.length} of ${ranks.length} rank${plural} will be refused (listed first)`];
 	return {
 		title,
 		lines: [
 			`${which} · ${runDirWords(job, sessionRunDir)}`,
 			...(wholeJob ? [wholeJobWarning(wholeJob)] : []),
+			...refusedWords,
 			...routeWords(job, action),
-			...ranks.map(r => previewLine(r, signal, false, 'the TUI never forces; traintop signal --force does')),
+			...refused.map(p => p.text),
+			...previews.filter(p => !p.refused).map(p => p.text),
 		],
 	};
 }

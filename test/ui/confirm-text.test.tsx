@@ -45,6 +45,7 @@ describe('confirmText', () => {
 		const marked = {job: b.id, pids: [30_002], identities: b.ranks.slice(2), marked: true, of: 3};
 		expect(confirmText('save', 'SIGUSR1', marked, withoutHandler, null).lines).toEqual([
 			'1 marked rank of 3 · no RUN_DIR given: the save will not be watched',
+			'1 of 1 rank will be refused (listed first)',
 			"route: local — from this node to each rank's pid, checked again just before sending",
 			'rank 2  pid 30002  NO HANDLER: SIGUSR1 would terminate it — will be refused (the TUI never forces; traintop signal --force does)',
 		]);
@@ -75,6 +76,23 @@ describe('confirmText', () => {
 		]);
 		// A save does not end the rank: nothing to warn of.
 		expect(confirmText('save', 'SIGUSR1', marked, b, null).lines[1]).toMatch(/^route: local/);
+	});
+
+	test('a refused rank among many is counted at the top and listed first, so a box that scrolls shows it at once', () => {
+		// 64 ranks of one job; the last has no SIGUSR1 handler. The box scrolls past ~7 rows at 80×24.
+		const many = Array.from({length: 64}, (_, i) => ({
+			...b.ranks[0]!,
+			rank: i,
+			pid: 40_000 + i,
+			signals: {...b.ranks[0]!.signals, SIGUSR1: signal(i === 63 ? 'default' : 'handled')},
+		}));
+		const big = {...b, ranks: many, worldSize: 64};
+		const all = {job: big.id, pids: many.map(r => r.pid), identities: many, marked: false, of: 64};
+		const lines = confirmText('save', 'SIGUSR1', all, big, null).lines;
+		expect(lines[1]).toBe('1 of 64 ranks will be refused (listed first)');
+		expect(lines[3]).toMatch(/^rank 63 {2}pid 40063 {2}NO HANDLER: SIGUSR1 would terminate it/);
+		expect(lines[4]).toBe('rank 0  pid 40000  handles SIGUSR1');
+		expect(lines).toHaveLength(3 + 64);
 	});
 
 	test('a job gone since the box opened: nothing will be sent', () => {
