@@ -1,5 +1,5 @@
-import {spawn, type ChildProcess} from 'node:child_process';
-import {existsSync} from 'node:fs';
+import {type ChildProcess, execFileSync, spawn} from 'node:child_process';
+import {createReadStream, existsSync} from 'node:fs';
 import {mkdir, mkdtemp, readdir, readFile, rm, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
@@ -29,8 +29,10 @@ const SCRUB = [
 
 interface Rank {
 	readonly rank: number;
-	readonly child: ChildProcess;
 	readonly pid: number;
+	/** Sends a signal to the rank, if it still runs. */
+	kill(signal: NodeJS.Signals): void;
+	running(): boolean;
 	readonly lines: string[];
 	readonly exited: Promise<{code: number | null; signal: NodeJS.Signals | null}>;
 	/** The first line (printed so far or later) that matches; rejects when the rank exits or at the deadline. */
@@ -40,6 +42,71 @@ interface Rank {
 let dir = '';
 let runDir = '';
 let started: Rank[] = [];
+let launcher: Launcher | null = null;
+
+/**
+ * What starts the ranks, as torchrun's agent would: one process above all of a test's ranks (their parent: what
+ * proves they are one job — traintop never takes its own ancestor, the test runner, for a job's launcher). It reads
+ * one JSON request a line on stdin (the rank's argv, environment and two FIFOs for its stdout and stderr) and prints
+ * `started PID` then, when that rank ends, `exited PID CODE SIGNAL`.
+ */
+const LAUNCH = `
+import json, os, signal, subprocess, sys, threading
+def run(req):
+    out, err = open(req["out"], "w"), open(req["err"], "w")
+    child = subprocess.Popen(req["argv"], env=req["env"], stdout=out, stderr=err, stdin=subprocess.DEVNULL)
+    out.close(); err.close()
+    print("started", child.pid, flush=True)
+    code = child.wait()
+    print("exited", child.pid, code if code >= 0 else "null", signal.Signals(-code).name if code < 0 else "null", flush=True)
+for line in sys.stdin:
+    threading.Thread(target=run, args=(json.loads(line),)).start()
+`;
+
+interface Launcher {
+	readonly child: ChildProcess;
+	kill(signal: NodeJS.Signals): void;
+	/** Resolves with the next rank's pid once started. */
+	start(argv: readonly string[], env: NodeJS.ProcessEnv, out: string, err: string): Promise<number>;
+	/** Resolves when that rank ends. */
+	exitOf(pid: number): Promise<{code: number | null; signal: NodeJS.Signals | null}>;
+}
+
+function startLauncher(): Launcher {
+	const child = spawn('python3', ['-u', '-c', LAUNCH], {stdio: ['pipe', 'pipe', 'inherit']});
+	const startedPids: ((pid: number) => void)[] = [];
+	const exits = new Map<number, {code: number | null; signal: NodeJS.Signals | null}>();
+	const waiting = new Map<number, (e: {code: number | null; signal: NodeJS.Signals | null}) => void>();
+	createInterface({input: child.stdout!}).on('line', line => {
+		const [word, pid, code, signal] = line.split(' ');
+		if (word === 'started') startedPids.shift()?.(Number(pid));
+		if (word === 'exited') {
+			const exit = {
+				code: code === 'null' ? null : Number(code),
+				signal: signal === 'null' ? null : (signal as NodeJS.Signals),
+			};
+			exits.set(Number(pid), exit);
+			waiting.get(Number(pid))?.(exit);
+		}
+	});
+	return {
+		child,
+		kill: signal => {
+			if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+		},
+		start: (argv, env, out, err) =>
+			new Promise(resolve => {
+				startedPids.push(resolve);
+				child.stdin!.write(`${JSON.stringify({argv, env, out, err})}\n`);
+			}),
+		exitOf: pid =>
+			new Promise(resolve => {
+				const known = exits.get(pid);
+				if (known) resolve(known);
+				else waiting.set(pid, resolve);
+			}),
+	};
+}
 
 beforeEach(async () => {
 	dir = await mkdtemp(path.join(tmpdir(), 'traintop-example-'));
@@ -47,9 +114,11 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-	for (const r of started) if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGKILL');
+	for (const r of started) r.kill('SIGKILL');
 	await Promise.all(started.map(r => r.exited));
 	started = [];
+	launcher?.kill('SIGKILL');
+	launcher = null;
 	await rm(dir, {recursive: true, force: true});
 });
 
@@ -60,42 +129,58 @@ const match = (): string => `train\\.py --run-dir ${runDir.replace(/[.*+?^${}()|
 async function startRank(rank: number, worldSize: number, args: readonly string[] = []): Promise<Rank> {
 	const env: NodeJS.ProcessEnv = {...process.env};
 	for (const name of SCRUB) delete env[name];
-	const child = spawn(
+	launcher ??= startLauncher();
+	// TORCHELASTIC_RUN_ID as torchrun's agent (here: the launcher above) sets it for its workers: the ranks are one
+	// job, as under torchrun, without the rendezvous that MASTER_ADDR would start with torch.
+	const rankEnv = {
+		...env,
+		RANK: String(rank),
+		LOCAL_RANK: String(rank),
+		WORLD_SIZE: String(worldSize),
+		TORCHELASTIC_RUN_ID: `traintop-example-${process.pid}`,
+	};
+	const out = path.join(dir, `rank-${rank}-${started.length}.out`);
+	const err = `${out}.err`;
+	execFileSync('mkfifo', [out, err]);
+	const argv = [
 		'python3',
-		[TRAIN, '--run-dir', runDir, '--step-seconds', '0.05', '--save-every', '0', '--log-every', '5', ...args],
-		{
-			// TORCHELASTIC_RUN_ID as torchrun's agent (here: the test runner) sets it for its workers: the two
-			// ranks are one job, as under torchrun, without the rendezvous that MASTER_ADDR would start with torch.
-			env: {
-				...env,
-				RANK: String(rank),
-				LOCAL_RANK: String(rank),
-				WORLD_SIZE: String(worldSize),
-				TORCHELASTIC_RUN_ID: `traintop-example-${process.pid}`,
-			},
-			stdio: ['ignore', 'pipe', 'pipe'],
-		},
-	);
+		TRAIN,
+		'--run-dir',
+		runDir,
+		'--step-seconds',
+		'0.05',
+		'--save-every',
+		'0',
+		'--log-every',
+		'5',
+		...args,
+	];
+	let ended = false;
 	const lines: string[] = [];
 	const listeners = new Set<() => void>();
 	let stderr = '';
-	child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-	createInterface({input: child.stdout!}).on('line', line => {
-		lines.push(line);
-		for (const listener of listeners) listener();
-	});
-	const exited = new Promise<{code: number | null; signal: NodeJS.Signals | null}>(resolve =>
-		child.once('close', (code, signal) => {
+	createReadStream(err).on('data', (chunk: Buffer | string) => (stderr += chunk.toString()));
+	const closed = new Promise<void>(resolve => {
+		const stream = createReadStream(out);
+		createInterface({input: stream}).on('line', line => {
+			lines.push(line);
 			for (const listener of listeners) listener();
-			resolve({code, signal});
-		}),
-	);
+		});
+		stream.once('close', () => resolve());
+	});
+	// Opening a FIFO waits for its other end: the reads above are open (in libuv's pool) before the launcher opens
+	// them to write as it starts the rank.
+	const pid = await launcher.start(argv, rankEnv, out, err);
+	const exited = Promise.all([launcher.exitOf(pid), closed]).then(([exit]) => {
+		ended = true;
+		for (const listener of listeners) listener();
+		return exit;
+	});
 	const waitForLine = (pattern: RegExp | ((line: string) => boolean), timeoutMs = 10_000): Promise<string> =>
 		new Promise((resolve, reject) => {
 			const matches = typeof pattern === 'function' ? pattern : (line: string) => pattern.test(line);
 			const check = (): void => {
 				const found = lines.find(matches);
-				const ended = child.exitCode !== null || child.signalCode !== null;
 				if (found === undefined && !ended) return;
 				clearTimeout(timer);
 				listeners.delete(check);
@@ -114,12 +199,27 @@ async function startRank(rank: number, worldSize: number, args: readonly string[
 			listeners.add(check);
 			check();
 		});
-	const handle: Rank = {rank, child, pid: child.pid!, lines, exited, waitForLine};
+	const handle: Rank = {
+		rank,
+		pid,
+		lines,
+		exited,
+		waitForLine,
+		running: () => !ended,
+		kill: signal => {
+			if (ended) return;
+			try {
+				process.kill(pid, signal);
+			} catch {
+				// gone
+			}
+		},
+	};
 	started.push(handle);
 	const ready = await waitForLine(/^rank \d+ ready pid \d+/);
 	// The toy model without PyTorch (as here), the torch one where it is installed: both must pass.
 	expect(ready).toMatch(
-		new RegExp(`^rank ${rank} ready pid ${child.pid} \\(local rank ${rank} of ${worldSize}, (toy|torch) model\\)$`),
+		new RegExp(`^rank ${rank} ready pid ${pid} \\(local rank ${rank} of ${worldSize}, (toy|torch) model\\)$`),
 	);
 	return handle;
 }
@@ -263,7 +363,7 @@ describe('examples/python/train.py under traintop', () => {
 	test('SIGINT: an emergency checkpoint and exit 0; started again, the ranks resume from it', async () => {
 		const ranks = [await startRank(0, 2), await startRank(1, 2)];
 		for (const r of ranks) await r.waitForLine(/ step 5 loss /);
-		for (const r of ranks) r.child.kill('SIGINT');
+		for (const r of ranks) r.kill('SIGINT');
 		expect((await Promise.all(ranks.map(r => r.exited))).map(e => e.code)).toEqual([0, 0]);
 		const line = ranks[0]!.lines.find(l => / saved /.test(l)) ?? '';
 		const [, step, name] = /^rank 0 step (\d+) saved (checkpoint_step_\d+_\d{8}_\d{6}) \(emergency\)$/.exec(line) ?? [];
@@ -322,7 +422,7 @@ describe('examples/python/train.py under traintop', () => {
 
 		const rank = await startRank(0, 1, ['--save-every', '3', '--keep', '2']);
 		await rank.waitForLine(/^rank 0 step 12 saved checkpoint_step_12_\d+_\d+ \(periodic\)$/);
-		rank.child.kill('SIGINT');
+		rank.kill('SIGINT');
 		expect((await rank.exited).code).toBe(0);
 		const saves = rank.lines.map(l => /^rank 0 step (\d+) saved (\S+) \((\w+)\)$/.exec(l)).filter(m => m !== null);
 		expect(saves.length).toBeGreaterThanOrEqual(5);
