@@ -1,11 +1,11 @@
-import {type ChildProcess, execFileSync, spawn} from 'node:child_process';
-import {createReadStream, existsSync} from 'node:fs';
+import {spawn} from 'node:child_process';
+import {existsSync} from 'node:fs';
 import {mkdir, mkdtemp, readdir, readFile, rm, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {createInterface} from 'node:readline';
 import {afterEach, beforeEach, describe, expect, test} from 'vitest';
 import {ROOT} from '../helpers/dist.js';
+import {type RankLauncher, startRankLauncher} from '../helpers/rank-launcher.js';
 import {runCli} from '../helpers/run-cli.js';
 
 // examples/python/train.py as real ranks (python3; the toy model when torch is not installed), seen and signalled through
@@ -42,71 +42,7 @@ interface Rank {
 let dir = '';
 let runDir = '';
 let started: Rank[] = [];
-let launcher: Launcher | null = null;
-
-/**
- * What starts the ranks, as torchrun's agent would: one process above all of a test's ranks (their parent: what
- * proves they are one job — traintop never takes its own ancestor, the test runner, for a job's launcher). It reads
- * one JSON request a line on stdin (the rank's argv, environment and two FIFOs for its stdout and stderr) and prints
- * `started PID` then, when that rank ends, `exited PID CODE SIGNAL`.
- */
-const LAUNCH = `
-import json, os, signal, subprocess, sys, threading
-def run(req):
-    out, err = open(req["out"], "w"), open(req["err"], "w")
-    child = subprocess.Popen(req["argv"], env=req["env"], stdout=out, stderr=err, stdin=subprocess.DEVNULL)
-    out.close(); err.close()
-    print("started", child.pid, flush=True)
-    code = child.wait()
-    print("exited", child.pid, code if code >= 0 else "null", signal.Signals(-code).name if code < 0 else "null", flush=True)
-for line in sys.stdin:
-    threading.Thread(target=run, args=(json.loads(line),)).start()
-`;
-
-interface Launcher {
-	readonly child: ChildProcess;
-	kill(signal: NodeJS.Signals): void;
-	/** Resolves with the next rank's pid once started. */
-	start(argv: readonly string[], env: NodeJS.ProcessEnv, out: string, err: string): Promise<number>;
-	/** Resolves when that rank ends. */
-	exitOf(pid: number): Promise<{code: number | null; signal: NodeJS.Signals | null}>;
-}
-
-function startLauncher(): Launcher {
-	const child = spawn('python3', ['-u', '-c', LAUNCH], {stdio: ['pipe', 'pipe', 'inherit']});
-	const startedPids: ((pid: number) => void)[] = [];
-	const exits = new Map<number, {code: number | null; signal: NodeJS.Signals | null}>();
-	const waiting = new Map<number, (e: {code: number | null; signal: NodeJS.Signals | null}) => void>();
-	createInterface({input: child.stdout!}).on('line', line => {
-		const [word, pid, code, signal] = line.split(' ');
-		if (word === 'started') startedPids.shift()?.(Number(pid));
-		if (word === 'exited') {
-			const exit = {
-				code: code === 'null' ? null : Number(code),
-				signal: signal === 'null' ? null : (signal as NodeJS.Signals),
-			};
-			exits.set(Number(pid), exit);
-			waiting.get(Number(pid))?.(exit);
-		}
-	});
-	return {
-		child,
-		kill: signal => {
-			if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-		},
-		start: (argv, env, out, err) =>
-			new Promise(resolve => {
-				startedPids.push(resolve);
-				child.stdin!.write(`${JSON.stringify({argv, env, out, err})}\n`);
-			}),
-		exitOf: pid =>
-			new Promise(resolve => {
-				const known = exits.get(pid);
-				if (known) resolve(known);
-				else waiting.set(pid, resolve);
-			}),
-	};
-}
+let launcher: RankLauncher | null = null;
 
 beforeEach(async () => {
 	dir = await mkdtemp(path.join(tmpdir(), 'traintop-example-'));
@@ -114,11 +50,9 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-	for (const r of started) r.kill('SIGKILL');
-	await Promise.all(started.map(r => r.exited));
-	started = [];
-	launcher?.kill('SIGKILL');
+	await launcher?.stop();
 	launcher = null;
+	started = [];
 	await rm(dir, {recursive: true, force: true});
 });
 
@@ -129,74 +63,43 @@ const match = (): string => `train\\.py --run-dir ${runDir.replace(/[.*+?^${}()|
 async function startRank(rank: number, worldSize: number, args: readonly string[] = []): Promise<Rank> {
 	const env: NodeJS.ProcessEnv = {...process.env};
 	for (const name of SCRUB) delete env[name];
-	launcher ??= startLauncher();
-	// TORCHELASTIC_RUN_ID as torchrun's agent (here: the launcher above) sets it for its workers: the ranks are one
-	// job, as under torchrun, without the rendezvous that MASTER_ADDR would start with torch.
-	const rankEnv = {
+	// The ranks' parent is one launcher, as torchrun's agent is (test/helpers/rank-launcher.ts); TORCHELASTIC_RUN_ID as
+	// that agent sets it for its workers: the ranks are one job, without the rendezvous MASTER_ADDR would start.
+	launcher ??= startRankLauncher(dir);
+	const argv = [TRAIN, '--run-dir', runDir, '--step-seconds', '0.05', '--save-every', '0', '--log-every', '5', ...args];
+	const launched = await launcher.launch(['python3', ...argv], {
 		...env,
 		RANK: String(rank),
 		LOCAL_RANK: String(rank),
 		WORLD_SIZE: String(worldSize),
 		TORCHELASTIC_RUN_ID: `traintop-example-${process.pid}`,
-	};
-	const out = path.join(dir, `rank-${rank}-${started.length}.out`);
-	const err = `${out}.err`;
-	execFileSync('mkfifo', [out, err]);
-	const argv = [
-		'python3',
-		TRAIN,
-		'--run-dir',
-		runDir,
-		'--step-seconds',
-		'0.05',
-		'--save-every',
-		'0',
-		'--log-every',
-		'5',
-		...args,
-	];
-	let ended = false;
-	const lines: string[] = [];
-	const listeners = new Set<() => void>();
-	let stderr = '';
-	createReadStream(err).on('data', (chunk: Buffer | string) => (stderr += chunk.toString()));
-	const closed = new Promise<void>(resolve => {
-		const stream = createReadStream(out);
-		createInterface({input: stream}).on('line', line => {
-			lines.push(line);
-			for (const listener of listeners) listener();
-		});
-		stream.once('close', () => resolve());
 	});
-	// Opening a FIFO waits for its other end: the reads above are open (in libuv's pool) before the launcher opens
-	// them to write as it starts the rank.
-	const pid = await launcher.start(argv, rankEnv, out, err);
-	const exited = Promise.all([launcher.exitOf(pid), closed]).then(([exit]) => {
-		ended = true;
-		for (const listener of listeners) listener();
-		return exit;
-	});
+	const {pid, lines, exited} = launched;
 	const waitForLine = (pattern: RegExp | ((line: string) => boolean), timeoutMs = 10_000): Promise<string> =>
 		new Promise((resolve, reject) => {
 			const matches = typeof pattern === 'function' ? pattern : (line: string) => pattern.test(line);
 			const check = (): void => {
 				const found = lines.find(matches);
-				if (found === undefined && !ended) return;
+				if (found === undefined && launched.running()) return;
 				clearTimeout(timer);
-				listeners.delete(check);
+				stop();
 				if (found !== undefined) resolve(found);
 				else
-					reject(new Error(`rank ${rank} exited without a line matching ${pattern}:\n${lines.join('\n')}\n${stderr}`));
+					reject(
+						new Error(
+							`rank ${rank} exited without a line matching ${pattern}:\n${lines.join('\n')}\n${launched.stderr()}`,
+						),
+					);
 			};
 			const timer = setTimeout(() => {
-				listeners.delete(check);
+				stop();
 				reject(
 					new Error(
-						`rank ${rank}: no line matching ${pattern} within ${timeoutMs} ms:\n${lines.join('\n')}\n${stderr}`,
+						`rank ${rank}: no line matching ${pattern} within ${timeoutMs} ms:\n${lines.join('\n')}\n${launched.stderr()}`,
 					),
 				);
 			}, timeoutMs);
-			listeners.add(check);
+			const stop = launched.onChange(check);
 			check();
 		});
 	const handle: Rank = {
@@ -205,15 +108,8 @@ async function startRank(rank: number, worldSize: number, args: readonly string[
 		lines,
 		exited,
 		waitForLine,
-		running: () => !ended,
-		kill: signal => {
-			if (ended) return;
-			try {
-				process.kill(pid, signal);
-			} catch {
-				// gone
-			}
-		},
+		running: launched.running,
+		kill: launched.kill,
 	};
 	started.push(handle);
 	const ready = await waitForLine(/^rank \d+ ready pid \d+/);

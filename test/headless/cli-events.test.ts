@@ -1,14 +1,21 @@
 import {afterEach, expect, test} from 'vitest';
 import {logRecordReadSchema} from '../../src/memlog/record.js';
-import {startPython, type PythonChild} from '../helpers/python-child.js';
+import {mkdtempSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {type RankLauncher, startRankLauncher} from '../helpers/rank-launcher.js';
 import {startCli} from '../helpers/run-cli.js';
 
-// The job's life through the built CLI: two real ranks of one job (a shared rendezvous), one stopped, then
-// killed, then the other ended; each is an event line on stderr and an event object among --json's records.
+// The job's life through the built CLI: two real ranks of one job (a shared rendezvous, started by one launcher),
+// one stopped, then killed, then the other ended; each is an event line on stderr and an event object among --json's
+// records.
 
-const children: PythonChild[] = [];
-afterEach(() => {
-	for (const child of children.splice(0)) child.kill();
+let launcher: RankLauncher | null = null;
+let dir = '';
+afterEach(async () => {
+	await launcher?.stop();
+	launcher = null;
+	if (dir) rmSync(dir, {recursive: true, force: true});
 });
 
 type Line = Record<string, unknown>;
@@ -24,9 +31,13 @@ test('a rank stopped and killed, then the job ended: stderr lines and --json eve
 	const tag = `tt-events-${process.pid}-${Date.now()}`;
 	const port = String(20_000 + (process.pid % 20_000));
 	const env = {MASTER_ADDR: '127.0.0.1', MASTER_PORT: port, WORLD_SIZE: '2'};
-	const rank0 = await startPython('', {...env, RANK: '0'}, tag);
-	const rank1 = await startPython('', {...env, RANK: '1'}, tag);
-	children.push(rank0, rank1);
+	dir = mkdtempSync(path.join(tmpdir(), 'traintop-events-'));
+	launcher = startRankLauncher(dir, {exitWhenIdle: true});
+	const launcherPid = launcher.child.pid;
+	const sleeper = ['python3', '-c', 'import time; time.sleep(600)', tag];
+	const path_ = {PATH: process.env.PATH ?? '/usr/bin:/bin'};
+	const rank0 = await launcher.launch(sleeper, {...path_, ...env, RANK: '0'});
+	const rank1 = await launcher.launch(sleeper, {...path_, ...env, RANK: '1'});
 	const jobId = `rdzv:127.0.0.1:${port}`;
 	const run = startCli([
 		'--json',
@@ -85,7 +96,8 @@ test('a rank stopped and killed, then the job ended: stderr lines and --json eve
 		['rank-stopped', rank1.pid],
 		['rank-exited', rank1.pid],
 		['rank-exited', rank0.pid],
-		['job-ended', null],
+		// A job with a launcher ends with it: its event names the launcher's pid.
+		['job-ended', launcherPid],
 	]);
 	expect(events()[0]).toEqual({
 		event: 'rank-stopped',
