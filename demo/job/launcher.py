@@ -4,8 +4,10 @@ Starts N ranks (rank.py), each the leader of its own session and process group w
 worker environment. SIGTERM, SIGINT, SIGHUP and SIGQUIT are forwarded to every rank's process group
 (os.killpg, same signal); after --shutdown-timeout seconds the survivors' groups get SIGKILL. SIGUSR1
 and SIGUSR2 are not handled: they kill the launcher, as they kill torchrun, and the ranks then notice
-that their parent is gone and exit by themselves. The launcher exits when every rank has exited, with
-rank 0's exit code (1 when rank 0 was killed by a signal).
+that their parent is gone and exit by themselves. A rank that fails (a non-zero exit, or killed by a signal) makes
+the launcher stop every other rank the same way (SIGTERM to its group, SIGKILL after --shutdown-timeout), as
+torchrun's elastic agent does when a worker fails and no restart is left: one rank's death ends the job. The
+launcher exits when every rank has exited, with rank 0's exit code (1 when rank 0 was killed by a signal).
 """
 
 import argparse
@@ -176,6 +178,13 @@ def main(argv):
                 del alive[rank]
                 codes[rank] = code
                 say("rank %d pid %d %s" % (rank, process.pid, describe(code)))
+                if code != 0 and not shutting_down and alive:
+                    # torchrun's agent: a failed worker fails the group; with no restart left it stops the rest.
+                    shutting_down = True
+                    say("rank %d failed: stopping the other %d ranks (SIGTERM), as torchrun does" % (rank, len(alive)))
+                    for other in alive.values():
+                        killpg(other.pid, signal.SIGTERM)
+                    deadline = time.monotonic() + args.shutdown_timeout
         if not alive:
             break
         if args.exit_with_parent and not shutting_down and os.getppid() != parent:

@@ -221,13 +221,11 @@ describe('demo job: checkpoints', () => {
 });
 
 describe('demo job: signals', () => {
-	it('SIGUSR1 to rank 0 makes a manual checkpoint and it keeps running; SIGUSR1 kills a --no-usr1 rank only', async () => {
+	it('SIGUSR1 to rank 0 makes a manual checkpoint and it keeps running, twice; the other ranks save their shard', async () => {
 		const job = await start({ranks: 3, workers: 1, stepSeconds: 0.05, saveEvery: 0, noUsr1Ranks: [2]});
 		const ranks = await job.ranksReady();
 		const rank0 = see(ranks.get(0)!);
 		const rank1 = see(ranks.get(1)!);
-		const rank2 = see(ranks.get(2)!);
-		const rank2Worker = see(job.workerPids().get(2)![0]!);
 
 		process.kill(rank0.pid, 'SIGUSR1');
 		const line = await job.waitForLine(/^rank 0 step \d+ saved \S+ \(manual\)$/, 5000);
@@ -239,14 +237,6 @@ describe('demo job: signals', () => {
 		});
 		expect(job.output()).toMatch(/^rank 0 got SIGUSR1$/m);
 
-		process.kill(rank2.pid, 'SIGUSR1');
-		await job.waitForLine(new RegExp(`^launcher: rank 2 pid ${rank2.pid} was killed by SIGUSR1$`), 5000);
-		await until(
-			() => isRunning(rank2Worker),
-			running => !running,
-			"the dead rank's worker to exit by itself",
-			3000,
-		);
 		// Later events, so the checks below cover the time since: ranks 0 and 1 each answer another SIGUSR1 with a save
 		// at a later step.
 		process.kill(rank0.pid, 'SIGUSR1');
@@ -259,7 +249,29 @@ describe('demo job: signals', () => {
 		expect(isRunning(rank0)).toBe(true);
 		expect(isRunning(rank1)).toBe(true);
 		expect(isRunning(see(job.launcherPid))).toBe(true);
-		expect(job.output()).not.toMatch(/^launcher: rank [01] /m);
+		expect(job.output()).not.toMatch(/^launcher: rank [012] /m);
+	});
+
+	it('SIGUSR1 kills a --no-usr1 rank, and the launcher then stops the others as torchrun does: they save and exit 99', async () => {
+		const job = await start({ranks: 3, workers: 1, stepSeconds: 0.05, saveEvery: 0, noUsr1Ranks: [2]});
+		const ranks = await job.ranksReady();
+		const rank2 = see(ranks.get(2)!);
+		const rank2Worker = see(job.workerPids().get(2)![0]!);
+
+		process.kill(rank2.pid, 'SIGUSR1');
+		await job.waitForLine(new RegExp(`^launcher: rank 2 pid ${rank2.pid} was killed by SIGUSR1$`), 5000);
+		await job.waitForLine(/^launcher: rank 2 failed: stopping the other 2 ranks \(SIGTERM\), as torchrun does$/, 5000);
+		expect(await job.exited).toBe(99);
+		const out = job.output();
+		for (const rank of [0, 1])
+			expect(out).toMatch(new RegExp(`^launcher: rank ${rank} pid ${ranks.get(rank)} exited with code 99$`, 'm'));
+		expect(out).toMatch(/^rank 0 step \d+ saved \S+ \(emergency\)$/m);
+		await until(
+			() => isRunning(rank2Worker),
+			running => !running,
+			"the dead rank's worker to exit by itself",
+			3000,
+		);
 	});
 
 	it('SIGTERM to the launcher: forwarded, rank 0 saves an emergency checkpoint, ranks exit 99, nothing is left', async () => {
