@@ -11,6 +11,7 @@ import {createHash} from 'node:crypto';
 import {lstat, readdir, readlink, stat} from 'node:fs/promises';
 import type {Stats} from 'node:fs';
 import path from 'node:path';
+import {mapLimited} from './map-limited.js';
 
 /** One directory entry. For a symlink, type, size and mtime are its target's (type `missing` when it dangles). */
 export interface Entry {
@@ -37,6 +38,12 @@ export type JsonRead =
 const MAX_JSON_BYTES = 32 * 1024 * 1024;
 /** Directory levels treeBytes descends below the checkpoint itself. */
 const MAX_TREE_DEPTH = 32;
+/**
+ * lstat calls one listing has in flight. All at once, a directory of 100k files put 100k requests, their promises and
+ * their Stats in memory together (563 MB for `traintop checkpoints`) and their completions on the event loop in a
+ * few batches of tens of thousands, each holding it for seconds (issue 26).
+ */
+const STATS_AT_ONCE = 64;
 
 function typeOf(stats: {isFile(): boolean; isDirectory(): boolean}): Entry['type'] {
 	if (stats.isFile()) return 'file';
@@ -83,7 +90,7 @@ export async function entryAt(file: string): Promise<Entry | null> {
 /** The entries of `dir`, sorted by name. Throws what readdir throws (ENOENT, ENOTDIR, EACCES). */
 export async function listDir(dir: string): Promise<Entry[]> {
 	const names = (await listNames(dir)).sort();
-	const entries = await Promise.all(names.map(name => entryAt(path.join(dir, name))));
+	const entries = await mapLimited(names, STATS_AT_ONCE, name => entryAt(path.join(dir, name)));
 	return entries.filter((entry): entry is Entry => entry !== null);
 }
 
@@ -200,19 +207,17 @@ export async function treeStats(root: string): Promise<TreeStats> {
 			error ??= errorMessage(caught);
 			return NO_FILES;
 		}
-		const parts = await Promise.all(
-			names.map(async name => {
-				const file = path.join(dir, name);
-				try {
-					const stats = await lstat(fsPath(file));
-					if (stats.isDirectory()) return walk(file, depth + 1);
-					return stats.isFile() ? ofFile(stats) : NO_FILES;
-				} catch (caught) {
-					error ??= errorMessage(caught);
-					return NO_FILES;
-				}
-			}),
-		);
+		const parts = await mapLimited(names, STATS_AT_ONCE, async name => {
+			const file = path.join(dir, name);
+			try {
+				const stats = await lstat(fsPath(file));
+				if (stats.isDirectory()) return walk(file, depth + 1);
+				return stats.isFile() ? ofFile(stats) : NO_FILES;
+			} catch (caught) {
+				error ??= errorMessage(caught);
+				return NO_FILES;
+			}
+		});
 		return parts.reduce(merge, NO_FILES);
 	}
 	try {
