@@ -10,7 +10,8 @@ import {indexSignature as signature, isNew} from './index-change.js';
 import {RunDirPresence} from './run-dir-presence.js';
 import {scanningIndex, waitingIndex} from './placeholder-index.js';
 import {cpuMs, restAfter} from './rescan-spacing.js';
-import {defaultScan, openRunDirWatcher, type CheckpointWatcherOptions, type RunDirWatcher} from './watch-options.js';
+import {openRunDirWatcher, ownScan, type CheckpointWatcherOptions, type OwnScan} from './watch-options.js';
+import type {RunDirWatcher} from './watch-options.js';
 import type {IndexListener, ScanFunction} from './watch-options.js';
 import {firstOther, settle, unattributed, type SaveExpectation, type SaveOutcome} from './save-attribution.js';
 
@@ -26,6 +27,8 @@ export class CheckpointWatcher {
 	readonly runDir: string;
 	readonly #options: CheckpointWatcherOptions;
 	readonly #scan: ScanFunction;
+	/** The scan's own thread, when not given a scan: ended on stop(). */
+	readonly #ownScan: OwnScan | null;
 	readonly #now: () => number;
 	readonly #debounceMs: number;
 	#index: CheckpointIndex | null = null;
@@ -48,7 +51,13 @@ export class CheckpointWatcher {
 	constructor(options: CheckpointWatcherOptions) {
 		this.#options = options;
 		this.runDir = options.runDir;
-		this.#scan = options.scan ?? defaultScan;
+		if (options.scan) {
+			this.#ownScan = null;
+			this.#scan = options.scan;
+		} else {
+			this.#ownScan = ownScan();
+			this.#scan = this.#ownScan.scan;
+		}
 		this.#now = options.now ?? Date.now;
 		this.#debounceMs = options.debounceMs ?? 200;
 		this.#presence = new RunDirPresence(this.runDir, this.#now);
@@ -290,6 +299,8 @@ export class CheckpointWatcher {
 		clearTimeout(this.#timer ?? undefined);
 		this.#presence.stop();
 		for (const hook of [...this.#scanHooks]) hook(null);
+		// Before waiting for the start: a first scan still running on its thread ends now, not seconds later.
+		await this.#ownScan?.close();
 		await this.#starting?.catch(() => undefined);
 		const watcher = this.#watcher;
 		this.#watcher = null;
