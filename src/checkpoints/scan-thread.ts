@@ -39,6 +39,11 @@ export class ScanThread {
 	readonly #pending = new Map<number, Pending>();
 	#closed = false;
 
+	/** Starts the thread at once: it loads the scan's modules while the monitor starts, and the first scan ends sooner. */
+	constructor() {
+		this.#start().unref();
+	}
+
 	/** False when running from the sources (the tests): there is no built worker file to start. */
 	static available(): boolean {
 		return existsSync(WORKER_FILE);

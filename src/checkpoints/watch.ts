@@ -14,6 +14,7 @@ import {openRunDirWatcher, ownScan, type CheckpointWatcherOptions, type OwnScan}
 import type {RunDirWatcher} from './watch-options.js';
 import type {IndexListener, ScanFunction} from './watch-options.js';
 import {firstOther, settle, unattributed, type SaveExpectation, type SaveOutcome} from './save-attribution.js';
+import {FirstScanWrites} from './first-scan-writes.js';
 
 export type {SaveExpectation, SaveOutcome} from './save-attribution.js';
 export type {CheckpointWatcherOptions, IndexListener, ScanFunction} from './watch-options.js';
@@ -45,6 +46,7 @@ export class CheckpointWatcher {
 	#queued: Promise<CheckpointIndex> | null = null;
 	/** When the last scan ended, how long it took and the CPU it used (ms): what the next event-driven one waits. */
 	#lastScan = {end: 0, took: 0, cpu: 0};
+	readonly #firstScanWrites = new FirstScanWrites();
 	/** The last error of a rescan or of the file watcher; null after a successful rescan. */
 	lastError: unknown = null;
 
@@ -101,7 +103,10 @@ export class CheckpointWatcher {
 		const poll = this.#options.poll ?? null;
 		const watcher = (this.#options.watch ?? openRunDirWatcher)(this.runDir, poll);
 		this.#watcher = watcher;
-		watcher.on('all', () => this.#schedule());
+		watcher.on('all', (_event: string, file: unknown) => {
+			this.#firstScanWrites.heard(file);
+			this.#schedule();
+		});
 		watcher.on('error', error => {
 			this.lastError = error; // an unreadable path, a vanished directory: keep watching the rest
 		});
@@ -198,7 +203,10 @@ export class CheckpointWatcher {
 				this.#lastScan = {end: this.#now(), took: performance.now() - began, cpu: cpuMs() - cpuBefore};
 			});
 		this.lastError = null;
-		return this.#publish(buildIndex(scan, {keep: this.#options.keep, now: this.#now(), disk}));
+		const built = buildIndex(scan, {keep: this.#options.keep, now: this.#now(), disk});
+		if (!this.#index?.scanning) return this.#publish(built);
+		const written = this.#firstScanWrites.take(this.runDir, built.checkpoints);
+		return this.#publish(written.length === 0 ? built : {...built, writtenWhileScanning: written});
 	}
 
 	/** Makes `built` the index (with the run dir's replacement, if any) and tells the hooks and listeners. */
