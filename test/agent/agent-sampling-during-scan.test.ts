@@ -69,4 +69,4 @@ test('memory is sampled at its interval while the first scan of a run dir of man
 	// Each interval should have its snapshot, a third of them being the margin for a loaded machine (one that scans
 	// the tree in under three intervals proves nothing here; this one took 9–12 where the loop was held for all but 1).
 	expect(during.length, report).toBeGreaterThanOrEqual(Math.floor(intervals / 3));
-});
+}, 180_000);
