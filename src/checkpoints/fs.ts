@@ -41,9 +41,10 @@ const MAX_TREE_DEPTH = 32;
 /**
  * lstat calls one listing has in flight. All at once, a directory of 100k files put 100k requests, their promises and
  * their Stats in memory together (563 MB for `traintop checkpoints`) and their completions on the event loop in a
- * few batches of tens of thousands, each holding it for seconds (issue 26).
+ * few batches of tens of thousands, each holding it for seconds (issue 26). libuv runs four at once for the whole
+ * process: more only queue, and the monitor's own reads (/proc, the memory log) wait behind them.
  */
-const STATS_AT_ONCE = 64;
+const STATS_AT_ONCE = 8;
 
 function typeOf(stats: {isFile(): boolean; isDirectory(): boolean}): Entry['type'] {
 	if (stats.isFile()) return 'file';
