@@ -5,8 +5,8 @@
 // all a rescan needs to be triggered; the names are kept (a capped set) only to add watches for new directories.
 
 import {EventEmitter} from 'node:events';
-import {type FSWatcher, watch} from 'node:fs';
-import {lstat, readdir, stat} from 'node:fs/promises';
+import {type Dir, type Dirent, type FSWatcher, watch} from 'node:fs';
+import {lstat, opendir, stat} from 'node:fs/promises';
 import path from 'node:path';
 import {wantedDir} from './scan-dirs.js';
 
@@ -58,8 +58,10 @@ export class DirectoryWatcher extends EventEmitter {
 	async #walk(rel: string): Promise<void> {
 		if (this.#closed || this.#paused || this.#watches.has(rel) || !this.#add(rel)) return;
 		const dir = path.join(this.#root, rel);
-		const children = await readdir(dir, {withFileTypes: true}).catch(() => []);
-		for (const child of children) {
+		for await (const child of entriesOf(dir)) {
+			if (this.#closed || this.#paused) return;
+			// Files first, and cheaply: a run dir of 100k files is mostly them.
+			if (!child.isDirectory() && !child.isSymbolicLink()) continue;
 			const childRel = rel === '' ? child.name : `${rel}/${child.name}`;
 			if (!wantedDir(childRel)) continue;
 			if (child.isDirectory() || (child.isSymbolicLink() && (await isDir(path.join(dir, child.name)))))
@@ -131,12 +133,12 @@ export class DirectoryWatcher extends EventEmitter {
 		}
 		for (const rel of relist) {
 			const dir = path.join(this.#root, rel);
-			const names = await readdir(dir).catch(() => null);
-			if (names === null) {
+			if (!(await isDir(dir))) {
 				this.#dropTree(rel);
 				continue;
 			}
-			const present = new Set(names.map(name => (rel === '' ? name : `${rel}/${name}`)));
+			const present = new Set<string>();
+			for await (const child of entriesOf(dir)) present.add(rel === '' ? child.name : `${rel}/${child.name}`);
 			for (const watched of [...this.#watches.keys()])
 				if (path.posix.dirname(watched) === (rel === '' ? '.' : rel) && !present.has(watched)) this.#dropTree(watched);
 			for (const childRel of present) if (wantedDir(childRel)) await this.#check(childRel);
@@ -173,6 +175,24 @@ export class DirectoryWatcher extends EventEmitter {
 		this.#watches.clear();
 		this.#pending.clear();
 		this.#relist.clear();
+	}
+}
+
+/**
+ * A directory's entries, read a batch at a time (none when it cannot be read): listed whole, a run dir of 100k files
+ * held the event loop 0.1–0.5 s on each walk, between two memory samples.
+ */
+async function* entriesOf(dir: string): AsyncGenerator<Dirent> {
+	let handle: Dir;
+	try {
+		handle = await opendir(dir, {bufferSize: 1024});
+	} catch {
+		return;
+	}
+	try {
+		for await (const entry of handle) yield entry;
+	} catch {
+		// Gone or unreadable while read: what was read stands.
 	}
 }
 

@@ -7,21 +7,39 @@ import type {CheckpointIndex, ScanResult} from '../core/types.js';
 import {DirectoryWatcher} from './dir-watch.js';
 import type {DiskSpace} from './disk.js';
 import {wantedDir} from './scan-dirs.js';
+import {ScanThread} from './scan-thread.js';
 
 export type ScanFunction = (runDir: string) => Promise<ScanResult>;
 export type IndexListener = (index: CheckpointIndex) => void;
 
 /** scanRunDir, loaded on first use: a watcher given its own scan (tests) never loads the layouts. */
-export const defaultScan: ScanFunction = async runDir => {
+const defaultScan: ScanFunction = async runDir => {
 	const {scanRunDir} = await import('./scan.js');
 	return scanRunDir(runDir);
 };
+
+/** A watcher's own scan, when it is given none, and how to end it. */
+export interface OwnScan {
+	readonly scan: ScanFunction;
+	close(): Promise<void>;
+}
+
+/**
+ * scanRunDir on a thread of its own (scan-thread.ts: the event loop stays free for sampling however big the run dir),
+ * or on this one when running from the sources, which have no built worker file (the tests that drive dist/ get the
+ * thread).
+ */
+export function ownScan(): OwnScan {
+	if (!ScanThread.available()) return {scan: defaultScan, close: async () => {}};
+	const thread = new ScanThread();
+	return {scan: runDir => thread.scan(runDir), close: () => thread.close()};
+}
 
 export interface CheckpointWatcherOptions {
 	readonly runDir: string;
 	/** --keep N; null: the job's metadata decides. */
 	readonly keep: number | null;
-	/** Default: scanRunDir from ./scan.js. */
+	/** Default: ownScan(), scanRunDir from ./scan.js on a thread of its own. */
 	readonly scan?: ScanFunction;
 	/** Default: diskSpace from ./disk.js. */
 	readonly disk?: (dir: string) => Promise<DiskSpace | null>;

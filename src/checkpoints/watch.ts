@@ -10,9 +10,11 @@ import {indexSignature as signature, isNew} from './index-change.js';
 import {RunDirPresence, unreadable} from './run-dir-presence.js';
 import {scanningIndex, unreadableIndex, waitingIndex} from './placeholder-index.js';
 import {cpuMs, restAfter} from './rescan-spacing.js';
-import {defaultScan, openRunDirWatcher, type CheckpointWatcherOptions, type RunDirWatcher} from './watch-options.js';
+import {openRunDirWatcher, ownScan, type CheckpointWatcherOptions, type OwnScan} from './watch-options.js';
+import type {RunDirWatcher} from './watch-options.js';
 import type {IndexListener, ScanFunction} from './watch-options.js';
 import {firstOther, settle, unattributed, type SaveExpectation, type SaveOutcome} from './save-attribution.js';
+import {FirstScanWrites} from './first-scan-writes.js';
 
 export type {SaveExpectation, SaveOutcome} from './save-attribution.js';
 export type {CheckpointWatcherOptions, IndexListener, ScanFunction} from './watch-options.js';
@@ -26,6 +28,8 @@ export class CheckpointWatcher {
 	readonly runDir: string;
 	readonly #options: CheckpointWatcherOptions;
 	readonly #scan: ScanFunction;
+	/** The scan's own thread, when not given a scan: ended on stop(). */
+	readonly #ownScan: OwnScan | null;
 	readonly #now: () => number;
 	readonly #debounceMs: number;
 	#index: CheckpointIndex | null = null;
@@ -44,13 +48,20 @@ export class CheckpointWatcher {
 	#lastScan = {end: 0, took: 0, cpu: 0};
 	/** The run dir found unreadable, or readable again after that (CheckpointIndex.runDirAccess). */
 	#access: CheckpointIndex['runDirAccess'] | null = null;
+	readonly #firstScanWrites = new FirstScanWrites();
 	/** The last error of a rescan or of the file watcher; null after a successful rescan. */
 	lastError: unknown = null;
 
 	constructor(options: CheckpointWatcherOptions) {
 		this.#options = options;
 		this.runDir = options.runDir;
-		this.#scan = options.scan ?? defaultScan;
+		if (options.scan) {
+			this.#ownScan = null;
+			this.#scan = options.scan;
+		} else {
+			this.#ownScan = ownScan();
+			this.#scan = this.#ownScan.scan;
+		}
 		this.#now = options.now ?? Date.now;
 		this.#debounceMs = options.debounceMs ?? 200;
 		this.#presence = new RunDirPresence(this.runDir, this.#now);
@@ -96,7 +107,10 @@ export class CheckpointWatcher {
 		const poll = this.#options.poll ?? null;
 		const watcher = (this.#options.watch ?? openRunDirWatcher)(this.runDir, poll);
 		this.#watcher = watcher;
-		watcher.on('all', () => this.#schedule());
+		watcher.on('all', (_event: string, file: unknown) => {
+			this.#firstScanWrites.heard(file);
+			this.#schedule();
+		});
 		watcher.on('error', error => {
 			this.lastError = error; // an unreadable path, a vanished directory: keep watching the rest
 		});
@@ -212,7 +226,10 @@ export class CheckpointWatcher {
 				this.#lastScan = {end: this.#now(), took: performance.now() - began, cpu: cpuMs() - cpuBefore};
 			});
 		this.lastError = null;
-		return this.#publish(buildIndex(scan, {keep: this.#options.keep, now: this.#now(), disk}));
+		const built = buildIndex(scan, {keep: this.#options.keep, now: this.#now(), disk});
+		if (!this.#index?.scanning) return this.#publish(built);
+		const written = this.#firstScanWrites.take(this.runDir, built.checkpoints);
+		return this.#publish(written.length === 0 ? built : {...built, writtenWhileScanning: written});
 	}
 
 	/** Makes `built` the index (with the run dir's replacement, if any) and tells the hooks and listeners. */
@@ -314,6 +331,8 @@ export class CheckpointWatcher {
 		clearTimeout(this.#timer ?? undefined);
 		this.#presence.stop();
 		for (const hook of [...this.#scanHooks]) hook(null);
+		// Before waiting for the start: a first scan still running on its thread ends now, not seconds later.
+		await this.#ownScan?.close();
 		await this.#starting?.catch(() => undefined);
 		const watcher = this.#watcher;
 		this.#watcher = null;

@@ -187,7 +187,8 @@ function overdueEvent(index: CheckpointIndex, time: number, jobId: string | null
 
 /**
  * What happened in the run dir between two indexes: each checkpoint that became complete (not the ones
- * already there when the first index came: `previous` null, or the stand-in of a first scan, gives no save-seen), and
+ * already there when the first index came: `previous` null, or the stand-in of a first scan, gives no save-seen but
+ * for those written while that scan ran), and
  * saves becoming overdue.
  * `jobId` is the run dir's job, when one is known.
  */
@@ -199,11 +200,13 @@ export function checkpointEvents(
 ): JobEvent[] {
 	if (!next) return [];
 	const events: JobEvent[] = [];
-	// Against the stand-in of a first scan still running, the first scan's checkpoints are not new: they were there.
-	if (previous && !previous.scanning) {
+	if (previous) {
 		const before = new Map(previous.checkpoints.map(c => [c.path, c.status]));
+		const written = new Set(next.writtenWhileScanning ?? []);
 		for (const c of next.checkpoints) {
 			if (c.status !== 'complete' || before.get(c.path) === 'complete') continue;
+			// Against the stand-in of a first scan, its checkpoints were there before, but those written while it ran.
+			if (previous.scanning && !written.has(c.path)) continue;
 			const step = c.step === null ? '' : `, step ${c.step}`;
 			events.push({
 				time,

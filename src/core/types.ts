@@ -351,4 +351,9 @@ export interface CheckpointIndex {
 	 * checkpoints as new against it. Absent on a scanned index.
 	 */
 	readonly scanning?: true;
+	/**
+	 * On the first scanned index only: its checkpoints that were written while that first scan ran (the watcher heard
+	 * them): saves, unlike the others it found. Absent when none was.
+	 */
+	readonly writtenWhileScanning?: readonly string[];
 }

@@ -55,4 +55,4 @@ test('snapshots start before the first scan of a large run dir ends: its stand-i
 	expect(all[firstScanned]?.checkpoints?.scanning).toBeUndefined();
 	// The 1500 were there before traintop: none is reported as a save.
 	expect(all.flatMap(s => s.events).filter(e => e.kind === 'save-seen')).toEqual([]);
-});
+}, 180_000);

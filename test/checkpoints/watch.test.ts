@@ -208,6 +208,51 @@ describe('CheckpointWatcher', () => {
 		expect(checkpointEvents(waiting, scanned, Date.now(), null).map(e => e.kind)).toEqual(['save-seen', 'save-seen']);
 	});
 
+	it('a save made while the first scan runs is a save: the file watcher heard it', async () => {
+		const run = runDir();
+		save(run, 1);
+		let release = (): void => {};
+		const gate = new Promise<void>(resolve => {
+			release = resolve;
+		});
+		let scanning = false;
+		const watcher = new CheckpointWatcher({
+			runDir: run,
+			keep: null,
+			watch: recordingWatch,
+			scan: async dir => {
+				scanning = true;
+				await gate;
+				return scanRunDir(dir);
+			},
+		});
+		watchers.push(watcher);
+		const starting = watcher.start();
+		// The scan starts once the file watcher is ready: what is written from now on is heard.
+		await until(
+			() => scanning,
+			on => on,
+			'the first scan started',
+		);
+		const standIn = watcher.getIndex()!;
+		const fileWatcher = fileWatchers.at(-1)!;
+		const name = `checkpoint_step_2_20260101_120000`;
+		// The watcher's own listener runs before this one (added first): when this hears it, the watcher has.
+		const heard = new Promise<void>(resolve =>
+			fileWatcher.on('all', (_event, file) => file === path.join(run, 'checkpoints', name) && resolve()),
+		);
+		save(run, 2);
+		await heard;
+		release();
+		await starting;
+		const scanned = watcher.getIndex()!;
+		expect(scanned.checkpoints.map(c => c.step)).toEqual([1, 2]);
+		// Step 1 was there before traintop; step 2 was saved while the first scan ran.
+		expect(checkpointEvents(standIn, scanned, Date.now(), null).map(e => [e.kind, e.checkpoint])).toEqual([
+			['save-seen', name],
+		]);
+	});
+
 	it('a job that stops saving goes overdue with no file event: the index follows the clock', async () => {
 		const run = runDir();
 		let now = Date.now();
