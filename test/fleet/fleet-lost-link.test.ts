@@ -1,8 +1,8 @@
-import {rmSync, writeFileSync} from 'node:fs';
+import {writeFileSync} from 'node:fs';
 import path from 'node:path';
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
+import {afterEach, describe, expect, it} from 'vitest';
 import {CLI} from '../helpers/dist.js';
-import {alive, type FleetNodes, fleetNodes} from '../helpers/fleet-nodes.js';
+import {alive, fleetNodesForThisFile} from '../helpers/fleet-nodes.js';
 import {type CliRun, startCli} from '../helpers/run-cli.js';
 import {Terminal} from '../helpers/tmux.js';
 import {until} from '../helpers/until.js';
@@ -12,17 +12,9 @@ import {until} from '../helpers/until.js';
 // told to (SIGTERM: its final record, exit 0; q in the TUI). Real agents through the replaceable ssh command, killed
 // for real three times.
 
-let nodes: FleetNodes;
+const nodes = fleetNodesForThisFile('traintop-lost-link-');
 let run: CliRun | null = null;
 let term: Terminal | null = null;
-
-beforeAll(() => {
-	nodes = fleetNodes('traintop-lost-link-');
-});
-
-afterAll(() => {
-	rmSync(nodes.dir, {recursive: true, force: true});
-});
 
 afterEach(() => {
 	run?.child.kill('SIGKILL');

@@ -1,10 +1,10 @@
-import {rmSync, writeFileSync} from 'node:fs';
+import {writeFileSync} from 'node:fs';
 import path from 'node:path';
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
+import {afterEach, describe, expect, it} from 'vitest';
 import {PROTOCOL, wireSnapshot} from '../../src/agent/protocol.js';
 import type {Snapshot} from '../../src/core/types.js';
 import {CLI} from '../helpers/dist.js';
-import {type FleetNodes, fleetNodes} from '../helpers/fleet-nodes.js';
+import {fleetNodesForThisFile} from '../helpers/fleet-nodes.js';
 import {type CliRun, startCli} from '../helpers/run-cli.js';
 import {Terminal} from '../helpers/tmux.js';
 import {checkpoint, checkpointIndex, job, jobSet, rank, status} from '../ui/fixtures.js';
@@ -16,17 +16,9 @@ import {snapshotOf} from '../ui/fleet/fleet-fixtures.js';
 // line that never ends. The viewer shows the escapes as inert text, drops the link with a message, reconnects,
 // and never dies with a stack trace.
 
-let nodes: FleetNodes;
+const nodes = fleetNodesForThisFile('traintop-hostile-agent-');
 let run: CliRun | null = null;
 let term: Terminal | null = null;
-
-beforeAll(() => {
-	nodes = fleetNodes('traintop-hostile-agent-');
-});
-
-afterAll(() => {
-	rmSync(nodes.dir, {recursive: true, force: true});
-});
 
 afterEach(() => {
 	run?.child.kill('SIGKILL');
