@@ -1,11 +1,11 @@
-import {spawnSync} from 'node:child_process';
 import {chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
+import {afterEach, describe, expect, it} from 'vitest';
 import {CLI, ROOT} from '../helpers/dist.js';
 import {type CliRun, runCli, startCli} from '../helpers/run-cli.js';
-import {type SlurmCluster, slurmUnavailable, startSlurm} from '../helpers/slurm-cluster.js';
+import {slurmUnavailable} from '../helpers/slurm-cluster.js';
+import {cancelJobsAndWait, slurmForThisFile} from '../helpers/slurm-suite.js';
 import {until} from '../helpers/until.js';
 
 // A SLURM job's nodes through `traintop agent` on each, on the real one-node SLURM: `traintop --slurm-job J --agents`
@@ -18,26 +18,14 @@ if (unavailable) console.warn(`skipping the SLURM agents tests: ${unavailable}`)
 const TRAIN_PY = path.join(ROOT, 'examples/python/train.py');
 
 describe.skipIf(unavailable !== null)('--slurm-job J --agents on a real SLURM', () => {
-	let cluster: SlurmCluster;
+	const cluster = slurmForThisFile();
 	let dir = '';
 	let run: CliRun | null = null;
-	beforeAll(async () => {
-		cluster = await startSlurm();
-	}, 90_000);
-	afterAll(async () => {
-		await cluster?.stop();
-	}, 30_000);
 	afterEach(async () => {
 		run?.child.kill('SIGKILL');
 		run = null;
-		spawnSync('scancel', ['--user=root'], {env: cluster.env});
 		// The cancelled ranks may still be writing into the run dir for a moment: gone first, then removed.
-		await until(
-			() => cluster.run('squeue', ['-h', '-o', '%i']).trim(),
-			list => list === '',
-			'the job ended',
-			30_000,
-		);
+		await cancelJobsAndWait(cluster);
 		rmSync(dir, {recursive: true, force: true, maxRetries: 5, retryDelay: 200});
 	});
 

@@ -1,9 +1,8 @@
-import {spawnSync} from 'node:child_process';
 import {constants} from 'node:os';
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
+import {afterEach, describe, expect, it} from 'vitest';
 import {type CliRun, runCli, startCli} from '../helpers/run-cli.js';
-import {type SlurmCluster, slurmUnavailable, startSlurm} from '../helpers/slurm-cluster.js';
-import {until} from '../helpers/until.js';
+import {slurmUnavailable} from '../helpers/slurm-cluster.js';
+import {cancelJobs, jobWithStepRunning, slurmForThisFile} from '../helpers/slurm-suite.js';
 
 // How a SLURM job ended, against a real one-node SLURM: its task's exit is slurmstepd's to reap, so /proc seldom
 // shows it, but the controller knows it (ExitCode=99:0, JobState=TIMEOUT) and traintop says it; and `ranks --json
@@ -31,26 +30,15 @@ const events = (stdout: string): Event[] =>
 		.map(line => JSON.parse(line) as Event);
 
 describe.skipIf(unavailable !== null)('a SLURM job ends: the controller says how', () => {
-	let cluster: SlurmCluster;
+	const cluster = slurmForThisFile();
 	let run: CliRun | null = null;
-	beforeAll(async () => {
-		cluster = await startSlurm();
-	}, 90_000);
-	afterAll(async () => {
-		await cluster?.stop();
-	}, 30_000);
 	afterEach(() => {
 		run?.child.kill('SIGKILL');
 		run = null;
-		spawnSync('scancel', ['--user=root'], {env: cluster.env});
+		cancelJobs(cluster);
 	});
 
-	async function started(script: string): Promise<number> {
-		const id = cluster.sbatch(script, [`--output=${cluster.dir}/end-%j.out`]);
-		const steps = () => cluster.run('squeue', ['-h', '-s', '-j', String(id), '-o', '%i']);
-		await until(steps, list => list.includes(`${id}.0`), `job ${id}'s step running`, 60_000);
-		return id;
-	}
+	const started = (script: string): Promise<number> => jobWithStepRunning(cluster, script, 'end-%j.out');
 
 	function watch(id: number): CliRun {
 		const args = ['--headless', '--json', '--slurm-job', String(id), '--no-log', '--nvidia-smi', '/nonexistent'];

@@ -1,12 +1,12 @@
-import {spawnSync} from 'node:child_process';
 import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
+import {afterEach, describe, expect, it} from 'vitest';
 import {put, seedCheckpoint, seedMetadata} from '../checkpoints/fixtures.js';
 import {CLI} from '../helpers/dist.js';
 import {type CliRun, runCli, startCli} from '../helpers/run-cli.js';
-import {type SlurmCluster, slurmUnavailable, startSlurm} from '../helpers/slurm-cluster.js';
+import {slurmUnavailable} from '../helpers/slurm-cluster.js';
+import {cancelJobs, jobWithStepRunning, slurmForThisFile} from '../helpers/slurm-suite.js';
 import {Terminal} from '../helpers/tmux.js';
 import {until} from '../helpers/until.js';
 
@@ -66,16 +66,10 @@ const slurmRecords = (stdout: string): Record[] =>
 		.map(line => JSON.parse(line) as Record);
 
 describe.skipIf(unavailable !== null)('the SLURM job in traintop, against a real SLURM', () => {
-	let cluster: SlurmCluster;
+	const cluster = slurmForThisFile();
 	let run: CliRun | null = null;
 	let term: Terminal | null = null;
 	let runDir = '';
-	beforeAll(async () => {
-		cluster = await startSlurm();
-	}, 90_000);
-	afterAll(async () => {
-		await cluster?.stop();
-	}, 30_000);
 	afterEach(() => {
 		run?.child.kill('SIGKILL');
 		run = null;
@@ -83,16 +77,10 @@ describe.skipIf(unavailable !== null)('the SLURM job in traintop, against a real
 		term = null;
 		if (runDir !== '') rmSync(runDir, {recursive: true, force: true});
 		runDir = '';
-		// This cluster's jobs only (SLURM_CONF); a controller already stopped has none to cancel.
-		spawnSync('scancel', ['--user=root'], {env: cluster.env});
+		cancelJobs(cluster);
 	});
 
-	async function runningJob(): Promise<number> {
-		const id = cluster.sbatch(SCRIPT, [`--output=${cluster.dir}/view-%j.out`]);
-		const steps = () => cluster.run('squeue', ['-h', '-s', '-j', String(id), '-o', '%i']);
-		await until(steps, list => list.includes(`${id}.0`), `job ${id}'s step running`, 60_000);
-		return id;
-	}
+	const runningJob = (): Promise<number> => jobWithStepRunning(cluster, SCRIPT, 'view-%j.out');
 
 	it('headless: the job as scontrol gives it, the warning from the batch script, the work at risk', async () => {
 		const id = await runningJob();
