@@ -1,9 +1,10 @@
 import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {afterEach, describe, expect, it} from 'vitest';
+import {describe, expect, it} from 'vitest';
 import {alive, fleetNodes} from '../helpers/fleet-nodes.js';
-import {type CliRun, startCli} from '../helpers/run-cli.js';
+import {ownedByTest} from '../helpers/owned-by-test.js';
+import {startCli} from '../helpers/run-cli.js';
 import {slurmUnavailable} from '../helpers/slurm-cluster.js';
 import {cancelJobsAndWait, slurmForThisFile} from '../helpers/slurm-suite.js';
 import {until} from '../helpers/until.js';
@@ -26,10 +27,7 @@ const lines = (text: string): Line[] =>
 describe.skipIf(unavailable !== null)('--agents: the one srun link drops', () => {
 	const cluster = slurmForThisFile();
 	let dir = '';
-	let run: CliRun | null = null;
-	afterEach(async () => {
-		run?.child.kill('SIGKILL');
-		run = null;
+	const owned = ownedByTest(async () => {
 		await cancelJobsAndWait(cluster);
 		rmSync(dir, {recursive: true, force: true, maxRetries: 5, retryDelay: 200});
 	});
@@ -46,10 +44,11 @@ describe.skipIf(unavailable !== null)('--agents: the one srun link drops', () =>
 		);
 		const runDir = mkdtempSync(path.join(tmpdir(), 'traintop-slurm-lost-run-'));
 		const viewer = ['--slurm-job', String(id), '--agents', '--headless', '--json', runDir, '--no-log'];
-		run = startCli([...viewer, '--nvidia-smi', '/nonexistent', '--interval', '0.5', '--log-interval', '60'], {
-			env: {...cluster.env, PATH: nodes.path},
-		});
-		const r = run;
+		const r = owned.run(
+			startCli([...viewer, '--nvidia-smi', '/nonexistent', '--interval', '0.5', '--log-interval', '60'], {
+				env: {...cluster.env, PATH: nodes.path},
+			}),
+		);
 		const pids = (stdout: string) => [
 			...new Set(
 				lines(stdout)

@@ -1,9 +1,10 @@
 import {chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {afterEach, describe, expect, it} from 'vitest';
+import {describe, expect, it} from 'vitest';
 import {CLI, ROOT} from '../helpers/dist.js';
-import {type CliRun, runCli, startCli} from '../helpers/run-cli.js';
+import {ownedByTest} from '../helpers/owned-by-test.js';
+import {runCli, startCli} from '../helpers/run-cli.js';
 import {slurmUnavailable} from '../helpers/slurm-cluster.js';
 import {cancelJobsAndWait, slurmForThisFile} from '../helpers/slurm-suite.js';
 import {until} from '../helpers/until.js';
@@ -20,10 +21,7 @@ const TRAIN_PY = path.join(ROOT, 'examples/python/train.py');
 describe.skipIf(unavailable !== null)('--slurm-job J --agents on a real SLURM', () => {
 	const cluster = slurmForThisFile();
 	let dir = '';
-	let run: CliRun | null = null;
-	afterEach(async () => {
-		run?.child.kill('SIGKILL');
-		run = null;
+	const owned = ownedByTest(async () => {
 		// The cancelled ranks may still be writing into the run dir for a moment: gone first, then removed.
 		await cancelJobsAndWait(cluster);
 		rmSync(dir, {recursive: true, force: true, maxRetries: 5, retryDelay: 200});
@@ -65,9 +63,11 @@ describe.skipIf(unavailable !== null)('--slurm-job J --agents on a real SLURM', 
 		);
 
 		const viewer = ['--slurm-job', String(id), '--agents', '--headless', '--json', runDir];
-		run = startCli([...viewer, '--nvidia-smi', '/nonexistent', '--interval', '0.5', '--log-interval', '1'], {
-			env: env(),
-		});
+		const run = owned.run(
+			startCli([...viewer, '--nvidia-smi', '/nonexistent', '--interval', '0.5', '--log-interval', '1'], {
+				env: env(),
+			}),
+		);
 		await run.waitFor(o => new RegExp(`node ${cluster.node} connected`).test(o.stderr), 60_000);
 		// The agent's own step runs beside the job's; the job's two tasks are its ranks, seen by that agent.
 		await until(

@@ -1,5 +1,6 @@
 import {constants} from 'node:os';
-import {afterEach, describe, expect, it} from 'vitest';
+import {describe, expect, it} from 'vitest';
+import {ownedByTest} from '../helpers/owned-by-test.js';
 import {type CliRun, runCli, startCli} from '../helpers/run-cli.js';
 import {slurmUnavailable} from '../helpers/slurm-cluster.js';
 import {cancelJobs, jobWithStepRunning, slurmForThisFile} from '../helpers/slurm-suite.js';
@@ -31,12 +32,7 @@ const events = (stdout: string): Event[] =>
 
 describe.skipIf(unavailable !== null)('a SLURM job ends: the controller says how', () => {
 	const cluster = slurmForThisFile();
-	let run: CliRun | null = null;
-	afterEach(() => {
-		run?.child.kill('SIGKILL');
-		run = null;
-		cancelJobs(cluster);
-	});
+	const owned = ownedByTest(() => cancelJobs(cluster));
 
 	const started = (script: string): Promise<number> => jobWithStepRunning(cluster, script, 'end-%j.out');
 
@@ -48,7 +44,7 @@ describe.skipIf(unavailable !== null)('a SLURM job ends: the controller says how
 	it('a task that exits 99: FAILED, exit 99 — saved for requeue, never "exit status unknown"', async () => {
 		// Long enough for traintop to see the rank before it goes.
 		const id = await started(job('import time, sys; time.sleep(6); sys.exit(99)', 5));
-		run = watch(id);
+		const run = owned.run(watch(id));
 		await run.waitFor(o => events(o.stdout).some(e => e.event === 'job-ended'), 60_000);
 		expect(cluster.job(id)).toMatchObject({JobState: 'FAILED', ExitCode: '99:0'});
 		const ended = events(run.stdout()).filter(e => e.event === 'job-ended');
@@ -70,7 +66,7 @@ describe.skipIf(unavailable !== null)('a SLURM job ends: the controller says how
 
 	it('ranks --json --slurm-job J: the time limit and time left, as headless gives them', async () => {
 		const id = await started(job('import time; time.sleep(600)', 1));
-		run = watch(id);
+		const run = owned.run(watch(id));
 		await run.waitFor(o => /ranks: rank 0 \(pid \d+\) found/.test(o.stderr), 30_000);
 
 		const ranks = await runCli(['ranks', '--json', '--slurm-job', String(id)], {env: cluster.env});
@@ -92,7 +88,7 @@ describe.skipIf(unavailable !== null)('a SLURM job ends: the controller says how
 	it('at the time limit: TIMEOUT with its exit, never "exit status unknown"', async () => {
 		// A one-minute limit (SLURM's least); slurmctld enforces it on a timer, so the end comes 60-100 s in.
 		const id = await started(job('import time; time.sleep(600)', 1));
-		run = watch(id);
+		const run = owned.run(watch(id));
 		await run.waitFor(o => /ranks: rank 0 \(pid \d+\) found/.test(o.stderr), 30_000);
 		await run.waitFor(o => events(o.stdout).some(e => e.event === 'job-ended'), 150_000);
 		expect(cluster.job(id)).toMatchObject({JobState: 'TIMEOUT', Reason: 'TimeLimit'});
