@@ -64,35 +64,36 @@ function expectInert(text: string): void {
 	expect(text).not.toContain('\u0007');
 }
 
+/** `--analyze log` as text, then as Markdown, 200 columns wide: each exits 0, nothing in it raw; then `check` it. */
+async function inEachFormat(log: string, check: (out: {stdout: string; stderr: string}) => void): Promise<void> {
+	for (const format of [[], ['--markdown']]) {
+		const {code, stdout, stderr} = await runCli(['--analyze', log, ...format], {
+			env: {...process.env, COLUMNS: '200'},
+		});
+		expect(code).toBe(0);
+		expectInert(stdout);
+		expectInert(stderr);
+		check({stdout, stderr});
+	}
+}
+
 describe('--analyze: escapes from the log are inert', () => {
 	test('one host: the report shows host, GPU name and uuid escaped; the skipped line too', async () => {
 		const log = await hostileLog([`node${HOSTILE}`]);
-		for (const format of [[], ['--markdown']]) {
-			const {code, stdout, stderr} = await runCli(['--analyze', log, ...format], {
-				env: {...process.env, COLUMNS: '200'},
-			});
-			expect(code).toBe(0);
-			expectInert(stdout);
-			expectInert(stderr);
+		await inEachFormat(log, ({stdout, stderr}) => {
 			expect(stdout).toContain(`node${SHOWN}`);
 			expect(stdout).toContain(`GPU 0 H100${SHOWN} (GPU-${SHOWN})`);
 			expect(stderr).toContain('skipped 1 line');
 			expect(stderr).toContain(SHOWN);
-		}
+		});
 	});
 
 	test('several hosts: the host table, each host section and an unknown --host message are escaped', async () => {
 		const log = await hostileLog([`a${HOSTILE}`, `b${HOSTILE}`]);
-		for (const format of [[], ['--markdown']]) {
-			const {code, stdout, stderr} = await runCli(['--analyze', log, ...format], {
-				env: {...process.env, COLUMNS: '200'},
-			});
-			expect(code).toBe(0);
-			expectInert(stdout);
-			expectInert(stderr);
+		await inEachFormat(log, ({stdout}) => {
 			expect(stdout).toContain(`a${SHOWN}`);
 			expect(stdout).toContain(`b${SHOWN}`);
-		}
+		});
 		const wrong = await runCli(['--analyze', log, '--host', 'c']);
 		expect(wrong.code).toBe(2);
 		expectInert(wrong.stderr);

@@ -1,7 +1,6 @@
-import {execFileSync} from 'node:child_process';
-import {rm} from 'node:fs/promises';
 import {afterEach, expect, test} from 'vitest';
 import {helpEntries} from '../../src/ui/keymap.js';
+import {endDemoRun} from '../helpers/demo-run.js';
 import {CLI, requireBuild} from '../helpers/dist.js';
 import {Terminal} from '../helpers/tmux.js';
 
@@ -12,25 +11,10 @@ import {Terminal} from '../helpers/tmux.js';
 let term: Terminal | null = null;
 let runDir = '';
 
-const processesWith = (text: string): number[] => {
-	try {
-		return execFileSync('pgrep', ['-f', text], {encoding: 'utf8'}).trim().split('\n').map(Number);
-	} catch {
-		return [];
-	}
-};
-
 afterEach(async () => {
 	term?.close();
 	term = null;
-	for (const pid of runDir ? processesWith(runDir) : []) {
-		try {
-			process.kill(pid, 'SIGKILL');
-		} catch {
-			// ESRCH: it exited between the listing and the kill, which is what this cleanup wants.
-		}
-	}
-	if (runDir) await rm(runDir, {recursive: true, force: true, maxRetries: 10, retryDelay: 100});
+	await endDemoRun(runDir);
 	runDir = '';
 });
 

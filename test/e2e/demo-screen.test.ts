@@ -1,7 +1,6 @@
-import {execFileSync} from 'node:child_process';
 import {readFileSync} from 'node:fs';
-import {rm} from 'node:fs/promises';
 import {afterEach, beforeEach, expect, test} from 'vitest';
+import {endDemoRun, processesWith} from '../helpers/demo-run.js';
 import {CLI, requireBuild} from '../helpers/dist.js';
 import {Terminal} from '../helpers/tmux.js';
 import {until} from '../helpers/until.js';
@@ -16,14 +15,6 @@ const screen = () => term.screen();
 const keys = (...k: string[]) => term.keys(...k);
 let runDir = '';
 
-const processesWith = (text: string): number[] => {
-	try {
-		return execFileSync('pgrep', ['-f', text], {encoding: 'utf8'}).trim().split('\n').map(Number);
-	} catch {
-		return [];
-	}
-};
-
 beforeEach(async () => {
 	requireBuild();
 	term = new Terminal(120, 40);
@@ -35,15 +26,7 @@ beforeEach(async () => {
 
 afterEach(async () => {
 	term.close();
-	for (const pid of processesWith(runDir)) {
-		try {
-			process.kill(pid, 'SIGKILL');
-		} catch {
-			// ESRCH: it exited between the listing and the kill, which is what this cleanup wants.
-		}
-	}
-	// The demo, hung up by the closed terminal, may still be removing or writing in it: retry on ENOTEMPTY.
-	if (runDir) await rm(runDir, {recursive: true, force: true, maxRetries: 10, retryDelay: 100});
+	await endDemoRun(runDir);
 });
 
 test('120×40 beside the demo: at least 36 of the 39 rows used; Enter shows the whole command line; q in help closes help', async () => {

@@ -1,7 +1,7 @@
 import {execFileSync} from 'node:child_process';
 import {existsSync, readFileSync} from 'node:fs';
-import {rm} from 'node:fs/promises';
 import {afterEach, beforeEach, expect, test} from 'vitest';
+import {endDemoRun, processesWith} from '../helpers/demo-run.js';
 import {CLI, requireBuild} from '../helpers/dist.js';
 import {Terminal} from '../helpers/tmux.js';
 import {until} from '../helpers/until.js';
@@ -23,15 +23,6 @@ const children = (pid: number): number[] => {
 		return [];
 	}
 };
-/** PIDs of processes whose command line contains `text`. */
-const processesWith = (text: string): number[] => {
-	try {
-		return execFileSync('pgrep', ['-f', text], {encoding: 'utf8'}).trim().split('\n').map(Number);
-	} catch {
-		return [];
-	}
-};
-
 let runDir = '';
 beforeEach(async () => {
 	requireBuild();
@@ -49,15 +40,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
 	term.close();
-	for (const pid of processesWith(runDir)) {
-		try {
-			process.kill(pid, 'SIGKILL');
-		} catch {
-			// ESRCH: it exited between the listing and the kill, which is what this cleanup wants.
-		}
-	}
-	// The demo, hung up by the closed terminal, may still be removing or writing in it: retry on ENOTEMPTY.
-	if (runDir) await rm(runDir, {recursive: true, force: true, maxRetries: 10, retryDelay: 100});
+	await endDemoRun(runDir);
 });
 
 test('q: the job is stopped, the run dir and memory log are named, exit 0, nothing left', async () => {

@@ -1,9 +1,10 @@
-import {rmSync, writeFileSync} from 'node:fs';
+import {writeFileSync} from 'node:fs';
 import path from 'node:path';
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
+import {describe, expect, it} from 'vitest';
 import {CLI} from '../helpers/dist.js';
-import {alive, type FleetNodes, fleetNodes} from '../helpers/fleet-nodes.js';
-import {type CliRun, startCli} from '../helpers/run-cli.js';
+import {alive, fleetNodesForThisFile} from '../helpers/fleet-nodes.js';
+import {ownedByTest} from '../helpers/owned-by-test.js';
+import {startCli} from '../helpers/run-cli.js';
 import {Terminal} from '../helpers/tmux.js';
 import {until} from '../helpers/until.js';
 
@@ -12,24 +13,8 @@ import {until} from '../helpers/until.js';
 // told to (SIGTERM: its final record, exit 0; q in the TUI). Real agents through the replaceable ssh command, killed
 // for real three times.
 
-let nodes: FleetNodes;
-let run: CliRun | null = null;
-let term: Terminal | null = null;
-
-beforeAll(() => {
-	nodes = fleetNodes('traintop-lost-link-');
-});
-
-afterAll(() => {
-	rmSync(nodes.dir, {recursive: true, force: true});
-});
-
-afterEach(() => {
-	run?.child.kill('SIGKILL');
-	run = null;
-	term?.close();
-	term = null;
-});
+const nodes = fleetNodesForThisFile('traintop-lost-link-');
+const owned = ownedByTest();
 
 type Line = {
 	event?: string;
@@ -59,10 +44,11 @@ describe('a viewer with one link', () => {
 	it('headless: three agent kills, each reconnected; SIGTERM writes the final record and exits 0', async () => {
 		// One record a minute: the only record the test can see is the one written on the way out.
 		const args = ['--headless', '--json', '--hosts', 'node1', '--ssh-command', nodes.ssh, '--interval', '0.5'];
-		run = startCli([...args, '--log-interval', '60', '--no-log', '--nvidia-smi', '/nonexistent'], {
-			env: {PATH: nodes.path},
-		});
-		const r = run;
+		const r = owned.run(
+			startCli([...args, '--log-interval', '60', '--no-log', '--nvidia-smi', '/nonexistent'], {
+				env: {PATH: nodes.path},
+			}),
+		);
 		for (let kill = 1; kill <= 3; kill++) {
 			await r.waitFor(o => agentPids(o.stdout).length === kill, 60_000);
 			const pid = agentPids(r.stdout()).at(-1)!;
@@ -95,8 +81,7 @@ describe('a viewer with one link', () => {
 		const cluster = path.join(nodes.dir, 'cluster.yaml');
 		writeFileSync(cluster, 'nodes:\n  - name: gpu1\n    host: addr1\n    transport: ssh\n    gpus: []\n');
 		const args = ['--headless', '--json', '--cluster', cluster, '--ssh-command', nodes.ssh, '--interval', '0.5'];
-		run = startCli([...args, '--no-log', '--nvidia-smi', '/nonexistent'], {env: {PATH: nodes.path}});
-		const r = run;
+		const r = owned.run(startCli([...args, '--no-log', '--nvidia-smi', '/nonexistent'], {env: {PATH: nodes.path}}));
 		await r.waitFor(o => /node gpu1 at addr1 connected \(traintop/.test(o.stderr), 30_000);
 		expect(r.stderr()).toContain('watching 1 node (gpu1 at addr1) every 0.5 s');
 		const connected = (l: Line) => l.event === 'node' && l.state === 'connected';
@@ -107,8 +92,7 @@ describe('a viewer with one link', () => {
 	}, 60_000);
 
 	it('the many-node TUI: three agent kills, each reconnected; still running; q exits 0', async () => {
-		term = new Terminal(120, 40);
-		const t = term;
+		const t = owned.term(new Terminal(120, 40));
 		t.keys(`PS1='$ '; echo shell-before-traintop`, 'Enter');
 		await t.until(text => text.includes('shell-before-traintop'));
 		const flags = `--hosts node1 --ssh-command ${nodes.ssh} --interval 0.5 --nvidia-smi /nonexistent --no-log`;

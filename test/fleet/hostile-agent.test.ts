@@ -1,10 +1,11 @@
-import {rmSync, writeFileSync} from 'node:fs';
+import {writeFileSync} from 'node:fs';
 import path from 'node:path';
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
+import {describe, expect, it} from 'vitest';
 import {PROTOCOL, wireSnapshot} from '../../src/agent/protocol.js';
 import type {Snapshot} from '../../src/core/types.js';
 import {CLI} from '../helpers/dist.js';
-import {type FleetNodes, fleetNodes} from '../helpers/fleet-nodes.js';
+import {fleetNodesForThisFile} from '../helpers/fleet-nodes.js';
+import {ownedByTest} from '../helpers/owned-by-test.js';
 import {type CliRun, startCli} from '../helpers/run-cli.js';
 import {Terminal} from '../helpers/tmux.js';
 import {checkpoint, checkpointIndex, job, jobSet, rank, status} from '../ui/fixtures.js';
@@ -16,24 +17,8 @@ import {snapshotOf} from '../ui/fleet/fleet-fixtures.js';
 // line that never ends. The viewer shows the escapes as inert text, drops the link with a message, reconnects,
 // and never dies with a stack trace.
 
-let nodes: FleetNodes;
-let run: CliRun | null = null;
-let term: Terminal | null = null;
-
-beforeAll(() => {
-	nodes = fleetNodes('traintop-hostile-agent-');
-});
-
-afterAll(() => {
-	rmSync(nodes.dir, {recursive: true, force: true});
-});
-
-afterEach(() => {
-	run?.child.kill('SIGKILL');
-	run = null;
-	term?.close();
-	term = null;
-});
+const nodes = fleetNodesForThisFile('traintop-hostile-agent-');
+const owned = ownedByTest();
 
 /** `\e]0;PWN-<what>\a\e[2J`: retitles the terminal, then clears it, wherever it reaches one raw. */
 const pwn = (what: string) => `\u001b]0;PWN-${what}\u0007\u001b[2J`;
@@ -113,8 +98,7 @@ const rawControls = (text: string): string[] =>
 describe('a hostile agent', () => {
 	it('a snapshot with "time": 1e300: the link is dropped with a message and made again; no stack trace', async () => {
 		const instead = agentInstead('time', [hello(), snapshotLine({}, 1e300)]);
-		run = startViewer(instead, ['--no-log']);
-		const r = run;
+		const r = owned.run(startViewer(instead, ['--no-log']));
 		// Dropped twice: the second after a reconnect.
 		await r.waitFor(
 			o =>
@@ -132,8 +116,7 @@ describe('a hostile agent', () => {
 			'exec cat >/dev/null',
 			"head -c 17825792 /dev/zero | tr '\\0' x; exec cat >/dev/null",
 		);
-		run = startViewer(instead, ['--no-log']);
-		const r = run;
+		const r = owned.run(startViewer(instead, ['--no-log']));
 		await r.waitFor(
 			o => /node node1 lost: agent sent a line over 16 MiB without a newline: dropped the connection/.test(o.stderr),
 			60_000,
@@ -147,8 +130,7 @@ describe('a hostile agent', () => {
 		const lines = [hello(), snapshotLine(), error, `banner${pwn('GARBAGE')}`];
 		const instead = agentInstead('esc', lines, `ssh: oops${pwn('STDERR')}`);
 		for (const json of [false, true]) {
-			run = startViewer(instead, json ? ['--json', '--no-log'] : ['--no-log']);
-			const r = run;
+			const r = owned.run(startViewer(instead, json ? ['--json', '--no-log'] : ['--no-log']));
 			await r.waitFor(o => /ranks: /.test(o.stderr) && /node node1 connected/.test(o.stderr), 30_000);
 			// Its stderr is said when its link ends.
 			writeFileSync(path.join(nodes.dir, 'esc.go'), '');
@@ -165,15 +147,13 @@ describe('a hostile agent', () => {
 				expect(r.stdout()).toContain(`"job":"torchrun:9999${shown('JOB').replaceAll('\\', '\\\\')}"`);
 				expect(r.stdout()).not.toMatch(/\\u00(1b|07|9b|9d)/i);
 			}
-			run = null;
 		}
 	}, 120_000);
 
 	it('the many-node TUI: the pane title is unchanged while and after it shows every field', async () => {
 		const error = JSON.stringify({kind: 'error', host: 'node1', message: `bad${pwn('ERROR')}`});
 		const instead = agentInstead('tui', [hello(), snapshotLine(), error], `ssh: oops${pwn('STDERR')}`);
-		term = new Terminal(160, 50);
-		const t = term;
+		const t = owned.term(new Terminal(160, 50));
 		t.keys(`PS1='$ '; printf '\\033]0;%s\\007' title-before; echo shell-before-traintop`, 'Enter');
 		await t.until(text => text.includes('shell-before-traintop'));
 		const title = () => t.tmux('display-message', '-p', '#{pane_title}').trim();

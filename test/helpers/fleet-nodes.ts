@@ -1,6 +1,7 @@
-import {chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs';
+import {chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
+import {afterAll} from 'vitest';
 import {CLI} from './dist.js';
 
 // "Nodes" on this machine for the many-node viewer: a replaceable ssh command (as GIT_SSH_COMMAND is) that runs the
@@ -35,6 +36,15 @@ export function fleetNodes(prefix: string): FleetNodes {
 	writeFileSync(path.join(bin, 'traintop'), `#!/bin/sh\nexec ${process.execPath} ${CLI} "$@"\n`);
 	chmodSync(path.join(bin, 'traintop'), 0o755);
 	return {dir, ssh, path: `${bin}:${process.env.PATH}`};
+}
+
+/** fleetNodes for one test file: made as the file is collected, removed after its tests. */
+export function fleetNodesForThisFile(prefix: string): FleetNodes {
+	const nodes = fleetNodes(prefix);
+	afterAll(() => {
+		rmSync(nodes.dir, {recursive: true, force: true});
+	});
+	return nodes;
 }
 
 /**

@@ -39,6 +39,18 @@ export function traintopOn(cluster: SlurmCluster, args: readonly string[], isola
 	});
 }
 
+/** Submits `script` as a 2-task job of 5 minutes beside the others (its batch output in `dir`); its id, once running. */
+export async function runningTwoTaskJob(cluster: SlurmCluster, script: string, dir: string): Promise<number> {
+	const id = cluster.sbatch(script, ['--ntasks=2', '--time=5', '--oversubscribe', `--output=${dir}/batch.out`]);
+	await until(
+		() => cluster.job(id).JobState,
+		state => state === 'RUNNING',
+		`job ${id} running`,
+		30_000,
+	);
+	return id;
+}
+
 /**
  * Submits the job and resolves once both tasks have installed their handlers. `hidden`: task 1 runs without any
  * rank variable and in its own run dir, as a task on another node would look from here. `wrapped`: see below.
@@ -65,13 +77,7 @@ export async function startDemoJob(
 		'wait',
 		'',
 	].join('\n');
-	const id = cluster.sbatch(script, ['--ntasks=2', '--time=5', '--oversubscribe', `--output=${dir}/batch.out`]);
-	await until(
-		() => cluster.job(id).JobState,
-		state => state === 'RUNNING',
-		`job ${id} running`,
-		30_000,
-	);
+	const id = await runningTwoTaskJob(cluster, script, dir);
 	const taskOut = (n: number) => {
 		const file = path.join(dir, `task-${n}.out`);
 		return existsSync(file) ? readFileSync(file, 'utf8') : '';

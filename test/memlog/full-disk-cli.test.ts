@@ -1,46 +1,15 @@
-import {execFileSync} from 'node:child_process';
-import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {readFileSync, rmSync} from 'node:fs';
 import path from 'node:path';
-import {afterAll, beforeAll, expect, test} from 'vitest';
+import {expect, test} from 'vitest';
 import {startCli} from '../helpers/run-cli.js';
+import {fillUntilFull, smallTmpfsForThisFile} from '../helpers/small-tmpfs.js';
 
 // The disk under the memory log fills while a real `traintop --headless` writes it, stays full for several records,
 // then is freed. Before, every record made while it was full was lost (64 KiB tmpfs, 12 s full: 23 records emitted,
 // 12 logged); now they are kept in memory and written once space returns, and only the torn head of the record that
 // hit the full disk stays in the file as a fragment readers skip. A real 64 KiB tmpfs (mounting needs root).
 
-let mount: string | null = null;
-const why: string[] = [];
-
-beforeAll(() => {
-	const dir = mkdtempSync(path.join(tmpdir(), 'traintop-fulldisk-cli-'));
-	try {
-		execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir], {stdio: 'pipe'});
-		mount = dir;
-	} catch (error) {
-		why.push(`cannot mount a tmpfs (${(error as Error).message.split('\n')[0]})`);
-		rmSync(dir, {recursive: true, force: true});
-	}
-});
-afterAll(() => {
-	if (mount === null) return;
-	execFileSync('umount', [mount]);
-	rmSync(mount, {recursive: true, force: true});
-});
-
-/** Fills the file system with one file until it refuses more. */
-function fill(filler: string): void {
-	const chunk = Buffer.alloc(1024, 0x78);
-	for (;;) {
-		try {
-			writeFileSync(filler, chunk, {flag: 'a'});
-		} catch (error) {
-			if ((error as NodeJS.ErrnoException).code === 'ENOSPC') return;
-			throw error;
-		}
-	}
-}
+const tmpfs = smallTmpfsForThisFile('64k', 'traintop-fulldisk-cli-');
 
 /** The timestamps of the memory-log records among JSON lines (headless --json also prints a start record). */
 function recordTimes(text: string): string[] {
@@ -55,7 +24,8 @@ function recordTimes(text: string): string[] {
 }
 
 test('records made while the disk is full are written once it has space again', {timeout: 120_000}, async context => {
-	if (mount === null) return context.skip(why.join('; '));
+	const mount = tmpfs.dir;
+	if (mount === null) return context.skip(tmpfs.why);
 	const log = path.join(mount, 'traintop-memory.jsonl');
 	const filler = path.join(mount, 'filler');
 	const run = startCli([
@@ -72,7 +42,7 @@ test('records made while the disk is full are written once it has space again', 
 	]);
 	try {
 		await run.waitFor(({stdout}) => recordTimes(stdout).length >= 3, 60_000);
-		fill(filler);
+		fillUntilFull(filler, 1024);
 		await run.waitFor(({stderr}) => stderr.includes('cannot append to'), 60_000);
 		const atFull = recordTimes(run.stdout()).length;
 		// Several records are made while the disk stays full.

@@ -1,56 +1,26 @@
-import {execFileSync} from 'node:child_process';
-import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {readFileSync, rmSync} from 'node:fs';
 import path from 'node:path';
-import {afterAll, beforeAll, expect, test} from 'vitest';
+import {expect, test} from 'vitest';
 import type {LogRecord} from '../../src/memlog/record.js';
 import {MemoryLogWriter} from '../../src/memlog/writer.js';
 import {plainRecord} from '../helpers/log-records.js';
+import {fillUntilFull, smallTmpfsForThisFile} from '../helpers/small-tmpfs.js';
 
 // A disk that fills up while the log is written: a real 1 MiB tmpfs (mounting needs root; without it the test is
 // skipped, and writer.test.ts / recorder.test.ts cover /dev/full, which refuses every write and so cannot tear one).
 // tmpfs hands out whole pages, so once the filler has taken every free page, the log's last page still takes the
 // first bytes of the record that crosses it: a real torn write, as on a full ext4.
 
-let mount: string | null = null;
-const why: string[] = [];
-
-beforeAll(() => {
-	const dir = mkdtempSync(path.join(tmpdir(), 'traintop-fulldisk-'));
-	try {
-		execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', dir], {stdio: 'pipe'});
-		mount = dir;
-	} catch (error) {
-		why.push(`cannot mount a tmpfs (${(error as Error).message.split('\n')[0]})`);
-		rmSync(dir, {recursive: true, force: true});
-	}
-});
-afterAll(() => {
-	if (mount === null) return;
-	execFileSync('umount', [mount]);
-	rmSync(mount, {recursive: true, force: true});
-});
-
-/** Fills the file system with one file until it refuses more; returns the file. */
-function fill(dir: string): string {
-	const filler = path.join(dir, 'filler');
-	const chunk = Buffer.alloc(4096, 0x78);
-	for (;;) {
-		try {
-			writeFileSync(filler, chunk, {flag: 'a'});
-		} catch (error) {
-			if ((error as NodeJS.ErrnoException).code === 'ENOSPC') return filler;
-			throw error;
-		}
-	}
-}
+const tmpfs = smallTmpfsForThisFile('1m', 'traintop-fulldisk-');
 
 test('after a full disk tore a record, the next record starts a line of its own (one record lost, not two)', context => {
-	if (mount === null) return context.skip(why.join('; '));
+	const mount = tmpfs.dir;
+	if (mount === null) return context.skip(tmpfs.why);
 	const file = path.join(mount, 'traintop-memory.jsonl');
 	const writer = MemoryLogWriter.open(file);
 	writer.append(plainRecord(0));
-	const filler = fill(mount);
+	const filler = path.join(mount, 'filler');
+	fillUntilFull(filler, 4096);
 	// Appends go into the last page's slack until one record crosses the page end: its head is written, the rest fails.
 	let failed: NodeJS.ErrnoException | null = null;
 	let seq = 1;

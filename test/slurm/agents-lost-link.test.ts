@@ -1,11 +1,12 @@
-import {spawnSync} from 'node:child_process';
 import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
+import {describe, expect, it} from 'vitest';
 import {alive, fleetNodes} from '../helpers/fleet-nodes.js';
-import {type CliRun, startCli} from '../helpers/run-cli.js';
-import {type SlurmCluster, slurmUnavailable, startSlurm} from '../helpers/slurm-cluster.js';
+import {ownedByTest} from '../helpers/owned-by-test.js';
+import {startCli} from '../helpers/run-cli.js';
+import {slurmUnavailable} from '../helpers/slurm-cluster.js';
+import {cancelJobsAndWait, slurmForThisFile} from '../helpers/slurm-suite.js';
 import {until} from '../helpers/until.js';
 
 // `--slurm-job J --agents` carries every node through one `srun --overlap` step: its agent killed, that one link is
@@ -24,25 +25,10 @@ const lines = (text: string): Line[] =>
 		.map(line => JSON.parse(line) as Line);
 
 describe.skipIf(unavailable !== null)('--agents: the one srun link drops', () => {
-	let cluster: SlurmCluster;
+	const cluster = slurmForThisFile();
 	let dir = '';
-	let run: CliRun | null = null;
-	beforeAll(async () => {
-		cluster = await startSlurm();
-	}, 90_000);
-	afterAll(async () => {
-		await cluster?.stop();
-	}, 30_000);
-	afterEach(async () => {
-		run?.child.kill('SIGKILL');
-		run = null;
-		spawnSync('scancel', ['--user=root'], {env: cluster.env});
-		await until(
-			() => cluster.run('squeue', ['-h', '-o', '%i']).trim(),
-			list => list === '',
-			'the job ended',
-			30_000,
-		);
+	const owned = ownedByTest(async () => {
+		await cancelJobsAndWait(cluster);
 		rmSync(dir, {recursive: true, force: true, maxRetries: 5, retryDelay: 200});
 	});
 
@@ -58,10 +44,11 @@ describe.skipIf(unavailable !== null)('--agents: the one srun link drops', () =>
 		);
 		const runDir = mkdtempSync(path.join(tmpdir(), 'traintop-slurm-lost-run-'));
 		const viewer = ['--slurm-job', String(id), '--agents', '--headless', '--json', runDir, '--no-log'];
-		run = startCli([...viewer, '--nvidia-smi', '/nonexistent', '--interval', '0.5', '--log-interval', '60'], {
-			env: {...cluster.env, PATH: nodes.path},
-		});
-		const r = run;
+		const r = owned.run(
+			startCli([...viewer, '--nvidia-smi', '/nonexistent', '--interval', '0.5', '--log-interval', '60'], {
+				env: {...cluster.env, PATH: nodes.path},
+			}),
+		);
 		const pids = (stdout: string) => [
 			...new Set(
 				lines(stdout)

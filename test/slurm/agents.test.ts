@@ -1,11 +1,12 @@
-import {spawnSync} from 'node:child_process';
 import {chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
+import {describe, expect, it} from 'vitest';
 import {CLI, ROOT} from '../helpers/dist.js';
-import {type CliRun, runCli, startCli} from '../helpers/run-cli.js';
-import {type SlurmCluster, slurmUnavailable, startSlurm} from '../helpers/slurm-cluster.js';
+import {ownedByTest} from '../helpers/owned-by-test.js';
+import {runCli, startCli} from '../helpers/run-cli.js';
+import {slurmUnavailable} from '../helpers/slurm-cluster.js';
+import {cancelJobsAndWait, slurmForThisFile} from '../helpers/slurm-suite.js';
 import {until} from '../helpers/until.js';
 
 // A SLURM job's nodes through `traintop agent` on each, on the real one-node SLURM: `traintop --slurm-job J --agents`
@@ -18,26 +19,11 @@ if (unavailable) console.warn(`skipping the SLURM agents tests: ${unavailable}`)
 const TRAIN_PY = path.join(ROOT, 'examples/python/train.py');
 
 describe.skipIf(unavailable !== null)('--slurm-job J --agents on a real SLURM', () => {
-	let cluster: SlurmCluster;
+	const cluster = slurmForThisFile();
 	let dir = '';
-	let run: CliRun | null = null;
-	beforeAll(async () => {
-		cluster = await startSlurm();
-	}, 90_000);
-	afterAll(async () => {
-		await cluster?.stop();
-	}, 30_000);
-	afterEach(async () => {
-		run?.child.kill('SIGKILL');
-		run = null;
-		spawnSync('scancel', ['--user=root'], {env: cluster.env});
+	const owned = ownedByTest(async () => {
 		// The cancelled ranks may still be writing into the run dir for a moment: gone first, then removed.
-		await until(
-			() => cluster.run('squeue', ['-h', '-o', '%i']).trim(),
-			list => list === '',
-			'the job ended',
-			30_000,
-		);
+		await cancelJobsAndWait(cluster);
 		rmSync(dir, {recursive: true, force: true, maxRetries: 5, retryDelay: 200});
 	});
 
@@ -77,9 +63,11 @@ describe.skipIf(unavailable !== null)('--slurm-job J --agents on a real SLURM', 
 		);
 
 		const viewer = ['--slurm-job', String(id), '--agents', '--headless', '--json', runDir];
-		run = startCli([...viewer, '--nvidia-smi', '/nonexistent', '--interval', '0.5', '--log-interval', '1'], {
-			env: env(),
-		});
+		const run = owned.run(
+			startCli([...viewer, '--nvidia-smi', '/nonexistent', '--interval', '0.5', '--log-interval', '1'], {
+				env: env(),
+			}),
+		);
 		await run.waitFor(o => new RegExp(`node ${cluster.node} connected`).test(o.stderr), 60_000);
 		// The agent's own step runs beside the job's; the job's two tasks are its ranks, seen by that agent.
 		await until(

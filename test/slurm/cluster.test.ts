@@ -1,5 +1,6 @@
-import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {type SlurmCluster, slurmUnavailable, startSlurm} from '../helpers/slurm-cluster.js';
+import {describe, expect, it} from 'vitest';
+import {slurmUnavailable} from '../helpers/slurm-cluster.js';
+import {slurmForThisFile} from '../helpers/slurm-suite.js';
 import {until} from '../helpers/until.js';
 
 // The test SLURM itself: a batch job with two tasks under srun runs, and scontrol reports it as SLURM sees it.
@@ -8,13 +9,7 @@ const unavailable = slurmUnavailable();
 if (unavailable) console.warn(`skipping the SLURM tests: ${unavailable}`);
 
 describe.skipIf(unavailable !== null)('the one-node test SLURM', () => {
-	let cluster: SlurmCluster;
-	beforeAll(async () => {
-		cluster = await startSlurm();
-	}, 60_000);
-	afterAll(async () => {
-		await cluster?.stop();
-	}, 30_000);
+	const cluster = slurmForThisFile();
 
 	it('runs a batch job of two srun tasks, RUNNING with both steps, then COMPLETED', async () => {
 		const id = cluster.sbatch(

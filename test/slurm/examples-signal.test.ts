@@ -1,9 +1,10 @@
 import {existsSync, mkdtempSync, readdirSync, readFileSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
+import {afterEach, describe, expect, it} from 'vitest';
 import {ROOT} from '../helpers/dist.js';
-import {type SlurmCluster, slurmUnavailable, startSlurm} from '../helpers/slurm-cluster.js';
+import {slurmUnavailable} from '../helpers/slurm-cluster.js';
+import {slurmForThisFile} from '../helpers/slurm-suite.js';
 import {until} from '../helpers/until.js';
 
 // examples/python's batch scripts on the real one-node SLURM: where SLURM's time-limit warning goes (--signal with and
@@ -20,15 +21,9 @@ const EXAMPLES = path.join(ROOT, 'examples/python');
 const WARNED_WITHIN_MS = 90_000;
 
 describe.skipIf(unavailable !== null)('examples/python batch scripts on a real SLURM', () => {
-	let cluster: SlurmCluster;
+	const cluster = slurmForThisFile();
 	let dir = '';
 	let jobs: number[] = [];
-	beforeAll(async () => {
-		cluster = await startSlurm();
-	}, 60_000);
-	afterAll(async () => {
-		await cluster?.stop();
-	}, 30_000);
 	afterEach(() => {
 		// A requeue recipe loops (warned, saved, requeued…) until cancelled.
 		for (const id of jobs) cluster.run('scancel', [String(id)]);

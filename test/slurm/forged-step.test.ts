@@ -1,8 +1,7 @@
-import {execFile} from 'node:child_process';
 import {mkdirSync} from 'node:fs';
 import path from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {CLI, requireBuild} from '../helpers/dist.js';
+import {requireBuild} from '../helpers/dist.js';
 import {
 	killRecorders,
 	RECORDER,
@@ -11,7 +10,9 @@ import {
 	recorderAt,
 	startOutsider,
 } from '../helpers/signal-recorder.js';
-import {type SlurmCluster, slurmUnavailable, startSlurm} from '../helpers/slurm-cluster.js';
+import {slurmUnavailable} from '../helpers/slurm-cluster.js';
+import {runningTwoTaskJob, traintopOn} from '../helpers/slurm-demo-job.js';
+import {slurmForThisFile} from '../helpers/slurm-suite.js';
 import {until} from '../helpers/until.js';
 
 // A process started by hand with a real step's SLURM_JOB_ID, SLURM_STEP_ID and SLURM_PROCID is not one of its tasks:
@@ -23,37 +24,14 @@ if (unavailable) console.warn(`skipping the forged SLURM step test: ${unavailabl
 
 const NO_GPU = ['--nvidia-smi', '/nonexistent'];
 
-interface Run {
-	readonly code: number;
-	readonly stdout: string;
-	readonly stderr: string;
-}
-
 describe.skipIf(unavailable !== null)('SLURM variables set by hand on the real test SLURM', () => {
-	let cluster: SlurmCluster;
+	beforeAll(requireBuild);
+	const cluster = slurmForThisFile();
 	const recorders: Recorder[] = [];
-	beforeAll(async () => {
-		requireBuild();
-		cluster = await startSlurm();
-	}, 60_000);
-	afterAll(async () => {
-		killRecorders(recorders);
-		await cluster?.stop();
-	}, 30_000);
+	// After hooks run last first: the recorders are killed before the cluster stops.
+	afterAll(() => killRecorders(recorders));
 
-	function traintop(args: readonly string[]): Promise<Run> {
-		return new Promise(resolve => {
-			execFile(
-				process.execPath,
-				[CLI, ...args, ...NO_GPU],
-				{env: cluster.env, timeout: 90_000, encoding: 'utf8'},
-				(error, stdout, stderr) => {
-					const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-					resolve({code, stdout, stderr});
-				},
-			);
-		});
-	}
+	const traintop = (args: readonly string[]) => traintopOn(cluster, [...args, ...NO_GPU]);
 
 	it("signals the step's tasks, never the forged one, by --job slurm:J.0 and by --slurm-job J", async () => {
 		const dir = path.join(cluster.dir, 'forged');
@@ -64,13 +42,7 @@ describe.skipIf(unavailable !== null)('SLURM variables set by hand on the real t
 			'wait',
 			'',
 		].join('\n');
-		const id = cluster.sbatch(script, ['--ntasks=2', '--time=5', '--oversubscribe', `--output=${dir}/batch.out`]);
-		await until(
-			() => cluster.job(id).JobState,
-			state => state === 'RUNNING',
-			`job ${id} running`,
-			30_000,
-		);
+		const id = await runningTwoTaskJob(cluster, script, dir);
 		const tasks = await Promise.all([0, 1].map(n => recorderAt(path.join(dir, `task-${n}`))));
 		recorders.push(...tasks);
 		const victim = await startOutsider(path.join(dir, 'victim'), {

@@ -1,9 +1,9 @@
-import {spawnSync} from 'node:child_process';
 import {constants} from 'node:os';
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
+import {describe, expect, it} from 'vitest';
+import {ownedByTest} from '../helpers/owned-by-test.js';
 import {type CliRun, runCli, startCli} from '../helpers/run-cli.js';
-import {type SlurmCluster, slurmUnavailable, startSlurm} from '../helpers/slurm-cluster.js';
-import {until} from '../helpers/until.js';
+import {slurmUnavailable} from '../helpers/slurm-cluster.js';
+import {cancelJobs, jobWithStepRunning, slurmForThisFile} from '../helpers/slurm-suite.js';
 
 // How a SLURM job ended, against a real one-node SLURM: its task's exit is slurmstepd's to reap, so /proc seldom
 // shows it, but the controller knows it (ExitCode=99:0, JobState=TIMEOUT) and traintop says it; and `ranks --json
@@ -31,26 +31,10 @@ const events = (stdout: string): Event[] =>
 		.map(line => JSON.parse(line) as Event);
 
 describe.skipIf(unavailable !== null)('a SLURM job ends: the controller says how', () => {
-	let cluster: SlurmCluster;
-	let run: CliRun | null = null;
-	beforeAll(async () => {
-		cluster = await startSlurm();
-	}, 90_000);
-	afterAll(async () => {
-		await cluster?.stop();
-	}, 30_000);
-	afterEach(() => {
-		run?.child.kill('SIGKILL');
-		run = null;
-		spawnSync('scancel', ['--user=root'], {env: cluster.env});
-	});
+	const cluster = slurmForThisFile();
+	const owned = ownedByTest(() => cancelJobs(cluster));
 
-	async function started(script: string): Promise<number> {
-		const id = cluster.sbatch(script, [`--output=${cluster.dir}/end-%j.out`]);
-		const steps = () => cluster.run('squeue', ['-h', '-s', '-j', String(id), '-o', '%i']);
-		await until(steps, list => list.includes(`${id}.0`), `job ${id}'s step running`, 60_000);
-		return id;
-	}
+	const started = (script: string): Promise<number> => jobWithStepRunning(cluster, script, 'end-%j.out');
 
 	function watch(id: number): CliRun {
 		const args = ['--headless', '--json', '--slurm-job', String(id), '--no-log', '--nvidia-smi', '/nonexistent'];
@@ -60,7 +44,7 @@ describe.skipIf(unavailable !== null)('a SLURM job ends: the controller says how
 	it('a task that exits 99: FAILED, exit 99 — saved for requeue, never "exit status unknown"', async () => {
 		// Long enough for traintop to see the rank before it goes.
 		const id = await started(job('import time, sys; time.sleep(6); sys.exit(99)', 5));
-		run = watch(id);
+		const run = owned.run(watch(id));
 		await run.waitFor(o => events(o.stdout).some(e => e.event === 'job-ended'), 60_000);
 		expect(cluster.job(id)).toMatchObject({JobState: 'FAILED', ExitCode: '99:0'});
 		const ended = events(run.stdout()).filter(e => e.event === 'job-ended');
@@ -82,7 +66,7 @@ describe.skipIf(unavailable !== null)('a SLURM job ends: the controller says how
 
 	it('ranks --json --slurm-job J: the time limit and time left, as headless gives them', async () => {
 		const id = await started(job('import time; time.sleep(600)', 1));
-		run = watch(id);
+		const run = owned.run(watch(id));
 		await run.waitFor(o => /ranks: rank 0 \(pid \d+\) found/.test(o.stderr), 30_000);
 
 		const ranks = await runCli(['ranks', '--json', '--slurm-job', String(id)], {env: cluster.env});
@@ -104,7 +88,7 @@ describe.skipIf(unavailable !== null)('a SLURM job ends: the controller says how
 	it('at the time limit: TIMEOUT with its exit, never "exit status unknown"', async () => {
 		// A one-minute limit (SLURM's least); slurmctld enforces it on a timer, so the end comes 60-100 s in.
 		const id = await started(job('import time; time.sleep(600)', 1));
-		run = watch(id);
+		const run = owned.run(watch(id));
 		await run.waitFor(o => /ranks: rank 0 \(pid \d+\) found/.test(o.stderr), 30_000);
 		await run.waitFor(o => events(o.stdout).some(e => e.event === 'job-ended'), 150_000);
 		expect(cluster.job(id)).toMatchObject({JobState: 'TIMEOUT', Reason: 'TimeLimit'});

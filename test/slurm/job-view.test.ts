@@ -1,12 +1,13 @@
-import {spawnSync} from 'node:child_process';
 import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
+import {describe, expect, it} from 'vitest';
 import {put, seedCheckpoint, seedMetadata} from '../checkpoints/fixtures.js';
 import {CLI} from '../helpers/dist.js';
-import {type CliRun, runCli, startCli} from '../helpers/run-cli.js';
-import {type SlurmCluster, slurmUnavailable, startSlurm} from '../helpers/slurm-cluster.js';
+import {ownedByTest} from '../helpers/owned-by-test.js';
+import {runCli, startCli} from '../helpers/run-cli.js';
+import {slurmUnavailable} from '../helpers/slurm-cluster.js';
+import {cancelJobs, jobWithStepRunning, slurmForThisFile} from '../helpers/slurm-suite.js';
 import {Terminal} from '../helpers/tmux.js';
 import {until} from '../helpers/until.js';
 
@@ -66,39 +67,23 @@ const slurmRecords = (stdout: string): Record[] =>
 		.map(line => JSON.parse(line) as Record);
 
 describe.skipIf(unavailable !== null)('the SLURM job in traintop, against a real SLURM', () => {
-	let cluster: SlurmCluster;
-	let run: CliRun | null = null;
-	let term: Terminal | null = null;
+	const cluster = slurmForThisFile();
 	let runDir = '';
-	beforeAll(async () => {
-		cluster = await startSlurm();
-	}, 90_000);
-	afterAll(async () => {
-		await cluster?.stop();
-	}, 30_000);
-	afterEach(() => {
-		run?.child.kill('SIGKILL');
-		run = null;
-		term?.close();
-		term = null;
+	const owned = ownedByTest(() => {
 		if (runDir !== '') rmSync(runDir, {recursive: true, force: true});
 		runDir = '';
-		// This cluster's jobs only (SLURM_CONF); a controller already stopped has none to cancel.
-		spawnSync('scancel', ['--user=root'], {env: cluster.env});
+		cancelJobs(cluster);
 	});
 
-	async function runningJob(): Promise<number> {
-		const id = cluster.sbatch(SCRIPT, [`--output=${cluster.dir}/view-%j.out`]);
-		const steps = () => cluster.run('squeue', ['-h', '-s', '-j', String(id), '-o', '%i']);
-		await until(steps, list => list.includes(`${id}.0`), `job ${id}'s step running`, 60_000);
-		return id;
-	}
+	const runningJob = (): Promise<number> => jobWithStepRunning(cluster, SCRIPT, 'view-%j.out');
 
 	it('headless: the job as scontrol gives it, the warning from the batch script, the work at risk', async () => {
 		const id = await runningJob();
-		run = startCli(['--headless', '--json', '--slurm-job', String(id), '--no-log', '--nvidia-smi', '/nonexistent'], {
-			env: cluster.env,
-		});
+		const run = owned.run(
+			startCli(['--headless', '--json', '--slurm-job', String(id), '--no-log', '--nvidia-smi', '/nonexistent'], {
+				env: cluster.env,
+			}),
+		);
 		await run.waitFor(o => slurmRecords(o.stdout).some(r => r.status === 'ok'), 30_000);
 		const record = slurmRecords(run.stdout()).find(r => r.status === 'ok');
 		const own = cluster.job(id);
@@ -146,7 +131,7 @@ describe.skipIf(unavailable !== null)('the SLURM job in traintop, against a real
 			'--nvidia-smi',
 			'/nonexistent',
 		];
-		run = startCli(args, {env: cluster.env});
+		const run = owned.run(startCli(args, {env: cluster.env}));
 		await run.waitFor(o => slurmRecords(o.stdout).some(r => r.status === 'ok'), 30_000);
 
 		cluster.run('scontrol', ['requeue', String(id)]);
@@ -205,10 +190,12 @@ describe.skipIf(unavailable !== null)('the SLURM job in traintop, against a real
 	it('the TUI job pane beside the ranks, in a real terminal', async () => {
 		const id = await runningJob();
 		const conf = cluster.env.SLURM_CONF ?? '';
-		term = new Terminal(
-			120,
-			40,
-			`SLURM_CONF=${conf} ${process.execPath} ${CLI} --slurm-job ${id} --no-log --nvidia-smi /nonexistent`,
+		const term = owned.term(
+			new Terminal(
+				120,
+				40,
+				`SLURM_CONF=${conf} ${process.execPath} ${CLI} --slurm-job ${id} --no-log --nvidia-smi /nonexistent`,
+			),
 		);
 		const screen = await term.until(
 			s => new RegExp(`^SLURM job ${id} tt-view · RUNNING`, 'm').test(s),
@@ -253,9 +240,11 @@ describe.skipIf(unavailable !== null)('the SLURM job in traintop, against a real
 
 	it('a controller that stops answering: headless says so and keeps monitoring', async () => {
 		const id = await runningJob();
-		run = startCli(['--headless', '--slurm-job', String(id), '--no-log', '--nvidia-smi', '/nonexistent'], {
-			env: cluster.env,
-		});
+		const run = owned.run(
+			startCli(['--headless', '--slurm-job', String(id), '--no-log', '--nvidia-smi', '/nonexistent'], {
+				env: cluster.env,
+			}),
+		);
 		await run.waitFor(o => new RegExp(`SLURM job ${id} tt-view · RUNNING`).test(o.stderr), 30_000);
 		// The job's tasks go first (nothing is left running once the controller is gone), then the controller.
 		cluster.run('scancel', [String(id)]);

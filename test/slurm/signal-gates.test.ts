@@ -1,13 +1,14 @@
 import {type ChildProcess, spawn} from 'node:child_process';
 import {existsSync, readdirSync, readFileSync} from 'node:fs';
 import path from 'node:path';
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
+import {afterEach, beforeAll, describe, expect, it} from 'vitest';
 import {slurmPlan} from '../../src/commands/signal-plan.js';
 import {scanRanks} from '../../src/commands/ranks.js';
 import {DEFAULT_SETTINGS} from '../../src/config/schema.js';
 import {procReader} from '../../src/system/procfs.js';
 import {CLI, requireBuild} from '../helpers/dist.js';
-import {type SlurmCluster, slurmUnavailable, startSlurm} from '../helpers/slurm-cluster.js';
+import {slurmUnavailable} from '../helpers/slurm-cluster.js';
+import {slurmForThisFile} from '../helpers/slurm-suite.js';
 import {type DemoJob, startDemoJob, traintopOn} from '../helpers/slurm-demo-job.js';
 import {until} from '../helpers/until.js';
 
@@ -36,19 +37,13 @@ function alive(pids: readonly number[]): boolean {
 }
 
 describe.skipIf(unavailable !== null)('signal gates with a traintop step in the allocation', () => {
-	let cluster: SlurmCluster;
+	beforeAll(requireBuild);
+	const cluster = slurmForThisFile();
 	let overlap: ChildProcess | null = null;
-	beforeAll(async () => {
-		requireBuild();
-		cluster = await startSlurm();
-	}, 60_000);
 	afterEach(() => {
 		overlap?.kill('SIGKILL');
 		overlap = null;
 	});
-	afterAll(async () => {
-		await cluster?.stop();
-	}, 30_000);
 
 	/** The command lines of a step's tasks on this node (`scontrol listpids`). */
 	function stepCommands(jobId: string, step: string): string[] {

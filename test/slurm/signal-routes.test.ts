@@ -1,9 +1,10 @@
 import {spawnSync} from 'node:child_process';
 import {readFileSync} from 'node:fs';
-import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {beforeAll, describe, expect, it} from 'vitest';
 import {OPTIONS} from '../../src/config/options.js';
 import {requireBuild} from '../helpers/dist.js';
-import {type SlurmCluster, slurmUnavailable, startSlurm} from '../helpers/slurm-cluster.js';
+import {slurmUnavailable} from '../helpers/slurm-cluster.js';
+import {slurmForThisFile} from '../helpers/slurm-suite.js';
 import {startDemoJob, traintopOn} from '../helpers/slurm-demo-job.js';
 import {until} from '../helpers/until.js';
 
@@ -23,14 +24,8 @@ if (noNamespace && !unavailable) console.warn(`skipping the login-node-view SLUR
 const JOB_FLAG = OPTIONS.some(option => option.name === 'slurmJob') ? '--slurm-job' : '--job';
 
 describe.skipIf(unavailable !== null)('signal to a SLURM job on the real test SLURM', () => {
-	let cluster: SlurmCluster;
-	beforeAll(async () => {
-		requireBuild();
-		cluster = await startSlurm();
-	}, 60_000);
-	afterAll(async () => {
-		await cluster?.stop();
-	}, 30_000);
+	beforeAll(requireBuild);
+	const cluster = slurmForThisFile();
 
 	const traintop = (args: readonly string[], isolated = false) => traintopOn(cluster, args, isolated);
 	const demoJob = (name: string, options: {trap?: string; hidden?: boolean} = {}) =>

@@ -8,7 +8,7 @@ import {scanRunDir} from '../../../src/checkpoints/scan.js';
 import AlertsPane from '../../../src/ui/panes/AlertsPane.js';
 import CheckpointsPane from '../../../src/ui/panes/CheckpointsPane.js';
 import MemoryPane, {type Props as MemoryProps} from '../../../src/ui/panes/MemoryPane.js';
-import RanksPane from '../../../src/ui/panes/RanksPane.js';
+import RanksPane, {type Props as RanksProps} from '../../../src/ui/panes/RanksPane.js';
 import type {JobEvent} from '../../../src/core/types.js';
 import {job, jobSet, NOW, rank, rankSet} from '../fixtures.js';
 import {hostMemory} from '../../helpers/snapshots.js';
@@ -18,6 +18,21 @@ import {hostMemory} from '../../helpers/snapshots.js';
 
 const PWNED = '\u001b]0;PWNED\u0007';
 const SHOWN = '\\e]0;PWNED\\x07';
+
+/** The ranks pane, 200 × 8, the cursor on its first row and nothing marked. */
+const ranksPane = (ranks: RanksProps['ranks'], error: string | null) =>
+	render(
+		<RanksPane
+			ranks={ranks}
+			error={error}
+			cursor={0}
+			marked={new Set()}
+			width={200}
+			height={8}
+			now={NOW}
+			compact={false}
+		/>,
+	);
 
 let dir = '';
 beforeEach(async () => {
@@ -65,18 +80,7 @@ describe('escape sequences in the TUI', () => {
 
 	test("a rank's command line in the ranks pane, and an event's text in the alerts pane", () => {
 		const ranks = rankSet(1, {}, () => ({cmd: `python3 train.py --name x${PWNED}`}));
-		const shown = render(
-			<RanksPane
-				ranks={ranks}
-				error={null}
-				cursor={0}
-				marked={new Set()}
-				width={200}
-				height={8}
-				now={NOW}
-				compact={false}
-			/>,
-		);
+		const shown = ranksPane(ranks, null);
 		expectInert(shown.lastFrame());
 		const event: JobEvent = {
 			time: NOW - 60_000,
@@ -99,18 +103,7 @@ describe('escape sequences in the TUI', () => {
 				slurm: {jobId: `${id}${PWNED}`, stepId: null, restartCount: 0, procId: 0},
 			});
 		for (const set of [jobSet([hostile('9', 100)]), jobSet([hostile('9', 100), hostile('10', 200)])]) {
-			const shown = render(
-				<RanksPane
-					ranks={set}
-					error={`scan of /proc/1${PWNED} failed`}
-					cursor={0}
-					marked={new Set()}
-					width={200}
-					height={8}
-					now={NOW}
-					compact={false}
-				/>,
-			);
+			const shown = ranksPane(set, `scan of /proc/1${PWNED} failed`);
 			const frame = shown.lastFrame();
 			expectInert(frame);
 			expect(frame).toContain(`slurm:9${SHOWN}`);
