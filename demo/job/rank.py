@@ -182,6 +182,11 @@ def main(argv):
             say("rank %d reached max steps %d" % (rank, args.max_steps))
             exit_code = 0
         if exit_code is not None:
+            # Saved and leaving: a later SIGTERM (the launcher stopping every rank once another one exited, as
+            # torchrun does) must not kill it while Python shuts down. Finalization puts the default action back
+            # for signals with a Python handler, not for ignored ones.
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
             stop_workers(workers)
             say("rank %d exiting with code %d at step %d" % (rank, exit_code, step))
             return exit_code
