@@ -3,9 +3,7 @@ import {mkdtemp, rm} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, beforeEach, expect, test} from 'vitest';
-import {fullSnapshot, type SnapshotMessage} from '../../src/agent/protocol.js';
-import type {Snapshot} from '../../src/core/types.js';
-import {agentMessages} from '../helpers/agent-messages.js';
+import {agentSnapshots} from '../helpers/agent-messages.js';
 import {FAKE_BIN, fakeEnv} from '../helpers/fake-nvidia-smi/harness.js';
 import {type CliRun, startCli} from '../helpers/run-cli.js';
 
@@ -36,13 +34,7 @@ test('snapshots start before the first scan of a large run dir ends: its stand-i
 	agent = startCli(['agent', run, '--interval', '0.1', '--nvidia-smi', FAKE_BIN], {
 		env: fakeEnv({FAKE_NVSMI_SCENARIO: 'cap-linux-h100-80gb-hbm3-590.48.01'}),
 	});
-	// As a viewer reads them: an index left out of a snapshot is the one before (protocol 2).
-	const snapshots = () => {
-		const full: Snapshot[] = [];
-		for (const m of agentMessages(agent!).filter((m): m is SnapshotMessage => m.kind === 'snapshot'))
-			full.push(fullSnapshot(m.snapshot, full.at(-1) ?? null, {recentAlerts: [], recentEvents: []}));
-		return full;
-	};
+	const snapshots = () => agentSnapshots(agent!);
 	await agent.waitFor(() => snapshots().some(s => s.checkpoints?.checkpoints.length === CHECKPOINTS), 60_000);
 	const all = snapshots();
 	const firstScanned = all.findIndex(s => s.checkpoints?.checkpoints.length === CHECKPOINTS);

@@ -3,9 +3,7 @@ import {mkdtemp, rm} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, beforeEach, expect, test} from 'vitest';
-import {fullSnapshot, type SnapshotMessage} from '../../src/agent/protocol.js';
-import type {Snapshot} from '../../src/core/types.js';
-import {agentMessages} from '../helpers/agent-messages.js';
+import {agentSnapshots} from '../helpers/agent-messages.js';
 import {FAKE_BIN, fakeEnv} from '../helpers/fake-nvidia-smi/harness.js';
 import {type CliRun, startCli} from '../helpers/run-cli.js';
 
@@ -48,13 +46,7 @@ test('memory is sampled at its interval while the first scan of a run dir of man
 	agent = startCli(['agent', run, '--interval', String(INTERVAL_MS / 1000), '--nvidia-smi', FAKE_BIN], {
 		env: fakeEnv({FAKE_NVSMI_SCENARIO: 'cap-linux-h100-80gb-hbm3-590.48.01'}),
 	});
-	// As a viewer reads them: an index left out of a snapshot is the one before (protocol 2).
-	const snapshots = () => {
-		const full: Snapshot[] = [];
-		for (const m of agentMessages(agent!).filter((m): m is SnapshotMessage => m.kind === 'snapshot'))
-			full.push(fullSnapshot(m.snapshot, full.at(-1) ?? null, {recentAlerts: [], recentEvents: []}));
-		return full;
-	};
+	const snapshots = () => agentSnapshots(agent!);
 	await agent.waitFor(() => snapshots().some(s => s.checkpoints?.checkpoints.length === CHECKPOINTS), 120_000);
 	const all = snapshots();
 	const scanned = all.findIndex(s => s.checkpoints?.checkpoints.length === CHECKPOINTS);

@@ -1,4 +1,5 @@
-import {type AgentMessage, parseAgentMessage} from '../../src/agent/protocol.js';
+import {type AgentMessage, fullSnapshot, parseAgentMessage, type SnapshotMessage} from '../../src/agent/protocol.js';
+import type {Snapshot} from '../../src/core/types.js';
 import type {CliRun} from './run-cli.js';
 
 /** Every complete stdout line of a running agent, each of which must be an agent message (else the test fails). */
@@ -12,4 +13,12 @@ export function agentMessages(agent: CliRun): AgentMessage[] {
 			if (!parsed.ok) throw new Error(`not an agent message (${parsed.error}): ${line}`);
 			return parsed.value;
 		});
+}
+
+/** A running agent's snapshots so far, each made whole as a viewer makes it: an index left out is the one before. */
+export function agentSnapshots(agent: CliRun): Snapshot[] {
+	const full: Snapshot[] = [];
+	for (const m of agentMessages(agent).filter((m): m is SnapshotMessage => m.kind === 'snapshot'))
+		full.push(fullSnapshot(m.snapshot, full.at(-1) ?? null, {recentAlerts: [], recentEvents: []}));
+	return full;
 }
