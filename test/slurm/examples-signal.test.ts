@@ -105,7 +105,9 @@ describe.skipIf(unavailable !== null)('examples/python batch scripts on a real S
 			startNow,
 			text => /^rank 0 resumed at step \d+/m.test(text),
 			`job ${job.id}'s second run to resume`,
-			60_000,
+			// Past SLURM's own requeue delay (BeginTime about 2 minutes on): once seen in CI, StartTime=now did not take
+			// within 60 s on a quiet machine, and the job started only later.
+			150_000,
 			200,
 		);
 		// --open-mode=append: the first run's lines are still there, the second run's follow them.
@@ -114,7 +116,7 @@ describe.skipIf(unavailable !== null)('examples/python batch scripts on a real S
 		expect(second).toContain(
 			`rank 0 resumed at step ${saved?.[1]} from ${path.join(job.runDir, 'checkpoints', saved?.[2] ?? '')}`,
 		);
-	}, 150_000);
+	}, 240_000);
 
 	it('train-batch-trap.sbatch (--signal=B:TERM@): the shell traps it and passes SIGTERM on, the ranks save, requeued', async () => {
 		const job = submit('train-batch-trap.sbatch', 'B:TERM@50');
