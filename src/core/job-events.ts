@@ -224,30 +224,14 @@ export function checkpointEvents(
 		const overdue = overdueEvent(next, time, jobId);
 		if (overdue) events.push(overdue);
 	}
+	// Events about the run dir itself, not a checkpoint or a rank: each once, when its `at` changes.
+	const runDirEvent = (kind: 'run-dir-replaced' | 'run-dir-access', level: 'ok' | 'warn', text: string) =>
+		events.push({time, kind, job: jobId, rank: null, pid: null, level, text});
 	const replaced = next.runDirReplaced;
-	if (replaced && replaced.at !== previous?.runDirReplaced?.at) {
-		// A warning, not an alert on a metric: what was written to the old dir is gone, and the user should know.
-		events.push({
-			time,
-			kind: 'run-dir-replaced',
-			job: jobId,
-			rank: null,
-			pid: null,
-			level: 'warn',
-			text: replaced.text,
-		});
-	}
+	// A warning, not an alert on a metric: what was written to the old dir is gone, and the user should know.
+	if (replaced && replaced.at !== previous?.runDirReplaced?.at) runDirEvent('run-dir-replaced', 'warn', replaced.text);
 	const access = next.runDirAccess;
-	if (access && access.at !== previous?.runDirAccess?.at) {
-		events.push({
-			time,
-			kind: 'run-dir-access',
-			job: jobId,
-			rank: null,
-			pid: null,
-			level: access.readable ? 'ok' : 'warn',
-			text: access.text,
-		});
-	}
+	if (access && access.at !== previous?.runDirAccess?.at)
+		runDirEvent('run-dir-access', access.readable ? 'ok' : 'warn', access.text);
 	return events;
 }
