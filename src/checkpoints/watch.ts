@@ -3,7 +3,7 @@
 
 import {stat} from 'node:fs/promises';
 import {errorMessage} from '../core/errors.js';
-import type {Checkpoint, CheckpointIndex} from '../core/types.js';
+import type {Checkpoint, CheckpointIndex, SentSignal} from '../core/types.js';
 import {diskSpace} from './disk.js';
 import {buildIndex, lastSaveAt} from './retention.js';
 import {indexSignature as signature, isNew} from './index-change.js';
@@ -23,6 +23,9 @@ const isDirectory = (dir: string): Promise<boolean> =>
 	stat(dir)
 		.then(s => s.isDirectory())
 		.catch(() => false);
+
+/** Enough for any judgement on the recent saves: older signals say nothing about them. */
+const SENT_SIGNALS_KEPT = 16;
 
 export class CheckpointWatcher {
 	readonly runDir: string;
@@ -49,6 +52,8 @@ export class CheckpointWatcher {
 	/** The run dir found unreadable, or readable again after that (CheckpointIndex.runDirAccess). */
 	#access: CheckpointIndex['runDirAccess'] | null = null;
 	readonly #firstScanWrites = new FirstScanWrites();
+	/** Signals traintop sent to the run dir's job, oldest first, the last SENT_SIGNALS_KEPT only. */
+	#sent: readonly SentSignal[] = [];
 	/** The last error of a rescan or of the file watcher; null after a successful rescan. */
 	lastError: unknown = null;
 
@@ -182,6 +187,19 @@ export class CheckpointWatcher {
 			return index;
 		this.#index = {...index, lastSave: fresh};
 		return this.#index;
+	}
+
+	/**
+	 * traintop sent `sent` to the run dir's job: a save right after it is that save, and a job it stops is not late.
+	 * Kept for the index's judgements from the next rescan on.
+	 */
+	noteSignal(sent: SentSignal): void {
+		this.#sent = [...this.#sent, sent].slice(-SENT_SIGNALS_KEPT);
+	}
+
+	/** The signals noted, oldest first. */
+	get signalsSent(): readonly SentSignal[] {
+		return this.#sent;
 	}
 
 	/** `listener` is called after each rescan that changed the index. Returns the unsubscribe function. */

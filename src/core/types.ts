@@ -243,6 +243,27 @@ export interface MonitorSetting {
 	readonly modeFrom: string | null;
 }
 
+/** One setting a run's own files declare, as read and where: shown so that the user can check it. */
+export interface DeclaredFact {
+	/** The framework's own name for it: "save_total_limit", "every_n_train_steps", "best_k_models". */
+	readonly key: string;
+	/** As the framework wrote it, in its own words: "2", "None", "'steps'", "2 entries". */
+	readonly value: string;
+	/** The file it was read from, relative to the run dir: "checkpoint-50/training_args.bin". */
+	readonly from: string;
+	/** True when traintop worked it out from other facts (Lightning stores no save_top_k) rather than read it. */
+	readonly inferred?: boolean;
+}
+
+/** How often the run's own files say the job saves; a null field: not said. */
+export interface DeclaredCadence {
+	readonly everySteps: number | null;
+	readonly everyEpochs: number | null;
+	readonly everySeconds: number | null;
+	/** Where it was read: "checkpoint-50/training_args.bin save_steps". */
+	readonly from: string;
+}
+
 /** What a run's own files say about its framework's retention (save_total_limit, save_top_k, max_checkpoints…). */
 export interface DeclaredRetention {
 	/** keep-N; 'all' when they say to keep every checkpoint (Lightning's save_top_k −1); null when they do not say. */
@@ -250,6 +271,48 @@ export interface DeclaredRetention {
 	/** Where it was read, for the rule line and warnings: "training_args.bin save_total_limit". */
 	readonly from: string;
 	readonly monitor: MonitorSetting | null;
+	/** keep was inferred from other facts (Lightning: the size of best_k_models), not read as a setting. */
+	readonly keepInferred?: boolean;
+	/** The save cadence the files declare (HF save_steps, Lightning every_n_train_steps…); absent: not said. */
+	readonly cadence?: DeclaredCadence | null;
+	/** Every setting read, with where: the rule line's evidence. */
+	readonly facts?: readonly DeclaredFact[];
+}
+
+/**
+ * A signal traintop sent to the run dir's job and what it asks of it: a save (SIGUSR1: manual) or a save and exit
+ * (SIGTERM: emergency). The watcher keeps the recent ones: a save right after one is that save, and a job being
+ * stopped by it is never OVERDUE.
+ */
+export interface SentSignal {
+	readonly signal: string;
+	readonly expect: 'manual' | 'emergency';
+	/** Epoch ms it was sent. */
+	readonly at: number;
+	/** The job it went to, when known. */
+	readonly job: string | null;
+}
+
+/**
+ * The job's save cadence: declared by its files or learned from the saves traintop saw (checkpoints/cadence.ts), its
+ * pace, and when the next periodic save is due. OVERDUE is judged against nextAt, never guessed while learning.
+ */
+export interface SaveCadence {
+	/** Steps between periodic saves; null while not known. */
+	readonly everySteps: number | null;
+	/** Seconds between periodic saves: declared (time-based), or everySteps over the pace, or the gaps seen. */
+	readonly everySeconds: number | null;
+	/** declared: the run's files; learned: the saves seen; null: not known yet. */
+	readonly from: 'declared' | 'learned' | null;
+	/** Where, in words: "checkpoint-50/training_args.bin save_steps", "4 periodic saves seen". */
+	readonly source: string | null;
+	/** Steps per second, from consecutive periodic saves; null while unknown. */
+	readonly stepsPerSecond: number | null;
+	/** The step and epoch ms of the next periodic save expected; null while unknown. */
+	readonly nextStep: number | null;
+	readonly nextAt: number | null;
+	/** While the verdict is not possible, why: "learning: 1 periodic save seen, 3 needed"; null once known. */
+	readonly learning: string | null;
 }
 
 /** One layout's checkpoints in one directory. */
@@ -335,6 +398,8 @@ export interface CheckpointIndex {
 	readonly warnings: readonly string[];
 	/** Epoch ms of the scan. */
 	readonly scannedAt: number;
+	/** The job's save cadence and its next save (checkpoints/cadence.ts); absent on an index built without history. */
+	readonly cadence?: SaveCadence;
 	/**
 	 * The last time the run dir was deleted, or deleted and made again, while watched (its inode changed): the
 	 * watcher re-attached to the new one. Absent while it never was.
