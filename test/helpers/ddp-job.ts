@@ -1,0 +1,108 @@
+import {type ChildProcess, execFileSync, spawn} from 'node:child_process';
+import {statSync} from 'node:fs';
+import path from 'node:path';
+import {ROOT} from './dist.js';
+import {until} from './until.js';
+
+// A real DDP job: test/fixtures/jobs/ddp_plain.py (torch.distributed, gloo on CPU) under real torchrun, as a user
+// starts one. It needs PyTorch: .ci/run installs Debian's python3-torch (torch 1.13) for /usr/bin/python3.
+
+const JOB = path.join(ROOT, 'test/fixtures/jobs/ddp_plain.py');
+
+/** The first python3 that imports torch.distributed: Debian's, or the one on PATH. Throws, saying what to install. */
+export function torchPython(): string {
+	for (const python of ['/usr/bin/python3', 'python3']) {
+		try {
+			execFileSync(python, ['-c', 'import torch.distributed'], {stdio: 'ignore', timeout: 60_000});
+			return python;
+		} catch {
+			// not this one
+		}
+	}
+	throw new Error('this test runs a real PyTorch DDP job: install PyTorch for python3 (Debian: apt-get install python3-torch)');
+}
+
+/** What a job must not inherit from whoever runs the tests: an identity and a process group to join. */
+const SCRUB = ['RANK', 'LOCAL_RANK', 'WORLD_SIZE', 'LOCAL_WORLD_SIZE', 'MASTER_ADDR', 'MASTER_PORT', 'SLURM_PROCID'];
+
+export interface DdpJob {
+	/** torchrun's pid: the elastic agent, parent of the ranks. */
+	readonly launcherPid: number;
+	readonly child: ChildProcess;
+	/** Everything torchrun printed (its --tee copies of the ranks' stdout, prefixed `[default0]:`). */
+	output(): string;
+	/** The ranks' pids, once both said they are ready. */
+	ranks(): Promise<number[]>;
+	/** The steps of the saves rank 0 reported, in order, with their reason (periodic, signal, exit). */
+	saves(): {readonly step: number; readonly name: string; readonly reason: string}[];
+	/** The mtime (epoch ms) of a checkpoint file the job wrote, while it is there. */
+	savedAt(name: string): number;
+	readonly exited: Promise<number | string>;
+	stop(): Promise<void>;
+}
+
+export function startDdpJob(runDir: string, options: {saveEvery: number; stepSeconds: number; keep?: number}): DdpJob {
+	const python = torchPython();
+	const env: NodeJS.ProcessEnv = {...process.env, OMP_NUM_THREADS: '1'};
+	for (const name of SCRUB) delete env[name];
+	const port = String(30_000 + Math.floor(Math.random() * 20_000));
+	// --redirects 1 --tee 1: Debian's torch 1.13 on Python 3.11 cannot parse torchrun's default "0" for these (a zero
+	// IntFlag is not iterated any more); 1 sends the ranks' stdout to a log file and copies it to torchrun's.
+	const args = [
+		...['-m', 'torch.distributed.run', '--nproc_per_node', '2', '--master_port', port],
+		...['--redirects', '1', '--tee', '1', JOB, '--run-dir', runDir],
+		...['--save-every', String(options.saveEvery), '--step-seconds', String(options.stepSeconds)],
+		...['--keep', String(options.keep ?? 0)],
+	];
+	const child = spawn(python, args, {env, stdio: ['ignore', 'pipe', 'pipe']});
+	let out = '';
+	child.stdout?.on('data', (chunk: Buffer) => {
+		out += chunk.toString();
+	});
+	child.stderr?.on('data', (chunk: Buffer) => {
+		out += chunk.toString();
+	});
+	const exited = new Promise<number | string>(resolve => {
+		child.once('close', (code, signal) => resolve(code ?? signal ?? -1));
+	});
+	const readyPids = (): number[] => [...out.matchAll(/rank \d ready pid (\d+)/g)].map(m => Number(m[1]));
+	return {
+		launcherPid: child.pid ?? -1,
+		child,
+		output: () => out,
+		async ranks() {
+			await until(readyPids, pids => pids.length === 2, 'both DDP ranks ready', 120_000, 100);
+			return readyPids();
+		},
+		saves: () =>
+			[...out.matchAll(/saved (ckpt_step(\d+)\.pt) step \d+ reason (\w+)/g)].map(m => ({
+				name: m[1] ?? '',
+				step: Number(m[2]),
+				reason: m[3] ?? '',
+			})),
+		savedAt: name => statSync(path.join(runDir, 'checkpoints', name)).mtimeMs,
+		exited,
+		async stop() {
+			if (child.exitCode === null && child.signalCode === null) {
+				for (const pid of readyPids()) {
+					try {
+						process.kill(pid, 'SIGCONT');
+					} catch {
+						// gone
+					}
+				}
+				child.kill('SIGTERM');
+				const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+				await exited;
+				clearTimeout(timer);
+			}
+			for (const pid of readyPids()) {
+				try {
+					process.kill(pid, 'SIGKILL');
+				} catch {
+					// gone
+				}
+			}
+		},
+	};
+}
