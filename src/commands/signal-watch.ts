@@ -16,7 +16,8 @@ import type {SignalPlan} from './signal-plan.js';
 
 export interface SaveWatch {
 	readonly runDir: string;
-	await(sentAt: number, expect: SaveExpectation | null): Promise<SaveOutcome>;
+	/** The save `signal`, sent at `sentAt`, asked for (expect null: a raw signal, any new checkpoint). */
+	await(sentAt: number, expect: SaveExpectation | null, signal: SignalName): Promise<SaveOutcome>;
 	stop(): Promise<void>;
 }
 
@@ -35,14 +36,18 @@ export async function saveWatch(settings: Settings, plan: SignalPlan, runDir: st
 	const timeoutMs = settings.timeout * 1000;
 	return {
 		runDir: watched,
-		await: (sentAt, expect) =>
-			expect
-				? watcher.awaitSave(sentAt, timeoutMs, expect)
-				: watcher.awaitNewCheckpoint(sentAt, timeoutMs).then(checkpoint => ({
-						checkpoint,
-						attributed: checkpoint !== null,
-						note: null,
-					})),
+		await: (sentAt, expect, signal) => {
+			if (expect === null)
+				return watcher.awaitNewCheckpoint(sentAt, timeoutMs).then(checkpoint => ({
+					checkpoint,
+					attributed: checkpoint !== null,
+					note: null,
+				}));
+			// The watcher's kinds follow what was sent: the first new save after it is that save (signal-saves.ts).
+			const job = typeof plan.job.id === 'string' ? plan.job.id : null;
+			watcher.noteSignal({signal, expect, at: sentAt, job});
+			return watcher.awaitSave(sentAt, timeoutMs, expect);
+		},
 		stop: () => watcher.stop(),
 	};
 }

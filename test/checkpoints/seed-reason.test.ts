@@ -27,7 +27,7 @@ describe('kindFromReason', () => {
 		['time_limit', 'emergency'],
 		['terminated', 'emergency'],
 		['KeyboardInterrupt', 'emergency'],
-		['signal', 'emergency'],
+		['signal', 'unknown'], // which signal it was is traintop's to say (checkpoints/signal-saves.ts)
 		['preempted at step 500', 'emergency'], // the emergency word wins over "step"
 		['manual', 'manual'],
 		['SIGUSR1', 'manual'],
