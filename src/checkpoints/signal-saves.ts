@@ -50,12 +50,70 @@ function judge(c: ScannedCheckpoint, sent: SentSignal, cadence: SaveCadence | nu
 	return {answer: false, note: null};
 }
 
+interface Resolved {
+	/** The checkpoints relabelled or noted, by path. */
+	readonly changed: ReadonlyMap<string, ScannedCheckpoint>;
+	/** Each signal's answer (the paths of its save), or null while none came. */
+	readonly answers: readonly (readonly string[] | null)[];
+}
+
 /**
- * The checkpoints with the saves that answer `signals` (oldest first) relabelled: for each signal, the first complete
- * save (by time) not seen before it was sent, written at or after it (less the clock slack of names and mtimes) and
- * within SIGNAL_SAVE_WINDOW_MS, that is not a copy (last) or a mark (best) and not another signal's answer. A periodic
- * save on the cadence is passed over, an unknown one there is noted as possibly it. The same array when nothing
- * changes.
+ * What may answer `sent`: once answered, that save only (so that when retention deletes it the next save is not
+ * taken for it); else the complete saves not seen before it was sent, written at or after it (less the clock slack
+ * of names and mtimes) and within SIGNAL_SAVE_WINDOW_MS, not a copy (last) or a mark (best), oldest first.
+ */
+function candidates(checkpoints: readonly ScannedCheckpoint[], sent: SentSignal): ScannedCheckpoint[] {
+	if (sent.answeredBy !== undefined) return checkpoints.filter(c => sent.answeredBy!.includes(c.path));
+	const before = new Set(sent.before ?? []);
+	return checkpoints
+		.filter(
+			c =>
+				c.status === 'complete' &&
+				c.kind !== 'last' &&
+				c.kind !== 'best' &&
+				!before.has(c.path) &&
+				c.time >= sent.at - TIME_SLACK_MS &&
+				c.time <= sent.at + SIGNAL_SAVE_WINDOW_MS,
+		)
+		.sort((a, b) => a.time - b.time);
+}
+
+function resolve(
+	checkpoints: readonly ScannedCheckpoint[],
+	signals: readonly SentSignal[],
+	cadence: SaveCadence | null,
+): Resolved {
+	const changed = new Map<string, ScannedCheckpoint>();
+	const taken = new Set<string>();
+	const answers: (readonly string[] | null)[] = [];
+	for (const sent of signals) {
+		const fresh = candidates(checkpoints, sent).filter(c => !taken.has(c.path));
+		let answer: string[] | null = null;
+		for (const c of fresh) {
+			const verdict = judge(c, sent, cadence);
+			if (verdict.answer) {
+				// One save may be several files of its step (model_step714.pt, optim_step714.pt): all of them answer it.
+				const parts = c.step === null ? [c] : fresh.filter(p => p.step === c.step && p.kind === c.kind);
+				answer = parts.map(part => part.path);
+				for (const part of parts) {
+					taken.add(part.path);
+					if (verdict.note !== null) changed.set(part.path, {...part, kind: verdict.kind, kindNote: verdict.note});
+				}
+				break;
+			}
+			// Possibly this signal's save: said once, and never over what an earlier signal's answer made of it.
+			if (verdict.note !== null && !changed.has(c.path)) changed.set(c.path, {...c, kindNote: verdict.note});
+		}
+		answers.push(answer);
+	}
+	return {changed, answers};
+}
+
+/**
+ * The checkpoints with the saves that answer `signals` (oldest first) relabelled: for each signal, the first
+ * candidate save (above) that is not another signal's answer and whose kind the job left open (unknown, a bare
+ * "signal" reason, a periodic save off the cadence) or named manual or emergency. A periodic save on the cadence is
+ * passed over, an unknown one there is noted as possibly it. The same array when nothing changes.
  */
 export function signalSaves(
 	checkpoints: readonly ScannedCheckpoint[],
@@ -63,33 +121,24 @@ export function signalSaves(
 	cadence: SaveCadence | null,
 ): readonly ScannedCheckpoint[] {
 	if (signals.length === 0) return checkpoints;
-	const changed = new Map<string, ScannedCheckpoint>();
-	const answers = new Set<string>();
-	for (const sent of signals) {
-		const before = new Set(sent.before ?? []);
-		const fresh = checkpoints
-			.filter(
-				c =>
-					c.status === 'complete' &&
-					c.kind !== 'last' &&
-					c.kind !== 'best' &&
-					!before.has(c.path) &&
-					!answers.has(c.path) &&
-					c.time >= sent.at - TIME_SLACK_MS &&
-					c.time <= sent.at + SIGNAL_SAVE_WINDOW_MS,
-			)
-			.sort((a, b) => a.time - b.time);
-		for (const c of fresh) {
-			const verdict = judge(c, sent, cadence);
-			if (verdict.answer) {
-				answers.add(c.path);
-				if (verdict.note !== null) changed.set(c.path, {...c, kind: verdict.kind, kindNote: verdict.note});
-				break;
-			}
-			// Possibly this signal's save: said once, and never over what an earlier signal's answer made of it.
-			if (verdict.note !== null && !changed.has(c.path)) changed.set(c.path, {...c, kindNote: verdict.note});
-		}
-	}
+	const {changed} = resolve(checkpoints, signals, cadence);
 	if (changed.size === 0) return checkpoints;
 	return checkpoints.map(c => changed.get(c.path) ?? c);
+}
+
+/**
+ * The signals with the saves that answered them recorded (answeredBy), as signalSaves finds them in these checkpoints:
+ * the watcher keeps them, so a signal stays answered by its save after retention deletes it. The same array when
+ * nothing new was answered.
+ */
+export function withAnswers(
+	checkpoints: readonly ScannedCheckpoint[],
+	signals: readonly SentSignal[],
+	cadence: SaveCadence | null,
+): readonly SentSignal[] {
+	const {answers} = resolve(checkpoints, signals, cadence);
+	if (signals.every((sent, i) => sent.answeredBy !== undefined || answers[i] === null)) return signals;
+	return signals.map((sent, i) =>
+		sent.answeredBy !== undefined || answers[i] === null ? sent : {...sent, answeredBy: answers[i]!},
+	);
 }

@@ -6,6 +6,7 @@ import {errorMessage} from '../core/errors.js';
 import type {Checkpoint, CheckpointIndex, SentSignal} from '../core/types.js';
 import {diskSpace} from './disk.js';
 import {buildIndex, lastSaveAt} from './retention.js';
+import {withAnswers} from './signal-saves.js';
 import {indexSignature as signature, isNew} from './index-change.js';
 import {RunDirPresence, unreadable} from './run-dir-presence.js';
 import {scanningIndex, unreadableIndex, waitingIndex} from './placeholder-index.js';
@@ -252,13 +253,16 @@ export class CheckpointWatcher {
 				this.#lastScan = {end: this.#now(), took: performance.now() - began, cpu: cpuMs() - cpuBefore};
 			});
 		this.lastError = null;
+		const priorCadence = this.#index?.cadence ?? null;
 		const built = buildIndex(scan, {
 			keep: this.#options.keep,
 			now: this.#now(),
 			disk,
 			signals: this.#sent,
-			priorCadence: this.#index?.cadence ?? null,
+			priorCadence,
 		});
+		// A signal answered stays answered by that save, even once retention deletes it (signal-saves.ts).
+		this.#sent = withAnswers(scan.checkpoints, this.#sent, priorCadence);
 		this.#noteFirstSeen(built.checkpoints, startedAt);
 		if (!this.#index?.scanning) return this.#publish(built);
 		const written = this.#firstScanWrites.take(this.runDir, built.checkpoints);

@@ -303,6 +303,8 @@ export interface SentSignal {
 	 * none of them is the save it asked for.
 	 */
 	readonly before?: readonly string[];
+	/** Paths of the save that answered it, once one did (the watcher fills it): no later save is taken for it. */
+	readonly answeredBy?: readonly string[];
 }
 
 /**

@@ -3,7 +3,7 @@
 
 import {describe, expect, it} from 'vitest';
 import {buildIndex} from '../../src/checkpoints/retention.js';
-import {SIGNAL_SAVE_WINDOW_MS, signalSaves} from '../../src/checkpoints/signal-saves.js';
+import {SIGNAL_SAVE_WINDOW_MS, signalSaves, withAnswers} from '../../src/checkpoints/signal-saves.js';
 import type {SaveCadence, ScannedCheckpoint, SentSignal} from '../../src/core/types.js';
 import {localTime} from '../../src/format/time.js';
 
@@ -116,6 +116,25 @@ describe('signalSaves', () => {
 		const second = ckpt(715, {time: SENT_AT + 2000});
 		const later = {...term, at: SENT_AT + 1500};
 		expect(signalSaves([first, second], [usr1, later], null).map(c => c.kind)).toEqual(['manual', 'emergency']);
+	});
+
+	it('a save of several files of one step: each of them answers the signal', () => {
+		const model = ckpt(714, {name: 'model_step714.pt', time: SENT_AT + 100});
+		const optim = ckpt(714, {name: 'optim_step714.pt', time: SENT_AT + 300});
+		const next = ckpt(715, {time: SENT_AT + 400});
+		expect(signalSaves([model, optim, next], [usr1], null).map(c => c.kind)).toEqual(['manual', 'manual', 'unknown']);
+	});
+
+	it('once answered, always by that save: after retention deleted it, the next save is not taken for it', () => {
+		const asked = ckpt(714, {time: SENT_AT + 100});
+		const [noted] = withAnswers([ckpt(600), asked], [usr1], null);
+		expect(noted).toMatchObject({answeredBy: [asked.path]});
+		// Unanswered signals, and those answered before, stay as they are (the same array when nothing is new).
+		const twice = [noted!];
+		expect(withAnswers([asked], twice, null)).toBe(twice);
+		const next = ckpt(715, {time: SENT_AT + 60_000});
+		expect(signalSaves([next], [noted!], null)[0]).toMatchObject({kind: 'unknown'});
+		expect(signalSaves([asked, next], [noted!], null).map(c => c.kind)).toEqual(['manual', 'unknown']);
 	});
 
 	it('a save the job named manual or emergency answers the signal as it is', () => {
