@@ -27,6 +27,11 @@ describe('kindFromReason', () => {
 		['time_limit', 'emergency'],
 		['terminated', 'emergency'],
 		['KeyboardInterrupt', 'emergency'],
+		['signal 15', 'emergency'],
+		['signum=2', 'emergency'],
+		['signal 10', 'manual'],
+		['sig 12', 'manual'],
+		['signal 150', 'unknown'],
 		['signal', 'unknown'], // which signal it was is traintop's to say (checkpoints/signal-saves.ts)
 		['preempted at step 500', 'emergency'], // the emergency word wins over "step"
 		['manual', 'manual'],

@@ -80,6 +80,14 @@ describe('the kind of the save a signal asked for', () => {
 		expect(body.checkpoint.kind_note).toMatch(new RegExp(`^after traintop's SIGUSR1 at ${CLOCK}$`));
 		expect((body.checkpoint.step as number) % 300).not.toBe(0);
 	}, 60_000);
+
+	test('SIGUSR1 sent by its name is the save signal all the same', async () => {
+		await start({layout: 'generic', onSignal: 'step-name'});
+		const {code, stdout, stderr} = await signal('SIGUSR1', 20, '--json');
+		expect(code, stderr).toBe(0);
+		const body = JSON.parse(stdout) as {checkpoint: Record<string, unknown>};
+		expect(body.checkpoint).toMatchObject({saved: true, attributed: true, kind: 'manual'});
+	}, 60_000);
 });
 
 describe('through an agent', () => {

@@ -15,6 +15,9 @@ type SaveKind = Extract<CheckpointKind, 'periodic' | 'manual' | 'emergency'>;
 const RULES: readonly (readonly [RegExp, SaveKind])[] = [
 	[/(?:^|[^a-z])(?:sig[ _-]?)?(?:term|int)(?![a-z])/, 'emergency'],
 	[/usr[12]/, 'manual'],
+	// A signal by its number (`f"signal {signum}"`), as Linux numbers them: 15 TERM, 2 INT; 10 USR1, 12 USR2.
+	[/(?:signal|signum|sig)[ _:=#-]*(?:15|2)(?!\d)/, 'emergency'],
+	[/(?:signal|signum|sig)[ _:=#-]*(?:10|12)(?!\d)/, 'manual'],
 	[/preempt|emergency|requeue|time[ _-]?out|time[ _-]?limit|terminat|interrupt/, 'emergency'],
 	[/manual|request|user|on[ _-]?demand/, 'manual'],
 	[/periodic|interval|schedul|every|step/, 'periodic'],
