@@ -108,8 +108,8 @@ describe('signal --wait exits 3 when the save asked for does not come', () => {
 	test('a periodic save lands instead: said, exit 3', async () => {
 		await start({layout: 'seed', onSignal: 'ignore', periodic: 60});
 		await job!.saved(0);
-		const {code, stdout} = await signal('save', 3);
-		expect(stdout).toMatch(/no manual checkpoint within 3 s; the next one \(checkpoint_step_\d+\) is periodic$/m);
+		const {code, stdout} = await signal('save', 5);
+		expect(stdout).toMatch(/no manual checkpoint within 5 s; the next one \(checkpoint_step_\d+\) is periodic$/m);
 		expect(code).toBe(3);
 	}, 60_000);
 
