@@ -25,8 +25,13 @@ export interface CommandContext extends DetailContext {
 	readonly readonly: boolean;
 	/** The latest snapshot: its rank scan says which ranks each job has. */
 	readonly latest: () => Pick<Snapshot, 'ranks'> | null;
-	/** The session's sender (actions.send): these pids of this job, every guard applied. */
-	readonly send: (signal: SignalName, job: Job, pids: readonly number[]) => Promise<readonly SendResult[]>;
+	/** The session's sender (actions.send): these pids of this job, every guard applied; `expect` the save asked. */
+	readonly send: (
+		signal: SignalName,
+		job: Job,
+		pids: readonly number[],
+		expect: 'manual' | 'emergency' | null,
+	) => Promise<readonly SendResult[]>;
 }
 
 /** Only names written as this platform's signals are (`SIGUSR1`); the viewer resolves `save`, `USR1` or `10`. */
@@ -75,7 +80,7 @@ async function answerCommand(command: SignalCommand, context: CommandContext): P
 	const isTarget = (identity: RankIdentity) =>
 		job.ranks.some((rank: RankProcess) => rank.pid === identity.pid && rank.startTime === identity.start_time);
 	const targets = named.filter(isTarget).map(identity => identity.pid);
-	const sent = targets.length > 0 ? await context.send(command.signal, job, targets) : [];
+	const sent = targets.length > 0 ? await context.send(command.signal, job, targets, command.expect ?? null) : [];
 	const byPid = new Map(sent.map(result => [result.pid, result]));
 	const result = (identity: RankIdentity) =>
 		(isTarget(identity) ? byPid.get(identity.pid) : undefined) ?? notATarget(identity, job, host);

@@ -76,7 +76,7 @@ export async function runAgent(session: Session, options: AgentOptions): Promise
 		readonly: session.readonly,
 		latest: () => monitor.getSnapshot(),
 		// Never forced: a rank without a handler for the signal is refused, as in the TUI.
-		send: (signal, job, pids) => session.actions.send(signal, job, pids),
+		send: (signal, job, pids, expect) => session.actions.send(signal, job, pids, expect),
 		// This node's /proc, for a rank of the latest scan only (detail-command.ts checks its identity first).
 		detail: rank => session.actions.rankDetail(rank),
 	});

@@ -64,6 +64,11 @@ export interface SignalCommand {
 	readonly signal: string;
 	/** The ranks as the sender saw them; empty: none (the agent never widens a command to "all"). */
 	readonly ranks: readonly RankIdentity[];
+	/**
+	 * The save the signal asks for, as the sender means it: the agent's run-dir watcher takes the next save for that
+	 * kind. Absent (an older viewer): the agent's own save and emergency signals decide.
+	 */
+	readonly expect?: 'manual' | 'emergency';
 }
 
 /**
@@ -214,6 +219,7 @@ const commandSchema = z.discriminatedUnion('kind', [
 		job: z.string().min(1),
 		signal: z.string().regex(/^SIG[A-Z0-9]+$/),
 		ranks: z.array(z.object({pid, start_time: startTime})),
+		expect: z.enum(['manual', 'emergency']).optional(),
 	}),
 	z.object({kind: z.literal('detail'), id: z.string().min(1), host, pid, start_time: startTime}),
 ]);

@@ -4,7 +4,7 @@ import type {Checkpoint, CheckpointIndex} from '../core/types.js';
 // save awaits (a checkpoint new since a signal was sent).
 
 /** A checkpoint's time may be truncated to the second (names, mtimes): the awaits accept this much before sinceMs. */
-const TIME_SLACK_MS = 1000;
+export const TIME_SLACK_MS = 1000;
 
 /** What the awaits count as new: complete, not complete when the wait began, written since sinceMs (less the slack). */
 export function isNew(c: Checkpoint, before: ReadonlySet<string>, sinceMs: number): boolean {

@@ -9,10 +9,13 @@ import type {
 	RetentionGroup,
 	RetentionMark,
 	RetentionSource,
+	SaveCadence,
 	ScanGroup,
 	ScannedCheckpoint,
 	ScanResult,
+	SentSignal,
 } from '../core/types.js';
+import {signalSaves} from './signal-saves.js';
 import {layoutNamed} from './layouts/registry.js';
 import type {RetentionPlan} from './rules.js';
 
@@ -23,6 +26,10 @@ export interface BuildIndexOptions {
 	readonly now: number;
 	/** Free and total bytes of the run dir's file system (checkpoints/disk.ts); null when unknown. */
 	readonly disk: {readonly freeBytes: number | null; readonly totalBytes: number | null} | null;
+	/** The signals traintop sent to the job, oldest first (CheckpointWatcher.signalsSent): their saves' kinds follow them. */
+	readonly signals?: readonly SentSignal[];
+	/** The cadence known before this scan (the previous index's): a save off it right after a signal is the signal's. */
+	readonly priorCadence?: SaveCadence | null;
 }
 
 /** The last save is overdue when its age exceeds this multiple of the median interval between saves. */
@@ -182,7 +189,10 @@ function mainGroup(plans: readonly GroupPlan[], complete: readonly ScannedCheckp
 	return plans.find(p => p.group.key === newest?.group) ?? plans[0];
 }
 
-export function buildIndex(scan: ScanResult, options: BuildIndexOptions): CheckpointIndex {
+export function buildIndex(given: ScanResult, options: BuildIndexOptions): CheckpointIndex {
+	// First: the kinds of the saves traintop's own signals asked for, which everything below reads.
+	const relabelled = signalSaves(given.checkpoints, options.signals ?? [], options.priorCadence ?? null);
+	const scan = relabelled === given.checkpoints ? given : {...given, checkpoints: relabelled};
 	const warnings = [...scan.warnings];
 	const plans = groupsOf(scan).map(group => planGroup(scan, group, options.keep, warnings));
 	const protectedSet = new Set(plans.flatMap(p => p.plan.protected));

@@ -40,8 +40,22 @@ export function settle(fresh: readonly Checkpoint[], expect: SaveExpectation): S
 	const expected = fresh.find(c => matchSave(c.kind, expect) === 'expected');
 	if (expected) return {checkpoint: expected, attributed: true, note: null};
 	const maybe = fresh.find(c => matchSave(c.kind, expect) === 'maybe');
-	if (maybe) return {checkpoint: maybe, attributed: false, note: MAYBE_NOTE[expect]};
+	if (maybe) {
+		// Why it may not be it, when traintop knows (signal-saves.ts: "step 900 is also a periodic step …").
+		const why = maybe.kindNote === undefined ? '' : ` (${maybe.kindNote})`;
+		return {checkpoint: maybe, attributed: false, note: `${MAYBE_NOTE[expect]}${why}`};
+	}
 	return null;
+}
+
+/**
+ * The save asked for came, or one that may be it: what `signal --wait` exits 0 on. A save of another kind that came
+ * instead ("no manual checkpoint within 60 s; the next one is periodic") is not it. expect null (a raw signal): any.
+ */
+export function saveCame(outcome: SaveOutcome, expect: SaveExpectation | null): boolean {
+	const {checkpoint} = outcome;
+	if (checkpoint === null) return false;
+	return outcome.attributed || expect === null || matchSave(checkpoint.kind, expect) === 'maybe';
 }
 
 /**

@@ -191,6 +191,7 @@ async function complete(layout: string, group: string, item: Found): Promise<Sca
 		metric: item.metric,
 		group,
 		warnings,
+		...(item.reason === undefined ? {} : {reason: item.reason}),
 	};
 }
 

@@ -6,6 +6,7 @@ import {errorMessage} from '../core/errors.js';
 import type {Checkpoint, CheckpointIndex, SentSignal} from '../core/types.js';
 import {diskSpace} from './disk.js';
 import {buildIndex, lastSaveAt} from './retention.js';
+import {withAnswers} from './signal-saves.js';
 import {indexSignature as signature, isNew} from './index-change.js';
 import {RunDirPresence, unreadable} from './run-dir-presence.js';
 import {scanningIndex, unreadableIndex, waitingIndex} from './placeholder-index.js';
@@ -54,6 +55,11 @@ export class CheckpointWatcher {
 	readonly #firstScanWrites = new FirstScanWrites();
 	/** Signals traintop sent to the run dir's job, oldest first, the last SENT_SIGNALS_KEPT only. */
 	#sent: readonly SentSignal[] = [];
+	/**
+	 * When a scan first saw each complete checkpoint (the scan's start): what a signal noted late (after the send's
+	 * own awaits) counts as seen before it.
+	 */
+	#firstSeen = new Map<string, number>();
 	/** The last error of a rescan or of the file watcher; null after a successful rescan. */
 	lastError: unknown = null;
 
@@ -194,7 +200,10 @@ export class CheckpointWatcher {
 	 * Kept for the index's judgements from the next rescan on.
 	 */
 	noteSignal(sent: SentSignal): void {
-		this.#sent = [...this.#sent, sent].slice(-SENT_SIGNALS_KEPT);
+		const before = sent.before ?? [...this.#firstSeen].filter(([, seen]) => seen < sent.at).map(([path]) => path);
+		this.#sent = [...this.#sent, {...sent, before}].slice(-SENT_SIGNALS_KEPT);
+		// A save already scanned before the note (a fast job, a late note) gets its kind at the next scan: one now.
+		if (this.#starting !== null) this.#schedule();
 	}
 
 	/** The signals noted, oldest first. */
@@ -230,7 +239,7 @@ export class CheckpointWatcher {
 
 	async #scanOnce(): Promise<CheckpointIndex> {
 		const diskOf = this.#options.disk ?? diskSpace;
-		const [began, cpuBefore] = [performance.now(), cpuMs()];
+		const [began, cpuBefore, startedAt] = [performance.now(), cpuMs(), this.#now()];
 		// The watcher catches up first (new directories watched; after a storm paused it, a walk): part of the cost.
 		await this.#watcher?.settle?.().catch(() => undefined);
 		const [scan, disk] = await Promise.all([this.#scan(this.runDir), diskOf(this.runDir)])
@@ -244,10 +253,28 @@ export class CheckpointWatcher {
 				this.#lastScan = {end: this.#now(), took: performance.now() - began, cpu: cpuMs() - cpuBefore};
 			});
 		this.lastError = null;
-		const built = buildIndex(scan, {keep: this.#options.keep, now: this.#now(), disk});
+		const priorCadence = this.#index?.cadence ?? null;
+		const built = buildIndex(scan, {
+			keep: this.#options.keep,
+			now: this.#now(),
+			disk,
+			signals: this.#sent,
+			priorCadence,
+		});
+		// A signal answered stays answered by that save, even once retention deletes it (signal-saves.ts).
+		this.#sent = withAnswers(scan.checkpoints, this.#sent, priorCadence);
+		this.#noteFirstSeen(built.checkpoints, startedAt);
 		if (!this.#index?.scanning) return this.#publish(built);
 		const written = this.#firstScanWrites.take(this.runDir, built.checkpoints);
 		return this.#publish(written.length === 0 ? built : {...built, writtenWhileScanning: written});
+	}
+
+	/** Records when each complete checkpoint was first seen; forgets those gone. */
+	#noteFirstSeen(checkpoints: readonly Checkpoint[], scanStart: number): void {
+		const seen = new Map<string, number>();
+		for (const c of checkpoints)
+			if (c.status === 'complete') seen.set(c.path, this.#firstSeen.get(c.path) ?? scanStart);
+		this.#firstSeen = seen;
 	}
 
 	/** Makes `built` the index (with the run dir's replacement, if any) and tells the hooks and listeners. */

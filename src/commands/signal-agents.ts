@@ -27,6 +27,8 @@ export interface AgentsPlanInput {
 	readonly label: string;
 	/** The emergency action: the ranks save and exit. */
 	readonly emergency: boolean;
+	/** The save asked for (null: a raw signal): each node's watcher takes the next save for that kind. */
+	readonly expect: SaveExpectation | null;
 	readonly ranks: readonly number[] | undefined;
 	readonly job: string | null;
 	readonly runDir: string | null;
@@ -126,7 +128,7 @@ export async function agentsPlan(
 		job: {id: job.id, identity: job.identity, nodes: hosts, run_dir: job.runDir},
 		watchFrom: null,
 		send: async () => {
-			const results = await sendAcrossNodes(fleet, input.signal, sends);
+			const results = await sendAcrossNodes(fleet, input.signal, sends, input.expect);
 			reached = results.filter(r => r.outcome === 'sent');
 			// The `signal --json` fields in their documented order.
 			return results.map(

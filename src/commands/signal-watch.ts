@@ -6,6 +6,7 @@ import type {ExitReport} from '../fleet/node-exit-watch.js';
 import {nodeExitLine, nodeExitStatus} from '../fleet/node-exit-words.js';
 import {exitState} from '../fleet/node-exits.js';
 import type {SignalName} from '../ranks/signals.js';
+import {expectationOf} from '../session/actions.js';
 import {procReader} from '../system/procfs.js';
 import type {SignalPlan} from './signal-plan.js';
 
@@ -16,7 +17,8 @@ import type {SignalPlan} from './signal-plan.js';
 
 export interface SaveWatch {
 	readonly runDir: string;
-	await(sentAt: number, expect: SaveExpectation | null): Promise<SaveOutcome>;
+	/** The save `signal`, sent at `sentAt`, asked for (expect null: a raw signal, any new checkpoint). */
+	await(sentAt: number, expect: SaveExpectation | null, signal: SignalName): Promise<SaveOutcome>;
 	stop(): Promise<void>;
 }
 
@@ -35,14 +37,19 @@ export async function saveWatch(settings: Settings, plan: SignalPlan, runDir: st
 	const timeoutMs = settings.timeout * 1000;
 	return {
 		runDir: watched,
-		await: (sentAt, expect) =>
-			expect
-				? watcher.awaitSave(sentAt, timeoutMs, expect)
-				: watcher.awaitNewCheckpoint(sentAt, timeoutMs).then(checkpoint => ({
-						checkpoint,
-						attributed: checkpoint !== null,
-						note: null,
-					})),
+		await: (sentAt, expect, signal) => {
+			// The watcher's kinds follow what was sent: the first new save after it is that save (signal-saves.ts). A
+			// raw SIGUSR1 or SIGTERM is the save or emergency signal all the same.
+			const asked = expect ?? expectationOf(signal, settings);
+			const job = typeof plan.job.id === 'string' ? plan.job.id : null;
+			if (asked !== null) watcher.noteSignal({signal, expect: asked, at: sentAt, job});
+			if (expect !== null) return watcher.awaitSave(sentAt, timeoutMs, expect);
+			return watcher.awaitNewCheckpoint(sentAt, timeoutMs).then(checkpoint => ({
+				checkpoint,
+				attributed: checkpoint !== null,
+				note: null,
+			}));
+		},
 		stop: () => watcher.stop(),
 	};
 }

@@ -3,7 +3,7 @@ import type {Readable, Writable} from 'node:stream';
 import type {Settings} from '../config/schema.js';
 import {EXIT, UsageError} from '../core/errors.js';
 import type {Job} from '../core/types.js';
-import type {SaveOutcome} from '../checkpoints/save-attribution.js';
+import {type SaveOutcome, saveCame} from '../checkpoints/save-attribution.js';
 import {exitLines, exitsJson, saveWatch} from './signal-watch.js';
 import {jobLine} from '../format/jobs.js';
 import {printable} from '../format/printable.js';
@@ -154,6 +154,7 @@ async function signalThroughAgents(
 		signal: action.signal,
 		label: action.label,
 		emergency: action.expect === 'emergency',
+		expect: action.expect,
 		ranks: o.ranks,
 		job: o.job ?? o.slurmJob ?? null,
 		runDir: o.runDir,
@@ -221,7 +222,7 @@ async function carryOut(
 		if (watch && results.some(r => r.outcome === 'sent')) {
 			const andExits = exits ? " and for the job's ranks to exit" : '';
 			if (!o.json) say(`waiting up to ${o.settings.timeout} s for a new checkpoint in ${watch.runDir}${andExits}…`);
-			const [outcome, report] = await Promise.all([watch.await(sentAt, expect), exits?.settle() ?? null]);
+			const [outcome, report] = await Promise.all([watch.await(sentAt, expect, signal), exits?.settle() ?? null]);
 			waited = {outcome, seconds: (Date.now() - sentAt) / 1000};
 			exited = report;
 			if (!o.json)
@@ -239,6 +240,7 @@ async function carryOut(
 				path: found?.path ?? null,
 				step: found?.step ?? null,
 				kind: found?.kind ?? null,
+				kind_note: found?.kindNote ?? null,
 				seconds: Math.round(waited.seconds * 10) / 10,
 			};
 			const body = versioned({
@@ -254,7 +256,8 @@ async function carryOut(
 			o.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
 		}
 		const allSent = results.every(r => r.outcome === 'sent');
-		return allSent && (!waited || waited.outcome.checkpoint !== null) ? EXIT.ok : EXIT.actionRefused;
+		// With --wait, exit 3 unless the save asked for came (or one that may be it): a periodic save landing instead is not it.
+		return allSent && (!waited || saveCame(waited.outcome, expect)) ? EXIT.ok : EXIT.actionRefused;
 	} finally {
 		exits?.stop();
 		await watch?.stop();
@@ -270,7 +273,9 @@ function resultLine(result: TargetResult): string {
 function waitLine(outcome: SaveOutcome, seconds: number, runDir: string, timeout: number): string {
 	const {checkpoint} = outcome;
 	if (!checkpoint) return `no new checkpoint in ${runDir} within ${timeout} s`;
-	const step = checkpoint.step === null ? '' : ` (step ${checkpoint.step}, ${checkpoint.kind})`;
+	// The kind with why, when traintop decided it: `manual: after traintop's SIGUSR1 at 10:42:07`.
+	const kind = checkpoint.kindNote === undefined ? checkpoint.kind : `${checkpoint.kind}: ${checkpoint.kindNote}`;
+	const step = checkpoint.step === null ? '' : ` (step ${checkpoint.step}, ${kind})`;
 	const what = `${checkpoint.name}${step} in ${seconds.toFixed(1)} s`;
 	return outcome.attributed ? `saved ${what}` : `${what}${outcome.note ? ` — ${outcome.note}` : ''}`;
 }

@@ -228,6 +228,13 @@ export interface ScannedCheckpoint {
 	readonly group: string;
 	/** Why something about it is unknown (a malformed trainer_state.json…); empty when all is well. */
 	readonly warnings: readonly string[];
+	/** The job's own words for why it saved (the seed metadata's `reason`), when it records them. */
+	readonly reason?: string;
+	/**
+	 * Why its kind is what traintop made of it rather than what the job recorded ("after traintop's SIGUSR1 at
+	 * 10:42:07"), or why it may be the save a signal asked for ("step 900 is also a periodic step"); absent otherwise.
+	 */
+	readonly kindNote?: string;
 }
 
 export interface CheckpointMetric {
@@ -291,6 +298,13 @@ export interface SentSignal {
 	readonly at: number;
 	/** The job it went to, when known. */
 	readonly job: string | null;
+	/**
+	 * Paths of the complete checkpoints traintop had seen before it was sent (the watcher fills it in noteSignal):
+	 * none of them is the save it asked for.
+	 */
+	readonly before?: readonly string[];
+	/** Paths of the save that answered it, once one did (the watcher fills it): no later save is taken for it. */
+	readonly answeredBy?: readonly string[];
 }
 
 /**

@@ -7,7 +7,7 @@ import {readSeries} from '../memlog/reader.js';
 import {SkippedLines} from '../memlog/skipped-lines.js';
 import {formatReport} from '../memlog/report.js';
 import type {SendResult} from '../ranks/send.js';
-import type {SessionActions} from '../session/actions.js';
+import {expectationOf, type SessionActions} from '../session/actions.js';
 import type {Fleet} from './fleet.js';
 import {askRankDetail} from './node-detail.js';
 import {awaitNodeSave} from './node-save.js';
@@ -37,10 +37,13 @@ export function nodeActions({fleet, node, settings, logPath, detailTimeoutMs}: N
 	const runDir = () => fleet.node(node)?.hello?.run_dir ?? null;
 	return {
 		signalOf: action => (action === 'save' ? settings.saveSignal : settings.emergencySignal),
-		send: async (signal, job: Job, pids) => {
+		send: async (signal, job: Job, pids, expect) => {
 			const chosen = pids ? job.ranks.filter(rank => pids.includes(rank.pid)) : job.ranks;
 			const ranks = chosen.map(rank => ({pid: rank.pid, start_time: rank.startTime}));
-			const outcome = await fleet.send(node, {kind: 'signal', job: job.id, signal, ranks});
+			// What the save asks for goes with it: the node's watcher takes the next save for that kind.
+			const asked = expect ?? expectationOf(signal, settings);
+			const command = {kind: 'signal', job: job.id, signal, ranks, ...(asked ? {expect: asked} : {})} as const;
+			const outcome = await fleet.send(node, command);
 			if (outcome.kind === 'unreachable') return allRanks(chosen, 'denied', outcome.why);
 			const {reply} = outcome;
 			if (reply.refused !== null) return allRanks(chosen, 'refused', `${node}: ${reply.refused}`);

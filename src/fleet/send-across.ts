@@ -1,3 +1,4 @@
+import type {SaveExpectation} from '../checkpoints/save-attribution.js';
 import type {RankProcess} from '../core/types.js';
 import type {SendResult} from '../ranks/send.js';
 import type {SignalName} from '../ranks/signals.js';
@@ -35,11 +36,14 @@ export async function sendAcrossNodes(
 	fleet: Pick<Fleet, 'send'>,
 	signal: SignalName,
 	sends: readonly NodeSend[],
+	expect: SaveExpectation | null = null,
 ): Promise<NodeSendResult[]> {
+	// What the save asks for goes with it: each node's watcher takes the next save for that kind.
+	const asked = expect === null ? {} : {expect};
 	const replies = await Promise.all(
 		sends.map(async ({node, job, ranks}): Promise<NodeSendResult[]> => {
 			const identities = ranks.map(rank => ({pid: rank.pid, start_time: rank.startTime}));
-			const outcome = await fleet.send(node, {kind: 'signal', job, signal, ranks: identities});
+			const outcome = await fleet.send(node, {kind: 'signal', job, signal, ranks: identities, ...asked});
 			const all = (result: NodeSendResult['outcome'], reason: string | null) =>
 				ranks.map(rank => ({node, rank: rank.rank, pid: rank.pid, outcome: result, reason}));
 			if (outcome.kind === 'unreachable') return all('denied', outcome.why);

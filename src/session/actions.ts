@@ -23,9 +23,15 @@ export interface SessionActions {
 	signalOf(action: SignalAction): SignalName;
 	/**
 	 * Sends through ranks/send.ts to ranks of one job: those whose pids are given, or all of them; never forced.
-	 * A pid that is not one of the job's ranks is never a target.
+	 * A pid that is not one of the job's ranks is never a target. `expect`: the save it asks for (else the save and
+	 * emergency signals' own), which the run dir's watcher then takes the next save for.
 	 */
-	send(signal: SignalName, job: Job, pids?: readonly number[]): Promise<readonly SendResult[]>;
+	send(
+		signal: SignalName,
+		job: Job,
+		pids?: readonly number[],
+		expect?: SaveExpectation | null,
+	): Promise<readonly SendResult[]>;
 	/**
 	 * The save a signal asked for, watched in RUN_DIR: the first new checkpoint of the expected kind (or one that
 	 * may be it), else what came instead, by the timeout. null = no RUN_DIR to watch.
@@ -54,14 +60,26 @@ export interface ActionSources {
 	readonly logPath: string | null;
 }
 
+/** The save a signal asks for by the settings: the save signal a manual one, the emergency signal an emergency one. */
+export function expectationOf(signal: SignalName, settings: Settings): SaveExpectation | null {
+	if (signal === settings.saveSignal) return 'manual';
+	return signal === settings.emergencySignal ? 'emergency' : null;
+}
+
 export function sessionActions({settings, proc, checkpoints, logPath}: ActionSources): SessionActions {
 	return {
 		signalOf: action => (action === 'save' ? settings.saveSignal : settings.emergencySignal),
 		// Never forced from a view: a rank without a handler is refused, and the confirm box says so.
-		send: async (signal, job, pids) => {
+		send: async (signal, job, pids, expect) => {
 			const chosen = pids && new Set(pids);
 			const targets = chosen ? {...job, ranks: job.ranks.filter(r => chosen.has(r.pid))} : job;
-			return sendSignal({job: targets, signal, force: false, proc}).results;
+			const at = Date.now();
+			const {results} = sendSignal({job: targets, signal, force: false, proc});
+			// The watcher's kinds follow what was sent (checkpoints/signal-saves.ts); here too when an agent sends.
+			const asked = expect ?? expectationOf(signal, settings);
+			if (checkpoints && asked && results.some(r => r.outcome === 'sent'))
+				checkpoints.noteSignal({signal, expect: asked, at, job: job.id});
+			return results;
 		},
 		awaitSave: checkpoints
 			? (sinceMs, expect) => checkpoints.awaitSave(sinceMs, settings.timeout * 1000, expect)

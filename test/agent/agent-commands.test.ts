@@ -1,8 +1,11 @@
 import {randomUUID} from 'node:crypto';
-import {readFileSync, readlinkSync} from 'node:fs';
+import {mkdtempSync, readFileSync, readlinkSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
 import {afterEach, describe, expect, test} from 'vitest';
 import {CommandLines} from '../../src/agent/agent-commands.js';
 import type {SignalCommand} from '../../src/agent/protocol.js';
+import {CheckpointWatcher} from '../../src/checkpoints/watch.js';
 import {DEFAULT_SETTINGS} from '../../src/config/schema.js';
 import type {RankSet} from '../../src/core/types.js';
 import {RankSampler} from '../../src/ranks/discover.js';
@@ -42,13 +45,13 @@ async function twoRanks(): Promise<{ranks: PythonChild[]; set: RankSet}> {
 	return {ranks, set: {...found, jobs: [job]}};
 }
 
-function lines(set: RankSet | null, readonly = false): CommandLines {
-	const actions = sessionActions({settings: DEFAULT_SETTINGS, proc: procReader(), checkpoints: null, logPath: null});
+function lines(set: RankSet | null, readonly = false, checkpoints: CheckpointWatcher | null = null): CommandLines {
+	const actions = sessionActions({settings: DEFAULT_SETTINGS, proc: procReader(), checkpoints, logPath: null});
 	return new CommandLines({
 		host: HOST,
 		readonly,
 		latest: () => (set === null ? null : {ranks: set}),
-		send: (signal, job, pids) => actions.send(signal, job, pids),
+		send: (signal, job, pids, expect) => actions.send(signal, job, pids, expect),
 		detail: rank => actions.rankDetail(rank),
 	});
 }
@@ -83,6 +86,26 @@ describe('signal commands on real ranks', () => {
 		// Rank 0 handled it once; rank 1, which has no handler and would have died of it, is alive and got nothing.
 		expect(await ping(ranks[0]!, 'SIGUSR2', 'USR2')).toEqual(['got USR1', 'got USR2']);
 		expect(await ping(ranks[1]!, 'SIGUSR2', 'USR2')).toEqual(['got USR2']);
+	});
+
+	test("what the save asks for reaches the node's run-dir watcher: the command's word, else the signal's", async () => {
+		const {ranks, set} = await twoRanks();
+		const runDir = mkdtempSync(path.join(tmpdir(), 'traintop-agent-note-'));
+		const watcher = new CheckpointWatcher({runDir, keep: null});
+		try {
+			const reader = lines(set, false, watcher);
+			const sent = await reader.answer(command({ranks: [identity(set, 0)], expect: 'emergency'}));
+			expect(sent).toMatchObject({kind: 'reply', refused: null});
+			await reader.answer(command({id: 'c2', ranks: [identity(set, 0)]}));
+			expect(watcher.signalsSent.map(s => [s.signal, s.expect, s.job])).toEqual([
+				['SIGUSR1', 'emergency', 'job-1'],
+				['SIGUSR1', 'manual', 'job-1'],
+			]);
+			expect(await ping(ranks[0]!, 'SIGUSR2', 'USR2')).toEqual(['got USR1', 'got USR1', 'got USR2']);
+		} finally {
+			await watcher.stop();
+			rmSync(runDir, {recursive: true, force: true});
+		}
 	});
 
 	test("the node's guards hold: a rank without a handler is refused, never forced", async () => {

@@ -27,7 +27,12 @@ describe('kindFromReason', () => {
 		['time_limit', 'emergency'],
 		['terminated', 'emergency'],
 		['KeyboardInterrupt', 'emergency'],
-		['signal', 'emergency'],
+		['signal 15', 'emergency'],
+		['signum=2', 'emergency'],
+		['signal 10', 'manual'],
+		['sig 12', 'manual'],
+		['signal 150', 'unknown'],
+		['signal', 'unknown'], // which signal it was is traintop's to say (checkpoints/signal-saves.ts)
 		['preempted at step 500', 'emergency'], // the emergency word wins over "step"
 		['manual', 'manual'],
 		['SIGUSR1', 'manual'],

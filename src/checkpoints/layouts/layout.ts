@@ -45,6 +45,8 @@ export interface Found {
 	/** The monitored score in its name (`val_loss=0.32`), for top-k rules; null when there is none. */
 	readonly metric: CheckpointMetric | null;
 	readonly warnings: readonly string[];
+	/** The job's own words for why it saved (the seed metadata's `reason`); absent when it records none. */
+	readonly reason?: string;
 }
 
 export interface LayoutResult {

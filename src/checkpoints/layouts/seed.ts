@@ -43,6 +43,8 @@ const KINDS: readonly CheckpointKind[] = ['periodic', 'manual', 'emergency'];
 interface MetaEntry {
 	readonly epoch: number | null;
 	readonly kind: CheckpointKind;
+	/** Its free-text `reason`, when it has one. */
+	readonly reason: string | null;
 	readonly time: number | null;
 	/** A time text that is not a date, for the warning; null when the time is fine or absent. */
 	readonly badTime: string | null;
@@ -69,7 +71,8 @@ function entryOf(item: Record<string, unknown>, timeKey: 'timestamp' | 'time'): 
 	const parsed = typeof text === 'string' ? Date.parse(text) : Number.NaN;
 	const time = Number.isNaN(parsed) ? null : parsed;
 	const badTime = time === null && typeof text === 'string' ? text : null;
-	return {epoch: numberOf(item.epoch), kind: kindOf(item), time, badTime};
+	const reason = typeof item.reason === 'string' ? item.reason : null;
+	return {epoch: numberOf(item.epoch), kind: kindOf(item), reason, time, badTime};
 }
 
 /** The metadata's entries by checkpoint directory name, or a warning text when the file is unusable. */
@@ -113,7 +116,8 @@ async function stepDir(entry: Entry, match: RegExpExecArray, meta: Metadata | nu
 	if (typeof info === 'string') return found(entry, {step, warnings: [`${file}: ${info}`]});
 	const timeKey = named === undefined ? 'time' : 'timestamp';
 	const warnings = info.badTime === null ? [] : [`${file}: ${timeKey} "${info.badTime}" is not a date`];
-	return found(entry, {step, epoch: info.epoch, kind: info.kind, time: info.time, warnings});
+	const reason = info.reason === null ? {} : {reason: info.reason};
+	return found(entry, {step, epoch: info.epoch, kind: info.kind, time: info.time, warnings, ...reason});
 }
 
 async function stateFile(entry: Entry, match: RegExpExecArray, meta: Metadata | null, io: LayoutIO): Promise<Found> {
@@ -125,11 +129,12 @@ async function stateFile(entry: Entry, match: RegExpExecArray, meta: Metadata | 
 	// file name only tells the emergency variant apart.
 	const info = meta?.byName.get(entry.name);
 	const kind = info !== undefined && info.kind !== 'unknown' ? info.kind : byName;
+	const reason = info === undefined || info.reason === null ? {} : {reason: info.reason};
 	// A torch.save zip must end with its end record; a legacy pickle cannot be checked without unpickling.
 	if ((await startsAsZip(io, entry.path)) && !(await hasZipEnd(io, entry.path))) {
-		return found(entry, {kind, status: 'partial', warnings: [TRUNCATED]});
+		return found(entry, {kind, status: 'partial', warnings: [TRUNCATED], ...reason});
 	}
-	return found(entry, {kind});
+	return found(entry, {kind, ...reason});
 }
 
 export const seedLayout: Layout = {

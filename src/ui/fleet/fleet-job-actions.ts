@@ -14,7 +14,7 @@ import type {SignalAction} from '../../session/actions.js';
 export interface FleetJobActions {
 	signalOf(action: SignalAction): SignalName;
 	/** Sends to every node's share at once, through each node's agent; every rank's outcome with its node. */
-	send(signal: SignalName, sends: readonly NodeSend[]): Promise<NodeSendResult[]>;
+	send(signal: SignalName, sends: readonly NodeSend[], expect: SaveExpectation): Promise<NodeSendResult[]>;
 	/** The checkpoint the send at `sinceMs` asked for, as `node`'s snapshots show it, or none in the timeout. */
 	awaitSave(node: string, sinceMs: number, expect: SaveExpectation): Promise<SaveOutcome>;
 	/** Follows each node's share of a send made at `sinceMs` until its ranks have exited (or the node is lost). */
@@ -25,7 +25,7 @@ export interface FleetJobActions {
 export function fleetJobActions(fleet: Fleet, settings: Settings): FleetJobActions {
 	return {
 		signalOf: action => (action === 'save' ? settings.saveSignal : settings.emergencySignal),
-		send: (signal, sends) => sendAcrossNodes(fleet, signal, sends),
+		send: (signal, sends, expect) => sendAcrossNodes(fleet, signal, sends, expect),
 		awaitSave: (node, sinceMs, expect) => awaitNodeSave(fleet, node, sinceMs, expect, settings.timeout * 1000),
 		watchExits: (sends, sinceMs) => watchNodeExits(fleet, sends, sinceMs, settings.timeout * 1000),
 		timeoutS: settings.timeout,

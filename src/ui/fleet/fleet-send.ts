@@ -39,7 +39,8 @@ export async function runFleetSend(
 	// An emergency ends the job: its ranks are followed on every node from before the send, so one that exits before
 	// the other nodes' agents have replied is not missed.
 	const exits = effect.action === 'emergency' ? actions.watchExits(sends, sentAt) : null;
-	const results = await actions.send(signal, sends);
+	const expect = effect.action === 'save' ? 'manual' : 'emergency';
+	const results = await actions.send(signal, sends, expect);
 	const watched = saveNode(parts);
 	const watch: SaveWatch = watched ? 'watching' : 'no-run-dir';
 	dispatch({...base, type: 'sent', results, sentAt, watch});
@@ -54,6 +55,6 @@ export async function runFleetSend(
 		void exits.settle(reached, told).then(told);
 	}
 	if (!watched) return;
-	const outcome = await actions.awaitSave(watched.node.name, sentAt, effect.action === 'save' ? 'manual' : 'emergency');
+	const outcome = await actions.awaitSave(watched.node.name, sentAt, expect);
 	dispatch({...saveFinished(signal, sentAt, outcome, actions.timeoutS), node: watched.node.name});
 }

@@ -131,10 +131,12 @@ async function send(
 		return;
 	}
 	const sentAt = Date.now();
+	const expect = effect.action === 'save' ? 'manual' : 'emergency';
 	const results = await actions.send(
 		signal,
 		{...job, ranks: shown},
 		shown.map(r => r.pid),
+		expect,
 	);
 	const awaitSave = job.runDir !== null ? actions.awaitSave : null;
 	const watch: SaveWatch = awaitSave ? 'watching' : actions.runDir !== null ? 'not-this-job' : 'no-run-dir';
@@ -150,7 +152,7 @@ async function send(
 					dispatch({type: 'job-exited', sentAt, signal, job: effect.job, exit});
 				})
 			: (): void => undefined;
-	void awaitSave(sentAt, effect.action === 'save' ? 'manual' : 'emergency').then((outcome: SaveOutcome) => {
+	void awaitSave(sentAt, expect).then((outcome: SaveOutcome) => {
 		stopWatchingJob();
 		// After the job's exit, only a checkpoint is news: "none within the timeout" says less than the exit did.
 		if (exited && outcome.checkpoint === null) return;
