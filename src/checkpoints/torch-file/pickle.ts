@@ -63,13 +63,15 @@ function rawUnicode(bytes: Buffer): string {
 		);
 }
 
-/** A little-endian two's-complement int of any length (LONG1, LONG4). */
+/** LONG4's longest int read: a 64 KiB int is already no count or size a checkpoint holds. */
+const MAX_LONG_BYTES = 64 * 1024;
+
+/** A little-endian two's-complement int of any length (LONG1, LONG4), in linear time (through hex). */
 function longLE(bytes: Buffer): bigint {
 	if (bytes.length === 0) return 0n;
-	let value = 0n;
-	for (let i = bytes.length - 1; i >= 0; i--) value = (value << 8n) | BigInt(bytes[i]!);
-	if (bytes[bytes.length - 1]! & 0x80) value -= 1n << BigInt(bytes.length * 8);
-	return value;
+	if (bytes.length > MAX_LONG_BYTES) throw new Refused(`an int of ${bytes.length} bytes, over ${MAX_LONG_BYTES}`);
+	const value = BigInt(`0x${Buffer.from(bytes).reverse().toString('hex')}`);
+	return bytes[bytes.length - 1]! & 0x80 ? value - (1n << BigInt(bytes.length * 8)) : value;
 }
 
 /** Reads one pickle starting at `start`. */

@@ -120,25 +120,41 @@ export function elementSize(storageType: string): number | null {
 	return ELEMENT_SIZES[storageType] ?? null;
 }
 
-async function readLegacy(io: LayoutIO, file: string, maxPickle: number): Promise<TorchRead> {
-	const head = await io.readAt(file, 0, maxPickle);
-	if (head === null) return unreadable('cannot be read');
+/** The legacy format's five leading pickles, and where the storages start; or why they cannot be read. */
+function legacyPickles(bytes: Buffer, whole: boolean): {pickles: PyValue[]; end: number} | string {
 	const pickles: PyValue[] = [];
 	let at = 0;
-	const names = ['magic number', 'protocol version', 'sys_info', 'object', 'storage keys'];
-	for (const name of names) {
-		const read = readPickle(head.bytes, at);
+	for (const name of ['magic number', 'protocol version', 'sys_info', 'object', 'storage keys']) {
+		const read = readPickle(bytes, at);
 		if (read.status !== 'ok') {
-			const clipped = head.bytes.length < head.size ? ` (only its first ${head.bytes.length} bytes are read)` : '';
-			return unreadable(`legacy torch.save: its ${name} pickle: ${read.why}${clipped}`);
+			const clipped = whole ? '' : ` (only its first ${bytes.length} bytes are read)`;
+			return `legacy torch.save: its ${name} pickle: ${read.why}${clipped}`;
+		}
+		if (pickles.length === 0 && (read.value.type !== 'int' || read.value.value !== LEGACY_MAGIC)) {
+			return 'a pickle, but not a torch.save file (its first pickle is not torch’s magic number)';
 		}
 		pickles.push(read.value);
 		at = read.end;
 	}
-	const [magic, , , root, keys] = pickles as [PyValue, PyValue, PyValue, PyValue, PyValue];
-	if (magic.type !== 'int' || magic.value !== LEGACY_MAGIC) {
-		return unreadable('a pickle, but not a torch.save file (its first pickle is not torch’s magic number)');
+	return {pickles, end: at};
+}
+
+/** The first read of a legacy file; each retry reads 8 times more, up to maxPickle (the storages follow the pickles). */
+const LEGACY_FIRST_READ = 256 * 1024;
+
+async function readLegacy(io: LayoutIO, file: string, maxPickle: number): Promise<TorchRead> {
+	// A legacy file is its pickles followed by every tensor's bytes: read only as much of its head as the pickles take.
+	let parsed: {pickles: PyValue[]; end: number} | string = 'cannot be read';
+	for (let count = Math.min(LEGACY_FIRST_READ, maxPickle); ; count = Math.min(count * 8, maxPickle)) {
+		const head = await io.readAt(file, 0, count);
+		if (head === null) return unreadable('cannot be read');
+		const whole = head.bytes.length >= head.size;
+		parsed = legacyPickles(head.bytes, whole);
+		if (typeof parsed !== 'string' || whole || count >= maxPickle) break;
 	}
+	if (typeof parsed === 'string') return unreadable(parsed);
+	const at = parsed.end;
+	const [, , , root, keys] = parsed.pickles as [PyValue, PyValue, PyValue, PyValue, PyValue];
 	const order = pyItems(keys).map(key => pyStr(key));
 	const dataStart = at;
 	const sizes = storageSizes(root);

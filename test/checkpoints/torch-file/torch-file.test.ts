@@ -50,6 +50,9 @@ async function expectRecordedObject(file: string, format: 'zip' | 'legacy') {
 
 describe('torch.save files, read as data', () => {
 	it('torch 2.11 zip (data descriptors: the local headers say 0 bytes) and legacy', async () => {
+		// What broke the local-header walk: general-purpose flag bit 3 set, sizes 0 in data.pkl's local header.
+		const local = readFileSync(path.join(RECORDED, 'zip.pt')).subarray(0, 30);
+		expect([local.readUInt16LE(6) & 0x08, local.readUInt32LE(18), local.readUInt32LE(22)]).toEqual([0x08, 0, 0]);
 		await expectRecordedObject(path.join(RECORDED, 'zip.pt'), 'zip');
 		await expectRecordedObject(path.join(RECORDED, 'legacy.pt'), 'legacy');
 	});
@@ -128,6 +131,44 @@ describe('what cannot be read says why, and never throws', () => {
 			why: 'zip/data.pkl: pickle opcode 0xff at offset 2 is not one this reader knows',
 		});
 	});
+
+	it('a plain pickle is not a torch.save file; a legacy object pickle over the read limit says how much was read', async () => {
+		expect(await readTorchFile(FS_IO, path.resolve('test/fixtures/pickles/proto2.pkl'))).toEqual({
+			status: 'unreadable',
+			why: 'a pickle, but not a torch.save file (its first pickle is not torch’s magic number)',
+		});
+		expect(await readTorchFile(FS_IO, path.join(RECORDED, 'legacy.pt'), {maxPickleBytes: 200})).toEqual({
+			status: 'unreadable',
+			why: 'legacy torch.save: its object pickle: pickle cut short: 4 bytes needed at offset 198, it ends at 200 (only its first 200 bytes are read)',
+		});
+	});
+
+	it('never throws: every cut and a flipped byte at every offset of each file give a result', async () => {
+		const dir = makeTempDir();
+		const files = [
+			path.join(RECORDED, 'zip.pt'),
+			path.join(RECORDED, 'legacy.pt'),
+			...['torch113-zip.pt', 'deflated.pt', 'zip64.pt'].map(name => path.join(MADE, name)),
+		];
+		const statuses = new Set<string>();
+		for (const source of files) {
+			const whole = readFileSync(source);
+			for (let at = 0; at < whole.length; at += 7) {
+				const flipped = Buffer.from(whole);
+				flipped[at] = (flipped[at] ?? 0) ^ 0xff;
+				for (const bytes of [whole.subarray(0, at), flipped]) {
+					const torch = await readTorchFile(FS_IO, put(dir, 'f.pt', bytes));
+					statuses.add(torch.status);
+					if (torch.status === 'ok') {
+						// The scalars too: a storage read past a cut end is a reason, not a throw.
+						const scores = dictGet(torch.root, 'scores');
+						for (const key of dictKeys(scores)) statuses.add((await tensorScalar(torch, dictGet(scores, key))).status);
+					}
+				}
+			}
+		}
+		expect([...statuses].sort()).toEqual(['ok', 'unreadable']);
+	}, 120_000);
 
 	it('neither a zip nor a pickle; too short; missing', async () => {
 		const dir = makeTempDir();
