@@ -86,6 +86,18 @@ describe('torch.save files, read as data', () => {
 		expect(await tensorScalar(torch, dictGet(best, '/run/b.ckpt'))).toEqual(value(0.75));
 	});
 
+	it('the re-zipped fixtures take the paths they are for: data.pkl DEFLATED; ZIP64 records and saturated central fields', () => {
+		const central = (bytes: Buffer) => bytes.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+		const deflated = readFileSync(path.join(MADE, 'deflated.pt'));
+		expect(deflated.readUInt16LE(central(deflated) + 10)).toBe(8);
+		const zip64 = readFileSync(path.join(MADE, 'zip64.pt'));
+		const entry = central(zip64);
+		// compressed size, size, local header offset: 0xFFFFFFFF, the real ones in the zip64 extra field.
+		expect([zip64.readUInt32LE(entry + 20), zip64.readUInt32LE(entry + 24)]).toEqual([0xffffffff, 0xffffffff]);
+		expect(zip64.includes(Buffer.from([0x50, 0x4b, 0x06, 0x06]))).toBe(true); // ZIP64 end record
+		expect(zip64.includes(Buffer.from([0x50, 0x4b, 0x06, 0x07]))).toBe(true); // its locator
+	});
+
 	it('a pickled TrainingArguments (transformers 5.17, torch 2.11): an object node with its __dict__, enums as calls', async () => {
 		const torch = await ok(path.resolve('test/fixtures/frameworks/hf-limit2/checkpoint-50/training_args.bin'));
 		expect(globalName(torch.root)).toBe('transformers.training_args.TrainingArguments');
