@@ -291,3 +291,24 @@ export async function readRange(
 	if (read.status === 'refused') skipped(file, read.reason);
 	return read.status === 'ok' ? read.bytes : null;
 }
+
+/** A slice of a file, with the file's size when it was read. */
+export interface FileSlice {
+	readonly bytes: Buffer;
+	readonly size: number;
+}
+
+/**
+ * Up to `count` bytes at byte `offset` of a file (fewer at its end), with its size; null when it cannot be read. A file
+ * that is not a regular one is not opened: `skipped` is told why.
+ */
+export async function readAt(
+	file: string,
+	offset: number,
+	count: number,
+	skipped: SkippedFile = NOT_TOLD,
+): Promise<FileSlice | null> {
+	const read = await readRegular(fsPath(file), count, {offset});
+	if (read.status === 'refused') skipped(file, read.reason);
+	return read.status === 'ok' ? {bytes: read.bytes, size: read.size} : null;
+}

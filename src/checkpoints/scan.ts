@@ -14,6 +14,7 @@ import {
 	listDirOrNull,
 	listNamesOrNull,
 	readJson,
+	readAt,
 	readRange,
 	readText,
 	type Entry,
@@ -50,6 +51,7 @@ export function fsIO(skipped?: SkippedFile, realRoot?: string): LayoutIO {
 		readJson: unlessOutside(readJson, (_, why): JsonRead => ({status: 'error', error: `skipped: ${why}`})),
 		readText: (file, maxBytes) => unlessOutside(it => readText(it, maxBytes, skipped), told)(file),
 		readRange: (file, count, from) => unlessOutside(it => readRange(it, count, from, skipped), told)(file),
+		readAt: (file, offset, count) => unlessOutside(it => readAt(it, offset, count, skipped), told)(file),
 	};
 }
 

@@ -47,14 +47,17 @@ function failed(caught: unknown): SafeRead {
 	return {status: 'error', error: errorMessage(caught)};
 }
 
+/** Where a read starts: the start of the file, the end (the last count bytes), or a byte offset. */
+export type ReadFrom = 'head' | 'tail' | {readonly offset: number};
+
 /**
- * Up to `count` bytes from the start (`head`) or the end (`tail`) of a regular file. With `refuseOver`, a file
- * bigger than that is refused unread (a whole-file read that must not load gigabytes).
+ * Up to `count` bytes from the start (`head`), the end (`tail`) or an offset of a regular file. With `refuseOver`, a
+ * file bigger than that is refused unread (a whole-file read that must not load gigabytes).
  */
 export async function readRegular(
 	file: PathLike,
 	count: number,
-	from: 'head' | 'tail',
+	from: ReadFrom,
 	refuseOver: number | null = null,
 ): Promise<SafeRead> {
 	let handle: FileHandle | undefined;
@@ -69,9 +72,10 @@ export async function readRegular(
 		if (refuseOver !== null && size > refuseOver) {
 			return {status: 'refused', reason: `${size} bytes, over the ${refuseOver}-byte limit`};
 		}
-		const length = Math.max(0, Math.min(count, size));
+		const start = from === 'head' ? 0 : from === 'tail' ? Math.max(0, size - count) : Math.min(size, from.offset);
+		const length = Math.max(0, Math.min(count, size - start));
 		const buffer = Buffer.alloc(length);
-		const {bytesRead} = await handle.read(buffer, 0, length, from === 'head' ? 0 : size - length);
+		const {bytesRead} = await handle.read(buffer, 0, length, start);
 		return {status: 'ok', bytes: buffer.subarray(0, bytesRead), size};
 	} catch (caught) {
 		return failed(caught);

@@ -28,7 +28,8 @@ import {
 	type LayoutResult,
 	type ScanDir,
 } from './layout.js';
-import {readPickleField} from './pickle-fields.js';
+import {readTorchFile} from '../torch-file/torch-file.js';
+import {attr, isNone, pyInt} from '../torch-file/py-value.js';
 
 const CHECKPOINT = /^checkpoint-(\d+)$/;
 const STAGING = /^tmp-checkpoint-(\d+)$/;
@@ -169,13 +170,16 @@ async function declared(dir: ScanDir, candidates: readonly Candidate[], io: Layo
 	const file = own?.path ?? newest?.args ?? null;
 	if (file === null) return null;
 	const rel = own !== undefined ? ARGS_FILE : `${newest?.found.entry.name}/${ARGS_FILE}`;
-	const field = await readPickleField(io, file, 'save_total_limit');
-	if (field.status === 'unreadable') {
-		warnings.push(`${relName(dir, rel)}: save_total_limit not read (${field.why}): --keep applies`);
+	const args = await readTorchFile(io, file);
+	const limit = args.status === 'ok' ? attr(args.root, 'save_total_limit') : undefined;
+	const value = pyInt(limit);
+	if (args.status !== 'ok' || (value === null && !isNone(limit))) {
+		const why = args.status === 'ok' ? (limit === undefined ? 'not in its pickle' : 'not an int or None') : args.why;
+		warnings.push(`${relName(dir, rel)}: save_total_limit not read (${why}): --keep applies`);
 		return null;
 	}
 	// None, or ≤ 0 (_rotate_checkpoints returns early): the job never deletes.
-	const keep = field.status === 'int' && field.value >= 1 ? field.value : 'all';
+	const keep = value !== null && value >= 1 ? value : 'all';
 	const result: DeclaredRetention = {keep, from: `${rel} save_total_limit`, monitor: null};
 	return result;
 }

@@ -2,10 +2,10 @@
 // no earlier layout claimed) and reads further only through LayoutIO, so it can be tested with a fake.
 
 import type {CheckpointKind, CheckpointMetric, CheckpointStatus, DeclaredRetention} from '../../core/types.js';
-import type {Entry, JsonRead} from '../fs.js';
+import type {Entry, FileSlice, JsonRead} from '../fs.js';
 import type {RetentionRule} from '../rules.js';
 
-export type {Entry, JsonRead} from '../fs.js';
+export type {Entry, FileSlice, JsonRead} from '../fs.js';
 
 /** File-system reads a layout may make (checkpoints/fs.ts provides the real ones). None of them throws. */
 export interface LayoutIO {
@@ -20,6 +20,8 @@ export interface LayoutIO {
 	readText(file: string, maxBytes?: number): Promise<string | null>;
 	/** Up to count bytes from the start or the end of a file, or null. */
 	readRange(file: string, count: number, from: 'head' | 'tail'): Promise<Buffer | null>;
+	/** Up to count bytes at a byte offset (fewer at the end), with the file's size, or null: a zip's members. */
+	readAt(file: string, offset: number, count: number): Promise<FileSlice | null>;
 }
 
 /** One directory being scanned. */
