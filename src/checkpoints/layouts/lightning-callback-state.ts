@@ -89,7 +89,7 @@ function pick(read: LightningCheckpointRead, context: ReadContext): Candidate | 
 }
 
 /** How many saves the callback has made by this checkpoint, counted low; null when its cadence gives no count. */
-export function savesMade(key: ModelCheckpointKey, read: LightningCheckpointRead, ownSave: boolean): number | null {
+function savesMade(key: ModelCheckpointKey, read: LightningCheckpointRead, ownSave: boolean): number | null {
 	if (key.everyNTrainSteps !== null && read.globalStep !== null) {
 		return Math.floor(read.globalStep / key.everyNTrainSteps);
 	}

@@ -41,7 +41,7 @@ const TIMEDELTA_UNITS: Record<string, number> = {
 const TIMEDELTA_POSITIONS = ['days', 'seconds', 'microseconds'];
 
 /** A timedelta repr's length in seconds, or null when it is not one. */
-export function timedeltaSeconds(value: PyLiteral): number | null {
+function timedeltaSeconds(value: PyLiteral): number | null {
 	if (value.kind !== 'call' || !/(?:^|\.)timedelta$/.test(value.name)) return null;
 	let seconds = 0;
 	const parts: [string, PyLiteral][] = [

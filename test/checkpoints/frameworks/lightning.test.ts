@@ -132,7 +132,11 @@ describe('Lightning layout', () => {
 		saveTopK(run, {fields: fields(3, 400), time: T0});
 		const built = await index(run);
 		expect(names(built.retention.toPrune)).toEqual(['epoch=3-step=400.ckpt']);
-		expect(built.retention.groups[0]).toMatchObject({rule: 'Lightning save_top_k 1', keep: 1, source: 'metadata'});
+		expect(built.retention.groups[0]).toMatchObject({
+			rule: 'Lightning save_top_k 1, no monitor: each save replaces the last; the next replaces epoch=3-step=400.ckpt',
+			keep: 1,
+			source: 'metadata',
+		});
 	});
 
 	it('save_top_k -1 keeps every checkpoint, whatever --keep says', async () => {
@@ -143,7 +147,7 @@ describe('Lightning layout', () => {
 		}
 		const built = await index(run, 1);
 		expect(built.retention.toPrune).toEqual([]);
-		expect(built.retention.groups[0]).toMatchObject({rule: 'Lightning save_top_k: keeps all', keep: null});
+		expect(built.retention.groups[0]).toMatchObject({rule: 'Lightning save_top_k -1: keeps all', keep: null});
 	});
 
 	it('two ModelCheckpoint callbacks in config.yaml: nothing declared, with a warning', async () => {
