@@ -103,7 +103,7 @@ function newestFirst(a: Judged, b: Judged): number {
  * What the newest complete `.ckpt` file of the directory declares about the ModelCheckpoint saving here: of the
  * newest MAX_READS by mtime, the one furthest in training (global_step), as files copied together share an mtime.
  * Links (last.ckpt with save_last='link') are their targets, read as themselves; DeepSpeed and sharded `.ckpt`
- * directories are not read. Warnings only when none could be read. Never throws.
+ * directories are not read. A warning (one) only when none could be read. Never throws.
  */
 export async function readCallbackState(
 	dir: ScanDir,
@@ -132,6 +132,11 @@ export async function readCallbackState(
 		const step = read.globalStep ?? -1;
 		if (chosen === null || step > chosen.step) chosen = {step, declaration};
 	}
-	if (chosen === null) return {declaration: null, progress, warnings: problems};
+	if (chosen === null) {
+		// One line: the newest file's reason, the others counted (they are alike: a job writes them all one way).
+		const [first] = problems;
+		const more = problems.length > 1 ? `; ${problems.length - 1} older .ckpt not read either` : '';
+		return {declaration: null, progress, warnings: first === undefined ? [] : [`${first}${more}`]};
+	}
 	return {declaration: chosen.declaration, progress, warnings: []};
 }

@@ -207,11 +207,12 @@ export const lightningLayout: Layout = {
 		);
 		const declared = merged(config.declared, read.declaration?.declared ?? null);
 		const monitor = declared?.monitor ?? null;
+		// A name without them (hpc_ckpt_N, a last.ckpt copy or link) takes the step and epoch its pickle holds.
+		const progress = (one: JudgedFile) => read.progress.get(path.basename(nameCarryingFields(one.entry)));
 		const result = judged.map(one =>
 			found(one.entry, {
-				// A name without them (hpc_ckpt_N, a last.ckpt copy) takes the step and epoch its own pickle holds.
-				step: one.name.step ?? read.progress.get(one.entry.name)?.step ?? null,
-				epoch: one.name.epoch ?? read.progress.get(one.entry.name)?.epoch ?? null,
+				step: one.name.step ?? progress(one)?.step ?? null,
+				epoch: one.name.epoch ?? progress(one)?.epoch ?? null,
 				kind: one.kind,
 				metric: metricFor(one, monitor, read.declaration),
 				status: one.judgement.status,

@@ -62,6 +62,8 @@ describe('Lightning 2.6.6 trees: what the checkpoints declare', () => {
 		const scores = Object.fromEntries(index.checkpoints.map(c => [c.name, c.metric?.value ?? null]));
 		expect(scores['epoch=1-step=40.ckpt']).toBeCloseTo(1.0997, 4);
 		expect(scores['epoch=2-step=60.ckpt']).toBeCloseTo(1.1077, 4);
+		// last.ckpt is a full copy (save_last=True) whose name says neither: its pickle's global_step and epoch.
+		expect(index.checkpoints.find(c => c.name === 'last.ckpt')).toMatchObject({step: 70, epoch: 3, kind: 'last'});
 		expect(index.warnings).toEqual([]);
 	});
 
@@ -100,6 +102,8 @@ describe('Lightning 2.6.6 trees: what the checkpoints declare', () => {
 			['step=70.ckpt', 'periodic', 70, 'keep'],
 		]);
 		expect(facts(scan.groups[0]?.declared)).toMatchObject({kth_best_model_path: 'step=50.ckpt', save_top_k: '3'});
+		// last.ckpt links to step=70.ckpt, whose name says no epoch: its pickle does.
+		expect(index.checkpoints.find(c => c.name === 'last.ckpt')).toMatchObject({step: 70, epoch: 3});
 	});
 
 	it('recorded/lightning-time-interval (train_time_interval=1 s, save_top_k=-1): keeps all, every 1 s', async () => {

@@ -150,6 +150,15 @@ describe('Lightning layout', () => {
 		expect(built.retention.groups[0]).toMatchObject({rule: 'Lightning save_top_k -1: keeps all', keep: null});
 	});
 
+	it('.ckpt files that are no torch.save archive: one warning names the newest, the others counted', async () => {
+		const run = makeTempDir();
+		for (const epoch of [0, 1, 2]) saveTopK(run, {fields: fields(epoch, (epoch + 1) * 100), time: T0 + epoch * MIN});
+		const built = await index(run);
+		expect(built.warnings.filter(w => w.includes('ModelCheckpoint state'))).toEqual([
+			`${CKPT_DIR}/epoch=2-step=300.ckpt: ModelCheckpoint state not read (a zip without data.pkl: not a torch.save archive); 2 older .ckpt not read either`,
+		]);
+	});
+
 	it('two ModelCheckpoint callbacks in config.yaml: nothing declared, with a warning', async () => {
 		const run = makeTempDir();
 		cliConfig(run, {monitor: 'val_loss', save_top_k: 2});
