@@ -1,8 +1,13 @@
+import {cpSync} from 'node:fs';
 import path from 'node:path';
-import {describe, expect, it} from 'vitest';
+import {afterEach, describe, expect, it} from 'vitest';
 import {buildIndex} from '../../../src/checkpoints/retention.js';
 import {scanRunDir} from '../../../src/checkpoints/scan.js';
 import type {DeclaredRetention} from '../../../src/core/types.js';
+import {makeTempDir, removeTempDirs} from '../fixtures.js';
+import {cliConfig} from './lightning-fixture.js';
+
+afterEach(removeTempDirs);
 
 // What Lightning 2.6.6's own checkpoints declare, read from trees the framework wrote on a GPU node
 // (test/fixtures/frameworks/README.md says how each was made; recorded/VERSIONS.json: lightning 2.6.6, torch 2.11.0).
@@ -142,5 +147,24 @@ describe('Lightning 2.6.6 trees: what the checkpoints declare', () => {
 		});
 		// hpc_ckpt_1.ckpt's callback state speaks for lightning_logs/version_4242/checkpoints, not the root dir.
 		expect(scan.groups.find(g => g.dir === '')?.declared ?? null).toBeNull();
+	});
+
+	it('lightning-topk2 with a LightningCLI config.yaml naming save_top_k: the setting read wins, the checkpoint adds the rest', async () => {
+		const run = makeTempDir();
+		cpSync(path.join(FRAMEWORKS, 'lightning-topk2'), run, {recursive: true});
+		cliConfig(run, {monitor: 'train_loss', mode: 'min', save_top_k: 2});
+		const scan = await scanRunDir(run);
+		const index = buildIndex(scan, {keep: null, now: NOW, disk: null});
+		expect(index.retention.groups[0]).toMatchObject({
+			keep: 2,
+			rule: 'Lightning top-2 by train_loss (min)',
+			from: 'lightning_logs/version_0/config.yaml save_top_k',
+		});
+		expect(names(index.retention.groups[0]?.toPrune ?? [])).toEqual(['epoch=2-step=60.ckpt']);
+		expect(scan.groups[0]?.declared).toMatchObject({
+			keepInferred: false,
+			monitor: {name: 'train_loss', mode: 'min', modeFrom: 'last.ckpt state key'},
+			cadence: {everySteps: 10},
+		});
 	});
 });
