@@ -28,10 +28,16 @@ export interface CheckpointCallbackState {
 	readonly lastModelPath: string | null;
 	/** best_k_models in the dict's order. */
 	readonly bestKModels: ReadonlyArray<{readonly path: string; readonly score: number | null}>;
+	/** best_model_score, kth_value and current_score (tensors, or None); null: None or not readable. */
+	readonly bestModelScore?: number | null;
+	readonly kthValue?: number | null;
+	readonly currentScore?: number | null;
 }
 
 /** What one `.ckpt` holds that this reads: its step, epoch and callback states by state key. */
 export interface LightningCheckpointRead {
+	/** `pytorch-lightning_version`, as the checkpoint says it. */
+	readonly version?: string | null;
 	readonly globalStep: number | null;
 	readonly epoch: number | null;
 	readonly callbacks: ReadonlyArray<readonly [string, CheckpointCallbackState]>;
@@ -129,8 +135,12 @@ function shown(file: string | null, dirpath: string | null): string {
 		: file;
 }
 
-function scoreText(score: number | null): string {
-	return score === null ? '?' : String(Number(score.toPrecision(6)));
+/** A score as Python prints a float, to 6 digits: 1.09970, inf, nan; '?' when it was not read. */
+function scoreText(score: number | null | undefined): string {
+	if (score === null || score === undefined) return '?';
+	if (Number.isNaN(score)) return 'nan';
+	if (!Number.isFinite(score)) return score > 0 ? 'inf' : '-inf';
+	return String(Number(score.toPrecision(6)));
 }
 
 /**
@@ -160,6 +170,7 @@ export function declareFromCheckpoint(
 	for (const entry of state.bestKModels)
 		if (entry.score !== null) scores.set(path.posix.basename(entry.path), entry.score);
 	const facts: DeclaredFact[] = [
+		...(read.version ? [{key: 'pytorch-lightning_version', value: `'${read.version}'`, from}] : []),
 		...key.written.map(([setting, text]) => ({key: setting, value: text, from})),
 		{key: 'dirpath', value: state.dirpath ?? 'None', from},
 		{
@@ -171,6 +182,9 @@ export function declareFromCheckpoint(
 			from,
 		},
 		{key: 'kth_best_model_path', value: shown(state.kthBestModelPath, state.dirpath), from},
+		{key: 'kth_value', value: scoreText(state.kthValue), from},
+		{key: 'best_model_score', value: monitorNone ? 'None' : scoreText(state.bestModelScore), from},
+		{key: 'current_score', value: monitorNone ? 'None' : scoreText(state.currentScore), from},
 		{key: 'best_model_path', value: shown(state.bestModelPath, state.dirpath), from},
 		{key: 'last_model_path', value: shown(state.lastModelPath, state.dirpath), from},
 		{key: 'saves made', value: saves === null ? 'unknown (time cadence)' : String(saves), from, inferred: true},

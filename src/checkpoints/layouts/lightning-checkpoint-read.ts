@@ -48,6 +48,9 @@ async function callbackState(file: TorchFile, state: PyValue): Promise<Checkpoin
 		kthBestModelPath: pathOf(dictGet(state, 'kth_best_model_path')),
 		lastModelPath: pathOf(dictGet(state, 'last_model_path')),
 		bestKModels,
+		bestModelScore: await scoreOf(file, dictGet(state, 'best_model_score')),
+		kthValue: await scoreOf(file, dictGet(state, 'kth_value')),
+		currentScore: await scoreOf(file, dictGet(state, 'current_score')),
 	};
 }
 
@@ -69,7 +72,12 @@ async function readLightningCheckpoint(
 			const state = name === null ? null : await callbackState(file, value);
 			if (name !== null && state !== null) callbacks.push([name, state]);
 		}
-		read = {globalStep: pyInt(dictGet(file.root, 'global_step')), epoch: pyInt(dictGet(file.root, 'epoch')), callbacks};
+		read = {
+			version: pyStr(dictGet(file.root, 'pytorch-lightning_version')),
+			globalStep: pyInt(dictGet(file.root, 'global_step')),
+			epoch: pyInt(dictGet(file.root, 'epoch')),
+			callbacks,
+		};
 	}
 	if (remembered.size >= MAX_REMEMBERED) remembered.delete(remembered.keys().next().value ?? '');
 	remembered.set(memo, read);

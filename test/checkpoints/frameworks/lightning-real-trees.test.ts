@@ -49,7 +49,12 @@ describe('Lightning 2.6.6 trees: what the checkpoints declare', () => {
 		});
 		// last.ckpt (a full copy, save_last=True) is the furthest save: global_step 70, 7 checks, 2 kept.
 		expect(facts(declared)).toMatchObject({
+			'pytorch-lightning_version': "'2.6.6'",
 			monitor: "'train_loss'",
+			kth_value: '1.10774',
+			best_model_score: '1.0997',
+			current_score: '1.10774',
+			best_k_models: 'epoch=1-step=40.ckpt 1.0997, epoch=2-step=60.ckpt 1.10774',
 			mode: "'min'",
 			train_time_interval: 'None',
 			kth_best_model_path: 'epoch=2-step=60.ckpt',
@@ -88,7 +93,15 @@ describe('Lightning 2.6.6 trees: what the checkpoints declare', () => {
 			monitor: null,
 			cadence: {everySteps: null, everyEpochs: 1, everySeconds: null},
 		});
-		expect(facts(scan.groups[0]?.declared)).toMatchObject({monitor: 'None', 'saves made': '3', save_top_k: '1'});
+		// kth_value is the initial torch.tensor(inf) of mode min: no top-k ever ran.
+		expect(facts(scan.groups[0]?.declared)).toMatchObject({
+			monitor: 'None',
+			best_k_models: '{}',
+			kth_value: 'inf',
+			best_model_path: 'epoch=2-step=60.ckpt',
+			'saves made': '3',
+			save_top_k: '1',
+		});
 	});
 
 	it('recorded/lightning-dirpath-keep3/ckpts (dirpath=RUN/ckpts, top-3 by step, max): keep 3 inferred, step=50 next', async () => {
