@@ -6,6 +6,7 @@
 import type {
 	Checkpoint,
 	CheckpointIndex,
+	DeclaredRetention,
 	RetentionGroup,
 	RetentionMark,
 	RetentionSource,
@@ -132,6 +133,19 @@ function groupsOf(scan: ScanResult): ScanGroup[] {
 	return groups;
 }
 
+/** The declared facts, cadence and whether keep was inferred, as RetentionGroup carries them. */
+function evidence(
+	declared: DeclaredRetention | null,
+	source: RetentionSource,
+): Pick<RetentionGroup, 'facts' | 'cadence' | 'keepInferred'> {
+	if (declared === null) return {};
+	return {
+		...(declared.facts !== undefined && declared.facts.length > 0 ? {facts: declared.facts} : {}),
+		...(declared.cadence != null ? {cadence: declared.cadence} : {}),
+		...(declared.keepInferred === true && source === 'metadata' ? {keepInferred: true} : {}),
+	};
+}
+
 interface GroupPlan {
 	readonly group: RetentionGroup;
 	readonly plan: RetentionPlan;
@@ -173,6 +187,8 @@ function planGroup(scan: ScanResult, group: ScanGroup, flagKeep: number | null, 
 		from: source === 'metadata' ? (group.declared?.from ?? null) : null,
 		count: plan.counted.length,
 		toPrune: plan.toPrune.map(c => c.path),
+		// Where each setting came from, for the views; only what was read (absent fields: nothing declared).
+		...evidence(group.declared, source),
 	};
 	return {group: retention, plan};
 }

@@ -2,7 +2,7 @@ import {lastSaveDuration} from '../checkpoints/save-duration.js';
 import {table} from './table.js';
 import type {CheckpointIndex} from '../core/types.js';
 import {rotationKeepsUsageFlat} from '../checkpoints/retention.js';
-import {groupHeading, overdueText, PARTIAL_MARK, RETENTION_MARK} from '../format/checkpoints.js';
+import {declaredLines, groupHeading, overdueText, PARTIAL_MARK, RETENTION_MARK} from '../format/checkpoints.js';
 import {formatAge} from '../format/duration.js';
 import {localTime} from '../format/time.js';
 import {formatBytes} from '../format/units.js';
@@ -75,13 +75,15 @@ function retentionLines(index: CheckpointIndex): string[] {
 		if (index.retention.keep !== null) return [`retention: keep ${index.retention.keep}`];
 		return ['retention: no keep-N known (use --keep N): nothing is planned for deletion'];
 	}
-	return groups.map(group => {
-		if (group.keep === null) return `retention: ${groupHeading(group, false)}; nothing is planned for deletion`;
+	return groups.flatMap(group => {
+		// Each group's rule, then what its files declare and where (so that a reader can check it).
+		if (group.keep === null)
+			return [`retention: ${groupHeading(group, false)}; nothing is planned for deletion`, ...declaredLines(group)];
 		const prune =
 			group.toPrune.length === 0
 				? 'the next save prunes nothing'
 				: `the next save prunes ${group.toPrune.map(p => p.split('/').at(-1)).join(', ')}`;
-		return `retention: ${groupHeading(group, false)}; ${group.count} counted; ${prune}`;
+		return [`retention: ${groupHeading(group, false)}; ${group.count} counted; ${prune}`, ...declaredLines(group)];
 	});
 }
 
@@ -160,6 +162,23 @@ export function checkpointsJson(index: CheckpointIndex) {
 				from: group.from,
 				count: group.count,
 				to_prune: group.toPrune,
+				// What the run's files declare, each setting with the file it was read from ([] / null: none).
+				keep_inferred: group.keepInferred === true,
+				facts: (group.facts ?? []).map(fact => ({
+					key: fact.key,
+					value: fact.value,
+					from: fact.from,
+					inferred: fact.inferred === true,
+				})),
+				cadence:
+					group.cadence === undefined
+						? null
+						: {
+								every_steps: group.cadence.everySteps,
+								every_epochs: group.cadence.everyEpochs,
+								every_seconds: group.cadence.everySeconds,
+								from: group.cadence.from,
+							},
 			})),
 		},
 		disk: {

@@ -359,6 +359,12 @@ export interface RetentionGroup {
 	readonly from: string | null;
 	readonly count: number;
 	readonly toPrune: readonly string[];
+	/** What the run's files declare for this group, each with its file (DeclaredRetention.facts); absent: none read. */
+	readonly facts?: readonly DeclaredFact[];
+	/** The save cadence they declare; absent: not said. */
+	readonly cadence?: DeclaredCadence;
+	/** keep (source metadata) was inferred from other facts, not read as a setting: Lightning's best_k_models. */
+	readonly keepInferred?: boolean;
 }
 
 export interface CheckpointIndex {

@@ -1,6 +1,6 @@
 import {OVERDUE_FACTOR} from '../checkpoints/retention.js';
-import type {Checkpoint, CheckpointIndex, RetentionGroup} from '../core/types.js';
-import {ageSeconds, finerAge} from './duration.js';
+import type {Checkpoint, CheckpointIndex, DeclaredCadence, RetentionGroup} from '../core/types.js';
+import {ageSeconds, finerAge, formatAge} from './duration.js';
 import {printable} from './printable.js';
 
 // The words for a checkpoint's state, shared by `traintop checkpoints` and the TUI's checkpoints
@@ -35,8 +35,44 @@ export function noSaveText(index: CheckpointIndex): string {
  */
 function keepSource(group: RetentionGroup): string {
 	if (group.source === 'flag') return ' (--keep)';
-	if (group.source === 'metadata' && group.from !== null) return ` (${printable(group.from.split(' ')[0] ?? '')})`;
+	if (group.source === 'metadata' && group.from !== null) {
+		const file = printable(group.from.split(' ')[0] ?? '');
+		return group.keepInferred === true ? ` (inferred from ${file})` : ` (${file})`;
+	}
 	return '';
+}
+
+/** `every 10 steps`, `every epoch`, `every 30 s`: a declared cadence in words; '' when it says nothing. */
+export function cadenceWords(cadence: DeclaredCadence): string {
+	const every = (n: number, unit: string) => (n === 1 ? `every ${unit}` : `every ${n} ${unit}s`);
+	const parts: string[] = [];
+	if (cadence.everySteps !== null) parts.push(every(cadence.everySteps, 'step'));
+	if (cadence.everyEpochs !== null) parts.push(every(cadence.everyEpochs, 'epoch'));
+	if (cadence.everySeconds !== null) parts.push(`every ${formatAge(cadence.everySeconds)}`);
+	return parts.join(' or ');
+}
+
+/**
+ * What a group's files declare, for `traintop checkpoints`: the settings read, grouped by the file they came from,
+ * `declared: save_total_limit 2, save_strategy 'steps' (checkpoint-50/training_args.bin); global_step 50
+ * (checkpoint-50/trainer_state.json)`, and the cadence with where; [] when nothing was read.
+ */
+export function declaredLines(group: RetentionGroup): string[] {
+	const lines: string[] = [];
+	const byFile = new Map<string, string[]>();
+	for (const fact of group.facts ?? []) {
+		const shown = `${fact.key} ${fact.value}${fact.inferred === true ? ' (inferred)' : ''}`;
+		byFile.set(fact.from, [...(byFile.get(fact.from) ?? []), shown]);
+	}
+	if (byFile.size > 0) {
+		const parts = [...byFile].map(([file, facts]) => `${facts.join(', ')} (${file})`);
+		lines.push(printable(`declared: ${parts.join('; ')}`));
+	}
+	const words = group.cadence === undefined ? '' : cadenceWords(group.cadence);
+	if (group.cadence !== undefined && words !== '') {
+		lines.push(printable(`declared cadence: ${words} (${group.cadence.from})`));
+	}
+	return lines;
 }
 
 /**

@@ -333,7 +333,9 @@ describe('the run dir', () => {
 			[50, 'generic'],
 			[60, 'dcp'],
 		]);
-		expect(result.groups.find(group => group.declared !== null)?.declared?.keep).toBe(5);
+		expect(result.groups.find(group => group.layout === 'seed')?.declared?.keep).toBe(5);
+		// HF: no training_args.bin, so no keep; its trainer_state.json still declares what it says.
+		expect(result.groups.find(group => group.layout === 'huggingface')?.declared?.keep).toBeNull();
 		expect(new Set(result.checkpoints.map(item => item.path)).size).toBe(result.checkpoints.length);
 	});
 

@@ -107,6 +107,9 @@ test('checkpointsJson has the contract fields with ISO times', () => {
 				from: 'checkpoint_metadata.json max_checkpoints',
 				count: 4,
 				to_prune: ['/runs/exp1/checkpoints/checkpoint_step_500'],
+				keep_inferred: false,
+				facts: [],
+				cadence: null,
 			},
 		],
 	});

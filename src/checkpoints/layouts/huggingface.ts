@@ -4,15 +4,15 @@
 // not parse (save_to_json writes it in place, cut short mid-write); checkpoint-is-incomplete.txt, which the JIT
 // (SIGTERM) checkpoint writes before its _save_checkpoint and removes after it; tmp-checkpoint-<N>/, the staging dir
 // some releases wrote into and renamed at the end. best_model_checkpoint in the newest trainer_state.json names the
-// best one. save_total_limit comes from training_args.bin (a pickled TrainingArguments): the output dir's, written
-// when the job saves its final model, else the newest checkpoint's.
+// best one. save_total_limit and the other settings the run declares come from training_args.bin (a pickled
+// TrainingArguments, read as data) and the newest trainer_state.json: huggingface-declared.ts.
 // Source: huggingface/transformers src/transformers/trainer.py: Trainer._save_checkpoint, save_model, _save,
 // _sorted_checkpoints, _rotate_checkpoints; src/transformers/trainer_jit_checkpoint.py:
 // CheckpointManager.execute_jit_checkpoint; trainer_callback.py: TrainerState.save_to_json.
 
 import path from 'node:path';
 import {jsonProblem} from '../json-problem.js';
-import type {DeclaredRetention, ScannedCheckpoint} from '../../core/types.js';
+import type {ScannedCheckpoint} from '../../core/types.js';
 import type {RetentionRule} from '../rules.js';
 import {
 	found,
@@ -28,8 +28,7 @@ import {
 	type LayoutResult,
 	type ScanDir,
 } from './layout.js';
-import {readTorchFile} from '../torch-file/torch-file.js';
-import {attr, isNone, pyInt} from '../torch-file/py-value.js';
+import {hfDeclared} from './huggingface-declared.js';
 
 const CHECKPOINT = /^checkpoint-(\d+)$/;
 const STAGING = /^tmp-checkpoint-(\d+)$/;
@@ -45,6 +44,10 @@ interface TrainerState {
 	readonly globalStep: number | null;
 	readonly loss: number | null;
 	readonly best: string | null;
+	/** save_steps as the Trainer resolved it (TrainerState.save_steps). */
+	readonly saveSteps: number | null;
+	/** Entries in log_history; null when only the file's ends were read. */
+	readonly logEntries: number | null;
 }
 
 /** What trainer_state.json says, whether its write was cut short, or what else is wrong with it. */
@@ -61,14 +64,21 @@ function parseState(value: unknown): TrainerState | string {
 		for (const record of value.log_history) if (isRecord(record)) loss = numberOf(record.loss) ?? loss;
 	}
 	const best = typeof value.best_model_checkpoint === 'string' ? value.best_model_checkpoint : null;
-	return {epoch: numberOf(value.epoch), globalStep: numberOf(value.global_step), loss, best};
+	return {
+		epoch: numberOf(value.epoch),
+		globalStep: numberOf(value.global_step),
+		loss,
+		best,
+		saveSteps: numberOf(value.save_steps),
+		logEntries: Array.isArray(value.log_history) ? value.log_history.length : null,
+	};
 }
 
 const NUMBER = '(-?\\d+(?:\\.\\d+)?(?:[eE][-+]?\\d+)?)';
 
 /**
  * A large state from its head and tail: save_to_json sorts the keys, so epoch, global_step and best_model_checkpoint
- * come before log_history, whose last entries (and the last "loss") are in the tail.
+ * come before log_history, whose last entries (and the last "loss") are in the tail, with save_steps after them.
  */
 function stateFromEnds(head: string, tail: string): TrainerState {
 	const epoch = new RegExp(`"epoch":\\s*${NUMBER}`).exec(head)?.[1];
@@ -82,11 +92,15 @@ function stateFromEnds(head: string, tail: string): TrainerState {
 	}
 	const losses = [...tail.matchAll(new RegExp(`"loss":\\s*${NUMBER}`, 'g'))];
 	const loss = losses.at(-1)?.[1];
+	// The last "save_steps" of the tail: log_history's records never hold that key.
+	const saveSteps = [...tail.matchAll(/"save_steps":\s*(\d+)/g)].at(-1)?.[1];
 	return {
 		epoch: epoch === undefined ? null : Number(epoch),
 		globalStep: intOf(step),
 		loss: loss === undefined ? null : Number(loss),
 		best,
+		saveSteps: intOf(saveSteps),
+		logEntries: null,
 	};
 }
 
@@ -160,28 +174,30 @@ async function checkpoint(entry: Entry, step: number | null, io: LayoutIO): Prom
 	return {found: found(entry, fields), state, args};
 }
 
-/** save_total_limit from training_args.bin: the output dir's, else the newest checkpoint's; null: nothing to read. */
+/**
+ * What the run declares (huggingface-declared.ts): training_args.bin, the output dir's (written when the job saves its final
+ * model), else the newest checkpoint's; and the newest trainer_state.json. null: nothing to read.
+ */
 async function declared(dir: ScanDir, candidates: readonly Candidate[], io: LayoutIO, warnings: string[]) {
 	const own = dir.entries.find(entry => entry.name === ARGS_FILE && entry.type === 'file');
-	const newest = candidates
-		.filter(candidate => candidate.args !== null)
-		.sort((a, b) => (a.found.step ?? -1) - (b.found.step ?? -1))
-		.at(-1);
-	const file = own?.path ?? newest?.args ?? null;
-	if (file === null) return null;
-	const rel = own !== undefined ? ARGS_FILE : `${newest?.found.entry.name}/${ARGS_FILE}`;
-	const args = await readTorchFile(io, file);
-	const limit = args.status === 'ok' ? attr(args.root, 'save_total_limit') : undefined;
-	const value = pyInt(limit);
-	if (args.status !== 'ok' || (value === null && !isNone(limit))) {
-		const why = args.status === 'ok' ? (limit === undefined ? 'not in its pickle' : 'not an int or None') : args.why;
-		warnings.push(`${relName(dir, rel)}: save_total_limit not read (${why}): --keep applies`);
-		return null;
-	}
-	// None, or ≤ 0 (_rotate_checkpoints returns early): the job never deletes.
-	const keep = value !== null && value >= 1 ? value : 'all';
-	const result: DeclaredRetention = {keep, from: `${rel} save_total_limit`, monitor: null};
-	return result;
+	const byStep = [...candidates].sort((a, b) => (a.found.step ?? -1) - (b.found.step ?? -1));
+	const newestArgs = byStep.filter(candidate => candidate.args !== null).at(-1);
+	const argsPath = own?.path ?? newestArgs?.args ?? null;
+	const argsRel = own !== undefined ? ARGS_FILE : `${newestArgs?.found.entry.name}/${ARGS_FILE}`;
+	const argsFile = argsPath === null ? null : {path: argsPath, from: relName(dir, argsRel)};
+	const newestState = byStep.filter(candidate => candidate.state !== null).at(-1);
+	const state = newestState?.state ?? null;
+	const stateFacts =
+		state === null || newestState === undefined
+			? null
+			: {
+					from: relName(dir, `${newestState.found.entry.name}/${STATE_FILE}`),
+					globalStep: state.globalStep,
+					saveSteps: state.saveSteps,
+					best: state.best,
+					logEntries: state.logEntries,
+				};
+	return hfDeclared(io, argsFile, stateFacts, warnings);
 }
 
 function byPath(a: ScannedCheckpoint, b: ScannedCheckpoint): number {

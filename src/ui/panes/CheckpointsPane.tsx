@@ -5,9 +5,8 @@ import Line from '../widgets/Line.js';
 import type {CheckpointIndex, Level} from '../../core/types.js';
 import {usePaint} from '../color.js';
 import {LEVEL_COLOR, LEVEL_TAG} from '../../format/levels.js';
-import {headerParts, NO_RUN_DIR, olderText, rowCells, stepWidth} from './checkpoint-rows.js';
+import {groupRuleText, headerParts, NO_RUN_DIR, olderText, rowCells, stepWidth} from './checkpoint-rows.js';
 import {headingCount, paneItems} from './checkpoint-sections.js';
-import {groupHeading} from '../../format/checkpoints.js';
 import {printable} from '../../format/printable.js';
 
 /** What became of the last save request: the app writes it, the pane shows it under the header. */
@@ -96,7 +95,7 @@ function CheckpointsPane({index, now, status = null, width, height, compact = fa
 				if (item.kind === 'group')
 					return (
 						<Line key={`group ${item.group.key}`} width={width}>
-							<Text dimColor>{groupHeading(item.group, compact)}</Text>
+							<Text dimColor>{groupRuleText(item.group, compact)}</Text>
 						</Line>
 					);
 				if (item.kind === 'older')

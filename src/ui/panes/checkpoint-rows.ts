@@ -1,6 +1,13 @@
-import type {Checkpoint, CheckpointIndex} from '../../core/types.js';
+import type {Checkpoint, CheckpointIndex, RetentionGroup} from '../../core/types.js';
 import {rotationKeepsUsageFlat} from '../../checkpoints/retention.js';
-import {noSaveText, overdueFigures, PARTIAL_MARK, RETENTION_MARK} from '../../format/checkpoints.js';
+import {
+	cadenceWords,
+	groupHeading,
+	noSaveText,
+	overdueFigures,
+	PARTIAL_MARK,
+	RETENTION_MARK,
+} from '../../format/checkpoints.js';
 import {padEnd, padStart} from '../../format/columns.js';
 import {formatAge} from '../../format/duration.js';
 import {formatBytes} from '../../format/units.js';
@@ -103,4 +110,14 @@ export function rowCells(c: Checkpoint, now: number, digits: number, compact: bo
 
 export function olderText(hidden: number): string {
 	return `+${hidden} older`;
+}
+
+/**
+ * A group's rule line: the framework, its rule and the file keep came from; wide, with the cadence its files declare
+ * (`· every 10 steps`). `traintop checkpoints` lists every fact; the pane has one line.
+ */
+export function groupRuleText(group: RetentionGroup, compact: boolean): string {
+	const heading = groupHeading(group, compact);
+	const words = compact || group.cadence === undefined ? '' : cadenceWords(group.cadence);
+	return words === '' ? heading : `${heading} · ${words}`;
 }

@@ -58,6 +58,15 @@ describe('Hugging Face Trainer layout', () => {
 				from: 'checkpoint-500/training_args.bin save_total_limit',
 				count: 3, // the best counts toward the limit
 				toPrune: [path.join(run, 'checkpoint-400')],
+				// Each setting read, with its file (this fixture's TrainingArguments has no save_strategy: no cadence).
+				facts: [
+					{key: 'save_total_limit', value: '3', from: 'checkpoint-500/training_args.bin'},
+					{key: 'load_best_model_at_end', value: 'True', from: 'checkpoint-500/training_args.bin'},
+					{key: 'metric_for_best_model', value: "'loss'", from: 'checkpoint-500/training_args.bin'},
+					{key: 'best_model_checkpoint', value: "'out/checkpoint-200'", from: 'checkpoint-500/trainer_state.json'},
+					{key: 'global_step', value: '500', from: 'checkpoint-500/trainer_state.json'},
+					{key: 'log_history', value: '4 entries', from: 'checkpoint-500/trainer_state.json'},
+				],
 			},
 		]);
 		expect(idx.warnings).toContain(
