@@ -171,8 +171,7 @@ function planGroup(scan: ScanResult, group: ScanGroup, flagKeep: number | null, 
 	const members = scan.checkpoints.filter(c => c.group === group.key);
 	const monitor = group.declared?.monitor ?? null;
 	const keepsAll = keep === 'all';
-	const keepInferred = declared !== null && group.declared?.keepInferred === true;
-	const plan = layout.retention({checkpoints: members, keep: keepsAll ? null : keep, keepsAll, keepInferred, monitor});
+	const plan = layout.retention({checkpoints: members, keep: keepsAll ? null : keep, keepsAll, monitor});
 	const used = plan.keep !== undefined ? plan.keep : keepsAll ? null : keep;
 	// A run that says "keep all" is a known source; an unknown keep-N is none.
 	if (used === null && keep !== 'all') source = 'none';

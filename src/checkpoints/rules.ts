@@ -11,8 +11,6 @@ export interface RuleInput {
 	readonly keep: number | null;
 	/** The run's files say to keep every checkpoint (Lightning's save_top_k −1); keep is null then. */
 	readonly keepsAll?: boolean;
-	/** keep (or keepsAll) was inferred from the run's files, not read as a setting (Lightning stores no save_top_k). */
-	readonly keepInferred?: boolean;
 	/** The monitored metric for top-k rules: the run's declared one, else null (the rule may infer it from names). */
 	readonly monitor: MonitorSetting | null;
 }

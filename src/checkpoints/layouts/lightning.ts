@@ -175,17 +175,15 @@ const lightningRetention: RetentionRule = input => {
 		const rule = 'Lightning last, hpc and exception saves: outside the top-k, never deleted by it';
 		return {rule, counted: [], toPrune: [], protected: [...input.checkpoints], keep: null};
 	}
+	// Whether keep-N was inferred (save_top_k is not stored) the heading says, from the group's declared retention.
 	const plan = ranked(input);
-	const inferred = input.keepInferred ? ' (inferred)' : '';
-	if (input.keepsAll) return {...plan, rule: `Lightning save_top_k -1${inferred}: keeps all`};
+	if (input.keepsAll) return {...plan, rule: 'Lightning save_top_k -1: keeps all'};
 	const current = plan.toPrune[0];
 	if (input.monitor === null && input.keep === 1 && current !== undefined && plan.counted.length === 1) {
-		const rule = `Lightning save_top_k 1${inferred}, no monitor: each save replaces the last; the next replaces ${current.name}`;
+		const rule = `Lightning save_top_k 1, no monitor: each save replaces the last; the next replaces ${current.name}`;
 		return {...plan, rule};
 	}
-	return input.keepInferred
-		? {...plan, rule: `${plan.rule}; save_top_k ${input.keep} inferred from best_k_models`}
-		: plan;
+	return plan;
 };
 
 export const lightningLayout: Layout = {

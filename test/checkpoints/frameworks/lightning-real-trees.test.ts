@@ -36,7 +36,8 @@ describe('Lightning 2.6.6 trees: what the checkpoints declare', () => {
 			dir: 'lightning_logs/version_0/checkpoints',
 			keep: 2,
 			source: 'metadata',
-			rule: 'Lightning top-2 by train_loss (min); save_top_k 2 inferred from best_k_models',
+			keepInferred: true,
+			rule: 'Lightning top-2 by train_loss (min)',
 		});
 		// kth_best_model_path in the checkpoint: the worse of the two kept, deleted by the next better save.
 		expect(names(group?.toPrune ?? [])).toEqual(['epoch=2-step=60.ckpt']);
@@ -84,7 +85,7 @@ describe('Lightning 2.6.6 trees: what the checkpoints declare', () => {
 		expect(group).toMatchObject({
 			keep: 1,
 			source: 'metadata',
-			rule: 'Lightning save_top_k 1 (inferred), no monitor: each save replaces the last; the next replaces epoch=2-step=60.ckpt',
+			rule: 'Lightning save_top_k 1, no monitor: each save replaces the last; the next replaces epoch=2-step=60.ckpt',
 		});
 		expect(names(group?.toPrune ?? [])).toEqual(['epoch=2-step=60.ckpt']);
 		expect(scan.groups[0]?.declared).toMatchObject({
@@ -110,7 +111,7 @@ describe('Lightning 2.6.6 trees: what the checkpoints declare', () => {
 		const [group] = index.retention.groups;
 		expect(group).toMatchObject({
 			keep: 3,
-			rule: 'Lightning top-3 by step (max); save_top_k 3 inferred from best_k_models',
+			rule: 'Lightning top-3 by step (max)',
 		});
 		expect(names(group?.toPrune ?? [])).toEqual(['step=50.ckpt']);
 		expect(index.checkpoints.map(c => [c.name, c.kind, c.metric?.value ?? null, c.retention])).toEqual([
@@ -130,7 +131,7 @@ describe('Lightning 2.6.6 trees: what the checkpoints declare', () => {
 		expect(index.retention.groups[0]).toMatchObject({
 			keep: null,
 			source: 'metadata',
-			rule: 'Lightning save_top_k -1 (inferred): keeps all',
+			rule: 'Lightning save_top_k -1: keeps all',
 			toPrune: [],
 		});
 		expect(scan.groups[0]?.declared).toMatchObject({
@@ -156,7 +157,7 @@ describe('Lightning 2.6.6 trees: what the checkpoints declare', () => {
 		expect(rules).toEqual({
 			'': 'Lightning last, hpc and exception saves: outside the top-k, never deleted by it',
 			'lightning_logs/version_4242/checkpoints':
-				'Lightning save_top_k 1 (inferred), no monitor: each save replaces the last; the next replaces epoch=1-step=30.ckpt',
+				'Lightning save_top_k 1, no monitor: each save replaces the last; the next replaces epoch=1-step=30.ckpt',
 		});
 		// hpc_ckpt_1.ckpt's callback state speaks for lightning_logs/version_4242/checkpoints, not the root dir.
 		expect(scan.groups.find(g => g.dir === '')?.declared ?? null).toBeNull();
