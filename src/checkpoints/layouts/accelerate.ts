@@ -7,8 +7,10 @@
 // Partial: no random_states_*.pkl; a custom_checkpoint_<i>.pkl missing that the previous checkpoint has; one of those
 // last files cut short (a torch.save zip without its end record). Retention: before it saves, save_state deletes the
 // oldest entries of checkpoints/ (every entry counts, partial ones too) until total_limit − 1 remain. total_limit is
-// not written to disk (only ProjectConfiguration holds it): --keep.
-// Source: huggingface/accelerate src/accelerate/accelerator.py: Accelerator.save_state; src/accelerate/checkpointing.py:
+// not written to disk (only ProjectConfiguration holds it): --keep. Nor is any save cadence: accelerate 1.15.0's
+// save_state(total_limit=3) (test/fixtures/frameworks/recorded/accelerate-keep3) leaves model.safetensors,
+// optimizer.bin and random_states_0.pkl (RNG states and the dataloader `step`) per checkpoint, nothing else.
+// Source: huggingface/accelerate 1.15.0 src/accelerate/accelerator.py: Accelerator.save_state; src/accelerate/checkpointing.py:
 // save_accelerator_state, save_custom_state; src/accelerate/utils/dataclasses.py: ProjectConfiguration.
 
 import {keepNewest} from '../rules.js';

@@ -1,6 +1,8 @@
 // torch.distributed.checkpoint (FSDP/TP, torchtitan's checkpoint/step-<N>/, torchtune's DCP variant): a directory of
 // __<rank>_<n>.distcp shards whose coordinator writes `.metadata.tmp`, fsyncs and renames it to `.metadata` last.
-// `.metadata` ⇒ complete; shards or `.metadata.tmp` without it ⇒ partial. DCP deletes nothing itself.
+// `.metadata` ⇒ complete; shards or `.metadata.tmp` without it ⇒ partial. DCP deletes nothing itself, and records
+// no cadence: `.metadata` (torch 2.11, test/fixtures/frameworks/recorded/dcp-steps) holds the tensors' metadata,
+// storage_meta (checkpoint_id, save_id, load_id, modules) and a version, nothing of who saves how often.
 // Source: pytorch/pytorch torch/distributed/checkpoint/filesystem.py: FileSystemWriter.finish (.metadata.tmp written,
 // fsynced, renamed to .metadata), write_data (the __<rank>_<n>.distcp shards).
 

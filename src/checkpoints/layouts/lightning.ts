@@ -11,14 +11,20 @@
 // Retention: top-k keeps the k best by `monitor` and deletes the WORST when a better one is saved
 //   (_update_best_and_save); with monitor=None, save_top_k 1 deletes the previous save (_save_none_monitor_checkpoint);
 //   -1 keeps all. last, hpc and on_exception saves are outside the rotation.
-// Source: Lightning-AI/pytorch-lightning src/lightning/pytorch/callbacks/model_checkpoint.py: ModelCheckpoint.
+// Declared: each `.ckpt` pickles the ModelCheckpoint's state under a key naming its monitor, mode and cadence
+//   (every_n_train_steps, every_n_epochs, train_time_interval), with best_k_models (path → score), kth_best_model_path
+//   (the next one top-k deletes), best_model_path, last_model_path and dirpath. save_top_k is not stored: it is
+//   inferred from best_k_models (lightning-callback-state.ts) and said to be. The newest complete `.ckpt` of the
+//   directory is read (lightning-checkpoint-read.ts), its callback chosen by dirpath; a LightningCLI config.yaml
+//   that names save_top_k wins over the inference.
+// Source: Lightning-AI/pytorch-lightning 2.6.6 (the recorded trees in test/fixtures/frameworks) src/lightning/pytorch/callbacks/model_checkpoint.py: ModelCheckpoint.
 // format_checkpoint_name, _format_checkpoint_name, _get_metric_interpolated_filepath_name, _save_last_checkpoint,
 // _link_checkpoint, _update_best_and_save, _save_none_monitor_checkpoint, _remove_checkpoint;
 // trainer/connectors/checkpoint_connector.py: hpc_save_path; callbacks/on_exception_checkpoint.py;
 // strategies/deepspeed.py and strategies/fsdp.py: save_checkpoint; fabric/utilities/cloud_io.py: _atomic_save.
 
 import path from 'node:path';
-import type {CheckpointMetric, MonitorSetting} from '../../core/types.js';
+import type {CheckpointMetric, DeclaredRetention, MonitorSetting} from '../../core/types.js';
 import {guessMode, topK, type RetentionRule} from '../rules.js';
 import {
 	found,
@@ -33,6 +39,8 @@ import {
 	type LayoutResult,
 	type ScanDir,
 } from './layout.js';
+import type {CallbackDeclaration} from './lightning-callback-state.js';
+import {readCallbackState} from './lightning-checkpoint-read.js';
 import {readLightningConfig} from './lightning-config.js';
 
 /** `last`, a templated `{epoch}-last`, and their -vN / -N versions. */
@@ -120,26 +128,62 @@ function nameCarryingFields(entry: Entry): string {
 	return path.basename(entry.linkTarget);
 }
 
-async function findOne(entry: Entry, monitor: MonitorSetting | null, io: LayoutIO): Promise<Found> {
+interface JudgedFile {
+	readonly entry: Entry;
+	readonly kind: Found['kind'];
+	readonly name: CheckpointName;
+	readonly judgement: Judgement;
+}
+
+async function judgeOne(entry: Entry, io: LayoutIO): Promise<JudgedFile> {
 	const kind = kindOf(entry.name);
 	const source = kind === 'last' ? nameCarryingFields(entry) : entry.name;
-	const name = parseFields(source.replace(/\.ckpt$/, ''));
-	const {status, warnings} = await judge(entry, io);
-	// A last.ckpt copy names no score of its own; a link's target's score is the target's, ranked there.
-	const metric = kind === 'periodic' ? metricOf(name, monitor) : null;
-	return found(entry, {step: name.step, epoch: name.epoch, kind, metric, status, warnings});
+	return {entry, kind, name: parseFields(source.replace(/\.ckpt$/, '')), judgement: await judge(entry, io)};
+}
+
+/**
+ * The score top-k ranks a periodic save by: its value in best_k_models, else the monitored field of its name. A last
+ * copy names no score of its own (a link's target is ranked as itself); with monitor None nothing is ranked.
+ */
+function metricFor(
+	one: JudgedFile,
+	monitor: MonitorSetting | null,
+	read: CallbackDeclaration | null,
+): CheckpointMetric | null {
+	if (one.kind !== 'periodic' || read?.monitorNone === true) return null;
+	const score = read?.scores.get(one.entry.name);
+	if (score !== undefined && monitor !== null) return {name: monitor.name, value: score};
+	return metricOf(one.name, monitor);
+}
+
+/** A setting config.yaml names beats one inferred from the checkpoints; what the checkpoint adds stays. */
+function merged(config: DeclaredRetention | null, read: DeclaredRetention | null): DeclaredRetention | null {
+	if (read === null || config === null) return read ?? config;
+	if (config.keep === null) return read;
+	return {...read, keep: config.keep, from: config.from, keepInferred: false, monitor: read.monitor ?? config.monitor};
 }
 
 const ranked = topK({framework: 'Lightning', setting: 'save_top_k', protects: c => c.kind !== 'periodic'});
 
 /**
- * Top-k by the monitored metric (rules.ts topK); save_top_k -1 keeps every checkpoint. A group of last, hpc and
- * exception saves only (hpc_ckpt_N.ckpt in default_root_dir) has nothing the top-k ranks: its rule says so.
+ * Top-k by the monitored metric (rules.ts topK); save_top_k -1 keeps every checkpoint; save_top_k 1 without a monitor
+ * replaces the one save at each save. A group of last, hpc and exception saves only (hpc_ckpt_N.ckpt in
+ * default_root_dir) has nothing the top-k ranks: its rule says so.
  */
 const lightningRetention: RetentionRule = input => {
-	if (input.checkpoints.some(c => c.kind === 'periodic')) return ranked(input);
-	const rule = 'Lightning last, hpc and exception saves: outside the top-k, never deleted by it';
-	return {rule, counted: [], toPrune: [], protected: [...input.checkpoints], keep: null};
+	if (!input.checkpoints.some(c => c.kind === 'periodic')) {
+		const rule = 'Lightning last, hpc and exception saves: outside the top-k, never deleted by it';
+		return {rule, counted: [], toPrune: [], protected: [...input.checkpoints], keep: null};
+	}
+	// Whether keep-N was inferred (save_top_k is not stored) the heading says, from the group's declared retention.
+	const plan = ranked(input);
+	if (input.keepsAll) return {...plan, rule: 'Lightning save_top_k -1: keeps all'};
+	const current = plan.toPrune[0];
+	if (input.monitor === null && input.keep === 1 && current !== undefined && plan.counted.length === 1) {
+		const rule = `Lightning save_top_k 1, no monitor: each save replaces the last; the next replaces ${current.name}`;
+		return {...plan, rule};
+	}
+	return plan;
 };
 
 export const lightningLayout: Layout = {
@@ -152,10 +196,28 @@ export const lightningLayout: Layout = {
 		);
 		if (mine.length === 0) return NOTHING;
 		const config = await readLightningConfig(dir, io);
-		const monitor = config.declared?.monitor ?? null;
-		const result: Found[] = [];
-		for (const entry of mine) result.push(await findOne(entry, monitor, io));
-		return {found: result, warnings: config.warnings, declared: config.declared};
+		const judged: JudgedFile[] = [];
+		for (const entry of mine) judged.push(await judgeOne(entry, io));
+		const read = await readCallbackState(
+			dir,
+			judged.map(one => ({entry: one.entry, kind: one.kind, step: one.name.step, status: one.judgement.status})),
+			io,
+		);
+		const declared = merged(config.declared, read.declaration?.declared ?? null);
+		const monitor = declared?.monitor ?? null;
+		// A name without them (hpc_ckpt_N, a last.ckpt copy or link) takes the step and epoch its pickle holds.
+		const progress = (one: JudgedFile) => read.progress.get(path.basename(nameCarryingFields(one.entry)));
+		const result = judged.map(one =>
+			found(one.entry, {
+				step: one.name.step ?? progress(one)?.step ?? null,
+				epoch: one.name.epoch ?? progress(one)?.epoch ?? null,
+				kind: one.kind,
+				metric: metricFor(one, monitor, read.declaration),
+				status: one.judgement.status,
+				warnings: one.judgement.warnings,
+			}),
+		);
+		return {found: result, warnings: [...config.warnings, ...read.warnings], declared};
 	},
 	retention: lightningRetention,
 };

@@ -13,6 +13,11 @@
 // with EveryNSteps(keep_period), or BestN(best_fn)) about the finalized steps and deletes the rest. No option is
 // written to disk, so N is --keep; steps older than the newest N that are still there survived an earlier save's
 // deletion: keep_period (or best_fn) preserves them, and any step their common divisor divides.
+// Declared: nothing about retention or cadence. A real CheckpointManager(max_to_keep=3, save_interval_steps=2) of
+// orbax-checkpoint 0.12.4 (test/fixtures/frameworks/recorded/orbax-keep3) leaves per step _CHECKPOINT_METADATA
+// (item_handlers, metrics, performance_metrics, init/commit_timestamp_nsecs, custom_metadata), commit_success.txt and
+// the items; no file holds max_to_keep, keep_period or save_interval_steps, so keep-N stays unknown (--keep, or what
+// the watcher learns from the deletions) and the cadence is learned from the steps seen.
 // Source: google/orbax checkpoint/orbax/checkpoint/checkpoint_manager.py: CheckpointManagerOptions,
 // _get_default_preservation_policy, save, _get_old_steps_to_remove, _finalize; _src/path/atomicity.py:
 // AtomicRenameTemporaryPath.finalize, CommitFileTemporaryPath.finalize, _create_tmp_directory; _src/path/step.py:

@@ -6,8 +6,11 @@
 // Retention: once max_history are kept, a save that beats the worst deletes the worst (top-N by the eval metric;
 // lower is better only for `loss`); a recovery save deletes the recovery file before the current one, so two stay.
 // The saver's list lives in memory: after a restart it forgets the checkpoints written before and never deletes them.
-// Scores: the checkpoint files keep theirs inside the pickle, so they come from summary.csv (see below).
-// Source: huggingface/pytorch-image-models timm/utils/checkpoint_saver.py: CheckpointSaver.save_checkpoint, _save,
+// Scores: summary.csv's (see below), else the `metric` each checkpoint pickles (timm-declared.ts), which also reads
+// train.py's arguments from the pickle when args.yaml is missing, and infers the direction of a saver used without
+// train.py from model_best.pth.tar. max_history itself is stored nowhere but args.yaml / the pickled args.
+// Source: huggingface/pytorch-image-models 1.0.29 (the recorded tree test/fixtures/frameworks/recorded/timm-saver)
+// timm/utils/checkpoint_saver.py: CheckpointSaver.save_checkpoint, _save,
 // _replace, _duplicate, _cleanup_checkpoints, save_recovery; train.py: main (output_dir, args.yaml, summary.csv,
 // eval_metric, decreasing_metric = eval_metric == 'loss', max_history=args.checkpoint_hist); timm/utils/summary.py:
 // update_summary.
@@ -35,6 +38,7 @@ import {
 	type ScanDir,
 } from './layout.js';
 import {parseYaml} from './parse-yaml.js';
+import {withCheckpointFacts} from './timm-declared.js';
 
 const ARGS = 'args.yaml';
 const SUMMARY = 'summary.csv';
@@ -51,6 +55,9 @@ export interface TimmRun {
 	readonly scores: ReadonlyMap<number, number>;
 	/** First epoch of the latest process when summary.csv shows a restart; its saver never saw older checkpoints. */
 	readonly resumedAt: number | null;
+	/** args.yaml or summary.csv is there: train.py wrote the run, and its rules (eval_metric top1) apply. */
+	readonly trainPy: boolean;
+	readonly hasArgs: boolean;
 	readonly warnings: string[];
 }
 
@@ -130,7 +137,8 @@ async function readTimmRun(dir: ScanDir, io: LayoutIO): Promise<TimmRun> {
 	const monitor: MonitorSetting = {name, mode: name === 'loss' ? 'min' : 'max', modeFrom};
 	// The monitor is train.py's rule, not a guess: declared even without args.yaml.
 	const declared = {keep: args?.hist ?? null, from: `${ARGS} checkpoint_hist`, monitor};
-	return {declared, monitor, scores, resumedAt: summary?.resumedAt ?? null, warnings};
+	const trainPy = args !== null || summary !== null;
+	return {declared, monitor, scores, resumedAt: summary?.resumedAt ?? null, trainPy, hasArgs: args !== null, warnings};
 }
 
 const EPOCH_FILE = /^checkpoint-(\d+)\.pth\.tar$/;
@@ -168,7 +176,9 @@ async function epochFile(entry: Entry, epoch: number | null, run: TimmRun, io: L
 		// Outside the restarted saver's list: it will never be deleted, so it is not ranked.
 		metric = null;
 		warnings.push(`written before the run restarted at epoch ${run.resumedAt}: the saver no longer tracks it`);
-	} else if (score === undefined) warnings.push(`no ${run.monitor.name} for epoch ${epoch} in summary.csv: not ranked`);
+	} else if (score === undefined) {
+		warnings.push(`no ${run.monitor.name} for epoch ${epoch} in summary.csv nor in the checkpoint: not ranked`);
+	}
 	return found(entry, {epoch, kind: 'periodic', metric, status: judged.status, warnings});
 }
 
@@ -197,7 +207,7 @@ export const timmLayout: Layout = {
 	async find(dir: ScanDir, io: LayoutIO): Promise<LayoutResult> {
 		const mine = dir.entries.filter(entry => entry.type === 'file' && isTimmName(entry.name));
 		if (mine.length === 0) return NOTHING;
-		const run = await readTimmRun(dir, io);
+		const run = await withCheckpointFacts(await readTimmRun(dir, io), dir, mine, io);
 		const epochFiles: Found[] = [];
 		for (const entry of mine) {
 			const match = EPOCH_FILE.exec(entry.name);

@@ -8,7 +8,9 @@
 // keeps all). keep_latest_k comes from a config file the run keeps in the dump folder: a .toml train config, or the
 // JSON that --job.save_config_file writes. Without one, step-<N> directories are torchtitan's only where torchtitan
 // puts them by default, in a `checkpoint/` folder (keep_latest_k then from --keep); elsewhere they are left to the
-// dcp layout: the name alone does not say torchtitan.
+// dcp layout: the name alone does not say torchtitan. The checkpoint itself declares nothing: its .metadata (torch
+// 2.11, test/fixtures/frameworks/recorded/dcp-steps) pickles Metadata(state_dict_metadata, planner_data,
+// storage_data, storage_meta(checkpoint_id, save_id, load_id, modules), version), no keep_latest_k nor interval.
 // Source: pytorch/torchtitan torchtitan/components/checkpoint.py (at 6bc2108e9^; since then checkpointer/base.py and
 // checkpointer/dcp.py): CheckpointManager.Config, save, _create_checkpoint_id, _find_load_step,
 // _purge_stale_checkpoints, purge_thread, _save_last_step, dcp_save; torchtitan/config/job_config.py: maybe_log.

@@ -132,7 +132,11 @@ describe('Lightning layout', () => {
 		saveTopK(run, {fields: fields(3, 400), time: T0});
 		const built = await index(run);
 		expect(names(built.retention.toPrune)).toEqual(['epoch=3-step=400.ckpt']);
-		expect(built.retention.groups[0]).toMatchObject({rule: 'Lightning save_top_k 1', keep: 1, source: 'metadata'});
+		expect(built.retention.groups[0]).toMatchObject({
+			rule: 'Lightning save_top_k 1, no monitor: each save replaces the last; the next replaces epoch=3-step=400.ckpt',
+			keep: 1,
+			source: 'metadata',
+		});
 	});
 
 	it('save_top_k -1 keeps every checkpoint, whatever --keep says', async () => {
@@ -143,7 +147,16 @@ describe('Lightning layout', () => {
 		}
 		const built = await index(run, 1);
 		expect(built.retention.toPrune).toEqual([]);
-		expect(built.retention.groups[0]).toMatchObject({rule: 'Lightning save_top_k: keeps all', keep: null});
+		expect(built.retention.groups[0]).toMatchObject({rule: 'Lightning save_top_k -1: keeps all', keep: null});
+	});
+
+	it('.ckpt files that are no torch.save archive: one warning names the newest, the others counted', async () => {
+		const run = makeTempDir();
+		for (const epoch of [0, 1, 2]) saveTopK(run, {fields: fields(epoch, (epoch + 1) * 100), time: T0 + epoch * MIN});
+		const built = await index(run);
+		expect(built.warnings.filter(w => w.includes('ModelCheckpoint state'))).toEqual([
+			`${CKPT_DIR}/epoch=2-step=300.ckpt: ModelCheckpoint state not read (a zip without data.pkl: not a torch.save archive); 2 older .ckpt not read either`,
+		]);
 	});
 
 	it('two ModelCheckpoint callbacks in config.yaml: nothing declared, with a warning', async () => {

@@ -128,7 +128,7 @@ describe('timm layout', () => {
 		const result = await index(run);
 		expect(result.checkpoints.find(c => c.name === 'checkpoint-5.pth.tar')).toMatchObject({
 			status: 'partial',
-			warnings: [TRUNCATED, 'no top1 for epoch 5 in summary.csv: not ranked'],
+			warnings: [TRUNCATED, 'no top1 for epoch 5 in summary.csv nor in the checkpoint: not ranked'],
 		});
 		expect(result.retention.toPrune).toEqual([file(run, 'checkpoint-4.pth.tar')]);
 	});
