@@ -172,7 +172,7 @@ export const KEYMAP: readonly Binding[] = [
 	// Not ↑↓: they move the rank cursor. The newest CRIT stays on the pane's first line however far it is scrolled.
 	{
 		action: 'alerts-older',
-		modes: ['main'],
+		modes: ['main', 'nodes'],
 		keys: '[',
 		description: 'scroll the alerts pane to older entries (the newest CRIT stays on its first line)',
 		bar: 'alerts',
@@ -181,7 +181,7 @@ export const KEYMAP: readonly Binding[] = [
 	},
 	{
 		action: 'alerts-newer',
-		modes: ['main'],
+		modes: ['main', 'nodes'],
 		keys: ']',
 		description: 'scroll the alerts pane back to newer entries',
 		matches: is(']'),

@@ -1,4 +1,11 @@
 import {expect, test} from 'vitest';
+import {
+	FLEET_INITIAL,
+	type FleetKeyContext,
+	type FleetUiState,
+	fleetCursor,
+	reduceFleet,
+} from '../../src/ui/fleet/fleet-state.js';
 import {INITIAL_STATE, reduce, type UiState} from '../../src/ui/state.js';
 import {keyContext} from './key-context.js';
 
@@ -25,4 +32,24 @@ test('a bound that shrank (fewer rows for the pane) is honoured at the next pres
 	const far = {...INITIAL_STATE, alertsScroll: 9};
 	expect(press(far, ']', 4).alertsScroll).toBe(4);
 	expect(press(INITIAL_STATE, '[').alertsScroll).toBe(0);
+});
+
+test('the many-node screen: [ ] scroll its alerts pane the same way; the node cursor stays', () => {
+	const context: FleetKeyContext = {
+		nodes: ['node1', 'node2'],
+		page: 2,
+		helpLines: 20,
+		helpRows: 5,
+		fleet: [],
+		readonly: false,
+		signals: {save: 'SIGUSR1', emergency: 'SIGTERM'},
+		now: 0,
+		alertsScrollMax: 2,
+	};
+	const key = (state: FleetUiState, input: string) => reduceFleet(state, {type: 'input', input, key: {}, context});
+	let state = FLEET_INITIAL;
+	for (let i = 0; i < 4; i++) state = key(state, '[');
+	expect(state.alertsScroll).toBe(2);
+	expect(fleetCursor(state, context.nodes)).toBe(0);
+	expect(key(state, ']').alertsScroll).toBe(1);
 });
