@@ -66,9 +66,10 @@ test('a RAM CRIT then 50 saves: the CRIT stays on the alerts pane, no save there
 	const {lastFrame, stdin} = renderSized(<App session={session} />, 100, 32);
 	// The first scan is done (the run dir is known empty): every checkpoint from now on is a save seen.
 	await untilFrame(lastFrame, f => f.includes('no checkpoints yet in') && /ALERTS 1 level change\b/.test(f));
-	// Ten GPU level changes after the RAM CRIT, each back to ok by the last: more than the pane has rows for.
+	// Ten GPU level changes after the RAM CRIT, each back to ok by the last: more than the pane has rows for. Each
+	// at its own percent, so that every line reads apart from the others.
 	for (let i = 0; i < 10; i++) {
-		sources.setGpus(gpu(0, i % 2 === 0 ? 95 : 50));
+		sources.setGpus(gpu(0, i % 2 === 0 ? 91 + i : 40 + i));
 		await untilFrame(lastFrame, f => f.includes(`ALERTS ${i + 2} level changes`));
 	}
 	for (let step = 100; step <= 5000; step += 100) await save(step);
