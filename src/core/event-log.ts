@@ -1,3 +1,4 @@
+import {keepRecent} from './event-places.js';
 import {checkpointEvents, rankEvents} from './job-events.js';
 import {runDirJob, withOverdueJudged} from './run-dir-job.js';
 import {RequeueWatch} from './requeue-events.js';
@@ -14,8 +15,13 @@ export interface JobEventsOfTick {
 	readonly checkpoints: CheckpointIndex | null;
 	/** This tick's events. */
 	readonly events: readonly JobEvent[];
-	/** Newest last, bounded; the same array while nothing happens (views memoise on it). */
+	/**
+	 * Newest last, the newest `limit` of each place (event-places.ts: saves apart from problems); the same array while
+	 * nothing happens (views memoise on it).
+	 */
 	readonly recentEvents: readonly JobEvent[];
+	/** Saves seen (save-seen events) since the log started: the checkpoints pane counts them. */
+	readonly savesSeen: number;
 	/** A SLURM step's end waits for the controller's answer (slurm-end-events.ts): ask it now. */
 	readonly readSlurmNow: boolean;
 }
@@ -26,6 +32,7 @@ export class JobEventLog {
 	#rawIndex: CheckpointIndex | null = null;
 	#index: CheckpointIndex | null = null;
 	#recent: readonly JobEvent[] = [];
+	#savesSeen = 0;
 	readonly #requeues = new RequeueWatch();
 	readonly #slurmEnds = new SlurmEndWatch();
 
@@ -55,7 +62,14 @@ export class JobEventLog {
 		this.#ranks = ranks;
 		this.#rawIndex = rawIndex;
 		this.#index = index;
-		if (events.length > 0) this.#recent = [...this.#recent, ...events].slice(-this.#limit);
-		return {checkpoints: index, events, recentEvents: this.#recent, readSlurmNow: ends.readNow};
+		if (events.length > 0) this.#recent = keepRecent([...this.#recent, ...events], this.#limit);
+		this.#savesSeen += events.filter(event => event.kind === 'save-seen').length;
+		return {
+			checkpoints: index,
+			events,
+			recentEvents: this.#recent,
+			savesSeen: this.#savesSeen,
+			readSlurmNow: ends.readNow,
+		};
 	}
 }

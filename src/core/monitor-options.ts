@@ -65,7 +65,7 @@ export interface MonitorOptions {
 	readonly ranksIntervalMs?: number;
 	/** Level changes kept in `recentAlerts` (default 50). */
 	readonly recentAlertLimit?: number;
-	/** Job events kept in `recentEvents` (default 50). */
+	/** Job events kept in `recentEvents`, of each place (core/event-places.ts: alerts, checkpoints; default 50). */
 	readonly recentEventLimit?: number;
 	readonly now?: () => number;
 }

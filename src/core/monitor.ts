@@ -206,6 +206,7 @@ export class Monitor {
 			recentAlerts: this.#recentAlerts,
 			events: life.events,
 			recentEvents: life.recentEvents,
+			savesSeen: life.savesSeen,
 		};
 		this.#snapshot = snapshot;
 		for (const listener of this.#listeners) listener(snapshot);

@@ -192,8 +192,10 @@ export interface Snapshot {
 	readonly recentAlerts: readonly Alert[];
 	/** The job's life events of this tick only (exits, stops, stalls, saves). */
 	readonly events: readonly JobEvent[];
-	/** The most recent events, newest last, bounded. */
+	/** The most recent events, newest last, bounded per place (core/event-places.ts): saves never push out a problem. */
 	readonly recentEvents: readonly JobEvent[];
+	/** Saves seen since the Monitor started (shown on the checkpoints pane, not as alerts); absent: not counted. */
+	readonly savesSeen?: number;
 }
 
 export type CheckpointStatus = 'complete' | 'partial';

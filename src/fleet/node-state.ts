@@ -1,4 +1,5 @@
 import {fullSnapshot, type HelloMessage, type SnapshotMessage} from '../agent/protocol.js';
+import {keepRecent} from '../core/event-places.js';
 import type {Snapshot} from '../core/types.js';
 
 // What the viewer knows of one node: the agent's hello, its latest snapshot rebuilt from the wire (slow parts
@@ -77,7 +78,11 @@ export class NodeState {
 			added.length === 0 ? (kept ?? []) : [...(kept ?? []), ...added].slice(-RECENT_LIMIT);
 		const snapshot = fullSnapshot(wire, previous, {
 			recentAlerts: appended(previous?.recentAlerts, wire.newAlerts),
-			recentEvents: appended(previous?.recentEvents, wire.events),
+			// Per place, as the Monitor keeps its own: the node's saves never push out its problems.
+			recentEvents:
+				wire.events.length === 0
+					? (previous?.recentEvents ?? [])
+					: keepRecent([...(previous?.recentEvents ?? []), ...wire.events], RECENT_LIMIT),
 		});
 		this.#snapshot = snapshot;
 		this.#lastMessageAt = now;

@@ -15,6 +15,7 @@ import {keyPresses} from './key-presses.js';
 import {helpEntries} from './keymap.js';
 import Overlay, {helpNotes, openConfirmText} from './overlay.js';
 import {maxBoxSize} from './overlay-box.js';
+import {alertEntries, alertsScrollMax} from './panes/alert-window.js';
 import {ranksOf} from './panes/job-rows.js';
 import Screen from './screen.js';
 import type {ChartHistory, ScreenData} from './screen-data.js';
@@ -86,6 +87,13 @@ export default function App({session, historyPoints = 120, within}: Props) {
 		return {window: ui.window, from, to, series, markers: session.monitor.getMarkers(from)};
 	}, [snapshot, session.monitor, ui.window, columns]);
 	const cursor = cursorIndex(ui, ranks);
+	// The alerts pane's entries (not the saves): how far `[` scrolls it.
+	const recentAlerts = snapshot?.recentAlerts;
+	const recentEvents = snapshot?.recentEvents;
+	const alertList = useMemo(
+		() => (recentAlerts && recentEvents ? alertEntries(recentAlerts, recentEvents) : []),
+		[recentAlerts, recentEvents],
+	);
 	const save = session.actions.signalOf('save');
 	const emergency = session.actions.signalOf('emergency');
 	const actionSignals = useMemo(() => [save, emergency], [save, emergency]);
@@ -98,6 +106,7 @@ export default function App({session, historyPoints = 120, within}: Props) {
 		cursor,
 		marked,
 		saveStatus: ui.saveStatus,
+		alertsScroll: ui.alertsScroll,
 		actionSignals,
 	};
 	const layout = tooSmallFor(columns, rows) ?? (data ? computeLayout(columns, rows, data) : null);
@@ -120,6 +129,10 @@ export default function App({session, historyPoints = 120, within}: Props) {
 			analysisRows: Math.max(1, biggestBox.height - 4),
 			helpLines: helpRows(helpEntries(session.readonly, fleet), helpNotes(session.readonly), textWidth).length,
 			confirm: confirmScroll,
+			alertsScrollMax: alertsScrollMax(
+				alertList,
+				layout && !layout.tooSmall ? (layout.boxes.alerts?.height ?? 1) - 1 : 0,
+			),
 			width: Math.max(20, textWidth),
 			readonly: session.readonly,
 			fleet,

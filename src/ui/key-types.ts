@@ -17,6 +17,9 @@ export type Action =
 	| 'detail'
 	| 'sort'
 	| 'window'
+	/** Scroll the alerts pane one entry towards the older ones, or back towards the newest. */
+	| 'alerts-older'
+	| 'alerts-newer'
 	| 'choose-next'
 	| 'confirm'
 	| 'activate'

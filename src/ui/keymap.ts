@@ -169,6 +169,23 @@ export const KEYMAP: readonly Binding[] = [
 		bar: 'detail',
 		matches: (_, key) => key.return === true,
 	},
+	// Not ↑↓: they move the rank cursor. The newest CRIT stays on the pane's first line however far it is scrolled.
+	{
+		action: 'alerts-older',
+		modes: ['main', 'nodes'],
+		keys: '[',
+		description: 'scroll the alerts pane to older entries (the newest CRIT stays on its first line)',
+		bar: 'alerts',
+		barKey: '[]',
+		matches: is('['),
+	},
+	{
+		action: 'alerts-newer',
+		modes: ['main', 'nodes'],
+		keys: ']',
+		description: 'scroll the alerts pane back to newer entries',
+		matches: is(']'),
+	},
 	{
 		action: 'close',
 		modes: ['result', 'help'],

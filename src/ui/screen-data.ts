@@ -22,6 +22,8 @@ export interface ScreenData {
 	readonly sort?: RankSort;
 	/** The history charts' window and what falls in it; absent: no history pane. */
 	readonly charts?: ChartHistory;
+	/** Alerts pane entries skipped from the newest (`[` `]`); absent: 0. */
+	readonly alertsScroll?: number;
 	/** The signals the keys send (save, then emergency): the ranks pane keeps their marks visible when narrow. */
 	readonly actionSignals: readonly string[];
 }

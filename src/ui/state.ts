@@ -46,6 +46,8 @@ export interface UiState {
 	readonly confirm: {readonly action: SignalAction; readonly choice: Choice; readonly target: Target} | null;
 	/** First line shown of the analysis or rank detail box. */
 	readonly scroll: number;
+	/** Alerts pane entries skipped from the newest: 0 shows the newest. */
+	readonly alertsScroll: number;
 	readonly saveStatus: SaveStatus | null;
 	/** Epoch ms of the send saveStatus follows: what a late answer about an earlier send is told apart by. */
 	readonly saveFor: number | null;
@@ -69,6 +71,7 @@ export const INITIAL_STATE: UiState = {
 	marked: new Set(),
 	confirm: null,
 	scroll: 0,
+	alertsScroll: 0,
 	saveStatus: null,
 	saveFor: null,
 	result: null,
@@ -199,6 +202,13 @@ function onKey(state: UiState, action: Action, context: KeyContext): UiState {
 		}
 		case 'window':
 			return {...state, window: nextWindow(state.window)};
+		case 'alerts-older':
+		case 'alerts-newer': {
+			// Never past the oldest entry (as the pane lays them out), so that `]` acts at its first press back.
+			const max = context.alertsScrollMax ?? 0;
+			const by = action === 'alerts-older' ? 1 : -1;
+			return {...state, alertsScroll: Math.max(0, Math.min(max, state.alertsScroll + by))};
+		}
 		case 'analyze':
 			return withEffect(
 				{...state, mode: 'analysis', scroll: 0, analysis: {title: ANALYSIS_TITLE, lines: ['reading the log…']}},

@@ -42,6 +42,8 @@ export interface KeyContext {
 	readonly helpLines: number;
 	/** The open confirm box's body rows and how many of them are in sight (box-text.ts confirmRows): how far it scrolls. */
 	readonly confirm?: {readonly lines: number; readonly rows: number};
+	/** How far `[` scrolls the alerts pane (panes/alert-window.ts alertsScrollMax); absent: it does not scroll. */
+	readonly alertsScrollMax?: number;
 	/** Columns the analysis report is laid out for. */
 	readonly width: number;
 	readonly readonly: boolean;

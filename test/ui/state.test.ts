@@ -63,8 +63,16 @@ describe('keymap', () => {
 		}
 		expect(resolveKey('q', {}, 'main', true)).toBe('quit');
 		expect(helpEntries(true).length).toBe(helpEntries(false).length - 2);
-		expect(barHints('main', true).map(h => h.label)).toEqual(['quit', 'mark', 'move', 'analyze', 'help', 'detail']);
-		expect(barHints('main', false).map(h => h.key)).toEqual(['q', 's', 'e', 'space', '↑↓', 'a', '?', 'Enter']);
+		expect(barHints('main', true).map(h => h.label)).toEqual([
+			'quit',
+			'mark',
+			'move',
+			'analyze',
+			'help',
+			'detail',
+			'alerts',
+		]);
+		expect(barHints('main', false).map(h => h.key)).toEqual(['q', 's', 'e', 'space', '↑↓', 'a', '?', 'Enter', '[]']);
 	});
 
 	test("every mode's key bar comes from the keymap, most important first", () => {

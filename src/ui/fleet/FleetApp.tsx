@@ -13,6 +13,7 @@ import {layoutBands} from '../layout.js';
 import {maxBoxSize} from '../overlay-box.js';
 import Screen from '../screen.js';
 import type {KeyHint} from '../widgets/key-bar.js';
+import {alertEntries, alertsScrollMax} from '../panes/alert-window.js';
 import {fleetAlerts} from './fleet-alerts.js';
 import {FLEET_SCREEN} from './fleet-panes.js';
 import {fleetRankSet} from './fleet-ranks.js';
@@ -94,8 +95,19 @@ export default function FleetApp({session}: Props) {
 		[inNode, view.nodes, nodeNews],
 	);
 	const cursor = fleetCursor(ui, names);
-	const data: FleetScreenData = {now: view.time, rows: ordered, cursor, order: ui.order, ranks, alerts, events};
+	const data: FleetScreenData = {
+		now: view.time,
+		rows: ordered,
+		cursor,
+		order: ui.order,
+		ranks,
+		alerts,
+		events,
+		alertsScroll: ui.alertsScroll,
+	};
 	const layout = layoutBands(columns, rows, data, FLEET_SCREEN);
+	// The alerts pane's entries as it lays them out: how far `[` scrolls it.
+	const alertList = useMemo(() => alertEntries(alerts, events), [alerts, events]);
 	const back = useCallback(() => dispatch({type: 'back'}), []);
 	// s and e on the nodes act on the cursor node's job across its nodes; --readonly takes them away here too.
 	const help = helpEntries(session.readonly, true);
@@ -120,6 +132,7 @@ export default function FleetApp({session}: Props) {
 				confirm: confirmScroll,
 				helpRows: Math.max(1, box.height - 3),
 				fleet: session.view.get().nodes,
+				alertsScrollMax: alertsScrollMax(alertList, layout.tooSmall ? 0 : (layout.boxes.alerts?.height ?? 1) - 1),
 				readonly: session.readonly,
 				signals,
 				now: Date.now(),

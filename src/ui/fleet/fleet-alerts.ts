@@ -1,8 +1,10 @@
+import {eventPlace} from '../../core/event-places.js';
 import type {Alert, JobEvent} from '../../core/types.js';
 import type {NodeView} from '../../fleet/node-state.js';
 
 // Every node's recent level changes and job events for the alerts pane, each naming its node (`node2 gpu3 91.2%`,
-// `node2 rank 5 (pid 4242) stopped`), merged by time: the pane draws them as it draws one node's.
+// `node2 rank 5 (pid 4242) stopped`), merged by time: the pane draws them as it draws one node's. The nodes' routine
+// events (saves: core/event-places.ts) are left out before the newest are kept, or 64 nodes' saves would fill it.
 
 /** The newest kept of each list: the pane shows a screenful; 64 nodes' own lists are each the node's 50. */
 const KEPT = 200;
@@ -10,7 +12,7 @@ const KEPT = 200;
 export interface FleetAlerts {
 	/** Oldest first, each metric prefixed with its node's name. */
 	readonly alerts: readonly Alert[];
-	/** Oldest first, each text prefixed with its node's name. */
+	/** The alerts pane's events, oldest first, each text prefixed with its node's name. */
 	readonly events: readonly JobEvent[];
 }
 
@@ -24,7 +26,8 @@ export function fleetAlerts(nodes: readonly NodeView[], links: readonly JobEvent
 		const snapshot = node.snapshot;
 		if (!snapshot) continue;
 		for (const alert of snapshot.recentAlerts) alerts.push({...alert, metric: `${node.name} ${alert.metric}`});
-		for (const event of snapshot.recentEvents) events.push({...event, text: `${node.name} ${event.text}`});
+		for (const event of snapshot.recentEvents)
+			if (eventPlace(event) === 'alerts') events.push({...event, text: `${node.name} ${event.text}`});
 	}
 	// Stable: at the same time, nodes keep their listed order.
 	return {alerts: alerts.sort(byTime).slice(-KEPT), events: events.sort(byTime).slice(-KEPT)};

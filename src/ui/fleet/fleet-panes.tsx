@@ -43,6 +43,8 @@ const fleetAlertsPane: PaneDefinition<FleetScreenData> = {
 		<AlertsPane
 			alerts={data.alerts}
 			events={data.events}
+			scroll={data.alertsScroll}
+			scrollable
 			now={data.now}
 			width={box.width}
 			height={box.height}

@@ -15,4 +15,6 @@ export interface FleetScreenData {
 	/** Every node's recent level changes and job events, each naming its node, oldest first. */
 	readonly alerts: readonly Alert[];
 	readonly events: readonly JobEvent[];
+	/** Alerts pane entries skipped from the newest (`[` `]`); absent: 0. */
+	readonly alertsScroll?: number;
 }

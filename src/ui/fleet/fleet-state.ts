@@ -34,6 +34,8 @@ export interface FleetUiState extends FleetSignalState {
 	readonly open: string | null;
 	/** First row shown of the help, or of the confirm box's body. */
 	readonly scroll: number;
+	/** Alerts pane entries skipped from the newest (`[` `]`): 0 shows the newest. */
+	readonly alertsScroll: number;
 	readonly effects: readonly FleetEffect[];
 }
 
@@ -50,6 +52,8 @@ export interface FleetKeyContext {
 	readonly helpRows: number;
 	/** The open confirm box's body rows and how many are in sight (box-text.ts confirmRows): how far it scrolls. */
 	readonly confirm?: {readonly lines: number; readonly rows: number};
+	/** How far `[` scrolls the alerts pane (panes/alert-window.ts alertsScrollMax); absent: it does not scroll. */
+	readonly alertsScrollMax?: number;
 	/** The nodes as the fleet sees them now: s and e find the cursor node's job and its other nodes here. */
 	readonly fleet: readonly NodeView[];
 	readonly readonly: boolean;
@@ -73,6 +77,7 @@ export const FLEET_INITIAL: FleetUiState = {
 	order: 'given',
 	open: null,
 	scroll: 0,
+	alertsScroll: 0,
 	effects: [],
 	...NO_SIGNAL,
 };
@@ -143,6 +148,12 @@ function onKey(state: FleetUiState, action: Action, context: FleetKeyContext): F
 			return {...state, mode: 'help', scroll: 0};
 		case 'close':
 			return {...state, mode: 'nodes', confirm: null};
+		case 'alerts-older':
+		case 'alerts-newer': {
+			const by = action === 'alerts-older' ? 1 : -1;
+			const max = context.alertsScrollMax ?? 0;
+			return {...state, alertsScroll: Math.max(0, Math.min(max, state.alertsScroll + by))};
+		}
 		case 'save':
 		case 'emergency': {
 			const opened = openConfirm(action, context.fleet, context.nodes[fleetCursor(state, context.nodes)], context.now);

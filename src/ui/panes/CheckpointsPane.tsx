@@ -29,6 +29,8 @@ export interface Props {
 	readonly now: number;
 	/** The last save request's progress, or null. */
 	readonly status?: SaveStatus | null;
+	/** Saves seen landing since traintop started (snapshot.savesSeen): counted here, not listed as alerts. */
+	readonly savesSeen?: number;
 	readonly width: number;
 	/** Lines available; the pane never draws more. */
 	readonly height: number;
@@ -41,7 +43,7 @@ export interface Props {
  * the timeline: each framework's group under a heading with its retention rule, newest first: step, age, size, kind,
  * PARTIAL and PRUNE NEXT marks, and "+N older" when the rows run out.
  */
-function CheckpointsPane({index, now, status = null, width, height, compact = false}: Props) {
+function CheckpointsPane({index, now, status = null, savesSeen = 0, width, height, compact = false}: Props) {
 	const paint = usePaint();
 	if (height <= 0) return null;
 	const title = <Text bold>CHECKPOINTS</Text>;
@@ -76,7 +78,7 @@ function CheckpointsPane({index, now, status = null, width, height, compact = fa
 		<Box flexDirection="column" width={width}>
 			<Line width={width}>
 				{title}
-				{headerParts(index, compact).map((part, i) => (
+				{headerParts(index, compact, savesSeen).map((part, i) => (
 					<React.Fragment key={i}>
 						{i === 0 ? ' ' : ' · '}
 						<Text bold={part.alarm} color={part.alarm ? paint('red') : undefined}>
@@ -153,6 +155,7 @@ export const checkpointsPane: PaneDefinition = {
 			index={snapshot.checkpoints}
 			now={snapshot.time}
 			status={saveStatus}
+			savesSeen={snapshot.savesSeen}
 			width={box.width}
 			height={box.height}
 			compact={box.compact}

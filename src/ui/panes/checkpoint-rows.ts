@@ -55,26 +55,37 @@ function lastSavePart(index: CheckpointIndex, compact: boolean): HeaderPart {
 	return {text: `OVERDUE: last periodic save ${overdueAge(periodicAgeS)}; ${since}`, alarm: true};
 }
 
-/** After the title: last save (OVERDUE first when it is), disk free and saves until full. */
-export function headerParts(index: CheckpointIndex, compact: boolean): HeaderPart[] {
+/** `1 save seen`, `50 saves seen`: saves traintop saw land since it started (they are not alerts). */
+function savesSeenText(count: number): string {
+	return `${count} save${count === 1 ? '' : 's'} seen`;
+}
+
+/**
+ * After the title: last save (OVERDUE first when it is), the saves seen since traintop started (`savesSeen`, when
+ * any), disk free and saves until full. The saves seen go after the disk's parts when those hold DISK FULL: a line
+ * cut at the pane's width drops its end, and an alarm must not be what goes.
+ */
+export function headerParts(index: CheckpointIndex, compact: boolean, savesSeen = 0): HeaderPart[] {
 	// The first scan still running (or failed): no count, no disk yet, only why.
 	if (index.scanning) return [lastSavePart(index, compact)];
-	const parts: HeaderPart[] = [{text: String(index.checkpoints.length), alarm: false}, lastSavePart(index, compact)];
+	const head: HeaderPart[] = [{text: String(index.checkpoints.length), alarm: false}, lastSavePart(index, compact)];
+	const diskParts: HeaderPart[] = [];
 	const {disk} = index;
 	if (disk.freeBytes !== null) {
 		const total = !compact && disk.totalBytes !== null ? ` of ${formatBytes(disk.totalBytes)}` : '';
-		parts.push({text: `${formatBytes(disk.freeBytes)} free${total}`, alarm: false});
+		diskParts.push({text: `${formatBytes(disk.freeBytes)} free${total}`, alarm: false});
 	}
 	if (disk.savesUntilFull !== null) {
 		const n = disk.savesUntilFull;
 		const low = n <= DISK_LOW_SAVES;
 		const saves = `~${n} save${n === 1 ? '' : 's'}`;
 		const room = compact ? `${saves} fit` : `room for ${saves}`;
-		parts.push(low ? {text: `DISK FULL in ${saves}`, alarm: true} : {text: room, alarm: false});
+		diskParts.push(low ? {text: `DISK FULL in ${saves}`, alarm: true} : {text: room, alarm: false});
 	} else if (rotationKeepsUsageFlat(index)) {
-		parts.push({text: 'rotation keeps usage flat', alarm: false});
+		diskParts.push({text: 'rotation keeps usage flat', alarm: false});
 	}
-	return parts;
+	const seen: HeaderPart[] = savesSeen > 0 ? [{text: savesSeenText(savesSeen), alarm: false}] : [];
+	return diskParts.some(part => part.alarm) ? [...head, ...diskParts, ...seen] : [...head, ...seen, ...diskParts];
 }
 
 export interface RowCells {

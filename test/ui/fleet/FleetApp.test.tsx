@@ -330,4 +330,32 @@ describe('the many-node screen', () => {
 		expect(help).not.toMatch(/Send SIGUSR1/);
 		expect(across).toEqual([]);
 	});
+
+	test("saves are not alerts; the nodes' alerts scroll with [ ], node2's RAM CRIT pinned on top", async () => {
+		const fleet = new FakeFleet(['node1', 'node2']).hello('node1').hello('node2');
+		const {lastFrame, stdin} = app(fleet, 120, 22);
+		fleet.send('node1', node1).send('node2', node2);
+		// Twelve GPU level changes on node1, each back to ok, after node2's CRIT; then 60 saves on node1.
+		fleet.send('node1', {
+			newAlerts: Array.from({length: 12}, (_, i) => alert(0.5, 'gpu0', 'ok', i % 2 ? 'ok' : 'warn', 80)),
+		});
+		const saves = Array.from({length: 60}, (_, i) => ({
+			...exited99(0),
+			kind: 'save-seen' as const,
+			level: 'ok' as const,
+			text: `saved checkpoint_step_${i}`,
+		}));
+		fleet.send('node1', {events: saves});
+		const frame = await until(lastFrame, f =>
+			/^ALERTS 13 level changes, newest \d+, CRIT pinned \(\[ \] scroll\)$/m.test(f),
+		);
+		expect(frame).not.toContain('saved checkpoint_step');
+		const pinned = (f: string) => f.split('\n')[f.split('\n').findIndex(l => l.startsWith('ALERTS')) + 1];
+		expect(pinned(frame)).toMatch(/▲ CRIT node2 ram 88\.0%/);
+		const older = await pressUntil(stdin, '[', lastFrame, f =>
+			/^ALERTS 13 level changes, 2–\d+ of 13, CRIT pinned/m.test(f),
+		);
+		expect(pinned(older)).toMatch(/▲ CRIT node2 ram 88\.0%/);
+		await pressUntil(stdin, ']', lastFrame, f => /^ALERTS 13 level changes, newest \d+, CRIT pinned/m.test(f));
+	});
 });

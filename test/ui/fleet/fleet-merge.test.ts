@@ -80,4 +80,24 @@ describe('fleetAlerts', () => {
 		]);
 		expect(events.map(e => e.text)).toEqual(['node2 rank 1 (pid 9) stopped']);
 	});
+
+	it("a node's saves are not alerts: 60 of them after a rank stop leave the stop, and no save, on the pane", () => {
+		const fleet = new FakeFleet(['node1']).hello('node1');
+		const stop = {time: NOW - 90_000, kind: 'rank-stopped', job: 'x', rank: 1, pid: 9, level: 'warn'} as const;
+		fleet.send('node1', {events: [{...stop, text: 'rank 1 (pid 9) stopped'}]});
+		const saves = Array.from({length: 60}, (_, i) => ({
+			...stop,
+			time: NOW - 60_000 + i,
+			kind: 'save-seen' as const,
+			level: 'ok' as const,
+			text: `saved checkpoint_step_${i}`,
+		}));
+		fleet.send('node1', {events: saves});
+		const {events} = fleetAlerts(fleet.current().nodes);
+		expect(events.map(e => e.text)).toEqual(['node1 rank 1 (pid 9) stopped']);
+		// The node keeps its newest saves apart (the stop is not pushed out of its own bounded list).
+		const kept = fleet.current().nodes[0]!.snapshot!.recentEvents;
+		expect(kept.filter(e => e.kind === 'save-seen')).toHaveLength(50);
+		expect(kept[0]!.kind).toBe('rank-stopped');
+	});
 });

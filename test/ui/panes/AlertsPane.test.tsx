@@ -97,12 +97,15 @@ describe('AlertsPane', () => {
 			]);
 		});
 
-		test('events alone; a save seen is plain news (ok)', () => {
+		test('events alone; a save seen is not an alert (the checkpoints pane counts it), a save judged WARN is', () => {
 			const saved = event(1, 'ok', 'saved checkpoint_step_1600 (periodic, step 1600, 512 MiB)', 'save-seen');
-			const {lastFrame} = render(<AlertsPane alerts={[]} events={[saved]} now={NOW} width={80} height={3} />);
+			const {lastFrame, rerender} = render(<AlertsPane alerts={[]} events={[saved]} now={NOW} width={80} height={3} />);
+			expect(expectFits(lastFrame(), 80, 3)).toEqual(['ALERTS none since start']);
+			const odd = {...saved, level: 'warn' as const};
+			rerender(<AlertsPane alerts={[]} events={[saved, odd]} now={NOW} width={80} height={3} />);
 			expect(expectFits(lastFrame(), 80, 3)).toEqual([
 				'ALERTS 1 event',
-				`${clock(1)} • ok   saved checkpoint_step_1600 (periodic, step 1600, 512 MiB)`,
+				`${clock(1)} • WARN saved checkpoint_step_1600 (periodic, step 1600, 512 MiB)`,
 			]);
 		});
 

@@ -4,7 +4,7 @@
 import {describe, expect, it} from 'vitest';
 import type {CheckpointIndex} from '../../../src/core/types.js';
 import {headerParts} from '../../../src/ui/panes/checkpoint-rows.js';
-import {checkpoint, checkpointIndex, NOW} from '../../helpers/checkpoint-data.js';
+import {checkpoint, checkpointIndex, GIB, MIB, NOW} from '../../helpers/checkpoint-data.js';
 
 /** The last-save part of the header (it comes right after the count). */
 function lastSavePart(index: CheckpointIndex, compact = false): {text: string; alarm: boolean} | undefined {
@@ -118,5 +118,28 @@ describe('headerParts: the last save', () => {
 			text: 'no complete save yet',
 			alarm: false,
 		});
+	});
+});
+
+describe('headerParts: the saves seen since traintop started', () => {
+	const texts = (index: CheckpointIndex, seen: number) => headerParts(index, false, seen).map(part => part.text);
+
+	it('after the last save, before the disk; none said before the first', () => {
+		expect(texts(checkpointIndex(), 50)).toEqual([
+			'5',
+			'last save 30 min ago (usually every 15 min)',
+			'50 saves seen',
+			'20.0 GiB free of 100 GiB',
+			'room for ~40 saves',
+		]);
+		expect(texts(checkpointIndex(), 1)).toContain('1 save seen');
+		expect(texts(checkpointIndex(), 0).join(' ')).not.toContain('seen');
+	});
+
+	it('after DISK FULL: a line cut at the pane width must drop the count, not the alarm', () => {
+		const full = checkpointIndex({
+			disk: {freeBytes: GIB, totalBytes: 100 * GIB, avgCheckpointBytes: 512 * MIB, savesUntilFull: 2},
+		});
+		expect(texts(full, 7).slice(2)).toEqual(['1.0 GiB free of 100 GiB', 'DISK FULL in ~2 saves', '7 saves seen']);
 	});
 });
