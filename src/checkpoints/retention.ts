@@ -224,5 +224,14 @@ export function buildIndex(scan: ScanResult, options: BuildIndexOptions): Checkp
 		lastSave: lastSave(complete, options.now),
 		warnings,
 		scannedAt: options.now,
+		// Where it looked, without the lists the watcher follows: a view says it when nothing was found.
+		...(scan.search && {
+			search: {
+				dirs: scan.search.dirs,
+				maxDepth: scan.search.maxDepth,
+				skipped: scan.search.skipped,
+				capped: scan.search.capped,
+			},
+		}),
 	};
 }

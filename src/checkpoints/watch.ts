@@ -230,7 +230,7 @@ export class CheckpointWatcher {
 
 	async #scanOnce(): Promise<CheckpointIndex> {
 		const diskOf = this.#options.disk ?? diskSpace;
-		const [began, cpuBefore] = [performance.now(), cpuMs()];
+		const [began, cpuBefore, startedAt] = [performance.now(), cpuMs(), Date.now()];
 		// The watcher catches up first (new directories watched; after a storm paused it, a walk): part of the cost.
 		await this.#watcher?.settle?.().catch(() => undefined);
 		const [scan, disk] = await Promise.all([this.#scan(this.runDir), diskOf(this.runDir)])
@@ -244,6 +244,9 @@ export class CheckpointWatcher {
 				this.#lastScan = {end: this.#now(), took: performance.now() - began, cpu: cpuMs() - cpuBefore};
 			});
 		this.lastError = null;
+		// Directories the scan found (RUN/ckpts made since the start) are watched now; one that changed before its watch
+		// was there is scanned again.
+		if (scan.search && (await this.#watcher?.follow?.(scan.search, startedAt).catch(() => false))) this.#schedule();
 		const built = buildIndex(scan, {keep: this.#options.keep, now: this.#now(), disk});
 		if (!this.#index?.scanning) return this.#publish(built);
 		const written = this.#firstScanWrites.take(this.runDir, built.checkpoints);
