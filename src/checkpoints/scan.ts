@@ -165,14 +165,17 @@ export async function scanRunDir(
 	const seenLayouts = new Set<string>();
 	const groups: ScanGroup[] = [];
 	/** Each layout in turn on what the earlier ones left; what they claimed is not searched below. */
-	const judge = async (dir: ScanDir): Promise<Entry[]> => {
+	const judge = async (dir: ScanDir) => {
 		let entries = dir.entries;
 		const claimed: Entry[] = [];
+		let said = false;
 		for (const layout of layouts) {
 			if (entries.length === 0) break;
 			const result = await layout.find({...dir, entries}, io);
 			ctx.warnings.push(...result.warnings);
+			said ||= result.warnings.length > 0;
 			if (result.found.length === 0 && result.declared === null) continue;
+			said = true;
 			seenLayouts.add(layout.name);
 			const key = groupKey(layout.name, dir.rel);
 			groups.push({key, layout: layout.name, dir: dir.rel, declared: result.declared});
@@ -181,7 +184,7 @@ export async function scanRunDir(
 			entries = entries.filter(entry => !paths.has(entry.path));
 			pending.push(...result.found.map(item => ({layout: layout.name, group: key, item})));
 		}
-		return claimed;
+		return {claimed, said};
 	};
 	const search = await searchRunDir(ctx, judge);
 	// Sized a few at a time: all at once put every file of every checkpoint in flight (issue 17).

@@ -5,7 +5,8 @@
 // So no list of names decides where checkpoints are: the layouts do. Names that never hold a job's checkpoints
 // (.git, virtualenvs, data…) are not entered (scan-dirs.ts says which and why).
 // The run dir itself is listed as it always was (an lstat per entry); the directories below it by name and type only
-// (listed-entries.ts): a flat dir of 100k samples costs one readdir, not 100k stats.
+// (listed-entries.ts): a flat dir of 100k samples costs one readdir, not 100k stats, and a rescan one stat while it
+// stands unchanged (quiet-dirs.ts).
 // Symlinked directories are followed only when they resolve inside the run dir (checkpoints/confined.ts); each real
 // directory is listed once, so a link loop ends.
 
@@ -18,6 +19,7 @@ import {inside} from './confined.js';
 import {type Entry, listDir} from './fs.js';
 import type {ScanDir} from './layouts/layout.js';
 import {listEntriesByName} from './listed-entries.js';
+import {dirStamp, noteQuiet, QUIET_FROM, stillQuiet} from './quiet-dirs.js';
 import {MAX_DIRS_LISTED, MAX_SEARCH_DEPTH, skippedForContent, skippedName} from './scan-dirs.js';
 
 export interface SearchContext {
@@ -26,8 +28,11 @@ export interface SearchContext {
 	readonly warnings: string[];
 }
 
-/** Judges one directory's entries (the layouts); returns the entries claimed as checkpoints. */
-type JudgeDir = (dir: ScanDir) => Promise<readonly Entry[]>;
+/**
+ * Judges one directory's entries (the layouts): the entries claimed as checkpoints, and whether it said anything
+ * (a group, a warning) even without a claim.
+ */
+type JudgeDir = (dir: ScanDir) => Promise<{readonly claimed: readonly Entry[]; readonly said: boolean}>;
 
 /** How many skipped directories a search names; the rest only count. */
 const SKIPPED_NAMED = 10;
@@ -56,12 +61,23 @@ async function entriesOf(ctx: SearchContext, rel: string): Promise<Entry[] | nul
 	}
 }
 
+interface Opened {
+	readonly dir: ScanDir;
+	readonly real: string;
+	/** Its stamp before it was listed (quiet-dirs.ts); null for the run dir. */
+	readonly stamp: string | null;
+	/** Found quiet by an earlier scan and unchanged since: not listed, nothing to judge. */
+	readonly quiet: boolean;
+}
+
 /** `rel`'s entries, or null when it is absent, not a directory, already listed, or leads out of the run dir. */
-async function openDir(ctx: SearchContext, rel: string, seen: Set<string>): Promise<ScanDir | null> {
+async function openDir(ctx: SearchContext, rel: string, seen: Set<string>): Promise<Opened | null> {
 	const dir = path.join(ctx.root, rel);
 	const real = await realPath(dir).catch(() => null);
 	if (real === null || !inside(ctx.realRoot, real) || seen.has(real)) return null;
 	seen.add(real);
+	const stamp = rel === '' ? null : dirStamp(dir);
+	if (stillQuiet(real, stamp)) return {dir: {path: dir, rel, entries: []}, real, stamp, quiet: true};
 	const entries = await entriesOf(ctx, rel);
 	if (entries === null) return null;
 	const kept: Entry[] = [];
@@ -78,7 +94,7 @@ async function openDir(ctx: SearchContext, rel: string, seen: Set<string>): Prom
 		}
 		kept.push(entry);
 	}
-	return {path: dir, rel, entries: kept};
+	return {dir: {path: dir, rel, entries: kept}, real, stamp, quiet: false};
 }
 
 /** Likely places first, so that a search stopped at its cap has looked where checkpoints usually are. */
@@ -113,14 +129,23 @@ export async function searchRunDir(ctx: SearchContext, judge: JudgeDir): Promise
 			);
 			break;
 		}
-		const dir = await openDir(ctx, rel, seen);
-		if (dir === null) continue;
+		const warned = ctx.warnings.length;
+		const opened = await openDir(ctx, rel, seen);
+		if (opened === null) continue;
 		listed.push(rel);
+		if (opened.quiet) continue;
+		const {dir} = opened;
 		if (rel !== '' && skippedForContent(dir.entries.map(entry => entry.name))) {
 			skip(rel);
 			continue;
 		}
-		const claimed = await judge(dir);
+		const {claimed, said} = await judge(dir);
+		const quiet =
+			!said &&
+			ctx.warnings.length === warned &&
+			dir.entries.length >= QUIET_FROM &&
+			!dir.entries.some(entry => entry.type === 'dir' || entry.symlink);
+		if (rel !== '') noteQuiet(opened.real, quiet ? opened.stamp : null);
 		const claimedPaths = new Set(claimed.map(entry => entry.path));
 		for (const entry of claimed) if (entry.type === 'dir') checkpointDirs.push(join(rel, entry.name));
 		if (depth >= MAX_SEARCH_DEPTH) continue;

@@ -5,6 +5,8 @@
 
 import {spawn} from 'node:child_process';
 import {cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync} from 'node:fs';
+import fs from 'node:fs';
+import {syncBuiltinESMExports} from 'node:module';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
@@ -102,6 +104,16 @@ describe('traintop checkpoints finds checkpoints where the frameworks put them',
 		]);
 		expect(json.retention.groups.map(g => [g.layout, g.dir])).toEqual([['huggingface', 'outputs/hf']]);
 	});
+	it("torchtitan's checkpoint/step-N (torch 2.11 DCP) in a nested dump folder (RUN/outputs) is torchtitan's", async () => {
+		const run = tempRun();
+		cpSync(path.join(FRAMEWORKS, 'recorded/dcp-steps'), path.join(run, 'outputs'), {recursive: true});
+		const scan = await scanRunDir(run);
+		expect(scan.checkpoints.map(c => [c.name, c.layout])).toEqual([
+			['step-10', 'torchtitan'],
+			['step-20', 'torchtitan'],
+		]);
+		expect(scan.groups.map(g => g.dir)).toEqual(['outputs/checkpoint']);
+	});
 });
 
 describe('what the search leaves out, and its bounds', () => {
@@ -169,6 +181,36 @@ describe('what the search leaves out, and its bounds', () => {
 		expect(scan.checkpoints).toEqual([]);
 		expect(scan.warnings).toEqual([]);
 		expect(scan.search?.listed).toEqual(['', 'samples']);
+	});
+});
+
+describe('a large directory the layouts found nothing in', () => {
+	it('is not listed again while it stands unchanged, and is as soon as a name in it changes', async () => {
+		const run = tempRun();
+		mkdirSync(path.join(run, 'samples'));
+		for (let i = 0; i < 2000; i++) writeFileSync(path.join(run, 'samples', `sample-${i}.png`), '');
+		const listings: string[] = [];
+		const readdir = fs.readdirSync;
+		// Counts the scan's listings by name (listed-entries.ts), the real ones underneath.
+		fs.readdirSync = ((dir: string, options: never) => {
+			listings.push(String(dir));
+			return readdir(dir, options);
+		}) as typeof fs.readdirSync;
+		syncBuiltinESMExports();
+		try {
+			await scanRunDir(run);
+			const samples = path.join(run, 'samples');
+			expect(listings.filter(dir => dir === samples)).toHaveLength(1);
+			expect((await scanRunDir(run)).search?.listed).toEqual(['', 'samples']);
+			expect(listings.filter(dir => dir === samples)).toHaveLength(1);
+			writeFileSync(path.join(samples, 'model_step100.pt'), '');
+			const scan = await scanRunDir(run);
+			expect(listings.filter(dir => dir === samples)).toHaveLength(2);
+			expect(scan.checkpoints.map(c => c.name)).toEqual(['model_step100.pt']);
+		} finally {
+			fs.readdirSync = readdir;
+			syncBuiltinESMExports();
+		}
 	});
 });
 
