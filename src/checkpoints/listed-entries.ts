@@ -13,16 +13,21 @@ import type {Entry} from './fs.js';
 
 class ListedEntry implements Entry {
 	readonly name: string;
-	readonly path: string;
 	readonly type: 'file' | 'dir' | 'other';
 	readonly symlink = false;
 	readonly linkTarget = null;
+	readonly #dir: string;
 	#stats: Stats | null | undefined;
 
-	constructor(name: string, file: string, type: 'file' | 'dir' | 'other') {
+	constructor(dir: string, name: string, type: 'file' | 'dir' | 'other') {
+		this.#dir = dir;
 		this.name = name;
-		this.path = file;
 		this.type = type;
+	}
+
+	/** Joined when asked for: most entries of a large listing are only ever looked at by name. */
+	get path(): string {
+		return path.join(this.#dir, this.name);
 	}
 
 	/** The lstat, once; null when the entry is gone since it was listed (sizes and times read as 0). */
@@ -90,22 +95,34 @@ function readNow(name: string, file: string): Entry | null {
 	}
 }
 
-function fromDirent(dirent: Dirent<Buffer>, dir: string): Entry | null {
-	const name = nameFromBytes(dirent.name);
-	const file = path.join(dir, name);
-	if (dirent.isFile()) return new ListedEntry(name, file, 'file');
-	if (dirent.isDirectory()) return new ListedEntry(name, file, 'dir');
-	if (dirent.isSymbolicLink()) return readNow(name, file);
+function fromDirent(dirent: Dirent<string>, name: string, dir: string): Entry | null {
+	if (dirent.isFile()) return new ListedEntry(dir, name, 'file');
+	if (dirent.isDirectory()) return new ListedEntry(dir, name, 'dir');
+	if (dirent.isSymbolicLink()) return readNow(name, path.join(dir, name));
 	const typed = dirent.isFIFO() || dirent.isSocket() || dirent.isBlockDevice() || dirent.isCharacterDevice();
-	return typed ? new ListedEntry(name, file, 'other') : readNow(name, file);
+	return typed ? new ListedEntry(dir, name, 'other') : readNow(name, path.join(dir, name));
+}
+
+/**
+ * The dirents of `dir` with their names as system/byte-names.ts keeps them. Read as UTF-8 strings first (a Buffer per
+ * name made 100k names cost twice as much); only a listing where some name did not decode (a U+FFFD in it) is read
+ * again as bytes.
+ */
+function direntsOf(dir: string): {readonly dirent: Dirent<string>; readonly name: string}[] {
+	const decoded = readdirSync(fsPath(dir), {withFileTypes: true});
+	if (!decoded.some(dirent => dirent.name.includes('\ufffd')))
+		return decoded.map(dirent => ({dirent, name: dirent.name}));
+	return readdirSync(fsPath(dir), {encoding: 'buffer', withFileTypes: true}).map(dirent => ({
+		dirent: dirent as unknown as Dirent<string>,
+		name: nameFromBytes(dirent.name),
+	}));
 }
 
 /** The entries of `dir`, sorted by name, each stat'ed only when its size or times are read. Throws what readdir throws. */
 export function listEntriesByName(dir: string): Entry[] {
-	const dirents = readdirSync(fsPath(dir), {encoding: 'buffer', withFileTypes: true});
 	const entries: Entry[] = [];
-	for (const dirent of dirents) {
-		const entry = fromDirent(dirent, dir);
+	for (const {dirent, name} of direntsOf(dir)) {
+		const entry = fromDirent(dirent, name, dir);
 		if (entry !== null) entries.push(entry);
 	}
 	return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

@@ -38,7 +38,7 @@ type JudgeDir = (dir: ScanDir) => Promise<{readonly claimed: readonly Entry[]; r
 const SKIPPED_NAMED = 10;
 
 /** Names worth a warning when they are symlinks to directories outside the run dir (others are skipped quietly). */
-const CHECKPOINTISH = /ckpt|checkpoint|step|iter|weights/i;
+const CHECKPOINTISH = /ckpt|checkpoint|step|iter|weights|lightning_logs/i;
 
 /** realpath of a path whose names may not be UTF-8 (system/byte-names.ts). */
 async function realPath(file: string): Promise<string> {
