@@ -250,5 +250,14 @@ export function buildIndex(given: ScanResult, options: BuildIndexOptions): Check
 		lastSave: lastSave(complete, options.now),
 		warnings,
 		scannedAt: options.now,
+		// Where it looked, without the lists the watcher follows: a view says it when nothing was found.
+		...(scan.search && {
+			search: {
+				dirs: scan.search.dirs,
+				maxDepth: scan.search.maxDepth,
+				skipped: scan.search.skipped,
+				capped: scan.search.capped,
+			},
+		}),
 	};
 }

@@ -1,16 +1,14 @@
-// Finds the checkpoints of one run dir: looks in RUN_DIR, RUN_DIR/checkpoints, RUN_DIR/checkpoint (torchtitan), RUN_DIR/weights (Ultralytics) and
-// RUN_DIR/lightning_logs/version_*/checkpoints, asks each layout in turn (a specific layout's claim hides the entry
-// from the later ones, the generic fallback last), adds sizes and sorts oldest first. Content problems never throw:
-// they become warnings. Symlinked directories are followed only when they resolve inside the run dir.
+// Finds the checkpoints of one run dir: searches it and the directories below it (search.ts: bounded in depth and in
+// directories listed), asks each layout in turn about each directory (a specific layout's claim hides the entry from
+// the later ones, the generic fallback last), adds sizes and sorts oldest first. Content problems never throw: they
+// become warnings. Symlinked directories are followed only when they resolve inside the run dir.
 
 import {realpath, stat} from 'node:fs/promises';
 import path from 'node:path';
 import {UsageError, errorMessage} from '../core/errors.js';
 import type {ScanGroup, ScannedCheckpoint, ScanResult} from '../core/types.js';
-import {fsPath, nameFromBytes} from '../system/byte-names.js';
 import {
 	entryAt,
-	listDir,
 	listDirOrNull,
 	listNamesOrNull,
 	readJson,
@@ -21,11 +19,11 @@ import {
 	type JsonRead,
 	type SkippedFile,
 } from './fs.js';
-import {inside, leadsOutside} from './confined.js';
+import {leadsOutside} from './confined.js';
 import type {Found, Layout, LayoutIO, ScanDir} from './layouts/layout.js';
 import {LAYOUTS} from './layouts/registry.js';
 import {mapLimited} from './map-limited.js';
-import {CHECKPOINT_DIRS} from './scan-dirs.js';
+import {searchRunDir, type SearchContext} from './search.js';
 import {checkpointTreeStats} from './tree-stats-cache.js';
 
 /**
@@ -57,14 +55,6 @@ export function fsIO(skipped?: SkippedFile, realRoot?: string): LayoutIO {
 
 export const FS_IO: LayoutIO = fsIO();
 
-/** realpath of a path whose names may not be UTF-8 (system/byte-names.ts). */
-async function realPath(file: string): Promise<string> {
-	return nameFromBytes(await realpath(fsPath(file), {encoding: 'buffer'}));
-}
-
-/** Names worth a warning when they are symlinks to directories outside the run dir (others are skipped quietly). */
-const CHECKPOINTISH = /ckpt|checkpoint|step|iter/i;
-
 /** The run dir's real path. Throws UsageError when it is missing, not a directory or unreadable. */
 async function openRunDir(root: string): Promise<string> {
 	try {
@@ -77,73 +67,6 @@ async function openRunDir(root: string): Promise<string> {
 		if (code === 'ENOENT') throw new UsageError(`run dir ${root} does not exist`);
 		throw new UsageError(`run dir ${root} cannot be read: ${errorMessage(caught)}`);
 	}
-}
-
-interface Context {
-	readonly root: string;
-	readonly realRoot: string;
-	readonly warnings: string[];
-}
-
-/** `rel`'s entries, or null when it is absent, not a directory, or a symlink leading out of the run dir. */
-async function openScanDir(ctx: Context, rel: string, seen: Set<string>): Promise<ScanDir | null> {
-	const dir = path.join(ctx.root, rel);
-	let real: string;
-	try {
-		real = await realPath(dir);
-	} catch {
-		return null;
-	}
-	if (!inside(ctx.realRoot, real)) {
-		ctx.warnings.push(`${rel}: leads to ${real}, outside the run dir: not followed`);
-		return null;
-	}
-	if (seen.has(real)) return null;
-	seen.add(real);
-	let entries: Entry[];
-	if (rel === '')
-		entries = await listDir(dir).catch((caught: unknown) => {
-			throw new UsageError(`run dir ${ctx.root} cannot be listed: ${errorMessage(caught)}`);
-		});
-	else {
-		const listed = await listDirOrNull(dir);
-		if (listed === null) return null; // not a directory, or vanished: nothing to say
-		entries = listed;
-	}
-	const kept: Entry[] = [];
-	for (const entry of entries) {
-		if (entry.symlink && entry.type === 'dir') {
-			const target = await realPath(entry.path).catch(() => null);
-			if (target === null || !inside(ctx.realRoot, target)) {
-				const where = rel === '' ? entry.name : `${rel}/${entry.name}`;
-				// A checkpoint dir of its own (checkpoints/…) gets its warning when it is opened.
-				const ownWarning = rel === '' && [...CHECKPOINT_DIRS, 'lightning_logs'].includes(entry.name);
-				if (CHECKPOINTISH.test(entry.name) && !ownWarning) {
-					const to = target ?? entry.linkTarget ?? '?';
-					ctx.warnings.push(`${where}: symlink to ${to}, outside the run dir: not followed`);
-				}
-				continue;
-			}
-		}
-		kept.push(entry);
-	}
-	return {path: dir, rel, entries: kept};
-}
-
-async function scanDirs(ctx: Context): Promise<ScanDir[]> {
-	const seen = new Set<string>();
-	const rels = ['', ...CHECKPOINT_DIRS];
-	const versions = await openScanDir(ctx, 'lightning_logs', new Set());
-	for (const version of versions?.entries ?? []) {
-		if (version.type !== 'dir' || !version.name.startsWith('version_')) continue;
-		rels.push(`lightning_logs/${version.name}/checkpoints`);
-	}
-	const dirs: ScanDir[] = [];
-	for (const rel of rels) {
-		const dir = await openScanDir(ctx, rel, seen);
-		if (dir !== null) dirs.push(dir);
-	}
-	return dirs;
 }
 
 /** The group key of one layout's checkpoints in one directory. */
@@ -237,28 +160,36 @@ export async function scanRunDir(
 	layouts: readonly Layout[] = LAYOUTS,
 ): Promise<ScanResult> {
 	const root = path.resolve(runDir);
-	const ctx: Context = {root, realRoot: await openRunDir(root), warnings: []};
+	const ctx: SearchContext = {root, realRoot: await openRunDir(root), warnings: []};
 	// A FIFO where a layout reads a file: not opened (it would block), and named in a warning (once, by its path).
 	const skipped = new Map<string, string>();
 	const io = given ?? fsIO((file, reason) => skipped.set(file, reason), ctx.realRoot);
 	const pending: {readonly layout: string; readonly group: string; readonly item: Found}[] = [];
 	const seenLayouts = new Set<string>();
 	const groups: ScanGroup[] = [];
-	for (const dir of await scanDirs(ctx)) {
+	/** Each layout in turn on what the earlier ones left; what they claimed is not searched below. */
+	const judge = async (dir: ScanDir) => {
 		let entries = dir.entries;
+		const claimed: Entry[] = [];
+		let said = false;
 		for (const layout of layouts) {
 			if (entries.length === 0) break;
 			const result = await layout.find({...dir, entries}, io);
 			ctx.warnings.push(...result.warnings);
+			said ||= result.warnings.length > 0;
 			if (result.found.length === 0 && result.declared === null) continue;
+			said = true;
 			seenLayouts.add(layout.name);
 			const key = groupKey(layout.name, dir.rel);
 			groups.push({key, layout: layout.name, dir: dir.rel, declared: result.declared});
-			const claimed = new Set(result.found.map(item => item.entry.path));
-			entries = entries.filter(entry => !claimed.has(entry.path));
+			const paths = new Set(result.found.map(item => item.entry.path));
+			claimed.push(...entries.filter(entry => paths.has(entry.path)));
+			entries = entries.filter(entry => !paths.has(entry.path));
 			pending.push(...result.found.map(item => ({layout: layout.name, group: key, item})));
 		}
-	}
+		return {claimed, said};
+	};
+	const search = await searchRunDir(ctx, judge);
 	// Sized a few at a time: all at once put every file of every checkpoint in flight (issue 17).
 	const sized = await mapLimited(pending, SIZED_AT_ONCE, ({layout, group, item}) => complete(layout, group, item));
 	const checkpoints = oldestFirst(sized);
@@ -269,5 +200,6 @@ export async function scanRunDir(
 		checkpoints,
 		groups,
 		warnings: ctx.warnings,
+		search,
 	};
 }

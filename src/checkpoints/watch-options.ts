@@ -3,10 +3,10 @@
 import type {EventEmitter} from 'node:events';
 import path from 'node:path';
 import {watch} from 'chokidar';
-import type {CheckpointIndex, ScanResult} from '../core/types.js';
+import type {CheckpointIndex, CheckpointSearch, ScanResult} from '../core/types.js';
 import {DirectoryWatcher} from './dir-watch.js';
 import type {DiskSpace} from './disk.js';
-import {wantedDir} from './scan-dirs.js';
+import {MAX_SEARCH_DEPTH, wantedDir} from './scan-dirs.js';
 import {ScanThread} from './scan-thread.js';
 
 export type ScanFunction = (runDir: string) => Promise<ScanResult>;
@@ -59,20 +59,25 @@ export interface RunDirWatcher extends EventEmitter {
 	close(): Promise<void>;
 	/** Brings the set of watched directories up to date; called before each rescan (DirectoryWatcher). */
 	settle?(): Promise<void>;
+	/**
+	 * Told where a scan that started at `sinceMs` (epoch ms) looked; true when a directory it now watches changed
+	 * before its watch was there: scan again (DirectoryWatcher).
+	 */
+	follow?(search: CheckpointSearch, sinceMs: number): Promise<boolean>;
 }
 
 export type WatchFactory = (runDir: string, poll: {readonly intervalMs: number} | null) => RunDirWatcher;
 
 /**
  * inotify: a DirectoryWatcher (one watch per directory the scan looks in). Polling: chokidar's stat() poller, kept
- * off the directories the scan never looks in.
+ * off the directories the scan never looks in by their paths (scan-dirs.ts wantedDir: it knows no scan).
  */
 export const openRunDirWatcher: WatchFactory = (runDir, poll) => {
 	if (poll === null) return new DirectoryWatcher(runDir);
 	return watch(runDir, {
 		persistent: true,
 		ignoreInitial: true,
-		depth: 5,
+		depth: MAX_SEARCH_DEPTH + 1,
 		usePolling: true,
 		interval: poll.intervalMs,
 		binaryInterval: poll.intervalMs,

@@ -239,7 +239,8 @@ export class CheckpointWatcher {
 
 	async #scanOnce(): Promise<CheckpointIndex> {
 		const diskOf = this.#options.disk ?? diskSpace;
-		const [began, cpuBefore, startedAt] = [performance.now(), cpuMs(), this.#now()];
+		// startedAt on the index's clock (first-seen times); startedWall on the file system's (mtimes of new directories).
+		const [began, cpuBefore, startedAt, startedWall] = [performance.now(), cpuMs(), this.#now(), Date.now()];
 		// The watcher catches up first (new directories watched; after a storm paused it, a walk): part of the cost.
 		await this.#watcher?.settle?.().catch(() => undefined);
 		const [scan, disk] = await Promise.all([this.#scan(this.runDir), diskOf(this.runDir)])
@@ -253,6 +254,9 @@ export class CheckpointWatcher {
 				this.#lastScan = {end: this.#now(), took: performance.now() - began, cpu: cpuMs() - cpuBefore};
 			});
 		this.lastError = null;
+		// Directories the scan found (RUN/ckpts made since the start) are watched now; one that changed before its watch
+		// was there is scanned again.
+		if (scan.search && (await this.#watcher?.follow?.(scan.search, startedWall).catch(() => false))) this.#schedule();
 		const priorCadence = this.#index?.cadence ?? null;
 		const built = buildIndex(scan, {
 			keep: this.#options.keep,

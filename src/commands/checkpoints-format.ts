@@ -2,7 +2,15 @@ import {lastSaveDuration} from '../checkpoints/save-duration.js';
 import {table} from './table.js';
 import type {CheckpointIndex} from '../core/types.js';
 import {rotationKeepsUsageFlat} from '../checkpoints/retention.js';
-import {declaredLines, groupHeading, overdueText, PARTIAL_MARK, RETENTION_MARK} from '../format/checkpoints.js';
+import {
+	declaredLines,
+	groupHeading,
+	groupWhere,
+	noCheckpointsText,
+	overdueText,
+	PARTIAL_MARK,
+	RETENTION_MARK,
+} from '../format/checkpoints.js';
 import {formatAge} from '../format/duration.js';
 import {localTime} from '../format/time.js';
 import {formatBytes} from '../format/units.js';
@@ -18,7 +26,7 @@ function shown(text: string): string {
 /** The timeline (newest first, as a person scans it) and the summary of retention, disk and saves. */
 export function formatCheckpoints(index: CheckpointIndex, now: number): string {
 	if (index.checkpoints.length === 0) {
-		return [`no checkpoints yet in ${index.runDir}`, ...index.warnings.map(w => `warning: ${w}`)].map(shown).join('\n');
+		return [noCheckpointsText(index), ...index.warnings.map(w => `warning: ${w}`)].map(shown).join('\n');
 	}
 	const rows = [...index.checkpoints]
 		.reverse()
@@ -57,11 +65,14 @@ export function formatCheckpoints(index: CheckpointIndex, now: number): string {
 	return [...lines, ...summary].map(shown).join('\n');
 }
 
-/** The frameworks whose checkpoints are listed, by their own names; layout ids for an index without groups. */
+/**
+ * The frameworks whose checkpoints are listed, by their own names and where they were found (`PyTorch Lightning in
+ * ckpts/`); layout ids for an index without groups.
+ */
 function frameworks(index: CheckpointIndex): string[] {
 	const titles = index.retention.groups
 		.filter(group => index.checkpoints.some(c => c.group === group.key))
-		.map(group => group.framework);
+		.map(groupWhere);
 	return titles.length === 0 ? [...index.layouts] : [...new Set(titles)];
 }
 

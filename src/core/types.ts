@@ -351,6 +351,27 @@ export interface ScanResult {
 	readonly groups: readonly ScanGroup[];
 	/** Problems with the run dir's own files (a malformed checkpoint_metadata.json…). */
 	readonly warnings: readonly string[];
+	/** Where the scan looked below the run dir (checkpoints/search.ts); absent on a result made without a search. */
+	readonly search?: CheckpointSearch;
+}
+
+/** What the checkpoint search below a run dir listed and left out: shown when it found nothing, followed by the watcher. */
+export interface CheckpointSearchSummary {
+	/** Directories listed (the run dir counts). */
+	readonly dirs: number;
+	/** The depth bound: levels below the run dir that were listed at most. */
+	readonly maxDepth: number;
+	/** Directories left out for what they are (`.git`, `.venv`, `data`…), relative to the run dir; the first few only. */
+	readonly skipped: readonly string[];
+	/** Stopped at the cap on directories listed: some below the run dir were not searched. */
+	readonly capped: boolean;
+}
+
+export interface CheckpointSearch extends CheckpointSearchSummary {
+	/** Directories listed, relative to the run dir ('' for the run dir), in the order listed. */
+	readonly listed: readonly string[];
+	/** Checkpoints that are directories, relative to the run dir: their changes (a last file written) change the scan. */
+	readonly checkpointDirs: readonly string[];
 }
 
 export interface Checkpoint extends ScannedCheckpoint {
@@ -443,4 +464,6 @@ export interface CheckpointIndex {
 	 * them): saves, unlike the others it found. Absent when none was.
 	 */
 	readonly writtenWhileScanning?: readonly string[];
+	/** Where the scan looked: what a view says when it found nothing. Absent on an index built without a search. */
+	readonly search?: CheckpointSearchSummary;
 }

@@ -81,9 +81,32 @@ export function declaredLines(group: RetentionGroup): string[] {
  * compact: the rule alone (it starts with the framework's short name).
  */
 export function groupHeading(group: RetentionGroup, compact: boolean): string {
-	if (compact) return group.rule;
-	const where = group.dir === '' ? '' : ` in ${printable(group.dir)}/`;
-	return `${group.framework}${where} · ${group.rule}${keepSource(group)}`;
+	if (compact) return group.dir === '' ? group.rule : `${printable(group.dir)}/ · ${group.rule}`;
+	return `${groupWhere(group)} · ${group.rule}${keepSource(group)}`;
+}
+
+/** A group's framework and where its checkpoints were found: `PyTorch Lightning in ckpts/` (nothing for the run dir). */
+export function groupWhere(group: RetentionGroup): string {
+	return group.dir === '' ? group.framework : `${group.framework} in ${printable(group.dir)}/`;
+}
+
+/** How many skipped directories the no-checkpoints line names. */
+const SKIPPED_SHOWN = 5;
+
+/**
+ * What a view says when the scan found nothing: where it looked, so that "none" can be weighed, `no checkpoints yet
+ * in runs/exp1 (searched 12 directories to depth 4; skipped .git, .venv)`.
+ */
+export function noCheckpointsText(index: CheckpointIndex): string {
+	const where = `no checkpoints yet in ${printable(index.runDir)}`;
+	const search = index.search;
+	if (search === undefined) return where;
+	const dirs = `searched ${search.dirs} director${search.dirs === 1 ? 'y' : 'ies'} to depth ${search.maxDepth}`;
+	const shown = search.skipped.slice(0, SKIPPED_SHOWN).map(printable);
+	if (search.skipped.length > SKIPPED_SHOWN) shown.push(`${search.skipped.length - SKIPPED_SHOWN} more`);
+	const skipped = shown.length === 0 ? '' : `; skipped ${shown.join(', ')}`;
+	const capped = search.capped ? '; stopped at its cap' : '';
+	return `${where} (${dirs}${skipped}${capped})`;
 }
 
 /** Decimals added at most to make an overdue visible: beyond a thousandth of a unit the two are the same. */

@@ -1,5 +1,5 @@
 import {execFileSync} from 'node:child_process';
-import {mkdir, mkdtemp, rm, symlink, writeFile} from 'node:fs/promises';
+import {mkdir, mkdtemp, rm, symlink, utimes, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, beforeEach, expect, test} from 'vitest';
@@ -101,6 +101,10 @@ test("a tag file's text is quoted only when it looks like a tag (DeepSpeed's lat
 	await writeFile(path.join(run, 'latest'), SECRET);
 	await writeFile(path.join(run, 'last_checkpoint'), 'SECRET TOKEN 4711');
 	await writeFile(path.join(run, 'model_0000999.pth'), 'x'.repeat(100));
+	// Written after the tag, as the clock says (two writes within one tick of the kernel's file clock share a time):
+	// fvcore's "newer than what the tag names" judgement runs, and must not quote the tag's text either.
+	const later = new Date(Date.now() + 60_000);
+	await utimes(path.join(run, 'model_0000999.pth'), later, later);
 	const messages = everyMessage(await scanRunDir(run));
 	expect(messages).toContain('`latest` names something else, not a global_step<N> tag');
 	expect(messages).toContain('last_checkpoint names a file, which is not there');

@@ -347,6 +347,7 @@ describe('the run dir', () => {
 			checkpoints: [],
 			groups: [],
 			warnings: [],
+			search: {dirs: 1, maxDepth: 4, skipped: [], capped: false, listed: [''], checkpointDirs: []},
 		});
 	});
 
@@ -373,7 +374,7 @@ describe('the run dir', () => {
 		expect(result.groups.every(group => group.declared === null)).toBe(true);
 		expect(result.warnings).toEqual([
 			expect.stringMatching(/^checkpoint-70: symlink to .*outside the run dir: not followed$/),
-			expect.stringMatching(/^checkpoints: leads to .*outside the run dir: not followed$/),
+			expect.stringMatching(/^checkpoints: symlink to .*outside the run dir: not followed$/),
 		]);
 	});
 

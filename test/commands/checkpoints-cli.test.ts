@@ -38,7 +38,7 @@ describe('traintop checkpoints', () => {
 		expect(missing.stderr).toContain(`RUN_DIR ${path.join(dir, 'nope')}: no such directory`);
 		const empty = await runCli(['checkpoints', dir]);
 		expect(empty.code).toBe(0);
-		expect(empty.stdout.trim()).toBe(`no checkpoints yet in ${dir}`);
+		expect(empty.stdout.trim()).toBe(`no checkpoints yet in ${dir} (searched 1 directory to depth 4)`);
 	});
 
 	test("the demo job's saves: the timeline, keep-N from its metadata, and what the next save prunes", async () => {

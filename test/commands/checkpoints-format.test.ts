@@ -19,7 +19,7 @@ describe('formatCheckpoints', () => {
 		expect(lines[3]).toMatch(/45 min +1200 +1\.2 +512 MiB +manual +complete +checkpoint_step_1200$/);
 		expect(lines[5]).toMatch(/1\.5 h +500 +0\.5 +512 MiB +periodic +complete +PRUNE NEXT +checkpoint_step_500$/);
 		const summary = lines.slice(7).join('\n');
-		expect(summary).toContain('5 checkpoints in /runs/exp1 (seed checkpointing)');
+		expect(summary).toContain('5 checkpoints in /runs/exp1 (seed checkpointing in checkpoints/)');
 		expect(summary).toContain(
 			'last save 30 min ago, written in 40 s; saves every 15 min (median) — OVERDUE: last periodic save 30 min ago, over 1.5 × the usual 15 min',
 		);

@@ -79,7 +79,9 @@ function untagged(entry: Entry, tag: Tag, newest: Entry | undefined): string | n
 	const step = intOf(PERIODIC.exec(entry.name)?.[1]);
 	const taggedStep = intOf(PERIODIC.exec(tag.name)?.[1]);
 	const later = step !== null && taggedStep !== null ? step > taggedStep : entry.mtimeMs > tag.entry.mtimeMs;
-	return later ? `newer than ${tag.name}, which ${TAG} names: the save has not tagged it, so it did not finish` : null;
+	// Quoted only when it looks like a file name: a file's other contents never go into a message.
+	const named = nameLike(tag.name) ? tag.name : 'what';
+	return later ? `newer than ${named}, which ${TAG} names: the save has not tagged it, so it did not finish` : null;
 }
 
 /** Newest first: by iteration where both have one, else by mtime. */

@@ -176,7 +176,7 @@ const STEP_DIR = /^step-\d+$/;
 
 /** Steps in torchtitan's default folder, claimed without a config: keep_latest_k is then --keep's. */
 function byLocation(dir: ScanDir, steps: readonly Entry[]): boolean {
-	return dir.rel === DEFAULT_FOLDER && steps.every(e => STEP_DIR.test(e.name));
+	return dir.rel !== '' && path.basename(dir.path) === DEFAULT_FOLDER && steps.every(e => STEP_DIR.test(e.name));
 }
 
 export const torchtitanLayout: Layout = {
@@ -189,7 +189,9 @@ export const torchtitanLayout: Layout = {
 		const dump = dir.rel === '' ? dir.path : path.dirname(dir.path);
 		const dumpEntries = dir.rel === '' ? dir.entries : ((await io.list(dump)) ?? []);
 		const config = await findTitanConfig(dump, dumpEntries, io);
-		const configured = config !== null && folderName(config.folder) === (dir.rel === '' ? '.' : dir.rel);
+		// The folder as named from the dump folder (the checkpoint dir's parent, wherever the search found it).
+		const configured =
+			config !== null && folderName(config.folder) === (dir.rel === '' ? '.' : path.basename(dir.path));
 		if (!configured && !(config === null && byLocation(dir, steps))) return NOTHING;
 		const result: Found[] = [];
 		for (const entry of steps) {

@@ -7,6 +7,7 @@ import {usePaint} from '../color.js';
 import {LEVEL_COLOR, LEVEL_TAG} from '../../format/levels.js';
 import {groupRuleText, headerParts, NO_RUN_DIR, olderText, rowCells, stepWidth} from './checkpoint-rows.js';
 import {headingCount, paneItems} from './checkpoint-sections.js';
+import {groupHeading, noCheckpointsText} from '../../format/checkpoints.js';
 import {printable} from '../../format/printable.js';
 
 /** What became of the last save request: the app writes it, the pane shows it under the header. */
@@ -89,9 +90,7 @@ function CheckpointsPane({index, now, status = null, savesSeen = 0, width, heigh
 			</Line>
 			{statusLine}
 			{room > 0 && index.checkpoints.length === 0 ? (
-				<Line width={width}>
-					{`${index.scanning ? 'run dir' : 'no checkpoints yet in'} ${printable(index.runDir)}`}
-				</Line>
+				<Line width={width}>{index.scanning ? `run dir ${printable(index.runDir)}` : noCheckpointsText(index)}</Line>
 			) : null}
 			{items.map(item => {
 				if (item.kind === 'group')

@@ -128,6 +128,20 @@ describe('CheckpointsPane', () => {
 		]);
 	});
 
+	test('a run dir searched without finding any: where it looked, and what it skipped', () => {
+		const empty = checkpointIndex({
+			checkpoints: [],
+			lastSave: null,
+			disk: {freeBytes: null, totalBytes: null, avgCheckpointBytes: null, savesUntilFull: null},
+			search: {dirs: 12, maxDepth: 4, skipped: ['.git', '.venv'], capped: false},
+		});
+		const {lastFrame} = render(<CheckpointsPane {...base} index={empty} width={100} />);
+		expect(expectFits(lastFrame(), 100, 8)).toEqual([
+			'CHECKPOINTS 0 · no complete save yet',
+			'no checkpoints yet in /runs/exp1 (searched 12 directories to depth 4; skipped .git, .venv)',
+		]);
+	});
+
 	test('the first scan of the run dir still running: said, with no count and no "no checkpoints"', () => {
 		const scanning = {
 			...checkpointIndex({

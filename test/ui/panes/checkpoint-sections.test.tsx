@@ -64,7 +64,8 @@ describe('checkpoint groups in the pane', () => {
 		expect(lines[1]).toBe('HF save_total_limit 2, best protected');
 		expect(lines[2]).toMatch(/^step +400 .* periodic$/);
 		expect(lines[3]).toMatch(/^step +200 .*PRUNE NEXT$/);
-		expect(lines[4]).toBe('seed max_checkpoints 3');
+		// Where each group was found, before its rule: two groups of one framework in two directories read apart.
+		expect(lines[4]).toBe('checkpoints/ · seed max_checkpoints 3');
 		expect(checkpointsNeed(twoGroups(), false, true)).toEqual({min: 2, want: 1 + 2 + 7});
 		expect(checkpointsNeed(checkpointIndex(), false, true)).toEqual({min: 2, want: 6});
 		expect(checkpointsNeed(checkpointIndex(), false, false)).toEqual({min: 2, want: 7});
