@@ -7,7 +7,7 @@ import {usePaint} from '../color.js';
 import {LEVEL_COLOR, LEVEL_TAG} from '../../format/levels.js';
 import {groupRuleText, headerParts, NO_RUN_DIR, olderText, rowCells, stepWidth} from './checkpoint-rows.js';
 import {headingCount, paneItems} from './checkpoint-sections.js';
-import {groupHeading, noCheckpointsText} from '../../format/checkpoints.js';
+import {noCheckpointsText} from '../../format/checkpoints.js';
 import {printable} from '../../format/printable.js';
 
 /** What became of the last save request: the app writes it, the pane shows it under the header. */
