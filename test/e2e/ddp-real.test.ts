@@ -71,7 +71,11 @@ test(
 			term.keys('s');
 			await term.until(s => /Send SIGUSR1 \(save\)/.test(s), 'the confirm box');
 			term.keys('Right', 'Enter');
-			const confirmed = await term.until(s => /saved ckpt_step\d+\.pt in [\d.]+ s/.test(s), 'the save confirmed', 60_000);
+			const confirmed = await term.until(
+				s => /saved ckpt_step\d+\.pt in [\d.]+ s/.test(s),
+				'the save confirmed',
+				60_000,
+			);
 			const tuiName = /saved (ckpt_step\d+\.pt) in/.exec(confirmed)?.[1] ?? '';
 			landed.push({name: tuiName, lagMs: Date.now() - job.savedAt(tuiName), via: 'TUI s'});
 			const tuiSave = job.saves().find(s => s.name === tuiName);

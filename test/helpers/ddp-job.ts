@@ -10,7 +10,7 @@ import {until} from './until.js';
 const JOB = path.join(ROOT, 'test/fixtures/jobs/ddp_plain.py');
 
 /** The first python3 that imports torch.distributed: Debian's, or the one on PATH. Throws, saying what to install. */
-export function torchPython(): string {
+function torchPython(): string {
 	for (const python of ['/usr/bin/python3', 'python3']) {
 		try {
 			execFileSync(python, ['-c', 'import torch.distributed'], {stdio: 'ignore', timeout: 60_000});
@@ -19,7 +19,9 @@ export function torchPython(): string {
 			// not this one
 		}
 	}
-	throw new Error('this test runs a real PyTorch DDP job: install PyTorch for python3 (Debian: apt-get install python3-torch)');
+	throw new Error(
+		'this test runs a real PyTorch DDP job: install PyTorch for python3 (Debian: apt-get install python3-torch)',
+	);
 }
 
 /** What a job must not inherit from whoever runs the tests: an identity and a process group to join. */
