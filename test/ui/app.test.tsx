@@ -202,7 +202,7 @@ describe('signals through the confirm box', () => {
 		expect(frame).not.toMatch(/s save/);
 		// The help is taller than the box a 24-line terminal has room for (rows − 3) and does not scroll yet:
 		// on a taller one it is whole.
-		Object.defineProperty(stdout, 'rows', {value: 30, configurable: true});
+		Object.defineProperty(stdout, 'rows', {value: 34, configurable: true});
 		stdout.emit('resize');
 		await press(stdin, '?');
 		const help = await until(lastFrame, f => f.includes('traintop keys') && f.includes('--readonly'));
