@@ -31,9 +31,7 @@ describe('CheckpointsPane', () => {
 
 	test('the wide form adds each name, in one column', () => {
 		const {lastFrame} = render(<CheckpointsPane {...base} width={100} compact={false} />);
-		expect(frameLines(lastFrame())[0]).toContain(
-			'last save 30 min ago (usually every 15 min) · 20.0 GiB free of 100 GiB · ',
-		);
+		expect(frameLines(lastFrame())[0]).toContain('last save 30 min ago · 20.0 GiB free of 100 GiB · ');
 		// The wide form names the framework and the rule it deletes by, above its checkpoints.
 		expect(frameLines(lastFrame())[1]).toBe(
 			'seed checkpointing in checkpoints/ · seed max_checkpoints 3 (checkpoint_metadata.json)',
@@ -51,7 +49,7 @@ describe('CheckpointsPane', () => {
 			lastSave: {time: NOW - 1_800_000, ageS: 1800, medianIntervalS: 900, periodicTime: NOW - 1_800_000, overdue: true},
 		});
 		const {lastFrame} = render(<CheckpointsPane {...base} index={overdue} />);
-		expect(frameLines(lastFrame())[0]).toMatch(/^CHECKPOINTS 5 · OVERDUE: last save 30 min ago · /);
+		expect(frameLines(lastFrame())[0]).toMatch(/^CHECKPOINTS 5 · OVERDUE: last periodic save 30 min ago · /);
 	});
 
 	test('a disk about to fill is called out; rotation that keeps usage flat is said', () => {
