@@ -4,8 +4,9 @@ import type {GroupChange} from './save-history.js';
 // checkpoint at each save and holds the count at N keeps N, whatever its framework or script. Pure.
 //
 // Each deletion is paired with the save it goes with: in the same scan (the common case), with the save just before
-// it (HF saves, then rotates), or with the next one (Accelerate deletes down to N − 1, then saves). The count once
-// both have happened is the rotation's N.
+// it (HF saves, then rotates), or with the next one (Accelerate deletes down to N − 1, then saves). Which of the two
+// is told by time: a rotation deletes right next to its save, so a deletion in the first half of the gap after a save
+// goes with that save, and one later with the next. The count once both have happened is the rotation's N.
 
 /** Rotations that must agree before keep-N is believed: one could be a person tidying up. */
 export const ROTATIONS_NEEDED = 2;
@@ -26,6 +27,8 @@ function rotations(changes: readonly GroupChange[]): Rotation[] {
 	const found: Rotation[] = [];
 	let pendingSaves = 0;
 	let pendingDeletions: boolean[] = [];
+	// When the last two saves came: how far a deletion is from the last, against the gap between them.
+	let [lastSaveAt, gapMs] = [Number.NaN, Number.NaN];
 	const rotate = (oldest: boolean, keep: number): void => void found.push({keep, oldest});
 	for (const change of changes) {
 		let saves = change.saved;
@@ -35,8 +38,9 @@ function rotations(changes: readonly GroupChange[]): Rotation[] {
 			rotate(deleted.shift()!, change.count);
 			saves--;
 		}
-		// A deletion after its save (save, then rotate).
-		while (deleted.length > 0 && pendingSaves > 0) {
+		// A deletion right after its save (save, then rotate); one later waits for the save it comes before.
+		const afterItsSave = !(change.at - lastSaveAt > gapMs / 2);
+		while (deleted.length > 0 && pendingSaves > 0 && afterItsSave) {
 			rotate(deleted.shift()!, change.count);
 			pendingSaves--;
 		}
@@ -48,6 +52,8 @@ function rotations(changes: readonly GroupChange[]): Rotation[] {
 		pendingDeletions = [...pendingDeletions, ...deleted];
 		// A save left unpaired waits for its deletion; an older one still unpaired was growth (a save that deleted nothing).
 		if (saves > 0) pendingSaves = saves;
+		else if (deleted.length > 0) pendingSaves = 0;
+		if (change.saved > 0) [gapMs, lastSaveAt] = [change.at - lastSaveAt, change.at];
 	}
 	return found;
 }

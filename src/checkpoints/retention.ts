@@ -204,8 +204,8 @@ function planGroup(
 }
 
 /**
- * A group whose files declare no keep but whose job was seen deleting its oldest at each save, holding N: keep-N, the
- * newest kept (last and best outside the rotation, as every keep-newest rule has them). Learned wins over --keep: the
+ * A group whose files declare no keep but whose job was seen deleting its oldest at each save, holding N: keep-N under
+ * the framework's own rule (what it counts and protects). Learned wins over --keep: the
  * flag is the user's word for the same setting, and the job deleting down to N at its last saves is the setting at
  * work, as a declaration is; a --keep that disagrees gets a warning, as against a declaration.
  */
@@ -218,11 +218,11 @@ function planLearned(
 ): GroupPlan {
 	const layout = layoutNamed(group.layout);
 	const members = scan.checkpoints.filter(c => c.group === group.key);
-	const plan = keepNewest({framework: layout.title, setting: 'keep'})({
-		checkpoints: members,
-		keep: learned.keep,
-		monitor: null,
-	});
+	const input = {checkpoints: members, keep: learned.keep, monitor: group.declared?.monitor ?? null};
+	// The framework's own rule with the keep learned (HF counts its best); one that never deletes: the job's script
+	// does, so the newest N are kept.
+	const own = layout.retention(input);
+	const plan = own.keep === null ? keepNewest({framework: layout.title, setting: 'keep'})(input) : own;
 	const flag = normaliseKeep(flagKeep);
 	if (flag !== null && flag !== learned.keep) {
 		const where = group.dir === '' ? '' : ` in ${group.dir}`;

@@ -43,7 +43,7 @@ export interface GroupChange {
 	readonly at: number;
 	readonly saved: number;
 	readonly deleted: readonly HistoryDeletion[];
-	/** The group's complete, rotated checkpoints after the scan (what a keep-N counts). */
+	/** The group's checkpoints that its rotation counts after the scan (what a keep-N holds: countRotated by default). */
 	readonly count: number;
 }
 
@@ -52,6 +52,11 @@ function rotated(c: ScannedCheckpoint): boolean {
 	return c.status === 'complete' && !isLastOrBest(c);
 }
 
+/** How many of a group's checkpoints its rotation counts; a framework may count its best too (HF). */
+export type RotationCount = (members: readonly ScannedCheckpoint[]) => number;
+
+const countRotated: RotationCount = members => members.filter(rotated).length;
+
 function bounded<T>(list: T[]): void {
 	if (list.length > KEPT) list.splice(0, list.length - KEPT);
 }
@@ -59,7 +64,7 @@ function bounded<T>(list: T[]): void {
 export class SaveHistory {
 	readonly #saves: HistorySave[] = [];
 	readonly #changes: GroupChange[] = [];
-	/** The complete checkpoints of the last scan, by path; null before the first. */
+	/** The checkpoints found complete and still on disk (complete or partial again), by path; null before the first scan. */
 	#present: Map<string, ScannedCheckpoint> | null = null;
 
 	/** Every save seen or seeded, oldest first (the last KEPT). */
@@ -82,17 +87,20 @@ export class SaveHistory {
 	 * ones gone (neither complete nor partial now) are deletions. A partial one is not a save yet, and one being
 	 * rewritten in place (partial again) is not a deletion.
 	 */
-	record(checkpoints: readonly ScannedCheckpoint[], now: number): void {
-		const complete = new Map(checkpoints.filter(c => c.status === 'complete').map(c => [c.path, c]));
+	record(checkpoints: readonly ScannedCheckpoint[], now: number, count: RotationCount = countRotated): void {
+		const complete = checkpoints.filter(c => c.status === 'complete');
 		const previous = this.#present;
-		this.#present = complete;
 		if (previous === null) {
-			for (const c of [...complete.values()].sort(compareAge)) this.#add(c, now, false);
+			this.#present = new Map(complete.map(c => [c.path, c]));
+			for (const c of [...complete].sort(compareAge)) this.#add(c, now, false);
 			return;
 		}
+		// Known: complete once and still on disk. One deleted file by file is partial on the way out: still known.
+		const known = new Map(previous);
 		const saved = new Map<string, number>();
-		for (const c of complete.values()) {
+		for (const c of complete) {
 			const before = previous.get(c.path);
+			known.set(c.path, c);
 			if (before && Math.abs(before.time - c.time) <= REWRITE_SLACK_MS) {
 				this.#relabel(c);
 				continue;
@@ -104,13 +112,16 @@ export class SaveHistory {
 		const gone = [...previous.values()].filter(c => !onDisk.has(c.path));
 		const deleted = new Map<string, HistoryDeletion[]>();
 		for (const c of gone) {
+			known.delete(c.path);
 			const list = deleted.get(c.group) ?? [];
 			list.push({path: c.path, group: c.group, at: now, oldest: oldestGone(previous, c, gone)});
 			deleted.set(c.group, list);
 		}
+		this.#present = known;
 		for (const group of new Set([...saved.keys(), ...deleted.keys()])) {
-			const count = [...complete.values()].filter(c => c.group === group && rotated(c)).length;
-			this.#changes.push({group, at: now, saved: saved.get(group) ?? 0, deleted: deleted.get(group) ?? [], count});
+			const members = checkpoints.filter(c => c.group === group);
+			const [n, gone] = [saved.get(group) ?? 0, deleted.get(group) ?? []];
+			this.#changes.push({group, at: now, saved: n, deleted: gone, count: count(members)});
 		}
 		bounded(this.#changes);
 	}

@@ -1,6 +1,7 @@
-import type {CheckpointIndex, SaveCadence, ScanResult, SentSignal} from '../core/types.js';
+import type {CheckpointIndex, SaveCadence, ScannedCheckpoint, ScanResult, SentSignal} from '../core/types.js';
 import {saveCadence, stoppingText} from './cadence.js';
 import {learnedKeep, type LearnedKeep} from './learned-retention.js';
+import {layoutNamed} from './layouts/registry.js';
 import {isLastOrBest} from './rules.js';
 import {SaveHistory} from './save-history.js';
 
@@ -15,6 +16,18 @@ export interface SeenJudgements {
 }
 
 /**
+ * How many of a group's complete checkpoints its framework's rotation counts (HF counts its best within
+ * save_total_limit); for a framework that never deletes, those neither last nor best (what a job's own script rotates).
+ */
+function rotationCount(members: readonly ScannedCheckpoint[]): number {
+	const complete = members.filter(c => c.status === 'complete');
+	const first = complete[0];
+	if (!first) return 0;
+	const plan = layoutNamed(first.layout).retention({checkpoints: complete, keep: 1, monitor: null});
+	return plan.keep === null ? complete.filter(c => !isLastOrBest(c)).length : plan.counted.length;
+}
+
+/**
  * Records the scan into `history` (the watcher's, kept across rescans; without one, a fresh history that this scan
  * seeds: a one-shot look learns nothing) and judges from it. The scan's kinds must be final (after any relabelling by
  * the signals traintop sent): the cadence counts periodic saves only.
@@ -26,11 +39,10 @@ export function seenJudgements(
 	signals: readonly SentSignal[],
 ): SeenJudgements {
 	const seen = history ?? new SaveHistory();
-	seen.record(scan.checkpoints, now);
+	seen.record(scan.checkpoints, now, rotationCount);
 	const learned = new Map<string, LearnedKeep>();
 	for (const group of new Set(scan.checkpoints.map(c => c.group))) {
-		const count = scan.checkpoints.filter(c => c.group === group && c.status === 'complete' && !isLastOrBest(c)).length;
-		const keep = learnedKeep(seen.changes, group, count);
+		const keep = learnedKeep(seen.changes, group, rotationCount(scan.checkpoints.filter(c => c.group === group)));
 		if (keep) learned.set(group, keep);
 	}
 	const declared = (key: string) => scan.groups.find(group => group.key === key)?.declared?.cadence ?? null;
