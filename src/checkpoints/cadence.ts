@@ -12,7 +12,7 @@ import type {HistorySave} from './save-history.js';
 // being written.
 
 /** Periodic saves seen being written before a learned cadence is trusted: two gaps that agree. */
-export const SAVES_NEEDED = 3;
+const SAVES_NEEDED = 3;
 /** Saves with a step seen being written before the pace (steps per second) is known. */
 const PACE_SAVES_NEEDED = 2;
 /** The pace from the last few saves: recent enough to follow a slower phase, enough to smooth a slow save. */
@@ -25,7 +25,7 @@ const CADENCE_WINDOW = 50;
  * save that takes longer to write all move a save by a fraction of the cadence), and never under 10 s (a cadence of a
  * second or two would otherwise be late at every hiccup of the file system or of our own rescans).
  */
-export const MARGIN_FRACTION = 0.5;
+const MARGIN_FRACTION = 0.5;
 export const MARGIN_FLOOR_S = 10;
 
 export function overdueMarginS(everySeconds: number): number {

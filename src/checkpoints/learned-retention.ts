@@ -9,7 +9,7 @@ import type {GroupChange} from './save-history.js';
 // goes with that save, and one later with the next. The count once both have happened is the rotation's N.
 
 /** Rotations that must agree before keep-N is believed: one could be a person tidying up. */
-export const ROTATIONS_NEEDED = 2;
+const ROTATIONS_NEEDED = 2;
 
 export interface LearnedKeep {
 	readonly keep: number;

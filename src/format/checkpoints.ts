@@ -51,7 +51,7 @@ export function groupHeading(group: RetentionGroup, compact: boolean): string {
 }
 
 /** `every 300 steps at 3.0 steps/s`, `every 300 steps`, `every 30 s`: the cadence in the job's own units. */
-export function cadenceWords(cadence: SaveCadence): string {
+function cadenceWords(cadence: SaveCadence): string {
 	if (cadence.everySteps !== null) {
 		const pace = cadence.stepsPerSecond === null ? '' : ` at ${paceWords(cadence.stepsPerSecond)}`;
 		return `every ${cadence.everySteps} steps${pace}`;
