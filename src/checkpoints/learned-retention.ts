@@ -5,8 +5,9 @@ import type {GroupChange} from './save-history.js';
 //
 // Each deletion is paired with the save it goes with: in the same scan (the common case), with the save just before
 // it (HF saves, then rotates), or with the next one (Accelerate deletes down to N − 1, then saves). Which of the two
-// is told by time: a rotation deletes right next to its save, so a deletion in the first half of the gap after a save
-// goes with that save, and one later with the next. The count once both have happened is the rotation's N.
+// is told by time: a rotation deletes right next to its save, so a deletion goes with the nearer of the save before
+// and the save after it (while none came after, with the one before once it is nearer than now). The count once both
+// have happened is the rotation's N.
 
 /** Rotations that must agree before keep-N is believed: one could be a person tidying up. */
 const ROTATIONS_NEEDED = 2;
@@ -22,14 +23,27 @@ interface Rotation {
 	readonly oldest: boolean;
 }
 
-/** The group's rotations, oldest first. */
-function rotations(changes: readonly GroupChange[]): Rotation[] {
+/** A deletion in a scan of its own after a save: HF's rotation of that save, or Accelerate's before the next one. */
+interface Undecided {
+	readonly oldest: boolean;
+	readonly at: number;
+	/** The group's count at the deletion's scan: N if it went with the save before. */
+	readonly count: number;
+	readonly saveBefore: number;
+}
+
+/** The group's rotations, oldest first; `now` decides a deletion still waiting for the save it may come before. */
+function rotations(changes: readonly GroupChange[], now: number): Rotation[] {
 	const found: Rotation[] = [];
-	let pendingSaves = 0;
+	/** When the last save left unpaired came; null when none waits. */
+	let pendingSave: number | null = null;
 	let pendingDeletions: boolean[] = [];
-	// When the last two saves came: how far a deletion is from the last, against the gap between them.
-	let [lastSaveAt, gapMs] = [Number.NaN, Number.NaN];
+	let undecided: Undecided[] = [];
 	const rotate = (oldest: boolean, keep: number): void => void found.push({keep, oldest});
+	// Nearer the save before than the next (or now, while none came): it went with the save before.
+	const settle = (next: number): void => {
+		for (const d of undecided) if (d.at - d.saveBefore <= next - d.at) rotate(d.oldest, d.count);
+	};
 	for (const change of changes) {
 		let saves = change.saved;
 		const deleted = change.deleted.map(d => d.oldest);
@@ -38,23 +52,29 @@ function rotations(changes: readonly GroupChange[]): Rotation[] {
 			rotate(deleted.shift()!, change.count);
 			saves--;
 		}
-		// A deletion right after its save (save, then rotate); one later waits for the save it comes before.
-		const afterItsSave = !(change.at - lastSaveAt > gapMs / 2);
-		while (deleted.length > 0 && pendingSaves > 0 && afterItsSave) {
-			rotate(deleted.shift()!, change.count);
-			pendingSaves--;
+		if (saves > 0) {
+			// The deletions waiting: those nearer this save than the one before go with it (deleted down to N − 1 first).
+			const later = undecided.filter(d => d.at - d.saveBefore > change.at - d.at).map(d => d.oldest);
+			settle(change.at);
+			undecided = [];
+			pendingDeletions = [...pendingDeletions, ...later];
+			while (saves > 0 && pendingDeletions.length > 0) {
+				rotate(pendingDeletions.shift()!, change.count);
+				saves--;
+			}
 		}
-		// A save after its deletion (rotate down to N − 1, then save).
-		while (saves > 0 && pendingDeletions.length > 0) {
-			rotate(pendingDeletions.shift()!, change.count);
-			saves--;
+		for (const oldest of deleted) {
+			// Back at the count the last rotation left: the save before's rotation (Accelerate's would be one under it).
+			if (pendingSave !== null && found.at(-1)?.keep === change.count) rotate(oldest, change.count);
+			else if (pendingSave !== null)
+				undecided.push({oldest, at: change.at, count: change.count, saveBefore: pendingSave});
+			else pendingDeletions.push(oldest);
 		}
-		pendingDeletions = [...pendingDeletions, ...deleted];
 		// A save left unpaired waits for its deletion; an older one still unpaired was growth (a save that deleted nothing).
-		if (saves > 0) pendingSaves = saves;
-		else if (deleted.length > 0) pendingSaves = 0;
-		if (change.saved > 0) [gapMs, lastSaveAt] = [change.at - lastSaveAt, change.at];
+		if (saves > 0) pendingSave = change.at;
+		else if (deleted.length > 0) pendingSave = null;
 	}
+	settle(now);
 	return found;
 }
 
@@ -63,8 +83,16 @@ function rotations(changes: readonly GroupChange[]): Rotation[] {
  * otherwise, and once the group holds more than N + 1 (it stopped deleting: one more is a save whose rotation is
  * still to come).
  */
-export function learnedKeep(changes: readonly GroupChange[], group: string, count: number): LearnedKeep | null {
-	const found = rotations(changes.filter(change => change.group === group));
+export function learnedKeep(
+	changes: readonly GroupChange[],
+	group: string,
+	count: number,
+	now: number,
+): LearnedKeep | null {
+	const found = rotations(
+		changes.filter(change => change.group === group),
+		now,
+	);
 	const last = found.at(-1);
 	if (!last?.oldest || last.keep < 1 || count > last.keep + 1) return null;
 	let agreeing = 0;

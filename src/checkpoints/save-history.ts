@@ -92,7 +92,7 @@ export class SaveHistory {
 		const previous = this.#present;
 		if (previous === null) {
 			this.#present = new Map(complete.map(c => [c.path, c]));
-			for (const c of [...complete].sort(compareAge)) this.#add(c, now, false);
+			for (const c of [...complete].sort(compareAge).slice(-KEPT)) this.#add(c, now, false);
 			return;
 		}
 		// Known: complete once and still on disk. One deleted file by file is partial on the way out: still known.
@@ -102,7 +102,7 @@ export class SaveHistory {
 			const before = previous.get(c.path);
 			known.set(c.path, c);
 			if (before && Math.abs(before.time - c.time) <= REWRITE_SLACK_MS) {
-				this.#relabel(c);
+				if (before.kind !== c.kind) this.#relabel(c);
 				continue;
 			}
 			this.#add(c, now, true);

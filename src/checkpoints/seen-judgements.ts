@@ -42,7 +42,7 @@ export function seenJudgements(
 	seen.record(scan.checkpoints, now, rotationCount);
 	const learned = new Map<string, LearnedKeep>();
 	for (const group of new Set(scan.checkpoints.map(c => c.group))) {
-		const keep = learnedKeep(seen.changes, group, rotationCount(scan.checkpoints.filter(c => c.group === group)));
+		const keep = learnedKeep(seen.changes, group, rotationCount(scan.checkpoints.filter(c => c.group === group)), now);
 		if (keep) learned.set(group, keep);
 	}
 	const declared = (key: string) => scan.groups.find(group => group.key === key)?.declared?.cadence ?? null;

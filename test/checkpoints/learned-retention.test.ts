@@ -13,7 +13,10 @@ import {CheckpointWatcher} from '../../src/checkpoints/watch.js';
 import type {CheckpointIndex, RetentionGroup} from '../../src/core/types.js';
 
 const G = 'g';
+/** Long after every change: a deletion left waiting went with the save before it. */
+const NOW = 1_000_000;
 const RECORDED = path.resolve('test/fixtures/frameworks/recorded');
+const RECORDING_T0 = Date.UTC(2026, 0, 1);
 
 const deletion = (oldest = true): HistoryDeletion => ({path: 'x', group: G, at: 0, oldest});
 /** A scan `at` seconds in that found `saved` saves and `deleted` deletions, leaving `count`. */
@@ -28,8 +31,8 @@ const change = (saved: number, deleted: HistoryDeletion[], count: number, at = 0
 describe('learnedKeep: each deletion paired with its save', () => {
 	it('save and deletion in one scan, twice, holding 3: keep 3', () => {
 		const filling = [change(1, [], 1), change(1, [], 2), change(1, [], 3)];
-		expect(learnedKeep([...filling, change(1, [deletion()], 3)], G, 3)).toBeNull();
-		expect(learnedKeep([...filling, change(1, [deletion()], 3), change(1, [deletion()], 3)], G, 3)).toEqual({
+		expect(learnedKeep([...filling, change(1, [deletion()], 3)], G, 3, NOW)).toBeNull();
+		expect(learnedKeep([...filling, change(1, [deletion()], 3), change(1, [deletion()], 3)], G, 3, NOW)).toEqual({
 			keep: 3,
 			rotations: 2,
 		});
@@ -40,30 +43,34 @@ describe('learnedKeep: each deletion paired with its save', () => {
 
 	it('save, then its deletion at the next scan (HF rotates after saving): keep 2 after the second', () => {
 		const first = [...filling, change(0, [deletion()], 2, 31)];
-		expect(learnedKeep(first, G, 2)).toBeNull();
+		expect(learnedKeep(first, G, 2, NOW)).toBeNull();
 		const second = [...first, change(1, [], 3, 40), change(0, [deletion()], 2, 41)];
-		expect(learnedKeep(second, G, 2)).toEqual({keep: 2, rotations: 2});
+		expect(learnedKeep(second, G, 2, NOW)).toEqual({keep: 2, rotations: 2});
+		// At the second deletion's own scan: back at the count the first rotation left, so it went with its save.
+		expect(learnedKeep(second, G, 2, 41_000)).toEqual({keep: 2, rotations: 2});
 	});
 
 	it('deletion, then its save at the next scan (Accelerate deletes down to N − 1 first): keep 3 after the second', () => {
+		// At the deletion's own scan nothing is decided yet: it may be the last save's rotation or the next one's.
+		expect(learnedKeep([...filling, change(0, [deletion()], 2, 39)], G, 2, 39_000)).toBeNull();
 		const first = [...filling, change(0, [deletion()], 2, 39), change(1, [], 3, 40)];
-		expect(learnedKeep(first, G, 3)).toBeNull();
+		expect(learnedKeep(first, G, 3, NOW)).toBeNull();
 		const second = [...first, change(0, [deletion()], 2, 49), change(1, [], 3, 50)];
-		expect(learnedKeep(second, G, 3)).toEqual({keep: 3, rotations: 2});
+		expect(learnedKeep(second, G, 3, NOW)).toEqual({keep: 3, rotations: 2});
 	});
 
 	it('a deletion that was not of the oldest (top-k drops the worst) teaches nothing', () => {
-		expect(learnedKeep([change(1, [deletion(false)], 3), change(1, [deletion(false)], 3)], G, 3)).toBeNull();
+		expect(learnedKeep([change(1, [deletion(false)], 3), change(1, [deletion(false)], 3)], G, 3, NOW)).toBeNull();
 	});
 
 	it('a count that moved between rotations is not steady', () => {
-		expect(learnedKeep([change(1, [deletion()], 3), change(1, [deletion()], 4)], G, 4)).toBeNull();
+		expect(learnedKeep([change(1, [deletion()], 3), change(1, [deletion()], 4)], G, 4, NOW)).toBeNull();
 	});
 
 	it('a job that stopped deleting (two saves more, no deletion) is no longer keeping N', () => {
 		const rotating = [change(1, [deletion()], 3), change(1, [deletion()], 3)];
-		expect(learnedKeep([...rotating, change(1, [], 4)], G, 4)).toEqual({keep: 3, rotations: 2});
-		expect(learnedKeep([...rotating, change(1, [], 4), change(1, [], 5)], G, 5)).toBeNull();
+		expect(learnedKeep([...rotating, change(1, [], 4)], G, 4, NOW)).toEqual({keep: 3, rotations: 2});
+		expect(learnedKeep([...rotating, change(1, [], 4), change(1, [], 5)], G, 5, NOW)).toBeNull();
 	});
 });
 
@@ -121,12 +128,16 @@ async function replay(
 	const run = path.join(mkdtempSync(path.join(tmpdir(), 'traintop-replay-')), 'run');
 	tempDirs.push(path.dirname(run));
 	mkdirSync(run);
-	const watcher = new CheckpointWatcher({runDir: run, keep: null});
+	// The watcher's clock is the recording's: each rescan is stamped with the time of its poll, so the distances
+	// between saves and deletions are the framework's, whatever this machine's load.
+	let recordedS = 0;
+	const watcher = new CheckpointWatcher({runDir: run, keep: null, now: () => RECORDING_T0 + recordedS * 1000});
 	watchers.push(watcher);
 	await watcher.start();
 	const steps: Replay['steps'][number][] = [];
 	let deletions = 0;
 	for (const poll of polls(name)) {
+		recordedS = poll[0]!.t;
 		for (const line of poll) {
 			const target = path.join(run, line.path);
 			if (line.event === 'remove') {
