@@ -247,9 +247,9 @@ export function saveCadence(input: CadenceInput): SaveCadence {
 	const group = cadenceGroup(input.saves);
 	if (group === null) return {...UNKNOWN, learning: `learning: no periodic save seen yet, ${SAVES_NEEDED} needed`};
 	const declared = input.declared(group);
-	const timed =
-		declared?.everySeconds != null ||
-		(declared?.everySteps == null && input.saves.some(s => s.group === group && isPeriodicKind(s) && s.step === null));
+	// By time when declared so, or when the group's own saves carry no step (a `last` copy without one does not count).
+	const own = input.saves.filter(s => s.group === group && isPeriodicKind(s) && s.kind !== 'last' && s.kind !== 'best');
+	const timed = declared?.everySeconds != null || (declared?.everySteps == null && !own.some(s => s.step !== null));
 	const known = timed ? byTime(input.saves, group, declared) : bySteps(input.saves, group, declared);
 	if (typeof known === 'string') return {...UNKNOWN, learning: known};
 	const {anchor, ...cadence} = known;

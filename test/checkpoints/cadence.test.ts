@@ -218,6 +218,29 @@ describe('learning: no OVERDUE until enough saves were seen being written', () =
 	});
 });
 
+describe('copies and marks count as the save they copy', () => {
+	it("Lightning's last.ckpt, rewritten at every save without a step of its own, does not turn the cadence to time", () => {
+		const saves = periodic(3, 300, 30).flatMap(save => [
+			save,
+			{step: null, t: save.t + 0.2, kind: 'last' as const, name: 'last.ckpt'},
+		]);
+		const job = watch([], saves);
+		expect(job.index.cadence).toMatchObject({everySteps: 300, nextStep: 1200, learning: null});
+	});
+
+	it('saves without steps go by the gaps seen', () => {
+		const job = watch(
+			[],
+			[
+				{step: null, t: 60},
+				{step: null, t: 120},
+				{step: null, t: 180},
+			],
+		);
+		expect(job.index.cadence).toMatchObject({everySteps: null, everySeconds: 60, nextAt: T0 + 240_000, learning: null});
+	});
+});
+
 describe('a job traintop is stopping is never OVERDUE', () => {
 	it('after the emergency signal, however long the job takes to stop', () => {
 		const signal: SentSignal = {signal: 'SIGTERM', expect: 'emergency', at: T0 + 31_000, job: '42'};
