@@ -64,17 +64,13 @@ interface Watch {
 	at(t: number): CheckpointIndex;
 }
 
-/**
- * A watcher's view: a first scan finds `onDisk` (seeded, not seen written), then a rescan follows each of `saves`,
- * which are kept on disk (or only the survivors `keep` says, newest first) as the job goes.
- */
+/** A watcher's view: a first scan finds `onDisk` (seeded, not seen written), then a rescan follows each of `saves`. */
 function watch(
 	onDisk: readonly Save[],
 	saves: readonly Save[],
-	options: {cadence?: DeclaredCadence; signals?: SentSignal[]; survivors?: (all: Save[]) => Save[]} = {},
+	options: {cadence?: DeclaredCadence; signals?: SentSignal[]} = {},
 ): Watch {
 	const history = new SaveHistory();
-	const survivors = options.survivors ?? (all => all);
 	const first = onDisk.at(-1)?.t ?? 0;
 	const build = (present: readonly Save[], now: number) =>
 		buildIndex(scanOf(present, options.cadence ?? null), {
@@ -85,10 +81,10 @@ function watch(
 			signals: options.signals ?? [],
 		});
 	let all = [...onDisk];
-	let index = build(survivors(all), first);
+	let index = build(all, first);
 	for (const save of saves) {
 		all = [...all, save];
-		index = build(survivors(all), save.t);
+		index = build(all, save.t);
 	}
 	const last = index;
 	return {
