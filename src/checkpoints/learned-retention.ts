@@ -4,10 +4,10 @@ import type {GroupChange} from './save-history.js';
 // checkpoint at each save and holds the count at N keeps N, whatever its framework or script. Pure.
 //
 // Each deletion is paired with the save it goes with: in the same scan (the common case), with the save just before
-// it (HF saves, then rotates), or with the next one (Accelerate deletes down to N − 1, then saves). Which of the two
-// is told by time: a rotation deletes right next to its save, so a deletion goes with the nearer of the save before
-// and the save after it (while none came after, with the one before once it is nearer than now). The count once both
-// have happened is the rotation's N.
+// it (HF, Orbax, TF… save, then rotate), or with the next one (Accelerate deletes down to N − 1, then saves). Which of
+// the two is told by time: a rotation deletes right next to its save, so a deletion goes with the next save only when
+// it is far nearer that one; most frameworks rotate after saving, so a deletion halfway (Orbax's asynchronous one on a
+// fast cadence) goes with the save before. The count once both have happened is the rotation's N.
 
 /** Rotations that must agree before keep-N is believed: one could be a person tidying up. */
 const ROTATIONS_NEEDED = 2;
@@ -40,9 +40,11 @@ function rotations(changes: readonly GroupChange[], now: number): Rotation[] {
 	let pendingDeletions: boolean[] = [];
 	let undecided: Undecided[] = [];
 	const rotate = (oldest: boolean, keep: number): void => void found.push({keep, oldest});
-	// Nearer the save before than the next (or now, while none came): it went with the save before.
+	// With the next save only when it is far nearer that one than the save before (under half as far); else, and once
+	// now is that far from it with no save since, with the save before.
+	const withNext = (d: Undecided, next: number): boolean => 2 * (next - d.at) < d.at - d.saveBefore;
 	const settle = (next: number): void => {
-		for (const d of undecided) if (d.at - d.saveBefore <= next - d.at) rotate(d.oldest, d.count);
+		for (const d of undecided) if (!withNext(d, next)) rotate(d.oldest, d.count);
 	};
 	for (const change of changes) {
 		let saves = change.saved;
@@ -54,7 +56,7 @@ function rotations(changes: readonly GroupChange[], now: number): Rotation[] {
 		}
 		if (saves > 0) {
 			// The deletions waiting: those nearer this save than the one before go with it (deleted down to N − 1 first).
-			const later = undecided.filter(d => d.at - d.saveBefore > change.at - d.at).map(d => d.oldest);
+			const later = undecided.filter(d => withNext(d, change.at)).map(d => d.oldest);
 			settle(change.at);
 			undecided = [];
 			pendingDeletions = [...pendingDeletions, ...later];

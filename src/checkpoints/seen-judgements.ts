@@ -23,7 +23,8 @@ function rotationCount(members: readonly ScannedCheckpoint[]): number {
 	const complete = members.filter(c => c.status === 'complete');
 	const first = complete[0];
 	if (!first) return 0;
-	const plan = layoutNamed(first.layout).retention({checkpoints: complete, keep: 1, monitor: null});
+	// keep unknown: what the rule ranks, not what a given keep would leave (Orbax counts only the newest N).
+	const plan = layoutNamed(first.layout).retention({checkpoints: complete, keep: null, monitor: null});
 	return plan.keep === null ? complete.filter(c => !isLastOrBest(c)).length : plan.counted.length;
 }
 

@@ -104,7 +104,7 @@ afterEach(async () => {
 });
 
 interface Replay {
-	/** The main group's retention after each poll, with the deletions of checkpoint dirs seen so far. */
+	/** The main group's retention after each poll, with the deletions the watcher has seen so far (checkpoints gone). */
 	readonly steps: {
 		readonly deletions: number;
 		readonly group: RetentionGroup | undefined;
@@ -120,9 +120,10 @@ interface Replay {
 async function replay(
 	name: string,
 	options: {
-		readonly checkpointDir: RegExp;
 		readonly skip?: (file: string) => boolean;
 		readonly contentFor: (file: string) => Buffer;
+		/** The recording's directory watched as the run dir (its lines outside it left out). */
+		readonly root?: string;
 	},
 ): Promise<Replay> {
 	const run = path.join(mkdtempSync(path.join(tmpdir(), 'traintop-replay-')), 'run');
@@ -136,12 +137,14 @@ async function replay(
 	await watcher.start();
 	const steps: Replay['steps'][number][] = [];
 	let deletions = 0;
+	let complete = new Set<string>();
 	for (const poll of polls(name)) {
 		recordedS = poll[0]!.t;
 		for (const line of poll) {
-			const target = path.join(run, line.path);
+			const prefix = options.root === undefined ? '' : `${options.root}/`;
+			if (!line.path.startsWith(prefix)) continue;
+			const target = path.join(run, line.path.slice(prefix.length));
 			if (line.event === 'remove') {
-				if (options.checkpointDir.test(line.path) && existsSync(target)) deletions++;
 				rmSync(target, {recursive: true, force: true});
 			} else if (line.kind === 'dir') {
 				mkdirSync(target, {recursive: true});
@@ -151,6 +154,10 @@ async function replay(
 			}
 		}
 		const index = await watcher.rescan();
+		const now = new Set(index.checkpoints.map(c => c.path));
+		deletions += [...complete].filter(p => !now.has(p)).length;
+		complete = new Set([...complete, ...index.checkpoints.filter(c => c.status === 'complete').map(c => c.path)]);
+		for (const p of complete) if (!now.has(p)) complete.delete(p);
 		const main = index.retention.groups.find(group => group.count > 0);
 		steps.push({deletions, group: main, index});
 	}
@@ -169,7 +176,6 @@ function fromTree(tree: string, survivor: string): (file: string) => Buffer {
 describe('recorded timelines replayed under a real CheckpointWatcher', () => {
 	it('accelerate-keep3 (ProjectConfiguration total_limit=3, five save_state()): keep 3 learned at its second deletion', async () => {
 		const {steps} = await replay('accelerate-keep3', {
-			checkpointDir: /^checkpoints\/checkpoint_\d+$/,
 			contentFor: fromTree('accelerate-keep3', 'checkpoints/checkpoint_2'),
 		});
 		const learnedAt = steps.findIndex(step => step.group?.source === 'learned');
@@ -194,7 +200,6 @@ describe('recorded timelines replayed under a real CheckpointWatcher', () => {
 		const base = JSON.parse(readFileSync(path.join(RECORDED, 'hf-best/checkpoint-25/trainer_state.json'), 'utf8'));
 		const tree = fromTree('hf-best', 'checkpoint-25');
 		const {steps} = await replay('hf-best', {
-			checkpointDir: /^checkpoint-\d+$/,
 			skip: file => path.basename(file) === 'training_args.bin',
 			contentFor: file => {
 				const step = Number(/^checkpoint-(\d+)\//.exec(file)?.[1]);
@@ -214,6 +219,24 @@ describe('recorded timelines replayed under a real CheckpointWatcher', () => {
 		expect(steps.at(-1)?.group).toMatchObject({keep: 2, source: 'learned', count: 2});
 		// HF deletes the oldest that is not the best: checkpoint-25, the best (checkpoint-30) protected.
 		expect(steps.at(-1)?.group?.toPrune.map(p => path.basename(p))).toEqual(['checkpoint-25']);
+	});
+
+	it('orbax-keep3 (CheckpointManager max_to_keep=3, every 2 steps; tmp dirs renamed into place): keep 3 learned', async () => {
+		// A step's files under the same path in ckpt/6 (with the tmp suffixes taken off); a data file named by its hash,
+		// which differs from step to step, gets a few bytes of its own (the layout reads the metadata, never the data).
+		const contentFor = (file: string): Buffer => {
+			const own = path.join(RECORDED, 'orbax-keep3', file);
+			if (existsSync(own)) return readFileSync(own);
+			const rest = file.replace(/^ckpt\/[^/]+\//, '').replace(/\.orbax-checkpoint-tmp[^/]*/g, '');
+			const survivor = path.join(RECORDED, 'orbax-keep3/ckpt/6', rest);
+			return existsSync(survivor) ? readFileSync(survivor) : Buffer.from('data');
+		};
+		// ckpt/ is watched as the run dir: finding it below one is another matter (the deeper search).
+		const {steps} = await replay('orbax-keep3', {contentFor, root: 'ckpt'});
+		const learnedAt = steps.findIndex(step => step.group?.source === 'learned');
+		expect(steps[learnedAt]?.deletions).toBe(2);
+		expect(steps.at(-1)?.group).toMatchObject({keep: 3, source: 'learned', count: 3});
+		expect(steps.at(-1)?.group?.toPrune.map(p => path.basename(p))).toEqual(['6']);
 	});
 
 	it('the same Accelerate tree looked at once (no deletion seen): nothing learned', async () => {
