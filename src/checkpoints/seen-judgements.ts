@@ -9,6 +9,10 @@ import {SaveHistory} from './save-history.js';
 // (cadence.ts) and retention learned from deletions (learned-retention.ts). Kept apart from retention.ts, which
 // plans from the scan alone.
 
+/** Why an index built from one look (no history: `traintop checkpoints`) judges no cadence. */
+const ONE_LOOK =
+	'learning: one look at the disk shows no save being written; the monitor learns the cadence as it watches';
+
 export interface SeenJudgements {
 	readonly cadence: SaveCadence;
 	/** keep-N learned per group key, for groups that showed one. */
@@ -47,7 +51,10 @@ export function seenJudgements(
 		if (keep) learned.set(group, keep);
 	}
 	const declared = (key: string) => scan.groups.find(group => group.key === key)?.declared?.cadence ?? null;
-	return {cadence: saveCadence({saves: seen.saves, declared, signals, now}), learned};
+	const cadence = saveCadence({saves: seen.saves, declared, signals, now});
+	// One look at the disk sees no save being written: say so rather than "no periodic save seen" beside a list of them.
+	if (history === undefined && cadence.learning !== null) return {cadence: {...cadence, learning: ONE_LOOK}, learned};
+	return {cadence, learned};
 }
 
 /**

@@ -216,7 +216,8 @@ describe('last save', () => {
 
 	it('one look says why it judges no cadence', () => {
 		expect(build(scan([at(0), at(20), at(40)])).cadence).toMatchObject({
-			learning: 'learning: no periodic save seen yet, 3 needed',
+			learning:
+				'learning: one look at the disk shows no save being written; the monitor learns the cadence as it watches',
 			overdueAt: null,
 		});
 	});
