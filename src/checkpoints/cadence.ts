@@ -197,7 +197,10 @@ function bySteps(saves: readonly HistorySave[], group: string, declared: Declare
 		return `learning: ${plural(onCadence.length, 'periodic save')} seen on a ${every}-step cadence, ${SAVES_NEEDED} needed`;
 	const last = [...onCadence].sort((a, b) => a.step! - b.step!).at(-1);
 	const measured = pace(seenHere);
-	const nextStep = last ? last.step! + every : null;
+	// The first step on the cadence past every save seen: one already passed by a later save (off the cadence) is a
+	// save the job skipped, not one still to come.
+	const newest = Math.max(last?.step ?? 0, measured?.at.step ?? 0);
+	const nextStep = last ? last.step! + every * Math.max(1, Math.ceil((newest + 1 - last.step!) / every)) : null;
 	const stepsPerSecond = measured?.stepsPerSecond ?? null;
 	const base = {
 		everySteps: every,

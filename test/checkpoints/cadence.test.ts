@@ -144,6 +144,11 @@ describe('OVERDUE from the expected next save, not from 1.5 × the median gap', 
 		expect(job.at(49).lastSave?.overdue).toBe(false);
 	});
 
+	it('a save past the one due (step 1250 after 900, none at 1200): the next due is 1500, not the skipped 1200', () => {
+		const job = watch([], [...periodic(3, 300, 30), {step: 1250, t: 1250 / 30, kind: 'manual'}]);
+		expect(job.index.cadence).toMatchObject({everySteps: 300, nextStep: 1500, nextAt: T0 + 50_000});
+	});
+
 	it('one save missing (the job skipped step 900): the cadence stays 300, the next due at 1800', () => {
 		const saves = [...periodic(2, 300, 30), ...periodic(2, 300, 30, 4), {step: 1500, t: 50}];
 		const job = watch([], saves);
