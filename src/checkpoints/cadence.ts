@@ -98,7 +98,14 @@ export function stepCadence(steps: readonly number[]): StepCadence | null {
 	return best && {every: best.every, residue: best.residue};
 }
 
-/** Steps per second over the last saves seen with a step, back to a restart (a step lower than the one after it). */
+/** Pairs of saves closer than this say nothing of the pace (a manual save beside a periodic one; a copy). */
+const PACE_PAIR_MIN_MS = 250;
+
+/**
+ * Steps per second over the last saves seen with a step, back to a restart (a step lower than the one after it): the
+ * median of the pace between consecutive ones, so that neither a stop (SIGSTOP, a long evaluation) nor a burst of
+ * saves after one moves it.
+ */
 function pace(saves: readonly HistorySave[]): {readonly stepsPerSecond: number; readonly at: HistorySave} | null {
 	const withSteps = oneEach(saves.filter(s => s.seen && s.step !== null));
 	const run: HistorySave[] = [];
@@ -109,9 +116,14 @@ function pace(saves: readonly HistorySave[]): {readonly stepsPerSecond: number; 
 		run.unshift(s);
 	}
 	if (run.length < PACE_SAVES_NEEDED) return null;
-	const [first, last] = [run[0]!, run.at(-1)!];
-	const stepsPerSecond = (last.step! - first.step!) / ((last.time - first.time) / 1000);
-	return Number.isFinite(stepsPerSecond) && stepsPerSecond > 0 ? {stepsPerSecond, at: last} : null;
+	const paces: number[] = [];
+	for (let i = 1; i < run.length; i++) {
+		const ms = run[i]!.time - run[i - 1]!.time;
+		if (ms >= PACE_PAIR_MIN_MS) paces.push((run[i]!.step! - run[i - 1]!.step!) / (ms / 1000));
+	}
+	if (paces.length === 0) return null;
+	const stepsPerSecond = median(paces);
+	return Number.isFinite(stepsPerSecond) && stepsPerSecond > 0 ? {stepsPerSecond, at: run.at(-1)!} : null;
 }
 
 function median(values: readonly number[]): number {
@@ -124,9 +136,18 @@ const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' 
 /** `no periodic save seen yet`, `1 periodic save seen`, `2 periodic saves seen`. */
 const seen = (n: number, word: string): string => (n === 0 ? `no ${word} seen yet` : `${plural(n, word)} seen`);
 
-/** The emergency signal traintop sent since the last periodic save: the job is being stopped, and is not late. */
-function stopping(signals: readonly SentSignal[], since: number): SentSignal | undefined {
-	return signals.filter(s => s.expect === 'emergency' && s.at >= since).at(-1);
+/**
+ * The emergency signal traintop sent that the job's last periodic save does not show it survived: the job is being
+ * stopped, and is not late. A save within a cadence (at least the margin's floor) after the signal may be one the job
+ * was writing when it came; a periodic save later than that says it went on training.
+ */
+function stopping(
+	signals: readonly SentSignal[],
+	lastPeriodic: number,
+	everySeconds: number | null,
+): SentSignal | undefined {
+	const graceMs = Math.max(MARGIN_FLOOR_S, everySeconds ?? 0) * 1000;
+	return signals.filter(s => s.expect === 'emergency' && lastPeriodic < s.at + graceMs).at(-1);
 }
 
 /** Why OVERDUE is suspended after `signal`. */
@@ -256,7 +277,7 @@ export function saveCadence(input: CadenceInput): SaveCadence {
 	const known = timed ? byTime(input.saves, group, declared) : bySteps(input.saves, group, declared);
 	if (typeof known === 'string') return {...UNKNOWN, learning: known};
 	const {anchor, ...cadence} = known;
-	const signal = stopping(input.signals, anchor);
+	const signal = stopping(input.signals, anchor, cadence.everySeconds);
 	const suspended = signal ? stoppingText(signal) : null;
 	const overdueAt =
 		cadence.learning === null && suspended === null && cadence.nextAt !== null && cadence.everySeconds !== null

@@ -149,6 +149,13 @@ describe('OVERDUE from the expected next save, not from 1.5 × the median gap', 
 		expect(job.index.cadence).toMatchObject({everySteps: 300, nextStep: 1500, nextAt: T0 + 50_000});
 	});
 
+	it('the pace is the median between saves: a stop, then a burst of saves after it, do not move it', () => {
+		// 30 steps/s; stopped 60 s after step 900, then steps 1200 and 1500 written 1 s apart (a job catching up).
+		const saves = [...periodic(3, 300, 30), {step: 1200, t: 90}, {step: 1500, t: 91}, {step: 1800, t: 101}];
+		const job = watch([], saves);
+		expect(job.index.cadence?.stepsPerSecond).toBeCloseTo(30, 6);
+	});
+
 	it('one save missing (the job skipped step 900): the cadence stays 300, the next due at 1800', () => {
 		const saves = [...periodic(2, 300, 30), ...periodic(2, 300, 30, 4), {step: 1500, t: 50}];
 		const job = watch([], saves);
@@ -250,6 +257,14 @@ describe('a job traintop is stopping is never OVERDUE', () => {
 			'traintop sent SIGTERM (emergency) to stop the job: not late while it stops',
 		);
 		expect(job.at(1000).lastSave?.overdue).toBe(false);
+	});
+
+	it('a periodic save the job was writing as the signal came does not lift it; one a cadence later does', () => {
+		const signal: SentSignal = {signal: 'SIGTERM', expect: 'emergency', at: T0 + 29_500, job: '42'};
+		expect(watch([], periodic(3, 300, 30), {signals: [signal]}).index.cadence?.suspended).not.toBeNull();
+		const went = watch([], periodic(5, 300, 30), {signals: [signal]});
+		expect(went.index.cadence).toMatchObject({suspended: null, nextStep: 1800});
+		expect(went.at(1000).lastSave?.overdue).toBe(true);
 	});
 
 	it('a manual save signal does not suspend it', () => {
