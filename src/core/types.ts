@@ -396,9 +396,9 @@ export interface CheckpointIndex {
 		/** Epoch ms of the newest complete save of any kind (what the user sees as "last save"). */
 		readonly time: number;
 		readonly ageS: number;
-		/** Median interval between periodic (or unknown-kind) saves: the job's cadence. */
+		/** Median interval between the periodic (or unknown-kind) saves on disk: figures only (the cadence is SaveCadence). */
 		readonly medianIntervalS: number | null;
-		/** Epoch ms of the newest periodic (or unknown-kind) save; null when there is none. Overdue counts from it. */
+		/** Epoch ms of the newest periodic (or unknown-kind) save; null when there is none. The OVERDUE event names it. */
 		readonly periodicTime: number | null;
 		/**
 		 * The next periodic save, expected by the cadence (SaveCadence), has not come by overdueAt: its expected time plus
