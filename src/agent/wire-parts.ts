@@ -18,7 +18,12 @@ export function sameButAge(sent: CheckpointIndex | null, now: CheckpointIndex | 
 	}
 	const [a, b] = [sent.lastSave, now.lastSave];
 	if (a === null || b === null) return a === b;
-	return a.time === b.time && a.medianIntervalS === b.medianIntervalS && a.periodicTime === b.periodicTime;
+	return (
+		a.time === b.time &&
+		a.medianIntervalS === b.medianIntervalS &&
+		a.periodicTime === b.periodicTime &&
+		a.overdueAt === b.overdueAt
+	);
 }
 
 /**

@@ -28,6 +28,8 @@ const TIME_KEYS = new Set([
 	'endTime',
 	'retryAt',
 	'periodicTime',
+	'nextAt',
+	'overdueAt',
 ]);
 const MAX_TIME = 8.64e15;
 

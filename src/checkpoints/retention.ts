@@ -1,7 +1,9 @@
 // Retention plan, disk projection and save cadence for one scanned run dir. Pure: no I/O, no clock (`now` is given).
 // Each checkpoint group (one layout's checkpoints in one directory) is planned under its own framework's rule
 // (the layout's `retention`, built from checkpoints/rules.ts): HF's save_total_limit with the best counted, Lightning's
-// top-k by a metric, a framework that never deletes. What the run's files declare wins over --keep.
+// top-k by a metric, a framework that never deletes. What the run's files declare wins over --keep; keep-N learned
+// from what the job deleted (learned-retention.ts) stands in for a declaration where there is none. The cadence and
+// OVERDUE come from the saves traintop saw (seen-judgements.ts).
 
 import type {
 	Checkpoint,
@@ -18,7 +20,10 @@ import type {
 } from '../core/types.js';
 import {signalSaves} from './signal-saves.js';
 import {layoutNamed} from './layouts/registry.js';
-import type {RetentionPlan} from './rules.js';
+import type {LearnedKeep} from './learned-retention.js';
+import {keepNewest, type RetentionPlan} from './rules.js';
+import type {SaveHistory} from './save-history.js';
+import {seenJudgements} from './seen-judgements.js';
 
 export interface BuildIndexOptions {
 	/** --keep N; null when the flag was not given. */
@@ -27,14 +32,19 @@ export interface BuildIndexOptions {
 	readonly now: number;
 	/** Free and total bytes of the run dir's file system (checkpoints/disk.ts); null when unknown. */
 	readonly disk: {readonly freeBytes: number | null; readonly totalBytes: number | null} | null;
-	/** The signals traintop sent to the job, oldest first (CheckpointWatcher.signalsSent): their saves' kinds follow them. */
+	/**
+	 * The signals traintop sent to the job, oldest first (CheckpointWatcher.signalsSent): their saves' kinds follow
+	 * them, and one that stops the job suspends OVERDUE.
+	 */
 	readonly signals?: readonly SentSignal[];
 	/** The cadence known before this scan (the previous index's): a save off it right after a signal is the signal's. */
 	readonly priorCadence?: SaveCadence | null;
+	/**
+	 * The run dir's save history, kept across rescans by the watcher: this scan is recorded into it. Absent: a one-shot
+	 * look (`traintop checkpoints`), which sees no save being written and so judges no cadence.
+	 */
+	readonly history?: SaveHistory;
 }
-
-/** The last save is overdue when its age exceeds this multiple of the median interval between saves. */
-export const OVERDUE_FACTOR = 1.5;
 
 /** A keep-N value: a whole number ≥ 1; anything else (0, negative, NaN) means "keep all", i.e. no rotation. */
 function normaliseKeep(value: number | null): number | null {
@@ -95,7 +105,11 @@ function isCadence(c: ScannedCheckpoint): boolean {
 	return c.kind === 'periodic' || c.kind === 'unknown';
 }
 
-function lastSave(complete: readonly ScannedCheckpoint[], now: number): CheckpointIndex['lastSave'] {
+function lastSave(
+	complete: readonly ScannedCheckpoint[],
+	now: number,
+	cadence: SaveCadence,
+): CheckpointIndex['lastSave'] {
 	if (complete.length === 0) return null;
 	const newest = Math.max(...complete.map(c => c.time));
 	const times = complete
@@ -104,29 +118,34 @@ function lastSave(complete: readonly ScannedCheckpoint[], now: number): Checkpoi
 		.sort((a, b) => a - b);
 	const gaps: number[] = [];
 	for (let i = 1; i < times.length; i++) gaps.push((times[i]! - times[i - 1]!) / 1000);
-	return lastSaveAt({time: newest, medianIntervalS: median(gaps), periodicTime: times.at(-1) ?? null}, now);
+	const last = {time: newest, medianIntervalS: median(gaps), periodicTime: times.at(-1) ?? null};
+	return lastSaveAt({...last, overdueAt: cadence.overdueAt}, now);
 }
 
 /**
- * The last save's age and whether the cadence is overdue, as of `now`. The age grows while nothing is
- * written — the very case the overdue warning is for — so views refresh it with the clock instead
- * of waiting for a rescan that no file event will trigger.
- *
- * Overdue counts from the newest periodic save, not from `time`: a manual save does not restart the job's
- * schedule, so a job whose periodic saves stopped is late however many saves were asked for since. A caller
- * without periodicTime (built before it existed) gets the old rule: overdue counts from `time`.
+ * The last save's age and whether the next periodic save is overdue, as of `now`. The age grows while nothing is
+ * written — the very case the overdue warning is for — so views refresh it with the clock instead of waiting for a
+ * rescan that no file event will trigger. Overdue once `overdueAt` (the cadence's expected time of the next periodic
+ * save plus its margin, cadence.ts) has passed; never while it is null (learning, or the job stopping on our signal).
+ * A lastSave without overdueAt (an index built by hand) keeps the overdue it has.
  */
 export function lastSaveAt(
-	last: {readonly time: number; readonly medianIntervalS: number | null; readonly periodicTime?: number | null},
+	last: {
+		readonly time: number;
+		readonly medianIntervalS: number | null;
+		readonly periodicTime?: number | null;
+		readonly overdueAt?: number | null;
+		readonly overdue?: boolean;
+	},
 	now: number,
 ): NonNullable<CheckpointIndex['lastSave']> {
 	// Clock skew between the writer (another node, NFS) and us can put a save in the future: its age is then 0.
-	const age = (time: number): number => Math.max(0, (now - time) / 1000);
+	const ageS = Math.max(0, (now - last.time) / 1000);
 	const periodicTime = last.periodicTime === undefined ? last.time : last.periodicTime;
-	const usual = last.medianIntervalS;
-	// Saves a second apart or less (a burst, a copy) give no usual interval to be late against.
-	const overdue = usual !== null && usual >= 1 && periodicTime !== null && age(periodicTime) > OVERDUE_FACTOR * usual;
-	return {time: last.time, ageS: age(last.time), medianIntervalS: usual, periodicTime, overdue};
+	const {overdueAt} = last;
+	const overdue = overdueAt === undefined ? (last.overdue ?? false) : overdueAt !== null && now > overdueAt;
+	const judged = overdueAt === undefined ? {} : {overdueAt};
+	return {time: last.time, ageS, medianIntervalS: last.medianIntervalS, periodicTime, overdue, ...judged};
 }
 
 /** The run's groups: those the scan recorded, plus any a checkpoint names that it did not (an index built by hand). */
@@ -162,9 +181,16 @@ interface GroupPlan {
  * One group under its framework's rule. What the run's files declare wins over --keep: the framework rotates by its
  * own setting, whatever we are told; a --keep that disagrees gets a warning.
  */
-function planGroup(scan: ScanResult, group: ScanGroup, flagKeep: number | null, warnings: string[]): GroupPlan {
+function planGroup(
+	scan: ScanResult,
+	group: ScanGroup,
+	flagKeep: number | null,
+	warnings: string[],
+	learned: LearnedKeep | undefined,
+): GroupPlan {
 	const layout = layoutNamed(group.layout);
 	const said = group.declared?.keep ?? null;
+	if (said === null && learned) return planLearned(scan, group, flagKeep, warnings, learned);
 	const declared = said === 'all' ? 'all' : normaliseKeep(said);
 	const fromFlag = declared === null && flagKeep !== null;
 	const keep = declared ?? normaliseKeep(flagKeep);
@@ -199,6 +225,49 @@ function planGroup(scan: ScanResult, group: ScanGroup, flagKeep: number | null, 
 	return {group: retention, plan};
 }
 
+/**
+ * A group whose files declare no keep but whose job was seen deleting its oldest at each save, holding N: keep-N under
+ * the framework's own rule (what it counts and protects). Learned wins over --keep: the
+ * flag is the user's word for the same setting, and the job deleting down to N at its last saves is the setting at
+ * work, as a declaration is; a --keep that disagrees gets a warning, as against a declaration.
+ */
+function planLearned(
+	scan: ScanResult,
+	group: ScanGroup,
+	flagKeep: number | null,
+	warnings: string[],
+	learned: LearnedKeep,
+): GroupPlan {
+	const layout = layoutNamed(group.layout);
+	const members = scan.checkpoints.filter(c => c.group === group.key);
+	const input = {checkpoints: members, keep: learned.keep, monitor: group.declared?.monitor ?? null};
+	// The framework's own rule with the keep learned (HF counts its best); one that never deletes: the job's script
+	// does, so the newest N are kept.
+	const own = layout.retention(input);
+	const plan = own.keep === null ? keepNewest({framework: layout.title, setting: 'keep'})(input) : own;
+	const flag = normaliseKeep(flagKeep);
+	if (flag !== null && flag !== learned.keep) {
+		const where = group.dir === '' ? '' : ` in ${group.dir}`;
+		warnings.push(
+			`--keep ${flagKeep} not used for the ${layout.title} checkpoints${where}: the job was seen keeping ${learned.keep}, deleting its oldest at each of its last ${learned.rotations} saves`,
+		);
+	}
+	const rule = `keeps ${learned.keep}: learned from what the job deleted (its oldest, at each of its last ${learned.rotations} saves)`;
+	const retention: RetentionGroup = {
+		key: group.key,
+		layout: layout.name,
+		framework: layout.title,
+		dir: group.dir,
+		rule,
+		keep: learned.keep,
+		source: 'learned',
+		from: null,
+		count: plan.counted.length,
+		toPrune: plan.toPrune.map(c => c.path),
+	};
+	return {group: retention, plan};
+}
+
 /** The group of the newest complete checkpoint (what the job writes now), else the first. */
 function mainGroup(plans: readonly GroupPlan[], complete: readonly ScannedCheckpoint[]): GroupPlan | undefined {
 	const newest = [...complete].sort((a, b) => a.time - b.time).at(-1);
@@ -210,7 +279,10 @@ export function buildIndex(given: ScanResult, options: BuildIndexOptions): Check
 	const relabelled = signalSaves(given.checkpoints, options.signals ?? [], options.priorCadence ?? null);
 	const scan = relabelled === given.checkpoints ? given : {...given, checkpoints: relabelled};
 	const warnings = [...scan.warnings];
-	const plans = groupsOf(scan).map(group => planGroup(scan, group, options.keep, warnings));
+	const seen = seenJudgements(scan, options.now, options.history, options.signals ?? []);
+	const plans = groupsOf(scan).map(group =>
+		planGroup(scan, group, options.keep, warnings, seen.learned.get(group.key)),
+	);
 	const protectedSet = new Set(plans.flatMap(p => p.plan.protected));
 	const doomedSet = new Set(plans.flatMap(p => p.plan.toPrune));
 
@@ -247,9 +319,10 @@ export function buildIndex(given: ScanResult, options: BuildIndexOptions): Check
 			avgCheckpointBytes,
 			savesUntilFull: savesUntilFull(freeBytes, avgCheckpointBytes, keep, count),
 		},
-		lastSave: lastSave(complete, options.now),
+		lastSave: lastSave(complete, options.now, seen.cadence),
 		warnings,
 		scannedAt: options.now,
+		cadence: seen.cadence,
 		// Where it looked, without the lists the watcher follows: a view says it when nothing was found.
 		...(scan.search && {
 			search: {

@@ -16,6 +16,8 @@ import type {RunDirWatcher} from './watch-options.js';
 import type {IndexListener, ScanFunction} from './watch-options.js';
 import {firstOther, settle, unattributed, type SaveExpectation, type SaveOutcome} from './save-attribution.js';
 import {FirstScanWrites} from './first-scan-writes.js';
+import {SaveHistory} from './save-history.js';
+import {suspendedBySignal} from './seen-judgements.js';
 
 export type {SaveExpectation, SaveOutcome} from './save-attribution.js';
 export type {CheckpointWatcherOptions, IndexListener, ScanFunction} from './watch-options.js';
@@ -60,6 +62,8 @@ export class CheckpointWatcher {
 	 * own awaits) counts as seen before it.
 	 */
 	#firstSeen = new Map<string, number>();
+	/** Every save seen in the run dir and every deletion, across rescans: the cadence and learned retention read it. */
+	#history = new SaveHistory();
 	/** The last error of a rescan or of the file watcher; null after a successful rescan. */
 	lastError: unknown = null;
 
@@ -158,6 +162,8 @@ export class CheckpointWatcher {
 		const old = this.#watcher;
 		this.#watcher = null;
 		await old?.close();
+		// Another directory: its saves are not the old one's, and the old ones vanishing was no rotation.
+		this.#history = new SaveHistory();
 		if (present) return this.#attach();
 		this.#publish(this.#waitingIndex());
 		this.#waitForDir();
@@ -183,9 +189,11 @@ export class CheckpointWatcher {
 
 	/**
 	 * The index as of the last rescan, with the last save's age and overdue flag as of now: a job that stopped saving
-	 * triggers no rescan. A new object only when the age (in whole seconds) or the flag changed.
+	 * triggers no rescan. A new object only when the age (in whole seconds) or the flag changed. An emergency signal
+	 * noted since the last rescan suspends OVERDUE at once (the cadence judged it before the signal).
 	 */
 	getIndex(): CheckpointIndex | null {
+		this.#index = suspendedBySignal(this.#index, this.#sent);
 		const index = this.#index;
 		if (!index?.lastSave) return index;
 		const fresh = lastSaveAt(index.lastSave, this.#now());
@@ -197,7 +205,7 @@ export class CheckpointWatcher {
 
 	/**
 	 * traintop sent `sent` to the run dir's job: a save right after it is that save, and a job it stops is not late.
-	 * Kept for the index's judgements from the next rescan on.
+	 * Kept for the index's judgements from the next rescan on; an emergency one suspends OVERDUE at once (getIndex).
 	 */
 	noteSignal(sent: SentSignal): void {
 		const before = sent.before ?? [...this.#firstSeen].filter(([, seen]) => seen < sent.at).map(([path]) => path);
@@ -264,6 +272,7 @@ export class CheckpointWatcher {
 			disk,
 			signals: this.#sent,
 			priorCadence,
+			history: this.#history,
 		});
 		// A signal answered stays answered by that save, even once retention deletes it (signal-saves.ts).
 		this.#sent = withAnswers(scan.checkpoints, this.#sent, priorCadence);

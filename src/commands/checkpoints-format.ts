@@ -6,6 +6,7 @@ import {
 	declaredLines,
 	groupHeading,
 	groupWhere,
+	nextSaveText,
 	noCheckpointsText,
 	overdueText,
 	PARTIAL_MARK,
@@ -99,37 +100,22 @@ function retentionLines(index: CheckpointIndex): string[] {
 }
 
 /**
- * `last save 5 min ago; saves every 15 min (median)`, with OVERDUE when the cadence is late. When the newest save was
- * a manual or emergency one, the line says so, and that the cadence (and so OVERDUE) counts from the last periodic
- * save: otherwise a fresh manual save next to an OVERDUE would read as a contradiction.
+ * `last save 5 min ago (manual), written in 40 s; next save ~step 900 in 1 min (every 300 steps at 3.0 steps/s)`, or
+ * `…; cadence: learning (…)`, with OVERDUE when the next periodic save is late: `— OVERDUE: the save due at step 900
+ * (~10:42:07) has not come; 1 m 40 s late (every 300 steps at 3.0 steps/s)`.
  */
 function lastSaveLine(index: CheckpointIndex, now: number): string {
 	const last = index.lastSave;
 	if (!last) return 'no complete checkpoint yet';
 	const newest = index.checkpoints.filter(c => c.status === 'complete' && c.time === last.time);
 	const offCadence = newest.find(c => c.kind === 'manual' || c.kind === 'emergency')?.kind;
-	// A fixture built before periodicTime existed has none: read it as the last save's own time, as lastSaveAt does.
-	const periodicTime = last.periodicTime === undefined ? last.time : last.periodicTime;
-	const every = last.medianIntervalS === null ? '' : `; saves every ${formatAge(last.medianIntervalS)} (median)`;
-	let from = '';
-	if (offCadence !== undefined && periodicTime !== last.time) {
-		from =
-			periodicTime === null
-				? '; no periodic save yet'
-				: `; the cadence counts from the last periodic save, ${formatAge((now - periodicTime) / 1000)} ago`;
-	}
 	const kind = offCadence === undefined ? '' : ` (${offCadence})`;
 	const took = lastSaveDuration(index);
 	const wrote = took === null ? '' : `, written in ${formatAge(took.seconds)}`;
-	// OVERDUE counts from the last periodic save: its age against the interval, in figures that show why.
-	const periodicAgeS = periodicTime === null ? null : Math.max(0, (now - periodicTime) / 1000);
-	let overdue = '';
-	if (last.overdue)
-		overdue =
-			periodicAgeS === null || last.medianIntervalS === null
-				? ' — OVERDUE: over 1.5 × the usual interval'
-				: ` — OVERDUE: ${overdueText(periodicAgeS, last.medianIntervalS)}`;
-	return `last save ${formatAge(last.ageS)} ago${kind}${wrote}${every}${from}${overdue}`;
+	const next = last.overdue ? null : nextSaveText(index, now);
+	const cadence = next === null ? '' : `; ${next}`;
+	const overdue = last.overdue ? ` — OVERDUE: ${overdueText(index, now)}` : '';
+	return `last save ${formatAge(last.ageS)} ago${kind}${wrote}${cadence}${overdue}`;
 }
 
 /** The stable `checkpoints --json` shape: scripts rely on it, so a change is a documented one. */
@@ -207,6 +193,21 @@ export function checkpointsJson(index: CheckpointIndex) {
 				typeof index.lastSave.periodicTime === 'number' ? new Date(index.lastSave.periodicTime).toISOString() : null,
 			overdue: index.lastSave.overdue,
 		},
+		// The cadence of the periodic saves and the next one expected; absent on an index built without history.
+		cadence: index.cadence
+			? {
+					every_steps: index.cadence.everySteps,
+					every_s: index.cadence.everySeconds,
+					from: index.cadence.from,
+					source: index.cadence.source,
+					steps_per_s: index.cadence.stepsPerSecond,
+					next_step: index.cadence.nextStep,
+					next_time: index.cadence.nextAt === null ? null : new Date(index.cadence.nextAt).toISOString(),
+					overdue_time: index.cadence.overdueAt === null ? null : new Date(index.cadence.overdueAt).toISOString(),
+					learning: index.cadence.learning,
+					suspended: index.cadence.suspended,
+				}
+			: null,
 		warnings: index.warnings,
 	};
 }

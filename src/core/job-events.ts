@@ -170,8 +170,8 @@ function lastPeriodic(index: CheckpointIndex): string | undefined {
 function overdueEvent(index: CheckpointIndex, time: number, jobId: string | null): JobEvent | null {
 	const last = index.lastSave;
 	if (!last) return null;
-	// ageS is the newest save's age by the index's clock; overdue counts from the last periodic save.
-	const periodicAgeS = last.ageS + (last.time - (last.periodicTime ?? last.time)) / 1000;
+	// The index's own clock: its last save was aged to it.
+	const now = last.time + last.ageS * 1000;
 	const name = lastPeriodic(index);
 	return {
 		time,
@@ -180,7 +180,7 @@ function overdueEvent(index: CheckpointIndex, time: number, jobId: string | null
 		rank: null,
 		pid: null,
 		level: 'critical',
-		text: `saves OVERDUE: ${overdueText(periodicAgeS, last.medianIntervalS ?? 0)}`,
+		text: `saves OVERDUE: ${overdueText(index, now)}`,
 		...(name === undefined ? {} : {checkpoint: name}),
 	};
 }

@@ -1,4 +1,4 @@
-import {OVERDUE_FACTOR} from '../checkpoints/retention.js';
+import {overdueMarginS} from '../checkpoints/cadence.js';
 import type {CheckpointIndex, Job, RankSet} from './types.js';
 
 // Which job the run dir's checkpoints belong to, and whether it still runs: a save can only be overdue
@@ -26,6 +26,7 @@ export function withOverdueJudged(index: CheckpointIndex | null, ranks: RankSet 
 	if (!running) return cleared;
 	return startedSinceLastSave(
 		index.lastSave,
+		index.cadence?.everySeconds ?? null,
 		ranks.jobs.find(job => job.id === runDirJob(ranks)),
 	)
 		? cleared
@@ -34,14 +35,18 @@ export function withOverdueJudged(index: CheckpointIndex | null, ranks: RankSet 
 
 /**
  * A job that started after the last periodic save (requeued, restarted from it) has had only its own run time to
- * save in: it is late when that exceeds the overdue factor of the usual interval, not when the old save is old.
+ * save in: it is late when that exceeds one cadence and its margin (cadence.ts), not when the old save is old.
  */
-function startedSinceLastSave(last: NonNullable<CheckpointIndex['lastSave']>, job: Job | undefined): boolean {
-	if (!job || job.ranks.length === 0 || last.medianIntervalS === null) return false;
+function startedSinceLastSave(
+	last: NonNullable<CheckpointIndex['lastSave']>,
+	everySeconds: number | null,
+	job: Job | undefined,
+): boolean {
+	if (!job || job.ranks.length === 0 || everySeconds === null) return false;
 	const started = Math.min(...job.ranks.map(r => r.startedAt));
 	const periodic = last.periodicTime ?? last.time;
 	if (started <= periodic) return false;
 	// now − started, from the index's own clock: ageS is as of now, counted from last.time.
 	const runningS = last.ageS + (last.time - started) / 1000;
-	return runningS <= OVERDUE_FACTOR * last.medianIntervalS;
+	return runningS <= everySeconds + overdueMarginS(everySeconds);
 }

@@ -329,6 +329,10 @@ export interface SaveCadence {
 	readonly nextAt: number | null;
 	/** While the verdict is not possible, why: "learning: 1 periodic save seen, 3 needed"; null once known. */
 	readonly learning: string | null;
+	/** Epoch ms from which the save is OVERDUE: nextAt plus the margin (cadence.ts); null while learning or suspended. */
+	readonly overdueAt: number | null;
+	/** Why OVERDUE is not judged although the cadence is known (traintop's own emergency signal stops the job). */
+	readonly suspended: string | null;
 }
 
 /** One layout's checkpoints in one directory. */
@@ -378,7 +382,8 @@ export interface Checkpoint extends ScannedCheckpoint {
 	readonly retention: RetentionMark;
 }
 
-export type RetentionSource = 'flag' | 'metadata' | 'none';
+/** learned: from what traintop saw the job delete (checkpoints/learned-retention.ts). */
+export type RetentionSource = 'flag' | 'metadata' | 'learned' | 'none';
 
 /** One checkpoint group's retention under its framework's rule. */
 export interface RetentionGroup {
@@ -411,7 +416,10 @@ export interface CheckpointIndex {
 	readonly checkpoints: readonly Checkpoint[];
 	readonly retention: {
 		readonly keep: number | null;
-		/** Where keep came from: --keep (flag), the job's metadata, or nowhere (none: nothing is pruned). */
+		/**
+		 * Where keep came from: --keep (flag), the job's metadata, what the job was seen deleting (learned), or nowhere
+		 * (none: nothing is pruned).
+		 */
 		readonly source: RetentionSource;
 		/** Complete checkpoints that count against keep (protected ones do not). */
 		readonly count: number;
@@ -431,12 +439,17 @@ export interface CheckpointIndex {
 		/** Epoch ms of the newest complete save of any kind (what the user sees as "last save"). */
 		readonly time: number;
 		readonly ageS: number;
-		/** Median interval between periodic (or unknown-kind) saves: the job's cadence. */
+		/** Median interval between the periodic (or unknown-kind) saves on disk: figures only (the cadence is SaveCadence). */
 		readonly medianIntervalS: number | null;
-		/** Epoch ms of the newest periodic (or unknown-kind) save; null when there is none. Overdue counts from it. */
+		/** Epoch ms of the newest periodic (or unknown-kind) save; null when there is none. The OVERDUE event names it. */
 		readonly periodicTime: number | null;
-		/** The time since periodicTime is over 1.5 × the median interval. */
+		/**
+		 * The next periodic save, expected by the cadence (SaveCadence), has not come by overdueAt: its expected time plus
+		 * a margin. Never while the cadence is being learned, nor while traintop's own emergency signal stops the job.
+		 */
 		readonly overdue: boolean;
+		/** SaveCadence.overdueAt, kept here so that the age can be renewed on the clock (lastSaveAt). */
+		readonly overdueAt?: number | null;
 	} | null;
 	readonly warnings: readonly string[];
 	/** Epoch ms of the scan. */

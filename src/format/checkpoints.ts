@@ -1,7 +1,7 @@
-import {OVERDUE_FACTOR} from '../checkpoints/retention.js';
-import type {Checkpoint, CheckpointIndex, DeclaredCadence, RetentionGroup} from '../core/types.js';
-import {ageSeconds, finerAge, formatAge} from './duration.js';
+import type {Checkpoint, CheckpointIndex, DeclaredCadence, RetentionGroup, SaveCadence} from '../core/types.js';
+import {formatAge, formatDuration} from './duration.js';
 import {printable} from './printable.js';
+import {localTimeShort} from './time.js';
 
 // The words for a checkpoint's state, shared by `traintop checkpoints` and the TUI's checkpoints
 // pane: a person who learnt PRUNE NEXT in one must not meet another word for it in the other.
@@ -43,7 +43,7 @@ function keepSource(group: RetentionGroup): string {
 }
 
 /** `every 10 steps`, `every epoch`, `every 30 s`: a declared cadence in words; '' when it says nothing. */
-export function cadenceWords(cadence: DeclaredCadence): string {
+export function declaredCadenceWords(cadence: DeclaredCadence): string {
 	const every = (n: number, unit: string) => (n === 1 ? `every ${unit}` : `every ${n} ${unit}s`);
 	const parts: string[] = [];
 	if (cadence.everySteps !== null) parts.push(every(cadence.everySteps, 'step'));
@@ -68,7 +68,7 @@ export function declaredLines(group: RetentionGroup): string[] {
 		const parts = [...byFile].map(([file, facts]) => `${facts.join(', ')} (${file})`);
 		lines.push(printable(`declared: ${parts.join('; ')}`));
 	}
-	const words = group.cadence === undefined ? '' : cadenceWords(group.cadence);
+	const words = group.cadence === undefined ? '' : declaredCadenceWords(group.cadence);
 	if (group.cadence !== undefined && words !== '') {
 		lines.push(printable(`declared cadence: ${words} (${group.cadence.from})`));
 	}
@@ -109,27 +109,61 @@ export function noCheckpointsText(index: CheckpointIndex): string {
 	return `${where} (${dirs}${skipped}${capped})`;
 }
 
-/** Decimals added at most to make an overdue visible: beyond a thousandth of a unit the two are the same. */
-const MOST_EXTRA_DECIMALS = 3;
-
-/**
- * The periodic save's age and the usual interval for an OVERDUE, each in formatAge's unit, with as few decimals more
- * as make the figures shown say why: the age shown is over 1.5 × the interval shown. formatAge alone rounded a 2.4 s
- * age beside a 1.5 s interval to "2 s ago, over 1.5 × the usual 2 s", which reads as on time.
- */
-export function overdueFigures(periodicAgeS: number, usualS: number): {readonly age: string; readonly usual: string} {
-	const late = periodicAgeS > OVERDUE_FACTOR * usualS;
-	for (let extra = 0; ; extra++) {
-		const age = finerAge(periodicAgeS, extra);
-		const usual = finerAge(usualS, extra);
-		// Read back as a person would; the margin keeps a float's last bit (2.2 h = 7920.000000000001 s) from deciding.
-		if (!late || extra === MOST_EXTRA_DECIMALS || ageSeconds(age) > OVERDUE_FACTOR * ageSeconds(usual) * (1 + 1e-9))
-			return {age, usual};
+/** `every 300 steps at 3.0 steps/s`, `every 300 steps`, `every 30 s`: the cadence in the job's own units. */
+function cadenceWords(cadence: SaveCadence): string {
+	if (cadence.everySteps !== null) {
+		const pace = cadence.stepsPerSecond === null ? '' : ` at ${paceWords(cadence.stepsPerSecond)}`;
+		return `every ${cadence.everySteps} steps${pace}`;
 	}
+	return cadence.everySeconds === null ? 'cadence unknown' : `every ${formatAge(cadence.everySeconds)}`;
 }
 
-/** `last periodic save 2.4 s ago, over 1.5 × the usual 1.5 s`: the OVERDUE event's words, its figures agreeing. */
-export function overdueText(periodicAgeS: number, usualS: number): string {
-	const {age, usual} = overdueFigures(periodicAgeS, usualS);
-	return `last periodic save ${age} ago, over ${OVERDUE_FACTOR} × the usual ${usual}`;
+/** `3.0 steps/s`, `0.25 steps/s`, `12 steps/s`: two significant figures, enough to check by hand. */
+function paceWords(stepsPerSecond: number): string {
+	const shown = stepsPerSecond >= 10 ? stepsPerSecond.toFixed(0) : stepsPerSecond.toPrecision(2);
+	return `${shown} steps/s`;
+}
+
+/** `the save due at step 900 (~10:42:07)`, `the save due ~10:42:07`: the expected next periodic save. */
+function dueWords(cadence: SaveCadence, now: number): string {
+	const at = cadence.nextAt === null ? '' : `~${localTimeShort(cadence.nextAt, now)}`;
+	if (cadence.nextStep === null) return `the save due ${at}`.trimEnd();
+	return `the save due at step ${cadence.nextStep}${at === '' ? '' : ` (${at})`}`;
+}
+
+/**
+ * The OVERDUE words, `the save due at step 900 (~10:42:07) has not come; 1 m 40 s late (every 300 steps at 3.0
+ * steps/s)`. An index without a cadence (built by hand) gives the last periodic save's age.
+ */
+export function overdueText(index: CheckpointIndex, now: number): string {
+	const cadence = index.cadence;
+	if (!cadence || cadence.nextAt === null) {
+		const last = index.lastSave;
+		const periodic = last?.periodicTime ?? last?.time ?? now;
+		return `last periodic save ${formatAge((now - periodic) / 1000)} ago`;
+	}
+	const late = formatDuration(Math.max(0, (now - cadence.nextAt) / 1000));
+	return `${dueWords(cadence, now)} has not come; ${late} late (${cadenceWords(cadence)})`;
+}
+
+/**
+ * The next save as the checkpoint views show it: `next save ~step 900 in 1 min (every 300 steps at 3.0 steps/s)`, `next
+ * save ~step 900 due now`, `cadence: learning (1 periodic save seen, 3 needed)`, or why it is not judged. Null without
+ * a cadence (an index built by hand, the stand-in of a first scan).
+ */
+export function nextSaveText(index: CheckpointIndex, now: number, compact = false): string | null {
+	const cadence = index.cadence;
+	if (!cadence || index.scanning) return null;
+	if (cadence.learning !== null) {
+		const why = cadence.learning.replace(/^learning( the pace)?: /, '');
+		const what = cadence.learning.startsWith('learning the pace') ? 'learning the pace' : 'learning';
+		return compact ? `cadence: ${what}` : `cadence: ${what} (${why})`;
+	}
+	const every = compact ? '' : ` (${cadenceWords(cadence)})`;
+	if (cadence.suspended !== null) return compact ? 'job stopping: not judged' : cadence.suspended;
+	const step = cadence.nextStep === null ? '' : ` ~step ${cadence.nextStep}`;
+	if (cadence.nextAt === null) return `next save${step}${every}`;
+	const inS = (cadence.nextAt - now) / 1000;
+	const when = inS > 0 ? `in ${formatAge(inS)}` : 'due now';
+	return `next save${step} ${when}${every}`;
 }

@@ -43,7 +43,7 @@ export function formatAge(seconds: number): string {
 }
 
 /** formatAge's unit, with `extra` more decimals than it gives (0 for s and min, 1 for h and d). */
-export function finerAge(seconds: number, extra: number): string {
+function finerAge(seconds: number, extra: number): string {
 	if (!Number.isFinite(seconds)) return 'n/a';
 	if (seconds < 90) return `${Math.max(0, seconds).toFixed(extra)} s`;
 	if (seconds < 90 * 60) return `${(seconds / 60).toFixed(extra)} min`;
@@ -54,7 +54,7 @@ export function finerAge(seconds: number, extra: number): string {
 const AGE_UNIT_S: Readonly<Record<string, number>> = {s: 1, min: 60, h: 3600, d: 86_400};
 
 /** A formatAge/finerAge text back to seconds, as a reader would take it: `2.5 min` → 150. */
-export function ageSeconds(text: string): number {
+function ageSeconds(text: string): number {
 	const [value, unit] = text.split(' ');
 	return Number(value) * (AGE_UNIT_S[unit ?? ''] ?? Number.NaN);
 }

@@ -105,11 +105,15 @@ function stepsOf(job: SlurmJob): string {
 export function jobTimeAtRisk(job: SlurmJob, checkpoints: CheckpointIndex | null): TimeAtRisk | null {
 	if (job.timeLeftS === null || job.state !== 'RUNNING') return null;
 	const last = checkpoints?.lastSave ?? null;
+	// The cadence judged from the saves seen (cadence.ts) where there is one: the survivors' median gap is no cadence
+	// on a top-k run. Its OVERDUE is the index's, so that the two never disagree.
+	const cadence = checkpoints?.cadence;
 	return timeAtRisk({
 		timeLeftS: job.timeLeftS,
 		warningLeadS: job.warning?.leadS ?? null,
 		warningSignal: job.warning?.signal ?? null,
-		medianSaveIntervalS: last?.medianIntervalS ?? null,
+		medianSaveIntervalS: cadence ? cadence.everySeconds : (last?.medianIntervalS ?? null),
+		...(cadence && last ? {overdue: last.overdue} : {}),
 		lastSaveAgeS: last?.ageS ?? null,
 		lastSaveDurationS: lastSaveDuration(checkpoints)?.seconds ?? null,
 	});

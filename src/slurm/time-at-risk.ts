@@ -13,6 +13,8 @@ export interface TimeAtRiskInput {
 	/** The usual time between two saves (the checkpoints' median interval); null before two saves. */
 	readonly medianSaveIntervalS: number | null;
 	readonly lastSaveAgeS: number | null;
+	/** The index's OVERDUE (the next periodic save late by the cadence); absent: judged here, age against interval. */
+	readonly overdue?: boolean;
 	/** How long the last save took to write; null when unknown. */
 	readonly lastSaveDurationS: number | null;
 }
@@ -51,7 +53,7 @@ function cadence(timeLeftS: number, input: TimeAtRiskInput): Cadence {
 		// Saves every `interval` from an unknown phase: the end falls anywhere in one interval.
 		return {text: `at the usual ${every} cadence up to ${every} of work lost`, workAtRiskS: interval, atRisk: false};
 	}
-	if (age > interval) {
+	if (input.overdue ?? age > interval) {
 		const lost = timeLeftS + age;
 		return {
 			text: `the last save was ${formatAge(age)} ago, overdue at the usual ${every} cadence — up to ${formatAge(lost)} of work lost if none comes`,

@@ -38,11 +38,15 @@ describe('freshLastSave', () => {
 	const index = checkpointIndex();
 	const {time, ageS} = index.lastSave!;
 
-	test('ages the last save to the given time, overdue once past 1.5 × the cadence', () => {
-		const at = freshLastSave(index, time + 2000 * 1000);
+	test('ages the last save to the given time, overdue once past the overdueAt the watcher judged', () => {
+		const judged = {...index, lastSave: {...index.lastSave!, overdue: false, overdueAt: time + 1999_000}};
+		expect(freshLastSave(judged, time + 1999 * 1000)?.lastSave?.overdue).toBe(false);
+		const at = freshLastSave(judged, time + 2000 * 1000);
 		expect(at?.lastSave?.ageS).toBe(2000);
-		expect(at?.lastSave?.overdue).toBe(2000 > 1.5 * index.lastSave!.medianIntervalS!);
+		expect(at?.lastSave?.overdue).toBe(true);
 		expect(at?.checkpoints).toBe(index.checkpoints);
+		// A new overdueAt (a rescan judged the cadence again) is news for the receiver.
+		expect(sameButAge(judged, {...judged, lastSave: {...judged.lastSave, overdueAt: time + 3000_000}})).toBe(false);
 	});
 
 	test('keeps the same object within the same whole second (no new frame for nothing)', () => {

@@ -45,7 +45,9 @@ function cadence(every: number, nextStep: number | null = null): SaveCadence {
 		stepsPerSecond: null,
 		nextStep,
 		nextAt: null,
+		overdueAt: null,
 		learning: null,
+		suspended: null,
 	};
 }
 

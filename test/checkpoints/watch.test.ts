@@ -255,22 +255,39 @@ describe('CheckpointWatcher', () => {
 
 	it('a job that stops saving goes overdue with no file event: the index follows the clock', async () => {
 		const run = runDir();
-		let now = Date.now();
-		// Saves 60 s apart, the last one now.
-		save(run, 1, new Date(now - 120_000));
-		save(run, 2, new Date(now - 60_000));
-		save(run, 3, new Date(now));
-		const watcher = await started({runDir: run, now: () => now});
+		// The watcher's clock runs (its rescans are spaced by it) and jumps where the test says.
+		let ahead = 0;
+		const clock = () => Date.now() + ahead;
+		const watcher = await started({runDir: run, now: clock});
+		const base = Date.now();
+		// Saves of steps 1, 2, 3, 60 s apart (by their mtimes), the last one at `base`, each seen being written.
+		for (const step of [1, 2, 3]) {
+			const indexed = seen(watcher, stepName(step));
+			save(run, step, new Date(base - (3 - step) * 60_000));
+			await indexed;
+		}
+		let now = base;
+		const jump = (to: number) => {
+			now = to;
+			ahead = to - Date.now();
+		};
 		const first = watcher.getIndex();
+		// Every step, at 1/60 step/s: step 4 is due in 60 s, OVERDUE after the margin of half a cadence (30 s).
+		expect(first?.cadence).toMatchObject({everySteps: 1, everySeconds: 60, nextStep: 4, learning: null});
 		expect(first?.lastSave).toMatchObject({medianIntervalS: 60, overdue: false});
 		// The same object while nothing visible changed (the Monitor compares by identity).
-		expect(watcher.getIndex()).toBe(first);
-		now += 89_000;
+		jump(base);
+		expect(watcher.getIndex()).toBe(watcher.getIndex());
+		jump(base + 89_000);
 		expect(watcher.getIndex()?.lastSave).toMatchObject({overdue: false});
 		expect(Math.round(watcher.getIndex()!.lastSave!.ageS)).toBe(89);
-		now += 2_000;
+		jump(base + 91_000);
 		expect(watcher.getIndex()?.lastSave).toMatchObject({overdue: true});
 		expect(watcher.getIndex()?.checkpoints.map(c => c.step)).toEqual([1, 2, 3]);
+		// traintop's own emergency signal: the job is being stopped, not late, from that moment on.
+		watcher.noteSignal({signal: 'SIGTERM', expect: 'emergency', at: now, job: null});
+		expect(watcher.getIndex()?.lastSave).toMatchObject({overdue: false});
+		expect(watcher.getIndex()?.cadence?.suspended).toMatch(/^traintop sent SIGTERM \(emergency\)/);
 	});
 
 	it('awaitNewCheckpoint resolves with the new one, never one present before nor one older than sinceMs', async () => {

@@ -1,13 +1,30 @@
 import {describe, expect, test} from 'vitest';
 import {checkpointsJson, formatCheckpoints} from '../../src/commands/checkpoints-format.js';
-import type {CheckpointIndex} from '../../src/core/types.js';
+import type {CheckpointIndex, SaveCadence} from '../../src/core/types.js';
+import {localTimeShort} from '../../src/format/time.js';
 import {checkpoint, checkpointIndex, MIB, NOW} from '../helpers/checkpoint-data.js';
+
+/** Every 300 steps at 1/3 step/s: the save of step 1800 was due 15 min after step 1500, 30 min ago. */
+const cadence: SaveCadence = {
+	everySteps: 300,
+	everySeconds: 900,
+	from: 'learned',
+	source: '4 periodic saves seen',
+	stepsPerSecond: 1 / 3,
+	nextStep: 1800,
+	nextAt: NOW - 15 * 60_000,
+	learning: null,
+	overdueAt: NOW - 15 * 60_000 + 450_000,
+	suspended: null,
+};
 
 const index: CheckpointIndex = checkpointIndex({
 	disk: {freeBytes: 20 * 1024 * MIB, totalBytes: 100 * 1024 * MIB, avgCheckpointBytes: 512 * MIB, savesUntilFull: null},
 	lastSave: {time: NOW - 30 * 60_000, ageS: 1800, medianIntervalS: 900, periodicTime: NOW - 30 * 60_000, overdue: true},
 	warnings: ['checkpoint_step_1510: no meta.json yet'],
+	cadence,
 });
+const due = `~${localTimeShort(NOW - 15 * 60_000, NOW)}`;
 
 describe('formatCheckpoints', () => {
 	test('newest first, with step, size, kind, status and retention marks, then the summary', () => {
@@ -21,7 +38,7 @@ describe('formatCheckpoints', () => {
 		const summary = lines.slice(7).join('\n');
 		expect(summary).toContain('5 checkpoints in /runs/exp1 (seed checkpointing in checkpoints/)');
 		expect(summary).toContain(
-			'last save 30 min ago, written in 40 s; saves every 15 min (median) — OVERDUE: last periodic save 30 min ago, over 1.5 × the usual 15 min',
+			`last save 30 min ago, written in 40 s — OVERDUE: the save due at step 1800 (${due}) has not come; 15 m 00 s late (every 300 steps at 0.33 steps/s)`,
 		);
 		expect(summary).toContain(
 			'retention: seed checkpointing in checkpoints/ · seed max_checkpoints 3 (checkpoint_metadata.json); 4 counted; the next save prunes checkpoint_step_500',
@@ -48,7 +65,7 @@ describe('formatCheckpoints', () => {
 		);
 	});
 
-	test('a manual or emergency last save is named, and the cadence counts from the last periodic save', () => {
+	test('a manual or emergency last save is named; the next save expected, or why not yet', () => {
 		const periodicTime = NOW - 30 * 60_000;
 		const afterManual: CheckpointIndex = {
 			...index,
@@ -56,15 +73,24 @@ describe('formatCheckpoints', () => {
 			lastSave: {time: NOW - 5 * 60_000, ageS: 300, medianIntervalS: 900, periodicTime, overdue: true},
 		};
 		expect(formatCheckpoints(afterManual, NOW).split('\n')).toContain(
-			'last save 5 min ago (manual), written in 40 s; saves every 15 min (median); the cadence counts from the last periodic save, 30 min ago — OVERDUE: last periodic save 30 min ago, over 1.5 × the usual 15 min',
+			`last save 5 min ago (manual), written in 40 s — OVERDUE: the save due at step 1800 (${due}) has not come; 15 m 00 s late (every 300 steps at 0.33 steps/s)`,
+		);
+		const onTime: CheckpointIndex = {
+			...afterManual,
+			lastSave: {...afterManual.lastSave!, overdue: false},
+			cadence: {...cadence, nextAt: NOW + 60_000},
+		};
+		expect(formatCheckpoints(onTime, NOW).split('\n')).toContain(
+			'last save 5 min ago (manual), written in 40 s; next save ~step 1800 in 60 s (every 300 steps at 0.33 steps/s)',
 		);
 		const emergencyOnly: CheckpointIndex = {
 			...index,
 			checkpoints: [checkpoint(1505, 5, {kind: 'emergency'})],
 			lastSave: {time: NOW - 5 * 60_000, ageS: 300, medianIntervalS: null, periodicTime: null, overdue: false},
+			cadence: {...cadence, learning: 'learning: no periodic save seen yet, 3 needed', overdueAt: null},
 		};
 		expect(formatCheckpoints(emergencyOnly, NOW).split('\n')).toContain(
-			'last save 5 min ago (emergency), written in 40 s; no periodic save yet',
+			'last save 5 min ago (emergency), written in 40 s; cadence: learning (no periodic save seen yet, 3 needed)',
 		);
 		expect(checkpointsJson(afterManual).last_save?.last_periodic_time).toBe(new Date(periodicTime).toISOString());
 		expect(checkpointsJson(emergencyOnly).last_save?.last_periodic_time).toBeNull();
@@ -80,6 +106,7 @@ test('checkpointsJson has the contract fields with ISO times', () => {
 		'retention',
 		'disk',
 		'last_save',
+		'cadence',
 		'warnings',
 	]);
 	expect(json.checkpoints[0]).toMatchObject({
@@ -126,5 +153,17 @@ test('checkpointsJson has the contract fields with ISO times', () => {
 		median_interval_s: 900,
 		last_periodic_time: new Date(NOW - 1_800_000).toISOString(),
 		overdue: true,
+	});
+	expect(json.cadence).toEqual({
+		every_steps: 300,
+		every_s: 900,
+		from: 'learned',
+		source: '4 periodic saves seen',
+		steps_per_s: 1 / 3,
+		next_step: 1800,
+		next_time: new Date(NOW - 900_000).toISOString(),
+		overdue_time: new Date(NOW - 450_000).toISOString(),
+		learning: null,
+		suspended: null,
 	});
 });

@@ -2,6 +2,7 @@ import {describe, expect, test} from 'vitest';
 import {checkpointEvents, rankEvents} from '../../src/core/job-events.js';
 import type {DepartedProcess, ExitStatus, JobEvent, RankProcess} from '../../src/core/types.js';
 import {nextStall, type StallState} from '../../src/ranks/stall.js';
+import {localTimeShort} from '../../src/format/time.js';
 import {checkpoint, checkpointIndex, NOW} from '../helpers/checkpoint-data.js';
 import {ended, job, rankSet, T0} from './job-data.js';
 
@@ -301,8 +302,10 @@ describe('checkpointEvents', () => {
 		]);
 	});
 
-	test('overdue once, when it becomes so, counted from the last periodic save', () => {
-		// A manual save 5 min ago; the last periodic one (step 1500) 30 min ago against a 15 min cadence.
+	test('overdue once, when it becomes so, naming the save that has not come', () => {
+		// A manual save 5 min ago; the last periodic one (step 1500) 30 min ago, every 300 steps at 1/3 step/s: step
+		// 1800 was due 15 min ago.
+		const nextAt = NOW - 15 * 60_000;
 		const overdue = {
 			...before,
 			lastSave: {
@@ -311,6 +314,18 @@ describe('checkpointEvents', () => {
 				medianIntervalS: 900,
 				periodicTime: NOW - 30 * 60_000,
 				overdue: true,
+			},
+			cadence: {
+				everySteps: 300,
+				everySeconds: 900,
+				from: 'learned' as const,
+				source: '4 periodic saves seen',
+				stepsPerSecond: 1 / 3,
+				nextStep: 1800,
+				nextAt,
+				learning: null,
+				overdueAt: nextAt + 450_000,
+				suspended: null,
 			},
 		};
 		expect(checkpointEvents(before, overdue, T0, ID)).toEqual([
@@ -321,7 +336,7 @@ describe('checkpointEvents', () => {
 				rank: null,
 				pid: null,
 				level: 'critical',
-				text: 'saves OVERDUE: last periodic save 30 min ago, over 1.5 × the usual 15 min',
+				text: `saves OVERDUE: the save due at step 1800 (~${localTimeShort(nextAt, NOW)}) has not come; 15 m 00 s late (every 300 steps at 0.33 steps/s)`,
 				checkpoint: 'checkpoint_step_1500',
 			},
 		]);
@@ -330,24 +345,11 @@ describe('checkpointEvents', () => {
 		expect(checkpointEvents(null, overdue, T0, ID).map(e => e.kind)).toEqual(['overdue']);
 	});
 
-	test('the figures of an OVERDUE say why: as many decimals as it takes, never "2 s ago, over 1.5 × the usual 2 s"', () => {
-		// 2.4 s since the periodic save against a 1.5 s cadence: overdue (2.4 > 2.25), though both round to 2 s.
-		const late = (ageS: number, medianIntervalS: number) => ({
+	test("an index without a cadence (built by hand) gives the last periodic save's age", () => {
+		const late = {
 			...before,
-			lastSave: {time: NOW - ageS * 1000, ageS, medianIntervalS, periodicTime: NOW - ageS * 1000, overdue: true},
-		});
-		const text = (ageS: number, medianIntervalS: number) =>
-			checkpointEvents(before, late(ageS, medianIntervalS), T0, ID)[0]?.text;
-		expect(text(2.4, 1.5)).toBe('saves OVERDUE: last periodic save 2.4 s ago, over 1.5 × the usual 1.5 s');
-		// 23.3 min against 15.5 min (23.25): whole minutes give "23 min … the usual 16 min"; tenths show it.
-		expect(text(23.3 * 60, 15.5 * 60)).toBe(
-			'saves OVERDUE: last periodic save 23.3 min ago, over 1.5 × the usual 15.5 min',
-		);
-		// Where formatAge's figures already show it, they stay as they were.
-		expect(text(30 * 60, 15 * 60)).toBe('saves OVERDUE: last periodic save 30 min ago, over 1.5 × the usual 15 min');
-		// Hours keep formatAge's one decimal and add one when that is not enough: 2.41 h against 1.6 h (2.40).
-		expect(text(2.41 * 3600, 1.6 * 3600)).toBe(
-			'saves OVERDUE: last periodic save 2.41 h ago, over 1.5 × the usual 1.60 h',
-		);
+			lastSave: {time: NOW - 1800_000, ageS: 1800, medianIntervalS: 900, periodicTime: NOW - 1800_000, overdue: true},
+		};
+		expect(checkpointEvents(before, late, T0, ID)[0]?.text).toBe('saves OVERDUE: last periodic save 30 min ago');
 	});
 });

@@ -42,6 +42,13 @@ describe('time left against the save cadence', () => {
 			92 * MIN,
 		],
 		[
+			"40 min since a save on a 30 min cadence, within the index's margin: not called overdue (its OVERDUE rules)",
+			{lastSaveAgeS: 40 * MIN, overdue: false},
+			'time limit in 42 min; at the usual 30 min cadence the last save lands 22 min before the end — up to 22 min of work lost; the SIGTERM warning comes 2 m 00 s before the end',
+			'ok',
+			22 * MIN,
+		],
+		[
 			'the last save wrote in 20 s: within the lead, said beside it',
 			{lastSaveDurationS: 20},
 			'time limit in 42 min; at the usual 30 min cadence the last save lands 12 min before the end — up to 12 min of work lost; the SIGTERM warning comes 2 m 00 s before the end; the last save took 20 s',

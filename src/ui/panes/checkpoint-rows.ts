@@ -1,10 +1,11 @@
 import type {Checkpoint, CheckpointIndex, RetentionGroup} from '../../core/types.js';
 import {rotationKeepsUsageFlat} from '../../checkpoints/retention.js';
 import {
-	cadenceWords,
+	declaredCadenceWords,
 	groupHeading,
+	nextSaveText,
 	noSaveText,
-	overdueFigures,
+	overdueText,
 	PARTIAL_MARK,
 	RETENTION_MARK,
 } from '../../format/checkpoints.js';
@@ -26,33 +27,41 @@ export interface HeaderPart {
 	readonly alarm: boolean;
 }
 
+/** The clock the index's last save was aged to (watch.ts renews it every second): what "in 1 min" counts from. */
+function indexNow(index: CheckpointIndex): number {
+	const last = index.lastSave;
+	return last ? Math.max(index.scannedAt, last.time + last.ageS * 1000) : index.scannedAt;
+}
+
 /**
- * `last save 30 min ago (usually every 15 min)`, OVERDUE first when it is. OVERDUE counts from the last periodic save,
- * so when a manual or emergency save came after it the text gives that periodic save's age, then the newer save's:
- * `OVERDUE: last save 5 s ago` right after a manual save would read as a contradiction.
+ * `last save 30 s ago`, with the newer save's kind when it was a manual or emergency one; OVERDUE first when the next
+ * periodic save is late, saying which save and by how much: `OVERDUE: the save due at step 900 (~10:42:07) has not
+ * come; 1 m 40 s late (every 300 steps at 3.0 steps/s); last save (manual) 5 s ago`. The cadence's own words (the next
+ * save, or learning) are a part of their own (nextSavePart).
  */
 function lastSavePart(index: CheckpointIndex, compact: boolean): HeaderPart {
 	const last = index.lastSave;
 	if (!last) return {text: noSaveText(index), alarm: false};
-	const usual = !compact && last.medianIntervalS !== null ? ` (usually every ${formatAge(last.medianIntervalS)})` : '';
-	const text = `last save ${formatAge(last.ageS)} ago${usual}`;
-	if (!last.overdue) return {text, alarm: false};
-	// An index built before periodicTime existed has none: overdue then counts from the last save, as in lastSaveAt.
-	const periodicTime = last.periodicTime === undefined ? last.time : last.periodicTime;
-	const overdueAge = (ageS: number): string => {
-		// The figures shown must say why it is overdue: as many decimals as that takes (format/checkpoints.ts).
-		const figures = overdueFigures(ageS, last.medianIntervalS ?? 0);
-		return `${figures.age} ago${usual === '' ? '' : ` (usually every ${figures.usual})`}`;
-	};
-	if (periodicTime === null || periodicTime === last.time)
-		return {text: `OVERDUE: last save ${overdueAge(last.ageS)}`, alarm: true};
-	// ageS is as of the index's `now`; the periodic save is older by the gap between the two times.
-	const periodicAgeS = last.ageS + (last.time - periodicTime) / 1000;
 	const newest = index.checkpoints.find(
-		c => c.status === 'complete' && c.time === last.time && c.kind !== 'periodic' && c.kind !== 'unknown',
+		c => c.status === 'complete' && c.time === last.time && (c.kind === 'manual' || c.kind === 'emergency'),
 	);
-	const since = `${newest?.kind ?? 'last save'} ${formatAge(last.ageS)} ago`;
-	return {text: `OVERDUE: last periodic save ${overdueAge(periodicAgeS)}; ${since}`, alarm: true};
+	const text = `last save${newest ? ` (${newest.kind})` : ''} ${formatAge(last.ageS)} ago`;
+	if (!last.overdue) return {text, alarm: false};
+	const now = indexNow(index);
+	const cadence = index.cadence;
+	if (compact && cadence?.nextAt != null)
+		return {text: `OVERDUE ${formatAge(Math.max(0, (now - cadence.nextAt) / 1000))} late; ${text}`, alarm: true};
+	// Without a cadence (an index built by hand) the words give the last periodic save's age: the newest save's only
+	// when it is another one.
+	const bare = !cadence && (last.periodicTime ?? last.time) === last.time;
+	return {text: `OVERDUE: ${overdueText(index, now)}${bare ? '' : `; ${text}`}`, alarm: true};
+}
+
+/** `next save ~step 900 in 1 min (every 300 steps at 3.0 steps/s)`, or `cadence: learning (…)`; none when overdue. */
+function nextSavePart(index: CheckpointIndex, compact: boolean): HeaderPart[] {
+	if (index.lastSave?.overdue) return [];
+	const text = nextSaveText(index, indexNow(index), compact);
+	return text === null ? [] : [{text, alarm: false}];
 }
 
 /** `1 save seen`, `50 saves seen`: saves traintop saw land since it started (they are not alerts). */
@@ -68,7 +77,11 @@ function savesSeenText(count: number): string {
 export function headerParts(index: CheckpointIndex, compact: boolean, savesSeen = 0): HeaderPart[] {
 	// The first scan still running (or failed): no count, no disk yet, only why.
 	if (index.scanning) return [lastSavePart(index, compact)];
-	const head: HeaderPart[] = [{text: String(index.checkpoints.length), alarm: false}, lastSavePart(index, compact)];
+	const head: HeaderPart[] = [
+		{text: String(index.checkpoints.length), alarm: false},
+		lastSavePart(index, compact),
+		...nextSavePart(index, compact),
+	];
 	const diskParts: HeaderPart[] = [];
 	const {disk} = index;
 	if (disk.freeBytes !== null) {
@@ -129,6 +142,6 @@ export function olderText(hidden: number): string {
  */
 export function groupRuleText(group: RetentionGroup, compact: boolean): string {
 	const heading = groupHeading(group, compact);
-	const words = compact || group.cadence === undefined ? '' : cadenceWords(group.cadence);
+	const words = compact || group.cadence === undefined ? '' : declaredCadenceWords(group.cadence);
 	return words === '' ? heading : `${heading} · ${words}`;
 }

@@ -1,6 +1,7 @@
 import {afterEach, describe, expect, test} from 'vitest';
 import {cleanup, render} from 'ink-testing-library';
 import CheckpointsPane, {type Props} from '../../../src/ui/panes/CheckpointsPane.js';
+import type {SaveCadence} from '../../../src/core/types.js';
 import {checkpoint, checkpointIndex, expectFits, frameLines, GIB, NOW} from '../fixtures.js';
 
 afterEach(cleanup);
@@ -31,9 +32,7 @@ describe('CheckpointsPane', () => {
 
 	test('the wide form adds each name, in one column', () => {
 		const {lastFrame} = render(<CheckpointsPane {...base} width={100} compact={false} />);
-		expect(frameLines(lastFrame())[0]).toContain(
-			'last save 30 min ago (usually every 15 min) · 20.0 GiB free of 100 GiB · ',
-		);
+		expect(frameLines(lastFrame())[0]).toContain('last save 30 min ago · 20.0 GiB free of 100 GiB · ');
 		// The wide form names the framework and the rule it deletes by, above its checkpoints.
 		expect(frameLines(lastFrame())[1]).toBe(
 			'seed checkpointing in checkpoints/ · seed max_checkpoints 3 (checkpoint_metadata.json)',
@@ -51,7 +50,30 @@ describe('CheckpointsPane', () => {
 			lastSave: {time: NOW - 1_800_000, ageS: 1800, medianIntervalS: 900, periodicTime: NOW - 1_800_000, overdue: true},
 		});
 		const {lastFrame} = render(<CheckpointsPane {...base} index={overdue} />);
-		expect(frameLines(lastFrame())[0]).toMatch(/^CHECKPOINTS 5 · OVERDUE: last save 30 min ago · /);
+		expect(frameLines(lastFrame())[0]).toMatch(/^CHECKPOINTS 5 · OVERDUE: last periodic save 30 min ago · /);
+	});
+
+	test('the next save expected, or that the cadence is being learned, follows the last save', () => {
+		const cadence: SaveCadence = {
+			everySteps: 300,
+			everySeconds: 900,
+			from: 'learned',
+			source: '4 periodic saves seen',
+			stepsPerSecond: 1 / 3,
+			nextStep: 1800,
+			nextAt: NOW + 60_000,
+			learning: null,
+			overdueAt: NOW + 510_000,
+			suspended: null,
+		};
+		const index = checkpointIndex({cadence, scannedAt: NOW});
+		const wide = render(<CheckpointsPane {...base} index={index} width={160} compact={false} />);
+		expect(frameLines(wide.lastFrame())[0]).toContain(
+			'last save 30 min ago · next save ~step 1800 in 60 s (every 300 steps at 0.33 steps/s) · ',
+		);
+		const learning = {...cadence, learning: 'learning: 1 periodic save seen, 3 needed', overdueAt: null};
+		const narrow = render(<CheckpointsPane {...base} index={checkpointIndex({cadence: learning, scannedAt: NOW})} />);
+		expect(frameLines(narrow.lastFrame())[0]).toContain('last save 30 min ago · cadence: learning · ');
 	});
 
 	test('a disk about to fill is called out; rotation that keeps usage flat is said', () => {

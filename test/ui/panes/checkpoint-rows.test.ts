@@ -1,8 +1,9 @@
 // The checkpoints pane's header text (src/ui/panes/checkpoint-rows.ts): what the last-save part says, above all when
-// OVERDUE (counted from the last periodic save) stands next to a newer manual or emergency save.
+// OVERDUE (the next periodic save late by the cadence) stands next to a newer manual or emergency save.
 
 import {describe, expect, it} from 'vitest';
-import type {CheckpointIndex} from '../../../src/core/types.js';
+import type {CheckpointIndex, SaveCadence} from '../../../src/core/types.js';
+import {localTimeShort} from '../../../src/format/time.js';
 import {headerParts} from '../../../src/ui/panes/checkpoint-rows.js';
 import {checkpoint, checkpointIndex, GIB, MIB, NOW} from '../../helpers/checkpoint-data.js';
 
@@ -10,6 +11,20 @@ import {checkpoint, checkpointIndex, GIB, MIB, NOW} from '../../helpers/checkpoi
 function lastSavePart(index: CheckpointIndex, compact = false): {text: string; alarm: boolean} | undefined {
 	return headerParts(index, compact)[1];
 }
+
+/** Every 100 steps at 5 steps/s: step 400 was due 110 s ago, 20 s after step 300. */
+const cadence: SaveCadence = {
+	everySteps: 100,
+	everySeconds: 20,
+	from: 'learned',
+	source: '3 periodic saves seen',
+	stepsPerSecond: 5,
+	nextStep: 400,
+	nextAt: NOW - 110_000,
+	learning: null,
+	overdueAt: NOW - 100_000,
+	suspended: null,
+};
 
 /** Periodic saves every 20 s up to 130 s ago, then one save of `kind` 5 s ago; overdue as given. */
 function afterPeriodic(kind: 'manual' | 'emergency' | 'periodic', overdue: boolean): CheckpointIndex {
@@ -27,77 +42,54 @@ function afterPeriodic(kind: 'manual' | 'emergency' | 'periodic', overdue: boole
 			periodicTime: kind === 'periodic' ? NOW - 5000 : NOW - 130_000,
 			overdue,
 		},
+		cadence,
+		scannedAt: NOW,
 	});
 }
 
+const due = `~${localTimeShort(NOW - 110_000, NOW)}`;
+
 describe('headerParts: the last save', () => {
-	it('OVERDUE after a manual save gives the age of the last periodic save, then the manual one', () => {
+	it('OVERDUE names the save that has not come and how late, then the newer manual save', () => {
 		expect(lastSavePart(afterPeriodic('manual', true))).toEqual({
-			text: 'OVERDUE: last periodic save 2 min ago (usually every 20 s); manual 5 s ago',
+			text: `OVERDUE: the save due at step 400 (${due}) has not come; 1 m 50 s late (every 100 steps at 5.0 steps/s); last save (manual) 5 s ago`,
 			alarm: true,
 		});
+		// No next-save part beside an OVERDUE: it says the same.
+		expect(headerParts(afterPeriodic('manual', true), false).filter(p => p.text.startsWith('next save'))).toEqual([]);
 	});
 
-	it('names an emergency save the same way; the compact form leaves out the usual interval', () => {
+	it('the compact form gives how late only', () => {
 		expect(lastSavePart(afterPeriodic('emergency', true), true)).toEqual({
-			text: 'OVERDUE: last periodic save 2 min ago; emergency 5 s ago',
+			text: 'OVERDUE 2 min late; last save (emergency) 5 s ago',
 			alarm: true,
 		});
 	});
 
-	it('the periodic save is older than the last save by the gap between their times, not by the age alone', () => {
-		const index = afterPeriodic('manual', true);
-		const late = {...index, lastSave: {...index.lastSave!, ageS: 600, periodicTime: NOW - 4 * 3600_000}};
-		// 600 s + (4 h − 5 s) since the periodic save: 4.2 h.
-		expect(lastSavePart(late)?.text).toBe(
-			'OVERDUE: last periodic save 4.2 h ago (usually every 20 s); manual 10 min ago',
-		);
+	it('not overdue: the last save of any kind, then the next save expected', () => {
+		const onTime = {...afterPeriodic('manual', false), cadence: {...cadence, nextAt: NOW + 60_000}};
+		expect(headerParts(onTime, false).slice(1, 3)).toEqual([
+			{text: 'last save (manual) 5 s ago', alarm: false},
+			{text: 'next save ~step 400 in 60 s (every 100 steps at 5.0 steps/s)', alarm: false},
+		]);
+		expect(headerParts(onTime, true)[2]).toEqual({text: 'next save ~step 400 in 60 s', alarm: false});
 	});
 
-	it('OVERDUE when the last save is itself the periodic one: the plain last-save text', () => {
-		expect(lastSavePart(afterPeriodic('periodic', true))).toEqual({
-			text: 'OVERDUE: last save 5 s ago (usually every 20 s)',
-			alarm: true,
-		});
-	});
-
-	it('OVERDUE figures that say why: 2.4 s against a usual 1.5 s, not "2 s ago (usually every 2 s)"', () => {
-		const index = afterPeriodic('periodic', true);
-		const late = {...index, lastSave: {...index.lastSave!, ageS: 2.4, medianIntervalS: 1.5, periodicTime: NOW - 2400}};
-		expect(lastSavePart({...late, lastSave: {...late.lastSave, time: NOW - 2400}})?.text).toBe(
-			'OVERDUE: last save 2.4 s ago (usually every 1.5 s)',
-		);
-		const afterManual = afterPeriodic('manual', true);
-		const manual = {
-			...afterManual,
-			lastSave: {...afterManual.lastSave!, ageS: 1, medianIntervalS: 15.5 * 60, periodicTime: NOW - 1_402_000},
+	it('while learning, says so and why', () => {
+		const learning = {
+			...afterPeriodic('periodic', false),
+			cadence: {...cadence, learning: 'learning: 1 periodic save seen, 3 needed', overdueAt: null},
 		};
-		// 23.3 min since the periodic save against 15.5 min (23.25): "23 min (usually every 16 min)" would hide it.
-		expect(lastSavePart(manual)?.text).toBe(
-			'OVERDUE: last periodic save 23.3 min ago (usually every 15.5 min); manual 1 s ago',
-		);
-	});
-
-	it('not overdue: the last save of any kind, without a word about the periodic one', () => {
-		expect(lastSavePart(afterPeriodic('manual', false))).toEqual({
-			text: 'last save 5 s ago (usually every 20 s)',
+		expect(headerParts(learning, false)[2]).toEqual({
+			text: 'cadence: learning (1 periodic save seen, 3 needed)',
 			alarm: false,
 		});
+		expect(headerParts(learning, true)[2]).toEqual({text: 'cadence: learning', alarm: false});
 	});
 
-	it('a newest save whose checkpoint is no longer listed is called the last save', () => {
-		const index = afterPeriodic('manual', true);
-		const gone = {...index, checkpoints: index.checkpoints.slice(0, 3)};
-		expect(lastSavePart(gone)?.text).toBe(
-			'OVERDUE: last periodic save 2 min ago (usually every 20 s); last save 5 s ago',
-		);
-	});
-
-	it('an index built before periodicTime existed counts from the last save, as lastSaveAt does', () => {
-		const index = afterPeriodic('manual', true);
-		const {periodicTime: _dropped, ...old} = index.lastSave!;
-		const legacy = {...index, lastSave: old} as unknown as CheckpointIndex;
-		expect(lastSavePart(legacy)?.text).toBe('OVERDUE: last save 5 s ago (usually every 20 s)');
+	it("an index without a cadence (built by hand): the last periodic save's age", () => {
+		const {cadence: _none, ...bare} = afterPeriodic('periodic', true);
+		expect(lastSavePart(bare)?.text).toBe('OVERDUE: last periodic save 5 s ago');
 	});
 
 	it('waiting for RUN_DIR: said instead of "no complete save yet"', () => {
