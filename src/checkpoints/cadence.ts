@@ -232,9 +232,14 @@ function bySteps(saves: readonly HistorySave[], group: string, declared: Declare
 		anchor: last?.time ?? 0,
 	};
 	if (!measured || nextStep === null) {
+		const stepped = seenHere.filter(s => s.step !== null).length;
+		// Enough saves, but no pace from them: they came too close together to time (a burst, a copy), or the steps went
+		// back (a restart) and the saves since are too few.
 		const why = !last
 			? 'learning: no periodic save seen yet, 1 needed'
-			: `learning the pace: ${plural(seenHere.filter(s => s.step !== null).length, 'save')} with a step seen, ${PACE_SAVES_NEEDED} needed`;
+			: stepped >= PACE_SAVES_NEEDED
+				? `learning the pace: ${plural(stepped, 'save')} with a step seen, none yet far enough apart (or since a restart) to time`
+				: `learning the pace: ${plural(stepped, 'save')} with a step seen, ${PACE_SAVES_NEEDED} needed`;
 		return {...base, everySeconds: null, nextAt: null, learning: why};
 	}
 	// From the newest save with a step (a manual one too: its step and time say where training is).

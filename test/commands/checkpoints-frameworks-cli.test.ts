@@ -27,7 +27,7 @@ describe('traintop checkpoints names the framework and its rule', () => {
 		const {run} = lightningRun();
 		const result = await runCli(['checkpoints', run]);
 		expect(result.code).toBe(0);
-		expect(result.stdout).toContain(`4 checkpoints in ${run} (PyTorch Lightning)`);
+		expect(result.stdout).toContain(`4 checkpoints in ${run} (PyTorch Lightning in ${CKPT_DIR}/)`);
 		expect(result.stdout).toContain(
 			`retention: PyTorch Lightning in ${CKPT_DIR}/ · Lightning top-3 by val_loss (min) (lightning_logs/version_0/config.yaml); 3 counted; the next save prunes epoch=1-step=200-val_loss=0.61.ckpt`,
 		);

@@ -71,17 +71,14 @@ function savesSeenText(count: number): string {
 
 /**
  * After the title: last save (OVERDUE first when it is), the saves seen since traintop started (`savesSeen`, when
- * any), disk free and saves until full. The saves seen go after the disk's parts when those hold DISK FULL: a line
- * cut at the pane's width drops its end, and an alarm must not be what goes.
+ * any), the next save expected (or why the cadence is not known yet), disk free and saves until full. Those two go
+ * after the disk's parts when those hold DISK FULL: a line cut at the pane's width drops its end, and an alarm must
+ * not be what goes.
  */
 export function headerParts(index: CheckpointIndex, compact: boolean, savesSeen = 0): HeaderPart[] {
 	// The first scan still running (or failed): no count, no disk yet, only why.
 	if (index.scanning) return [lastSavePart(index, compact)];
-	const head: HeaderPart[] = [
-		{text: String(index.checkpoints.length), alarm: false},
-		lastSavePart(index, compact),
-		...nextSavePart(index, compact),
-	];
+	const head: HeaderPart[] = [{text: String(index.checkpoints.length), alarm: false}, lastSavePart(index, compact)];
 	const diskParts: HeaderPart[] = [];
 	const {disk} = index;
 	if (disk.freeBytes !== null) {
@@ -97,8 +94,12 @@ export function headerParts(index: CheckpointIndex, compact: boolean, savesSeen 
 	} else if (rotationKeepsUsageFlat(index)) {
 		diskParts.push({text: 'rotation keeps usage flat', alarm: false});
 	}
+	// The saves seen before the next save's words, which can be long (why the cadence is still being learned).
 	const seen: HeaderPart[] = savesSeen > 0 ? [{text: savesSeenText(savesSeen), alarm: false}] : [];
-	return diskParts.some(part => part.alarm) ? [...head, ...diskParts, ...seen] : [...head, ...seen, ...diskParts];
+	const next = nextSavePart(index, compact);
+	return diskParts.some(part => part.alarm)
+		? [...head, ...diskParts, ...seen, ...next]
+		: [...head, ...seen, ...next, ...diskParts];
 }
 
 export interface RowCells {

@@ -119,7 +119,7 @@ describe('headerParts: the saves seen since traintop started', () => {
 	it('after the last save, before the disk; none said before the first', () => {
 		expect(texts(checkpointIndex(), 50)).toEqual([
 			'5',
-			'last save 30 min ago (usually every 15 min)',
+			'last save 30 min ago',
 			'50 saves seen',
 			'20.0 GiB free of 100 GiB',
 			'room for ~40 saves',
