@@ -80,7 +80,12 @@ test(
 			landed.push({name: tuiName, lagMs: Date.now() - job.savedAt(tuiName), via: 'TUI s'});
 			const tuiSave = job.saves().find(s => s.name === tuiName);
 			expect(tuiSave?.reason).toBe('signal');
-			expect(confirmed).toMatch(new RegExp(`${tuiName.replace('.', '\\.')}.*manual`));
+			// The pane's row for it says manual: the kind followed the signal traintop sent.
+			const row = new RegExp(`^step +${tuiSave?.step} .* manual +${tuiName.replace('.', '\\.')}\\s*$`, 'm');
+			await term.until(s => row.test(s), `the row of ${tuiName}, manual`);
+			// The send's result box closes (Esc); the pane keeps what came of it.
+			term.keys('Escape');
+			await term.until(s => !s.includes('Esc close'), 'the result box closed');
 
 			// 2. Two thirds in: `traintop signal save --wait` from another shell.
 			await term.until(() => periodic() >= third(2), 'two thirds of the periodic saves', SOAK_S * 10_000);
@@ -96,19 +101,20 @@ test(
 			// 3. The rest of the soak: saves on the cadence, and no OVERDUE anywhere.
 			await term.until(() => periodic() >= target, 'the soak', SOAK_S * 10_000);
 			await headless.waitFor(
-				() => events(headless!).some(e => e.kind === 'save-seen' && String(e.checkpoint) === job!.saves().at(-1)?.name),
+				() =>
+					events(headless!).some(e => e.event === 'save-seen' && String(e.checkpoint) === job!.saves().at(-1)?.name),
 				60_000,
 			);
-			expect(events(headless).filter(e => e.kind === 'overdue')).toEqual([]);
+			expect(events(headless).filter(e => e.event === 'overdue')).toEqual([]);
 			expect(overdueScreens).toEqual([]);
 
 			// 4. Stopped ranks save nothing: OVERDUE comes, headless and in the TUI.
 			const stoppedAt = Date.now();
 			for (const pid of ranks) process.kill(pid, 'SIGSTOP');
-			await headless.waitFor(() => events(headless!).some(e => e.kind === 'overdue'), 300_000);
+			await headless.waitFor(() => events(headless!).some(e => e.event === 'overdue'), 300_000);
 			const overdueAfterS = (Date.now() - stoppedAt) / 1000;
 			await term.until(s => /OVERDUE/.test(s), 'OVERDUE in the TUI', 60_000);
-			const text = String(events(headless).find(e => e.kind === 'overdue')?.text);
+			const text = String(events(headless).find(e => e.event === 'overdue')?.text);
 			console.log(
 				`DDP soak: ${periodic()} periodic saves every ${cadenceS} s, signal saves ${JSON.stringify(landed)}; ` +
 					`OVERDUE ${overdueAfterS.toFixed(1)} s after SIGSTOP: ${text}`,
