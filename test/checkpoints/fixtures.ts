@@ -5,6 +5,7 @@ import {mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync} 
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {crc32} from 'node:zlib';
+import {CheckpointWatcher} from '../../src/checkpoints/watch.js';
 
 const made: string[] = [];
 
@@ -143,4 +144,18 @@ export function trainerState(fields: {epoch: number; step: number; losses: numbe
 		best_metric: fields.best === undefined ? null : 0.5,
 		best_model_checkpoint: fields.best ?? null,
 	});
+}
+
+const startedWatchers: CheckpointWatcher[] = [];
+
+/** A real watcher on `runDir` (keep unknown), started; stopStartedWatchers() stops every one (an afterEach). */
+export async function startedWatcher(runDir: string): Promise<CheckpointWatcher> {
+	const watcher = new CheckpointWatcher({runDir, keep: null});
+	startedWatchers.push(watcher);
+	await watcher.start();
+	return watcher;
+}
+
+export async function stopStartedWatchers(): Promise<void> {
+	await Promise.all(startedWatchers.splice(0).map(w => w.stop()));
 }

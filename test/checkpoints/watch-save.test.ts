@@ -5,24 +5,23 @@
 import {renameSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {afterEach, describe, expect, it, vi} from 'vitest';
-import {CheckpointWatcher, type SaveExpectation, type SaveOutcome} from '../../src/checkpoints/watch.js';
+import type {CheckpointWatcher, SaveExpectation, SaveOutcome} from '../../src/checkpoints/watch.js';
 import type {CheckpointIndex} from '../../src/core/types.js';
-import {makeTempDir, removeTempDirs, seedCheckpoint, seedMetadata, type SeedWritten} from './fixtures.js';
-
-const watchers: CheckpointWatcher[] = [];
+import {
+	makeTempDir,
+	removeTempDirs,
+	startedWatcher,
+	stopStartedWatchers,
+	seedCheckpoint,
+	seedMetadata,
+	type SeedWritten,
+} from './fixtures.js';
 
 afterEach(async () => {
 	vi.useRealTimers();
-	await Promise.all(watchers.splice(0).map(w => w.stop()));
+	await stopStartedWatchers();
 	removeTempDirs();
 });
-
-async function started(runDir: string): Promise<CheckpointWatcher> {
-	const watcher = new CheckpointWatcher({runDir, keep: null});
-	watchers.push(watcher);
-	await watcher.start();
-	return watcher;
-}
 
 /** Now, truncated to the second as the seed's names and timestamps are. */
 const nowS = (): number => Math.floor(Date.now() / 1000) * 1000;
@@ -76,7 +75,7 @@ describe('CheckpointWatcher.awaitSave', () => {
 		'a periodic save that lands first is remembered, not reported; the %s one is',
 		async asked => {
 			const {run, done} = runWithOldSave();
-			const watcher = await started(run);
+			const watcher = await startedWatcher(run);
 			const waiting = watcher.awaitSave(Date.now(), 30_000, asked as SaveExpectation);
 			const outcome = track(waiting);
 
@@ -95,7 +94,7 @@ describe('CheckpointWatcher.awaitSave', () => {
 
 	it('a manual save renamed into place before the metadata names it is attributed from its meta.json', async () => {
 		const {run, done} = runWithOldSave();
-		const watcher = await started(run);
+		const watcher = await startedWatcher(run);
 		const waiting = watcher.awaitSave(Date.now(), 30_000, 'manual');
 		// The demo's order: the directory (meta.json inside) is renamed into place and only then named in
 		// checkpoint_metadata.json, which this test never gets to: the wait ends on the rename alone.
@@ -110,7 +109,7 @@ describe('CheckpointWatcher.awaitSave', () => {
 
 	it('a save whose layout records no kind is reported at once, with a note that it may not be the one', async () => {
 		const {run} = runWithOldSave();
-		const watcher = await started(run);
+		const watcher = await startedWatcher(run);
 		const waiting = watcher.awaitSave(Date.now(), 30_000, 'manual');
 		// A generic-layout file (the name is all it has), renamed into place.
 		writeFileSync(path.join(run, 'model_step300.pt.tmp'), 'ckpt');
@@ -122,7 +121,7 @@ describe('CheckpointWatcher.awaitSave', () => {
 
 	it('at the timeout with only a periodic save: that one, not attributed, named with its kind', async () => {
 		const {run, done} = runWithOldSave();
-		const watcher = await started(run);
+		const watcher = await startedWatcher(run);
 		// awaitSave's timer on a fake clock; the scans it sees are run by hand (the file watcher's debounce timer is
 		// fake too, so it does not scan on its own meanwhile).
 		vi.useFakeTimers({toFake: ['setTimeout', 'clearTimeout']});
@@ -143,7 +142,7 @@ describe('CheckpointWatcher.awaitSave', () => {
 
 	it('at the timeout with nothing new: no checkpoint, no note; the save from before the call does not count', async () => {
 		const {run} = runWithOldSave();
-		const watcher = await started(run);
+		const watcher = await startedWatcher(run);
 		vi.useFakeTimers({toFake: ['setTimeout', 'clearTimeout']});
 		const outcome = track(watcher.awaitSave(0, 1000, 'emergency'));
 		await watcher.rescan();
@@ -153,7 +152,7 @@ describe('CheckpointWatcher.awaitSave', () => {
 
 	it('stop() ends the wait with what was seen so far; after stop, nothing', async () => {
 		const {run, done} = runWithOldSave();
-		const watcher = await started(run);
+		const watcher = await startedWatcher(run);
 		const waiting = watcher.awaitSave(Date.now(), 30_000, 'manual');
 		const periodic = save(run, done, 200, 'periodic');
 		await seen(watcher, periodic.name);

@@ -6,22 +6,14 @@
 import {renameSync, rmSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
-import {CheckpointWatcher} from '../../src/checkpoints/watch.js';
+import type {CheckpointWatcher} from '../../src/checkpoints/watch.js';
 import type {CheckpointIndex} from '../../src/core/types.js';
-import {makeTempDir, removeTempDirs} from './fixtures.js';
+import {makeTempDir, removeTempDirs, startedWatcher, stopStartedWatchers} from './fixtures.js';
 
-const watchers: CheckpointWatcher[] = [];
 afterEach(async () => {
-	await Promise.all(watchers.splice(0).map(w => w.stop()));
+	await stopStartedWatchers();
 	removeTempDirs();
 });
-
-async function started(runDir: string): Promise<CheckpointWatcher> {
-	const watcher = new CheckpointWatcher({runDir, keep: null});
-	watchers.push(watcher);
-	await watcher.start();
-	return watcher;
-}
 
 /** torch.save through a temporary name, as a job writes it. */
 function save(run: string, step: number): string {
@@ -50,7 +42,7 @@ describe('CheckpointWatcher: kinds after a noted signal', () => {
 	it('the save after the note is manual; once retention deleted it, the next save is not taken for it', async () => {
 		const run = makeTempDir('traintop-signal-kinds-');
 		save(run, 300);
-		const watcher = await started(run);
+		const watcher = await startedWatcher(run);
 		watcher.noteSignal({signal: 'SIGUSR1', expect: 'manual', at: Date.now(), job: 'j'});
 		const answered = published(watcher, index => kindOf(index, 'ckpt_step714.pt') === 'manual');
 		save(run, 714);
@@ -70,7 +62,7 @@ describe('CheckpointWatcher: kinds after a noted signal', () => {
 
 	it('a save the watcher scanned before the note came still answers it', async () => {
 		const run = makeTempDir('traintop-signal-kinds-late-');
-		const watcher = await started(run);
+		const watcher = await startedWatcher(run);
 		const sentAt = Date.now();
 		const scanned = published(watcher, index => kindOf(index, 'ckpt_step714.pt') === 'unknown');
 		save(run, 714);

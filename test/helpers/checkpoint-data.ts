@@ -1,4 +1,4 @@
-import type {Checkpoint, CheckpointIndex} from '../../src/core/types.js';
+import type {Checkpoint, CheckpointIndex, RetentionGroup} from '../../src/core/types.js';
 
 // Crafted checkpoints and an index, for tests of the views that show them (the checkpoints command,
 // the TUI's pane): a fixed clock, the seed layout's names.
@@ -73,4 +73,25 @@ export function checkpointIndex(extra: Partial<CheckpointIndex> = {}): Checkpoin
 		scannedAt: NOW,
 		...extra,
 	};
+}
+
+/**
+ * The seed fixture's checkpoints plus two HF checkpoint-N dirs in the run dir (the older marked prune-next), in
+ * `group`: an index whose pane heads each group.
+ */
+export function seedPlusHf(group: RetentionGroup, steps: readonly [number, number]): CheckpointIndex {
+	const seed = checkpointIndex();
+	const hf = steps.map((step, i) =>
+		checkpoint(step, i === 0 ? 20 : 0.5, {
+			path: `/runs/exp1/checkpoint-${step}`,
+			name: `checkpoint-${step}`,
+			layout: 'huggingface',
+			group: group.key,
+			retention: i === 0 ? 'prune-next' : 'keep',
+		}),
+	);
+	return checkpointIndex({
+		checkpoints: [...seed.checkpoints, ...hf],
+		retention: {...seed.retention, groups: [...seed.retention.groups, group]},
+	});
 }

@@ -3,7 +3,7 @@ import {cleanup, render} from 'ink-testing-library';
 import CheckpointsPane from '../../../src/ui/panes/CheckpointsPane.js';
 import {declaredLines} from '../../../src/format/checkpoints.js';
 import type {CheckpointIndex, RetentionGroup} from '../../../src/core/types.js';
-import {checkpoint, checkpointIndex, expectFits, NOW} from '../fixtures.js';
+import {expectFits, NOW, seedPlusHf} from '../fixtures.js';
 
 // The checkpoints pane's rule line says where keep came from ("inferred from" when it was worked out, not read) and,
 // wide, the cadence the run's files declare; `traintop checkpoints` lists every fact (checkpoints-format).
@@ -26,22 +26,7 @@ const HF: RetentionGroup = {
 };
 
 /** Two HF checkpoints and the seed fixture's, so that the pane heads each group. */
-function index(group: RetentionGroup): CheckpointIndex {
-	const seed = checkpointIndex();
-	const hf = [40, 50].map((step, i) =>
-		checkpoint(step, i === 0 ? 20 : 0.5, {
-			path: `/runs/exp1/checkpoint-${step}`,
-			name: `checkpoint-${step}`,
-			layout: 'huggingface',
-			group: group.key,
-			retention: step === 40 ? 'prune-next' : 'keep',
-		}),
-	);
-	return checkpointIndex({
-		checkpoints: [...seed.checkpoints, ...hf],
-		retention: {...seed.retention, groups: [...seed.retention.groups, group]},
-	});
-}
+const index = (group: RetentionGroup): CheckpointIndex => seedPlusHf(group, [40, 50]);
 
 describe('declared settings in the checkpoints pane', () => {
 	test('wide: the rule, the file keep was read from, the declared cadence', () => {

@@ -3,7 +3,7 @@ import {cleanup, render} from 'ink-testing-library';
 import CheckpointsPane, {checkpointsNeed} from '../../../src/ui/panes/CheckpointsPane.js';
 import {paneItems} from '../../../src/ui/panes/checkpoint-sections.js';
 import type {CheckpointIndex, RetentionGroup} from '../../../src/core/types.js';
-import {checkpoint, checkpointIndex, expectFits, frameLines, NOW} from '../fixtures.js';
+import {expectFits, frameLines, NOW, seedPlusHf} from '../fixtures.js';
 
 afterEach(cleanup);
 
@@ -22,20 +22,7 @@ const HF: RetentionGroup = {
 
 /** The seed fixture's five checkpoints plus two HF checkpoints in the run dir, the newest save an HF one. */
 function twoGroups(): CheckpointIndex {
-	const seed = checkpointIndex();
-	const hf = [200, 400].map((step, i) =>
-		checkpoint(step, i === 0 ? 20 : 0.5, {
-			path: `/runs/exp1/checkpoint-${step}`,
-			name: `checkpoint-${step}`,
-			layout: 'huggingface',
-			group: HF.key,
-			retention: step === 200 ? 'prune-next' : 'keep',
-		}),
-	);
-	return checkpointIndex({
-		checkpoints: [...seed.checkpoints, ...hf],
-		retention: {...seed.retention, groups: [...seed.retention.groups, HF]},
-	});
+	return seedPlusHf(HF, [200, 400]);
 }
 
 describe('checkpoint groups in the pane', () => {
