@@ -180,7 +180,7 @@ const lightningRetention: RetentionRule = input => {
 	if (input.keepsAll) return {...plan, rule: 'Lightning save_top_k -1: keeps all'};
 	const current = plan.toPrune[0];
 	if (input.monitor === null && input.keep === 1 && current !== undefined && plan.counted.length === 1) {
-		const rule = `Lightning save_top_k 1, no monitor: each save replaces the last; the next replaces ${current.name}`;
+		const rule = `Lightning save_top_k 1, no monitor: each save replaces the last`;
 		return {...plan, rule};
 	}
 	return plan;

@@ -133,7 +133,7 @@ describe('Lightning layout', () => {
 		const built = await index(run);
 		expect(names(built.retention.toPrune)).toEqual(['epoch=3-step=400.ckpt']);
 		expect(built.retention.groups[0]).toMatchObject({
-			rule: 'Lightning save_top_k 1, no monitor: each save replaces the last; the next replaces epoch=3-step=400.ckpt',
+			rule: 'Lightning save_top_k 1, no monitor: each save replaces the last',
 			keep: 1,
 			source: 'metadata',
 		});

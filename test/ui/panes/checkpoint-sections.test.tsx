@@ -3,7 +3,7 @@ import {cleanup, render} from 'ink-testing-library';
 import CheckpointsPane, {checkpointsNeed} from '../../../src/ui/panes/CheckpointsPane.js';
 import {paneItems} from '../../../src/ui/panes/checkpoint-sections.js';
 import type {CheckpointIndex, RetentionGroup} from '../../../src/core/types.js';
-import {expectFits, frameLines, NOW, seedPlusHf} from '../fixtures.js';
+import {checkpointIndex, expectFits, frameLines, NOW, seedPlusHf} from '../fixtures.js';
 
 afterEach(cleanup);
 
