@@ -156,8 +156,7 @@ describe('Lightning 2.6.6 trees: what the checkpoints declare', () => {
 		const rules = Object.fromEntries(index.retention.groups.map(g => [g.dir, g.rule]));
 		expect(rules).toEqual({
 			'': 'Lightning last, hpc and exception saves: outside the top-k, never deleted by it',
-			'lightning_logs/version_4242/checkpoints':
-				'Lightning save_top_k 1, no monitor: each save replaces the last',
+			'lightning_logs/version_4242/checkpoints': 'Lightning save_top_k 1, no monitor: each save replaces the last',
 		});
 		// hpc_ckpt_1.ckpt's callback state speaks for lightning_logs/version_4242/checkpoints, not the root dir.
 		expect(scan.groups.find(g => g.dir === '')?.declared ?? null).toBeNull();
