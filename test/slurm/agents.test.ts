@@ -1,4 +1,4 @@
-import {chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync} from 'node:fs';
+import {chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';
@@ -77,9 +77,10 @@ describe.skipIf(unavailable !== null)('--slurm-job J --agents on a real SLURM', 
 			10_000,
 		);
 		await run.waitFor(o => new RegExp(`${cluster.node} ranks: rank 0 .*rank 1 .* found`).test(o.stderr), 30_000);
-		// Its node's log, written here, named after the node.
+		// Its node's log, written here, named after the node. The run dir may not be there yet: the ranks make it, after
+		// importing torch where it is installed (seconds).
 		await until(
-			() => readdirSync(runDir),
+			() => (existsSync(runDir) ? readdirSync(runDir) : []),
 			files => files.includes(`traintop-memory.${cluster.node}.jsonl`),
 			'log',
 			10_000,
