@@ -2,21 +2,10 @@ import {describe, expect, test} from 'vitest';
 import {checkpointsJson, formatCheckpoints} from '../../src/commands/checkpoints-format.js';
 import type {CheckpointIndex, SaveCadence} from '../../src/core/types.js';
 import {localTimeShort} from '../../src/format/time.js';
-import {checkpoint, checkpointIndex, MIB, NOW} from '../helpers/checkpoint-data.js';
+import {cadenceEvery300, checkpoint, checkpointIndex, MIB, NOW} from '../helpers/checkpoint-data.js';
 
 /** Every 300 steps at 1/3 step/s: the save of step 1800 was due 15 min after step 1500, 30 min ago. */
-const cadence: SaveCadence = {
-	everySteps: 300,
-	everySeconds: 900,
-	from: 'learned',
-	source: '4 periodic saves seen',
-	stepsPerSecond: 1 / 3,
-	nextStep: 1800,
-	nextAt: NOW - 15 * 60_000,
-	learning: null,
-	overdueAt: NOW - 15 * 60_000 + 450_000,
-	suspended: null,
-};
+const cadence: SaveCadence = cadenceEvery300(NOW - 15 * 60_000);
 
 const index: CheckpointIndex = checkpointIndex({
 	disk: {freeBytes: 20 * 1024 * MIB, totalBytes: 100 * 1024 * MIB, avgCheckpointBytes: 512 * MIB, savesUntilFull: null},

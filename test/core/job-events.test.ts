@@ -3,7 +3,7 @@ import {checkpointEvents, rankEvents} from '../../src/core/job-events.js';
 import type {DepartedProcess, ExitStatus, JobEvent, RankProcess} from '../../src/core/types.js';
 import {nextStall, type StallState} from '../../src/ranks/stall.js';
 import {localTimeShort} from '../../src/format/time.js';
-import {checkpoint, checkpointIndex, NOW} from '../helpers/checkpoint-data.js';
+import {cadenceEvery300, checkpoint, checkpointIndex, NOW} from '../helpers/checkpoint-data.js';
 import {ended, job, rankSet, T0} from './job-data.js';
 
 const ID = 'torchrun:4200';
@@ -315,18 +315,7 @@ describe('checkpointEvents', () => {
 				periodicTime: NOW - 30 * 60_000,
 				overdue: true,
 			},
-			cadence: {
-				everySteps: 300,
-				everySeconds: 900,
-				from: 'learned' as const,
-				source: '4 periodic saves seen',
-				stepsPerSecond: 1 / 3,
-				nextStep: 1800,
-				nextAt,
-				learning: null,
-				overdueAt: nextAt + 450_000,
-				suspended: null,
-			},
+			cadence: cadenceEvery300(nextAt),
 		};
 		expect(checkpointEvents(before, overdue, T0, ID)).toEqual([
 			{

@@ -1,4 +1,4 @@
-import type {Checkpoint, CheckpointIndex, RetentionGroup} from '../../src/core/types.js';
+import type {Checkpoint, CheckpointIndex, RetentionGroup, SaveCadence} from '../../src/core/types.js';
 
 // Crafted checkpoints and an index, for tests of the views that show them (the checkpoints command,
 // the TUI's pane): a fixed clock, the seed layout's names.
@@ -94,4 +94,23 @@ export function seedPlusHf(group: RetentionGroup, steps: readonly [number, numbe
 		checkpoints: [...seed.checkpoints, ...hf],
 		retention: {...seed.retention, groups: [...seed.retention.groups, group]},
 	});
+}
+
+/**
+ * A learned cadence of every 300 steps at 1/3 step/s (a save every 15 min), its next save (step 1800) due at `nextAt`
+ * and OVERDUE from half a cadence after that, as checkpoints/cadence.ts computes one.
+ */
+export function cadenceEvery300(nextAt: number): SaveCadence {
+	return {
+		everySteps: 300,
+		everySeconds: 900,
+		from: 'learned',
+		source: '4 periodic saves seen',
+		stepsPerSecond: 1 / 3,
+		nextStep: 1800,
+		nextAt,
+		learning: null,
+		overdueAt: nextAt + 450_000,
+		suspended: null,
+	};
 }

@@ -17,7 +17,7 @@ import type {
 
 import {GIB, NOW} from '../helpers/checkpoint-data.js';
 
-export {checkpoint, checkpointIndex, GIB, NOW, seedPlusHf} from '../helpers/checkpoint-data.js';
+export {cadenceEvery300, checkpoint, checkpointIndex, GIB, NOW, seedPlusHf} from '../helpers/checkpoint-data.js';
 
 export function signal(disposition: SignalState['disposition'], extra: Partial<SignalState> = {}): SignalState {
 	return {disposition, blocked: false, pending: false, terminatesByDefault: true, ...extra};

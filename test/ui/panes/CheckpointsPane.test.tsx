@@ -2,7 +2,7 @@ import {afterEach, describe, expect, test} from 'vitest';
 import {cleanup, render} from 'ink-testing-library';
 import CheckpointsPane, {type Props} from '../../../src/ui/panes/CheckpointsPane.js';
 import type {SaveCadence} from '../../../src/core/types.js';
-import {checkpoint, checkpointIndex, expectFits, frameLines, GIB, NOW} from '../fixtures.js';
+import {cadenceEvery300, checkpoint, checkpointIndex, expectFits, frameLines, GIB, NOW} from '../fixtures.js';
 
 afterEach(cleanup);
 
@@ -54,18 +54,7 @@ describe('CheckpointsPane', () => {
 	});
 
 	test('the next save expected, or that the cadence is being learned, follows the last save', () => {
-		const cadence: SaveCadence = {
-			everySteps: 300,
-			everySeconds: 900,
-			from: 'learned',
-			source: '4 periodic saves seen',
-			stepsPerSecond: 1 / 3,
-			nextStep: 1800,
-			nextAt: NOW + 60_000,
-			learning: null,
-			overdueAt: NOW + 510_000,
-			suspended: null,
-		};
+		const cadence: SaveCadence = cadenceEvery300(NOW + 60_000);
 		const index = checkpointIndex({cadence, scannedAt: NOW});
 		const wide = render(<CheckpointsPane {...base} index={index} width={160} compact={false} />);
 		expect(frameLines(wide.lastFrame())[0]).toContain(
