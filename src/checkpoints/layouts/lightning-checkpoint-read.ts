@@ -15,13 +15,13 @@ import {
 	type CheckpointCallbackState,
 	type LightningCheckpointRead,
 } from './lightning-callback-state.js';
+import {FileMemo} from './file-memo.js';
 import {relName, type Entry, type Found, type LayoutIO, type ScanDir} from './layout.js';
 
 /** Checkpoints read, newest first: a cut-off or foreign one is passed over, and files copied together tie on mtime. */
 const MAX_READS = 3;
 /** Reads remembered (path, size, mtime): a scan repeats every few seconds while a job writes. */
-const MAX_REMEMBERED = 64;
-const remembered = new Map<string, LightningCheckpointRead | {readonly problem: string}>();
+const remembered = new FileMemo<LightningCheckpointRead | {readonly problem: string}>(64);
 
 async function scoreOf(file: TorchFile, node: PyValue | undefined): Promise<number | null> {
 	if (node === undefined || isNone(node)) return null;
@@ -55,33 +55,26 @@ async function callbackState(file: TorchFile, state: PyValue): Promise<Checkpoin
 }
 
 /** The step, epoch and ModelCheckpoint-shaped callback states of one `.ckpt`, or why it cannot be read. */
-async function readLightningCheckpoint(
+function readLightningCheckpoint(
 	io: LayoutIO,
 	entry: Entry,
 ): Promise<LightningCheckpointRead | {readonly problem: string}> {
-	const memo = `${entry.path}\0${entry.size}\0${entry.mtimeMs}`;
-	const known = remembered.get(memo);
-	if (known !== undefined) return known;
-	const file = await readTorchFile(io, entry.path);
-	let read: LightningCheckpointRead | {readonly problem: string};
-	if (file.status !== 'ok') read = {problem: file.why};
-	else {
+	return remembered.get(entry, async () => {
+		const file = await readTorchFile(io, entry.path);
+		if (file.status !== 'ok') return {problem: file.why};
 		const callbacks: [string, CheckpointCallbackState][] = [];
 		for (const [key, value] of dictEntries(dictGet(file.root, 'callbacks'))) {
 			const name = pyStr(key);
 			const state = name === null ? null : await callbackState(file, value);
 			if (name !== null && state !== null) callbacks.push([name, state]);
 		}
-		read = {
+		return {
 			version: pyStr(dictGet(file.root, 'pytorch-lightning_version')),
 			globalStep: pyInt(dictGet(file.root, 'global_step')),
 			epoch: pyInt(dictGet(file.root, 'epoch')),
 			callbacks,
 		};
-	}
-	if (remembered.size >= MAX_REMEMBERED) remembered.delete(remembered.keys().next().value ?? '');
-	remembered.set(memo, read);
-	return read;
+	});
 }
 
 /** A checkpoint of the directory, with its kind and whether it is whole (lightning.ts judged it). */

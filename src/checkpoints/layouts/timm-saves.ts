@@ -9,6 +9,7 @@
 
 import {attr, dictGet, pyInt, pyNumber, pyStr} from '../torch-file/py-value.js';
 import {readTorchFile} from '../torch-file/torch-file.js';
+import {FileMemo} from './file-memo.js';
 import type {Entry, LayoutIO} from './layout.js';
 
 export interface TimmSave {
@@ -22,28 +23,20 @@ export interface TimmSave {
 
 /** The object pickle of a timm save is its state dicts' keys and a Namespace: a few KiB to a few MiB. */
 const MAX_PICKLE_BYTES = 8 * 1024 * 1024;
-const MAX_REMEMBERED = 256;
-const remembered = new Map<string, TimmSave | {readonly problem: string}>();
+const remembered = new FileMemo<TimmSave | {readonly problem: string}>(256);
 
 /** One timm checkpoint's epoch, metric and train.py arguments, or why they cannot be read. Never throws. */
-export async function readTimmSave(io: LayoutIO, entry: Entry): Promise<TimmSave | {readonly problem: string}> {
-	const memo = `${entry.path}\0${entry.size}\0${entry.mtimeMs}`;
-	const known = remembered.get(memo);
-	if (known !== undefined) return known;
-	const file = await readTorchFile(io, entry.path, {maxPickleBytes: MAX_PICKLE_BYTES});
-	let read: TimmSave | {readonly problem: string};
-	if (file.status !== 'ok') read = {problem: file.why};
-	else {
+export function readTimmSave(io: LayoutIO, entry: Entry): Promise<TimmSave | {readonly problem: string}> {
+	return remembered.get(entry, async () => {
+		const file = await readTorchFile(io, entry.path, {maxPickleBytes: MAX_PICKLE_BYTES});
+		if (file.status !== 'ok') return {problem: file.why};
 		const args = dictGet(file.root, 'args');
 		const hist = pyInt(attr(args, 'checkpoint_hist'));
-		read = {
+		return {
 			epoch: pyInt(dictGet(file.root, 'epoch')),
 			metric: pyNumber(dictGet(file.root, 'metric')),
 			checkpointHist: hist !== null && hist >= 1 ? hist : null,
 			evalMetric: pyStr(attr(args, 'eval_metric')),
 		};
-	}
-	if (remembered.size >= MAX_REMEMBERED) remembered.delete(remembered.keys().next().value ?? '');
-	remembered.set(memo, read);
-	return read;
+	});
 }
