@@ -5,6 +5,7 @@
 // Source: pytorch/pytorch torch/_tensor.py Tensor._reduce_ex_internal, torch/_utils.py _rebuild_tensor_v2/_v3,
 // torch/serialization.py _save/_legacy_save persistent_id (storage class from TypedStorage._pickle_storage_type).
 
+import {DTYPE_ALIASES, DTYPE_BYTES, STORAGE_DTYPES} from '../../core/dtypes.js';
 import {elementSize, intTuple, type TorchFile} from './torch-file.js';
 import {callArgs, globalName, pyInt, pyItems, pyStr, type PyValue} from './py-value.js';
 
@@ -21,49 +22,24 @@ const REBUILDERS = new Set([
 /** The element types read, by storage class and by torch dtype name. */
 type Element = 'float64' | 'float32' | 'float16' | 'bfloat16' | 'int64' | 'int32' | 'int16' | 'int8' | 'uint8' | 'bool';
 
-const BY_STORAGE: Record<string, Element> = {
-	DoubleStorage: 'float64',
-	FloatStorage: 'float32',
-	HalfStorage: 'float16',
-	BFloat16Storage: 'bfloat16',
-	LongStorage: 'int64',
-	IntStorage: 'int32',
-	ShortStorage: 'int16',
-	CharStorage: 'int8',
-	ByteStorage: 'uint8',
-	BoolStorage: 'bool',
-};
+const ELEMENTS: ReadonlySet<string> = new Set<Element>([
+	'float64',
+	'float32',
+	'float16',
+	'bfloat16',
+	'int64',
+	'int32',
+	'int16',
+	'int8',
+	'uint8',
+	'bool',
+]);
 
-const BY_DTYPE: Record<string, Element> = {
-	float64: 'float64',
-	double: 'float64',
-	float32: 'float32',
-	float: 'float32',
-	float16: 'float16',
-	half: 'float16',
-	bfloat16: 'bfloat16',
-	int64: 'int64',
-	long: 'int64',
-	int32: 'int32',
-	int: 'int32',
-	int16: 'int16',
-	int8: 'int8',
-	uint8: 'uint8',
-	bool: 'bool',
-};
-
-const BYTES: Record<Element, number> = {
-	float64: 8,
-	float32: 4,
-	float16: 2,
-	bfloat16: 2,
-	int64: 8,
-	int32: 4,
-	int16: 2,
-	int8: 1,
-	uint8: 1,
-	bool: 1,
-};
+/** The element type a torch dtype name (torch.float32, torch.half) or storage class names, when this reader decodes it. */
+function elementOf(dtype: string | undefined): Element | undefined {
+	const name = dtype === undefined ? undefined : (DTYPE_ALIASES[dtype] ?? dtype);
+	return name !== undefined && ELEMENTS.has(name) ? (name as Element) : undefined;
+}
 
 /** IEEE 754 half precision. */
 function half(bits: number): number {
@@ -125,12 +101,12 @@ export async function tensorScalar(file: TorchFile, node: PyValue | undefined): 
 	const numel = shape.reduce((a, b) => a * b, 1);
 	if (numel !== 1) return unreadable(`${numel} elements (shape [${shape.join(', ')}]), not a scalar`);
 	// _rebuild_tensor_v3 names the dtype (a global torch.float32); else the storage class says it.
-	const dtype = dtypeNode?.type === 'global' && dtypeNode.module === 'torch' ? BY_DTYPE[dtypeNode.name] : undefined;
+	const dtype = dtypeNode?.type === 'global' && dtypeNode.module === 'torch' ? elementOf(dtypeNode.name) : undefined;
 	const typeName = storageType?.type === 'global' ? storageType.name : '?';
-	const element = dtype ?? BY_STORAGE[typeName];
+	const element = dtype ?? elementOf(STORAGE_DTYPES[typeName]);
 	if (element === undefined) return unreadable(`its element type (${typeName}) is not one this reader decodes`);
 	// An UntypedStorage counts bytes: the offset is in elements of the dtype all the same.
-	const width = BYTES[element];
+	const width = DTYPE_BYTES[element] ?? 0;
 	if (elementSize(typeName) === null) return unreadable(`storage class ${typeName} is not known`);
 	const bytes = await file.readStorage(key, offset * width, width);
 	if (typeof bytes === 'string') return unreadable(bytes);

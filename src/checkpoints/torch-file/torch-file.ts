@@ -9,6 +9,7 @@
 // Source: pytorch/pytorch torch/serialization.py: _save, _legacy_save (persistent_id), _load, _legacy_load;
 // torch/_utils.py: _rebuild_tensor_v2.
 
+import {DTYPE_BYTES, STORAGE_DTYPES} from '../../core/dtypes.js';
 import type {LayoutIO} from '../layouts/layout.js';
 import {readPickle} from './pickle.js';
 import {pyInt, pyItems, pyStr, type PyValue} from './py-value.js';
@@ -99,25 +100,11 @@ function storageSizes(root: PyValue): Map<string, number> {
 	return sizes;
 }
 
-const ELEMENT_SIZES: Record<string, number> = {
-	DoubleStorage: 8,
-	FloatStorage: 4,
-	HalfStorage: 2,
-	BFloat16Storage: 2,
-	LongStorage: 8,
-	IntStorage: 4,
-	ShortStorage: 2,
-	CharStorage: 1,
-	ByteStorage: 1,
-	BoolStorage: 1,
-	ComplexFloatStorage: 8,
-	ComplexDoubleStorage: 16,
-	UntypedStorage: 1,
-};
-
-/** Bytes per element of a torch storage class (torch.FloatStorage: 4); null for one not known. */
+/** Bytes per element of a torch storage class (torch.FloatStorage: 4; an UntypedStorage counts bytes); null for one not known. */
 export function elementSize(storageType: string): number | null {
-	return ELEMENT_SIZES[storageType] ?? null;
+	if (storageType === 'UntypedStorage') return 1;
+	const dtype = STORAGE_DTYPES[storageType];
+	return dtype === undefined ? null : (DTYPE_BYTES[dtype] ?? null);
 }
 
 /** The legacy format's five leading pickles, and where the storages start; or why they cannot be read. */
