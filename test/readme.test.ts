@@ -94,6 +94,13 @@ test('every relative link in the README and docs/ points at a file that exists, 
 	expect(checked).toBeGreaterThan(20);
 });
 
+test('the docs describe traintop as it is: no issue numbers, no change log', () => {
+	for (const file of ['README.md', ...docs]) {
+		const text = readFileSync(path.join(root, file), 'utf8');
+		expect(text, file).not.toMatch(/\bissues? \d+|changed in|added in|before this work|the seed tool/i);
+	}
+});
+
 test('every page of docs/ is reachable from the README', () => {
 	const linked = new Set(
 		[...withoutFences(readme).matchAll(/\]\((docs\/[^)#\s]+)/g)].map(match => match[1]).filter(Boolean),
