@@ -5,8 +5,9 @@
 //     plus the 8 ranks of the demo job and a run dir of 50 checkpoints (the budget's scenario);
 //   - the interactive TUI on that same scenario at 1 s sampling, in a 120×40 and in a 200×60 terminal;
 //   - htop -d 10 (1 s refresh) and glances -t 1 (1 s refresh; the glances python process itself).
-// The budget (README "Performance", the TUI's issue): headless < 0.5 % and < 100 MB; the TUI at 120×40 no more
-// CPU than glances in the same run and ≤ 120 MB RSS, at 200×60 no more than 1.5× that.
+// The budget (docs/architecture.md "Performance budget"; figures in docs/benchmarks.md): headless < 0.5 % and
+// < 100 MB; the TUI at 120×40 no more CPU than glances in the same run and ≤ 120 MB RSS, at 200×60 no more
+// than 1.5× that.
 //
 //   npm run bench:overhead                               # 60 s
 //   node bench/overhead.mjs --duration 20                # quicker

@@ -6,7 +6,7 @@
 //
 // The machines this project is built on have no GPU: the GPU pane replays recorded real
 // nvidia-smi outputs (test/fixtures/nvidia-smi, through the test double on PATH), and each image's
-// caption in the README says which. Everything else is live: the demo job's 4 ranks (rank 3 has no
+// caption in docs/tui.md or docs/many-nodes.md says which. Everything else is live: the demo job's 4 ranks (rank 3 has no
 // SIGUSR1 handler), its checkpoints, this machine's RAM.
 
 import {execFileSync} from 'node:child_process';

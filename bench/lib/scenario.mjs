@@ -1,6 +1,6 @@
-// The performance budget's scenario (README "Performance"), shared by the benches: the demo job with 8 ranks
-// (python3 processes whose own CPU is not traintop's; traintop finds them with --pid and scans them every 2 s),
-// a run dir holding 50 checkpoints in the seed layout, and the fake nvidia-smi answering for 8 GPUs.
+// The performance budget's scenario (docs/architecture.md "Performance budget"), shared by the benches: the demo
+// job with 8 ranks (python3 processes whose own CPU is not traintop's; traintop finds them with --pid and scans
+// them every 2 s), a run dir holding 50 checkpoints in the seed layout, and the fake nvidia-smi answering for 8 GPUs.
 
 import {mkdirSync, writeFileSync} from 'node:fs';
 import path from 'node:path';

@@ -6,7 +6,7 @@ import type {SendResult} from '../ranks/send.js';
 import {freshLastSave, fullRankSet, sameButAge, slimRankSet, type WireRankSet} from './wire-parts.js';
 import {checkedWireValue} from './wire-values.js';
 
-// The agent protocol: how `traintop agent` on one node talks to the traintop that shows many (README "Many nodes").
+// The agent protocol: how `traintop agent` on one node talks to the traintop that shows many (docs/agent-protocol.md).
 // A stable contract, as the memory log is: JSON Lines, one message a line, versioned by PROTOCOL. The agent writes
 // a hello, then a snapshot per interval and an answer per command (a `reply` to a signal, a `detail` to a detail),
 // on stdout; it reads commands on stdin and exits when stdin closes, so it never outlives its connection (an ssh

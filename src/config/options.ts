@@ -3,8 +3,9 @@ import {SETTING_OPTIONS} from './options-settings.js';
 import type {SettingKey} from './schema.js';
 
 /**
- * The one table of command-line options. meow's flag spec, every `--help`, shell completion and the README's options
- * table are all derived from it, so a flag cannot exist without its help line, its default and its commands.
+ * The one table of command-line options. meow's flag spec, every `--help` and shell completion are derived from it
+ * (and the options table of docs/configuration.md is checked against it), so a flag cannot exist without its help
+ * line, its default and its commands.
  */
 export interface OptionSpec {
 	/** camelCase name: the meow flag name and, for settings, the config-file key. */

@@ -174,7 +174,8 @@ export function eventRecord(event: JobEvent): EventRecord {
 /**
  * --json's first line, `{"schema_version":1,"event":"start",…}`: the version of the stream's own objects (this
  * line, the events) for a script to check before it reads on. The log records between the events keep the memory
- * log's format (README "Memory log format"), which a reader tells apart by their `timestamp` and lack of `event`.
+ * log's format (docs/configuration.md "Memory log format"), which a reader tells apart by their `timestamp` and
+ * lack of `event`.
  * One node names its `host`; many nodes list theirs in `hosts`.
  */
 export function startRecord(

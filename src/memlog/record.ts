@@ -1,6 +1,6 @@
 import {z} from 'zod';
 
-// One line of the JSON Lines memory log (stable contract, see README "Memory log format").
+// One line of the JSON Lines memory log (stable contract, see docs/configuration.md "Memory log format").
 // A superset of the seed tool's record — `timestamp`, `memory.{total_gb, used_gb, percent}`,
 // `gpu.{memory_allocated_gb, memory_total_gb, memory_percent}` — so its readers keep working.
 // Sizes are GiB (2^30 bytes), as the seed computed them (psutil / torch bytes ÷ 1024³).

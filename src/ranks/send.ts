@@ -4,8 +4,9 @@ import {signalState, wouldStop, wouldTerminate} from './dispositions.js';
 import {isStepForwarder} from './programs.js';
 import {type SignalName, stopsByDefault} from './signals.js';
 
-// The only code in traintop that sends a signal. Every safety rule for signals (README "Sending
-// signals safely") is checked here, per target, immediately before kill(2):
+// The only code in traintop that sends a signal. Every safety rule for signals (docs/jobs-and-signals.md,
+// "Sending signals safely"; docs/architecture.md names where each is enforced) is checked here, per target,
+// immediately before kill(2):
 // - only the discovered ranks of ONE job are targets (the request names the job, not a set of processes);
 //   never PID <= 1, never traintop itself, never another user's process;
 // - identity is (pid, start time): re-read just before kill, and a mismatch sends nothing (`gone`);

@@ -13,7 +13,7 @@ import {type DemoJob, startDemoJob, traintopOn} from '../helpers/slurm-demo-job.
 import {until} from '../helpers/until.js';
 
 // Every route is gated on the ranks' dispositions: with a traintop step beside the job's own (`srun --jobid J
-// --overlap traintop …`, the README's recipe), only 2 of the job's 3 tasks are ranks, and the send used to go by
+// --overlap traintop …`, the SLURM guide's recipe), only 2 of the job's 3 tasks are ranks, and the send used to go by
 // scancel to every step unguarded: SIGUSR2 and SIGHUP, which the demo ranks do not handle, ended the job. On the
 // real one-node test SLURM: those are refused (exit 3) and the job keeps RUNNING; the save, which the ranks handle,
 // still goes through; --force is the only way past, and says so.
