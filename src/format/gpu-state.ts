@@ -21,13 +21,16 @@ export interface GpuStateWords {
 	readonly warning: string | null;
 }
 
-/** A state without a `source` comes from before backends were named (an older agent): nvidia-smi was the only one. */
-function sourceOf(state: GpuState): string {
+/**
+ * The backend that read the state, for the views' words. A state without a `source` comes from before backends were
+ * named (an older agent): nvidia-smi was the only one.
+ */
+export function gpuSourceName(state: GpuState): string {
 	return state.source ?? 'nvidia-smi';
 }
 
 export function gpuStateWords(state: GpuState, now: number): GpuStateWords {
-	const source = sourceOf(state);
+	const source = gpuSourceName(state);
 	switch (state.status) {
 		case 'starting':
 			return {problem: {what: `starting ${source}…`, why: null}, warning: null};
