@@ -4,7 +4,10 @@ import path from 'node:path';
 import {afterAll, afterEach, beforeAll, expect, test} from 'vitest';
 import type {MetricStatus} from '../../src/core/types.js';
 import {formatStatusLine} from '../../src/headless/format.js';
+import {readAllRecords, type SkippedLine} from '../../src/memlog/reader.js';
+import {RecordFields} from '../../src/memlog/record-fields.js';
 import type {LogRecord} from '../../src/memlog/record.js';
+import {LineScanner} from '../../src/memlog/scan-line.js';
 import {closeSessions, testSession} from '../helpers/session.js';
 import {until} from '../helpers/until.js';
 
@@ -74,4 +77,18 @@ test('a real session logs cpu.{percent, peak_percent} and the status line shows 
 	]);
 	expect(last.gpu_status).toBe('absent');
 	expect(lines.at(-1)).toMatch(/ {2}ram \d+\.\d% ok.* {2}cpu \d+\.\d%.* {2}gpu absent$/);
+
+	// `--analyze` reads such a log as it read the ones before: no line skipped, and the byte scanner (its fast path
+	// for big logs) passes over the added key instead of leaving the line to JSON.parse.
+	const skipped: SkippedLine[] = [];
+	expect(await readAllRecords([file], skipped)).toHaveLength(logged.length);
+	expect(skipped).toEqual([]);
+	const scanner = new LineScanner();
+	for (const line of (await readFile(file, 'utf8'))
+		.trim()
+		.split('\n')
+		.filter(l => l.includes('"alerts":[]'))) {
+		const buf = Buffer.from(line);
+		expect(scanner.scan(buf, 0, buf.length, new RecordFields()), line).toBe(true);
+	}
 });
