@@ -1,6 +1,7 @@
 // The device half of NvidiaSmiReader: ONE long-lived `nvidia-smi --query-gpu … -lms N` loop (one process, one NVML
 // initialisation, rows streamed on stdout), assembled into samples, watched for staleness, and started again with a
-// doubling backoff. Everything the loop can do wrong becomes a GpuState; nothing here throws.
+// doubling backoff (what each line and a run's end mean is read in nvidia-smi-run.ts). Everything the loop can do
+// wrong becomes a GpuState; nothing here throws.
 
 import type {ChildProcess} from 'node:child_process';
 import {errorMessage} from '../core/errors.js';
