@@ -1,6 +1,7 @@
 import type {GpuReading, GpuState, HostCpu, HostMemory, Level, RankSet, Snapshot} from '../core/types.js';
 import type {NodeConfig} from './cluster-schema.js';
 import type {NodeLines} from './yaml-lines.js';
+import {gpuSourceName} from '../format/gpu-state.js';
 
 // cluster.yaml says what a node is (its GPUs by uuid and VRAM, its RAM and cores, how many jobs it takes at once);
 // its agent says what it sees. Where they differ the operator wants to know: a GPU fallen off the bus or a uuid
@@ -102,7 +103,7 @@ function gpuFindings(declared: DeclaredNode, gpu: GpuState, make: Make): Declare
 		const got = seen.get(want.uuid);
 		const line = lines.gpu[j] ?? null;
 		if (!got) {
-			const others = `nvidia-smi there shows ${plural(gpu.gpus.length, 'GPU')}, none with that uuid`;
+			const others = `${gpuSourceName(gpu)} there shows ${plural(gpu.gpus.length, 'GPU')}, none with that uuid`;
 			findings.push(
 				make(
 					'gpu-missing',

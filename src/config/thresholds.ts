@@ -1,6 +1,7 @@
 import type {MonitorOptions, MonitorSources, MonitorThresholds} from '../core/monitor.js';
 import type {ThresholdRule} from '../core/thresholds.js';
 import type {Settings} from './schema.js';
+import {METRICS} from '../metrics/registry.js';
 
 /** One warn margin and hysteresis for every metric; only the critical line differs. */
 function ruleAt(settings: Settings, critical: number): ThresholdRule {
@@ -12,11 +13,9 @@ function ruleAt(settings: Settings, critical: number): ThresholdRule {
  * (its JSON carries this object, so the per-GPU rules stay out of it: the memory log has no uuid per series).
  */
 export function thresholdsFrom(settings: Settings): MonitorThresholds {
-	return {
-		ram: ruleAt(settings, settings.ramThreshold),
-		swap: ruleAt(settings, settings.swapThreshold),
-		gpu: ruleAt(settings, settings.gpuThreshold),
-	};
+	// Every metric the registry judges, by its id (`ram`, `swap`, `gpu`), at the line of its setting.
+	const rules = METRICS.flatMap(m => (m.threshold ? [[m.id, ruleAt(settings, settings[m.threshold.setting])]] : []));
+	return Object.fromEntries(rules) as MonitorThresholds;
 }
 
 /** The Monitor's options from the settings, as every view that samples uses them. */

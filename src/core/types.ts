@@ -101,13 +101,13 @@ export interface GpuProcess {
 }
 
 /**
- * What the GPU reader knows right now.
+ * What the GPU reader knows right now (nvidia-smi's words below; another backend's states mean the same).
  * - `starting`: nvidia-smi spawned, first sample not in yet.
  * - `ok`: a current sample (`warning` carries non-fatal text such as "infoROM is corrupted").
  * - `absent`: no NVIDIA tooling here (nvidia-smi not installed, or GPU sampling turned off); not retried.
  * - `error`: nvidia-smi failed or stopped answering; `retryAt` says when the supervisor tries again.
  */
-export type GpuState =
+export type GpuState = (
 	| {readonly status: 'starting'}
 	| {
 			readonly status: 'ok';
@@ -117,7 +117,17 @@ export type GpuState =
 			readonly warning: string | null;
 	  }
 	| {readonly status: 'absent'; readonly reason: string}
-	| {readonly status: 'error'; readonly message: string; readonly retryAt: number | null};
+	| {readonly status: 'error'; readonly message: string; readonly retryAt: number | null}
+) & {
+	/**
+	 * The backend that read it (system/gpu-backend.ts), named in the views' words; absent in a state from before
+	 * backends were named (an older agent: nvidia-smi then) and in hand-made states.
+	 */
+	readonly source?: GpuSource;
+};
+
+/** The GPU backends traintop can read devices with (system/gpu-backend.ts picks one). */
+export type GpuSource = 'nvidia-smi';
 
 /** Per-process GPU memory, sampled on a slower cadence than the devices. */
 export interface GpuProcessTable {

@@ -8,9 +8,10 @@ import {
 	type MetricStatus,
 	type RankSet,
 } from '../core/types.js';
-import {gpuMetricId} from '../core/metric-id.js';
 import type {LogRecord} from '../memlog/record.js';
-import {formatAge} from '../format/duration.js';
+import type {StatusField} from '../metrics/metric.js';
+import {METRICS} from '../metrics/registry.js';
+import {gpuStateWords} from '../format/gpu-state.js';
 import {rankWords} from '../format/events.js';
 import {LEVEL_WORD} from '../format/levels.js';
 import {localTime} from '../format/time.js';
@@ -20,8 +21,6 @@ import {utilizationText} from '../format/gpu-sensors.js';
 import {versioned} from '../format/json-version.js';
 import {traintopVersion} from '../agent/version.js';
 import {printable} from '../format/printable.js';
-
-const GIB = 1024 ** 3;
 
 // Pure text for the headless mode. Lines are meant for a tmux pane, `tail -f` or a SLURM .out
 // file: one line each, greppable (`grep CRIT`), levels upper-case only when they need attention.
@@ -38,38 +37,30 @@ function metricPart(
 }
 
 /**
- * `ram 42.0% ok`, or against the job's cgroup limit when it has one (the level is judged there):
- * `ram (job cgroup limit 2.0 GiB) 95.1% CRIT  host 12.3% of 62.7 GiB`.
+ * `ram 42.0% ok`; against the job's cgroup limit when it has one (the level is judged there):
+ * `ram (job cgroup limit 2.0 GiB) 95.1% CRIT  host 12.3% of 62.7 GiB`; a GPU's utilisation after it.
  */
-function ramPart(memory: NonNullable<LogRecord['memory']>, status: MetricStatus | undefined): string {
-	const {cgroup} = memory;
-	if (!cgroup) return metricPart('ram', memory.percent, memory.peak_percent, status);
-	const label = `ram (${cgroupLimitWords(cgroup.scope, cgroup.limit_gb * GIB)})`;
-	const host = `host ${formatPercent(memory.percent)} of ${formatBytes(memory.total_gb * GIB)}`;
-	return `${metricPart(label, cgroup.percent, cgroup.peak_percent, status)}  ${host}`;
+function fieldPart(field: StatusField, metrics: Readonly<Record<string, MetricStatus>>): string {
+	if ('code' in field) return `${field.field} ${field.code}`;
+	const label = field.limit
+		? `${field.field} (${cgroupLimitWords(field.limit.scope, field.limit.limitBytes)})`
+		: field.field;
+	const part = metricPart(label, field.value, field.peak, field.metric === null ? undefined : metrics[field.metric]);
+	const util = utilizationText(field.utilizationPercent);
+	const host = field.host ? `  host ${formatPercent(field.host.percent)} of ${formatBytes(field.host.totalBytes)}` : '';
+	return `${part}${util === '' ? '' : ` ${util}`}${host}`;
 }
 
 /**
- * One status line per log record: the window's last value of each metric, its level, and its
- * peak inside the window when that was higher (a spike that came and went is still shown); a
- * GPU's utilisation after it when nvidia-smi gave one (its temperature and power are in the
- * JSON record: eight GPUs' worth would make the line unreadable).
+ * One status line per log record: each metric of the registry that the line shows, with the window's last value,
+ * its level, and its peak inside the window when that was higher (a spike that came and went is still shown); a
+ * GPU's utilisation after it when the reader gave one (its temperature and power are in the JSON record: eight
+ * GPUs' worth would make the line unreadable).
  */
 export function formatStatusLine(record: LogRecord, metrics: Readonly<Record<string, MetricStatus>>): string {
 	const parts = [localTime(Date.parse(record.timestamp))];
-	parts.push(record.memory ? ramPart(record.memory, metrics.ram) : 'ram n/a');
-	parts.push(
-		record.swap ? metricPart('swap', record.swap.percent, record.swap.peak_percent, metrics.swap) : 'swap none',
-	);
-	if (record.gpus.length === 0) {
-		parts.push(`gpu ${record.gpu_status}`);
-	}
-	for (const g of record.gpus) {
-		const util = utilizationText(g.utilization_percent);
-		parts.push(
-			metricPart(gpuMetricId(g.index), g.memory_percent, g.peak_memory_percent ?? null, metrics[gpuMetricId(g.index)]) +
-				(util === '' ? '' : ` ${util}`),
-		);
+	for (const metric of METRICS) {
+		if (metric.words.status !== null) for (const field of metric.status(record)) parts.push(fieldPart(field, metrics));
 	}
 	return parts.join('  ');
 }
@@ -95,29 +86,20 @@ export function formatAlertLine(alert: Alert, warnMargin: number): string {
 
 /** `8 × NVIDIA H100 80GB HBM3` for a homogeneous node (the usual case), each device listed otherwise. */
 function describeDevices(gpus: readonly GpuReading[]): string {
-	// nvidia-smi's words for a device: a broken or hostile driver may put escapes in them.
+	// The driver's words for a device: a broken or hostile driver may put escapes in them.
 	const names = gpus.map(g => (g.name === null ? 'unknown device' : printable(g.name)));
 	const count = `${gpus.length} device${gpus.length === 1 ? '' : 's'}`;
 	if (names.length > 0 && names.every(name => name === names[0])) return `${count}, ${gpus.length} × ${names[0]}`;
 	return `${count}: ${gpus.map((g, i) => `${g.index}: ${names[i]}`).join(', ')}`;
 }
 
-/** A line for a change of the GPU reader's state, or null when there is nothing to tell. */
+/** A line for a change of the GPU reader's state, or null when there is nothing to tell (it is starting). */
 export function formatGpuStateLine(state: GpuState, now: number): string | null {
-	switch (state.status) {
-		case 'starting':
-			return null;
-		case 'ok': {
-			const warning = state.warning ? ` — nvidia-smi warns: ${printable(state.warning)}` : '';
-			return `GPU: ${describeDevices(state.gpus)}${warning}`;
-		}
-		case 'absent':
-			return `GPU: not monitored — ${printable(state.reason)}`;
-		case 'error': {
-			const retry = state.retryAt === null ? '' : `; retrying in ${formatAge((state.retryAt - now) / 1000)}`;
-			return `GPU: nvidia-smi failed — ${printable(state.message)}${retry}`;
-		}
-	}
+	if (state.status === 'starting') return null;
+	const {problem, warning} = gpuStateWords(state, now);
+	if (problem !== null) return `GPU: ${problem.what}${problem.why === null ? '' : ` — ${problem.why}`}`;
+	const devices = state.status === 'ok' ? describeDevices(state.gpus) : '';
+	return `GPU: ${devices}${warning === null ? '' : ` — ${warning}`}`;
 }
 
 /**

@@ -92,6 +92,11 @@ export interface LogRecord {
 		readonly peak_memory_percent: number;
 	} | null;
 	readonly gpus: readonly GpuRecord[];
+	/**
+	 * Host CPU: busy percent of all cores at the window's last sample and the window's peak (null before the second
+	 * reading). Absent where the CPU is not read (older records, a source without /proc).
+	 */
+	readonly cpu?: {readonly percent: number | null; readonly peak_percent: number | null};
 	/** ok | absent | error | starting: why `gpus` may be empty. */
 	readonly gpu_status: string;
 	/** The reason for absent/error, or a driver warning; omitted when there is nothing to say. */

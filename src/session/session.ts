@@ -9,7 +9,7 @@ import {RankSampler} from '../ranks/discover.js';
 import type {RankSelector} from '../ranks/tree.js';
 import {hostCpuReader} from '../system/cpu.js';
 import {readHostMemory} from '../system/memory.js';
-import {NvidiaSmiReader} from '../system/nvidia-smi.js';
+import {openGpuBackend} from '../system/gpu-backend.js';
 import {procReader} from '../system/procfs.js';
 import {slurmJobOfTraintop} from '../ranks/slurm.js';
 import {SlurmJobReader} from '../slurm/job-reader.js';
@@ -67,7 +67,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
 	});
 	const nvidiaSmi = options.sources
 		? null
-		: new NvidiaSmiReader({
+		: openGpuBackend({
 				command: settings.nvidiaSmi,
 				intervalMs: settings.interval * 1000,
 				processIntervalMs: settings.gpuProcessInterval * 1000,

@@ -1,5 +1,5 @@
 import type {GpuProcessTable} from '../core/types.js';
-import {NvidiaSmiReader} from './nvidia-smi.js';
+import {openGpuBackend} from './gpu-backend.js';
 
 /**
  * Per-process GPU memory for one-shot commands (`traintop ranks`): starts the reader, waits for its
@@ -7,7 +7,7 @@ import {NvidiaSmiReader} from './nvidia-smi.js';
  * there is no answer within `timeoutMs` (a multi-GPU host can take seconds to initialise NVML).
  */
 export async function readGpuProcessesOnce(command: string, timeoutMs = 5000): Promise<GpuProcessTable | null> {
-	const reader = new NvidiaSmiReader({command, intervalMs: 500, processIntervalMs: 100});
+	const reader = openGpuBackend({command, intervalMs: 500, processIntervalMs: 100});
 	try {
 		return await new Promise<GpuProcessTable | null>(resolve => {
 			const timer = setTimeout(() => resolve(null), timeoutMs);

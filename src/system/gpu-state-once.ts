@@ -1,5 +1,5 @@
 import type {GpuState} from '../core/types.js';
-import {NvidiaSmiReader} from './nvidia-smi.js';
+import {openGpuBackend} from './gpu-backend.js';
 
 /**
  * The devices once, for one-shot commands (`traintop preflight`): starts the reader without per-process queries,
@@ -10,7 +10,7 @@ export async function readGpuStateOnce(
 	command: string,
 	options: {readonly env?: NodeJS.ProcessEnv; readonly timeoutMs?: number} = {},
 ): Promise<GpuState | null> {
-	const reader = new NvidiaSmiReader({command, env: options.env, intervalMs: 500, processIntervalMs: 0});
+	const reader = openGpuBackend({command, env: options.env, intervalMs: 500, processIntervalMs: 0});
 	try {
 		return await new Promise<GpuState | null>(resolve => {
 			const timer = setTimeout(() => resolve(null), options.timeoutMs ?? 10_000);

@@ -1,6 +1,7 @@
 // The device half of NvidiaSmiReader: ONE long-lived `nvidia-smi --query-gpu … -lms N` loop (one process, one NVML
 // initialisation, rows streamed on stdout), assembled into samples, watched for staleness, and started again with a
-// doubling backoff. Everything the loop can do wrong becomes a GpuState; nothing here throws.
+// doubling backoff (what each line and a run's end mean is read in nvidia-smi-run.ts). Everything the loop can do
+// wrong becomes a GpuState; nothing here throws.
 
 import type {ChildProcess} from 'node:child_process';
 import {errorMessage} from '../core/errors.js';
@@ -9,14 +10,12 @@ import {formatDuration} from '../format/duration.js';
 import {
 	GPU_QUERY_FIELDS,
 	GpuSampleAssembler,
-	dropRejectedField,
 	firstMeaningfulLine,
 	gpuLoopArgs,
-	isWarningLine,
-	parseGpuLine,
 	type GpuField,
 	type GpuSample,
 } from './nvidia-smi-parse.js';
+import {readRunLine, runEnd, type LoopRun} from './nvidia-smi-run.js';
 import {readCappedLines} from './capped-lines.js';
 import {OUTPUT_DRAIN_MS, type ChildGroups} from './nvidia-smi-processes.js';
 import {releasePipes, spawnInOwnGroup, waitForExit, waitForOutputEnd} from './process-group.js';
@@ -43,25 +42,8 @@ export interface GpuLoopOptions {
 
 /** A watchdog this late (or half its window, when more) was not run on time: traintop itself was paused. */
 const LATE_TIMER_MS = 1_000;
-/** Non-row lines kept per loop run for error messages; Xid/ECC noise must not grow without bound. */
-const TEXT_LINES_KEPT = 20;
 /** A row of 8 GPUs' sensors is well under 4 KiB; a longer line is not nvidia-smi answering (see capped-lines.ts). */
 const MAX_LINE_BYTES = 64 * 1024;
-
-/** One run of the device loop, from spawn to its end. */
-interface LoopRun {
-	readonly child: ChildProcess;
-	/** What this run asked for, so its rows are read against its own columns. */
-	readonly fields: readonly GpuField[];
-	readonly assembler: GpuSampleAssembler;
-	/** Lines that were not rows since the last sample: what nvidia-smi said if it fails now. */
-	text: string[];
-	warning: string | null;
-	samples: number;
-	watchdog: NodeJS.Timeout | null;
-	/** Set once the run is handled (exited, abandoned or stopped): late events of its child are ignored. */
-	finished: boolean;
-}
 
 export class GpuLoop {
 	readonly #command: string;
@@ -75,7 +57,7 @@ export class GpuLoop {
 	readonly #onChange: (state: GpuState) => void;
 	readonly #afterSample: () => void;
 
-	#state: GpuState = {status: 'starting'};
+	#state: GpuState = {status: 'starting', source: 'nvidia-smi'};
 	/** The query's fields: all of them until a driver refuses a sensor, then without it, for good. */
 	#fields: readonly GpuField[] = GPU_QUERY_FIELDS;
 	#halted = false;
@@ -158,23 +140,12 @@ export class GpuLoop {
 
 	#onLoopLine(run: LoopRun, line: string, stream: 'stdout' | 'stderr'): void {
 		if (run.finished) return;
-		// NVML errors come on stdout, so both streams are read; only stdout carries rows.
-		const parsed = stream === 'stdout' ? parseGpuLine(line, run.fields) : parseGpuLineAsText(line);
-		if (parsed.kind === 'blank') return;
-		if (parsed.kind === 'row') {
-			for (const sample of run.assembler.push(parsed.row)) this.#onSample(run, sample);
-			return;
+		const read = readRunLine(run, line, stream);
+		if (read.kind === 'samples') {
+			for (const sample of read.samples) this.#onSample(run, sample);
+		} else if (read.kind === 'warning' && this.#state.status === 'ok' && this.#state.warning !== run.warning) {
+			this.#setState({...this.#state, warning: run.warning});
 		}
-		if (isWarningLine(parsed.text)) {
-			run.warning = parsed.text.trim();
-			if (this.#state.status === 'ok' && this.#state.warning !== run.warning) {
-				this.#setState({...this.#state, warning: run.warning});
-			}
-			return;
-		}
-		// Headers, Xid/ECC event text between samples, error text: kept for the message if no sample follows.
-		run.text.push(parsed.text);
-		if (run.text.length > TEXT_LINES_KEPT) run.text.shift();
 	}
 
 	#onSample(run: LoopRun, sample: GpuSample): void {
@@ -238,30 +209,14 @@ export class GpuLoop {
 		} else {
 			void this.#groups.terminate(run.child);
 		}
-		const fewer = run.samples === 0 ? this.#withoutRejectedField(run) : null;
-		if (fewer !== null) {
+		const end = runEnd(run, code, signal, this.#state.status === 'ok');
+		if (end.kind === 'fewer-fields') {
 			// An older driver that lacks a sensor field refused the whole query: ask again at once without it.
-			this.#fields = fewer;
+			this.#fields = end.fields;
 			void waitForExit(run.child).then(() => this.#spawnLoop());
 			return;
 		}
-		const said = firstMeaningfulLine(run.text);
-		const how = signal !== null ? `killed by ${signal}` : `exit ${code}`;
-		if (said === null && run.warning !== null && run.samples > 0 && this.#state.status === 'ok') {
-			// Valid data, a warning and a non-zero exit (infoROM corrupted, 14): keep the data, start it again.
-			this.#scheduleRestart(null, run.child);
-			return;
-		}
-		this.#scheduleRestart(`${said ?? run.warning ?? 'nvidia-smi exited unexpectedly'} (${how})`, run.child);
-	}
-
-	/** The fields without the sensor that the run's text says the driver does not know; null when it says no such thing. */
-	#withoutRejectedField(run: LoopRun): GpuField[] | null {
-		for (const line of run.text) {
-			const fewer = dropRejectedField(run.fields, line);
-			if (fewer !== null) return fewer;
-		}
-		return null;
+		this.#scheduleRestart(end.kind === 'keep' ? null : end.message, run.child);
 	}
 
 	#finishLoop(run: LoopRun): void {
@@ -291,13 +246,8 @@ export class GpuLoop {
 
 	#setState(state: GpuState): void {
 		if (this.#halted) return;
-		this.#state = state;
-		this.#onChange(state);
+		// Named, so that the views say whose words these are (format/gpu-state.ts).
+		this.#state = {...state, source: 'nvidia-smi'};
+		this.#onChange(this.#state);
 	}
-}
-
-/** stderr never carries rows; treat every line as text. */
-function parseGpuLineAsText(line: string): {kind: 'text'; text: string} | {kind: 'blank'} {
-	const text = line.replace(/\r$/, '');
-	return text.trim() === '' ? {kind: 'blank'} : {kind: 'text', text};
 }

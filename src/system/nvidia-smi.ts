@@ -42,6 +42,8 @@ const DEFAULT_KILL_GRACE_MS = 2_000;
 const MIN_PROCESS_TIMEOUT_MS = 10_000;
 
 export class NvidiaSmiReader {
+	/** The name its states carry (GpuState.source); system/gpu-backend.ts hands it out as a GpuBackend. */
+	readonly source = 'nvidia-smi';
 	readonly #killGraceMs: number;
 
 	readonly #listeners = new Set<() => void>();

@@ -1,7 +1,7 @@
 import {describe, expect, test} from 'vitest';
 import {Monitor} from '../../src/core/monitor.js';
 import {logRecordReadSchema} from '../../src/memlog/record.js';
-import {aggregateGpus, LogWindow} from '../../src/memlog/window.js';
+import {LogWindow} from '../../src/memlog/window.js';
 import {gpu, hostMemory, ScriptedSources} from '../helpers/snapshots.js';
 
 const rules = {critical: 85, warnMargin: 10, hysteresis: 2};
@@ -141,10 +141,4 @@ describe('LogWindow', () => {
 		expect(json.gpu).toMatchObject({memory_allocated_gb: 61.5, memory_total_gb: 80, memory_percent: 76.88});
 		expect(logRecordReadSchema.safeParse(json).success).toBe(true);
 	});
-});
-
-test('aggregateGpus ignores devices whose memory is unknown', () => {
-	expect(aggregateGpus([gpu(0, null)])).toBeNull();
-	expect(aggregateGpus([gpu(0, null), gpu(1, 25)])?.percent).toBe(25);
-	expect(aggregateGpus([])).toBeNull();
 });

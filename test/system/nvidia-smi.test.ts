@@ -125,11 +125,12 @@ describe('device samples', () => {
 	it('streams the H100 idle and load frames from ONE long-lived loop', async () => {
 		let clock = 1_000_000;
 		const h = startReader({FAKE_NVSMI_SCENARIO: H100}, {now: () => ++clock});
-		expect(h.reader.getState()).toEqual({status: 'starting'});
+		expect(h.reader.getState()).toEqual({status: 'starting', source: 'nvidia-smi'});
 		const idle = await okState(h, state => state.gpus[0]?.memoryUsedBytes === 0);
 		const load = await okState(h, state => state.gpus[0]?.memoryUsedBytes === 19818 * MiB);
 		expect(idle).toEqual({
 			status: 'ok',
+			source: 'nvidia-smi',
 			sampledAt: expect.any(Number),
 			warning: null,
 			gpus: [
@@ -226,7 +227,11 @@ describe('no nvidia-smi', () => {
 		// Started alongside: a reader that does retry (nvidia-smi not executable), on the same backoff.
 		const retrying = startReader({}, {env: {PATH: nonExecutableNvidiaSmi()}});
 		await waitFor(() => h.reader.getState().status === 'absent', 'absent');
-		expect(h.reader.getState()).toEqual({status: 'absent', reason: 'nvidia-smi not found on PATH'});
+		expect(h.reader.getState()).toEqual({
+			status: 'absent',
+			reason: 'nvidia-smi not found on PATH',
+			source: 'nvidia-smi',
+		});
 		// Its third attempt comes after two backoffs (100 + 200 ms): time in which the absent one would have retried too.
 		await waitFor(() => retrying.states.length >= 3, 'three attempts of the retrying reader');
 		expect(h.states.map(({state}) => state.status)).toEqual(['absent']);

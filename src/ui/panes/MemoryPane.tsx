@@ -9,17 +9,17 @@ import Gauge from '../widgets/Gauge.js';
 import {padEnd} from '../../format/columns.js';
 import {
 	cpuText,
-	gpuRow,
-	gpuStatusText,
+	deviceRows,
 	hiddenGpusText,
+	hostLines,
 	ramLimitText,
-	ramRow,
 	sensorColumns,
-	swapRow,
 	type GaugeRow,
+	type HostLine,
 	type SensorColumns,
 } from './memory-rows.js';
-import {printable} from '../../format/printable.js';
+import {gpuStateWords} from '../../format/gpu-state.js';
+import type {Missing} from '../../metrics/metric.js';
 
 export interface Props {
 	/** Host name, shown in the title. */
@@ -65,10 +65,16 @@ function sensorProps(row: GaugeRow, columns: SensorColumns) {
 	};
 }
 
+/** What a host line without a gauge says: `none` (no swap here), `n/a: EACCES /proc/meminfo`, `n/a: no reading yet`. */
+function missingText(missing: Missing, memoryError: string | null): string {
+	if (missing === 'none') return 'none';
+	return `n/a: ${(missing === 'failed' ? memoryError : null) ?? 'no reading yet'}`;
+}
+
 /**
- * RAM, swap and every GPU against their thresholds. Lines, from the top, while `height` lasts:
- * title, RAM, swap, GPU lines (several gauges a line when `gpuColumns` > 1; the last line says
- * how many GPUs did not fit and the worst of them). A failing or absent GPU reader shows its
+ * The registry's host metrics (RAM, swap) and every device (GPU) against their thresholds. Lines, from the top,
+ * while `height` lasts: title, a line per host metric, device lines (several gauges a line when `gpuColumns` > 1;
+ * the last line says how many GPUs did not fit and the worst of them). A failing or absent GPU reader shows its
  * reason in place of the GPU gauges.
  */
 function MemoryPane(props: Props) {
@@ -78,14 +84,16 @@ function MemoryPane(props: Props) {
 	const gpuColumns = Math.max(1, Math.floor(props.gpuColumns ?? 1));
 	if (height <= 0) return null;
 
-	const gpus: GaugeRow[] = props.gpu.status === 'ok' ? props.gpu.gpus.map(reading => gpuRow(reading, metrics)) : [];
+	const source = {memory, memoryError: props.memoryError, cpu: props.cpu, gpu: props.gpu};
+	const hosts = hostLines(source, metrics);
+	const gpus = deviceRows(source, metrics);
 	const labelWidth = Math.max(4, ...gpus.map(g => g.label.length));
-	// Title first to go when short of rows, then swap: RAM and the GPUs are what jobs die of.
+	// Title first to go when short of rows, then the host lines after the first: RAM and the GPUs are what jobs die of.
 	const showTitle = height >= 4;
 	const body = height - (showTitle ? 1 : 0);
-	const showSwap = body >= 3;
-	const gpuRows = Math.max(0, body - 1 - (showSwap ? 1 : 0));
-	// The GPUs' sensor columns; RAM and swap keep them blank when the GPU gauges are full lines beneath them.
+	const shownHosts = hosts.slice(0, 1 + (body >= 3 ? Math.min(hosts.length - 1, body - 2) : 0));
+	const gpuRows = Math.max(0, body - shownHosts.length);
+	// The GPUs' sensor columns; the host lines keep them blank when the GPU gauges are full lines beneath them.
 	const gpuSensors = gpuRows > 0 ? sensorColumns(gpus) : NO_SENSORS;
 	const hostSensors = gpuColumns === 1 ? gpuSensors : NO_SENSORS;
 	const gauge = (row: GaugeRow, gaugeWidth: number, sensors: SensorColumns) => (
@@ -107,32 +115,28 @@ function MemoryPane(props: Props) {
 			{...sensorProps(row, sensors)}
 		/>
 	);
+	const hostLine = (line: HostLine) =>
+		'row' in line ? (
+			gauge(line.row, width, hostSensors)
+		) : (
+			<Line key={line.label} width={width}>
+				{`${padEnd(line.label, labelWidth)} ${missingText(line.missing, props.memoryError)}`}
+			</Line>
+		);
 
 	const cpuLine = cpuText(props.cpu);
 	// Before the notes and the CPU: the title is cut at the right edge, and this says what the RAM gauge measures.
 	const limitLine = ramLimitText(memory);
+	const {problem, warning} = gpuStateWords(props.gpu, now);
 	const notes: string[] = [];
 	if (props.memoryError) notes.push(`memory read failed: ${props.memoryError}`);
-	if (props.gpu.status === 'ok' && props.gpu.warning) notes.push(`nvidia-smi warns: ${printable(props.gpu.warning)}`);
-
-	const ramLine = memory ? (
-		gauge(ramRow(memory, metrics), width, hostSensors)
-	) : (
-		<Line width={width}>{`${padEnd('RAM', labelWidth)} n/a: ${props.memoryError ?? 'no reading yet'}`}</Line>
-	);
-	const swap = memory ? swapRow(memory, metrics) : null;
-	const swapLine = swap ? (
-		gauge(swap, width, hostSensors)
-	) : (
-		<Line width={width}>{`${padEnd('swap', labelWidth)} ${memory ? 'none' : 'n/a'}`}</Line>
-	);
+	if (warning !== null) notes.push(warning);
 
 	const gpuLines: React.ReactNode[] = [];
-	const status = gpuStatusText(props.gpu, now);
-	if (gpuRows > 0 && status !== null) {
+	if (gpuRows > 0 && problem !== null) {
 		gpuLines.push(
 			<Line key="gpu-status" width={width}>
-				{`${padEnd('GPU', labelWidth)} ${status}`}
+				{`${padEnd('GPU', labelWidth)} ${problem.what}${problem.why === null ? '' : `: ${problem.why}`}`}
 			</Line>,
 		);
 	} else if (gpuRows > 0) {
@@ -168,8 +172,7 @@ function MemoryPane(props: Props) {
 					{cpuLine ? ` · ${cpuLine}` : ''}
 				</Line>
 			) : null}
-			{ramLine}
-			{showSwap ? swapLine : null}
+			{shownHosts.map(hostLine)}
 			{gpuLines}
 		</Box>
 	);

@@ -1,20 +1,12 @@
-import {gpuMetricId} from '../../core/metric-id.js';
-import type {GpuReading, GpuState, HostCpu, HostMemory, Level, MetricId, MetricStatus} from '../../core/types.js';
+import type {HostCpu, HostMemory, Level, MetricId, MetricStatus} from '../../core/types.js';
 import {LEVEL_TAG, worse} from '../../format/levels.js';
-import {formatAge} from '../../format/duration.js';
 import {formatBytes, formatPercent} from '../../format/units.js';
-import {cgroupLimitWords, ramAgainstLimit} from '../../core/ram-limit.js';
-import {printable} from '../../format/printable.js';
+import {cgroupLimitWords} from '../../core/ram-limit.js';
+import type {DeviceSensors, GaugeReading, MetricEntry, MetricSource, Missing} from '../../metrics/metric.js';
+import {METRICS} from '../../metrics/registry.js';
 
-// Pure data for MemoryPane: one entry per gauge, computed from the snapshot's fields.
-
-/** A GPU's sensors as nvidia-smi gave them; null where it had none (N/A) or was not asked. */
-export interface GpuSensors {
-	readonly utilizationPercent: number | null;
-	readonly temperatureC: number | null;
-	readonly powerDrawW: number | null;
-	readonly powerLimitW: number | null;
-}
+// Pure data for MemoryPane: one entry per gauge, from the metric registry's entries that have a gauge on the pane:
+// the host's (one line each: RAM, swap) and the devices' (the GPUs, packed several to a line).
 
 export interface GaugeRow {
 	readonly metric: MetricId;
@@ -28,8 +20,8 @@ export interface GaugeRow {
 	readonly headroomBytes: number | null;
 	/** The value and its judgement are from the last reading: this one failed. */
 	readonly stale: boolean;
-	/** A GPU's utilisation, temperature and power (null where nvidia-smi has none); null for RAM and swap. */
-	readonly sensors: GpuSensors | null;
+	/** A device's utilisation, temperature and power (null where it has none); null for RAM and swap. */
+	readonly sensors: DeviceSensors | null;
 }
 
 /** Bytes between what is used and the threshold (negative over it); null when a size is unknown. */
@@ -42,37 +34,47 @@ function headroomBytes(
 	return (totalBytes * thresholdPercent) / 100 - usedBytes;
 }
 
-function row(
-	metric: MetricId,
-	label: string,
-	percent: number | null,
-	used: number | null,
-	total: number | null,
-	metrics: Readonly<Record<MetricId, MetricStatus>>,
-	sensors: GpuSensors | null = null,
-): GaugeRow {
-	const status = metrics[metric];
+function row(label: string, reading: GaugeReading, metrics: Readonly<Record<MetricId, MetricStatus>>): GaugeRow {
+	const status = metrics[reading.metric];
 	// The core judges levels; before its first judgement a gauge is plain ok, never guessed here.
 	const threshold = status?.threshold ?? null;
 	return {
-		metric,
+		metric: reading.metric,
 		label,
-		percent,
+		percent: reading.percent,
 		level: status?.level ?? 'ok',
 		threshold,
 		peak: status?.peak ?? null,
-		usedBytes: used,
-		totalBytes: total,
-		headroomBytes: headroomBytes(total, used, threshold),
+		usedBytes: reading.usedBytes,
+		totalBytes: reading.totalBytes,
+		headroomBytes: headroomBytes(reading.totalBytes, reading.usedBytes, threshold),
 		stale: status?.stale === true,
-		sensors,
+		sensors: reading.sensors,
 	};
 }
 
-/** Against the job's cgroup limit when it has one (the Monitor judges it so), else the host's RAM. */
-export function ramRow(memory: HostMemory, metrics: Readonly<Record<MetricId, MetricStatus>>): GaugeRow {
-	const {percent, usedBytes, totalBytes} = ramAgainstLimit(memory);
-	return row('ram', 'RAM', percent, usedBytes, totalBytes, metrics);
+const onPane = (metric: MetricEntry) => metric.words.pane !== null;
+
+/** A host metric's line: its gauge, or why it has none (the pane words it). */
+export type HostLine = {readonly label: string} & ({readonly row: GaugeRow} | {readonly missing: Missing});
+
+/** One line per host metric with a gauge on the pane, in the registry's order (RAM first: what jobs die of). */
+export function hostLines(source: MetricSource, metrics: Readonly<Record<MetricId, MetricStatus>>): HostLine[] {
+	return METRICS.filter(m => onPane(m) && !m.perDevice).map(metric => {
+		const label = metric.words.pane!;
+		const gauges = metric.gauges(source);
+		return typeof gauges === 'string' || gauges[0] === undefined
+			? {label, missing: typeof gauges === 'string' ? gauges : 'none'}
+			: {label, row: row(label, gauges[0], metrics)};
+	});
+}
+
+/** Every device's gauge (`GPU0`, `GPU1`…); none while a device reader has no sample (the pane says its state). */
+export function deviceRows(source: MetricSource, metrics: Readonly<Record<MetricId, MetricStatus>>): GaugeRow[] {
+	return METRICS.filter(m => onPane(m) && m.perDevice).flatMap(metric => {
+		const gauges = metric.gauges(source);
+		return typeof gauges === 'string' ? [] : gauges.map(g => row(`${metric.words.pane}${g.index}`, g, metrics));
+	});
 }
 
 /**
@@ -86,29 +88,6 @@ export function ramLimitText(memory: HostMemory | null): string | null {
 	return `RAM (${cgroupLimitWords(cgroup.scope, cgroup.limitBytes)}; ${host})`;
 }
 
-/** null on a machine without swap (the pane says "swap: none"). */
-export function swapRow(memory: HostMemory, metrics: Readonly<Record<MetricId, MetricStatus>>): GaugeRow | null {
-	const {swap} = memory;
-	return swap ? row('swap', 'swap', swap.percent, swap.usedBytes, swap.totalBytes, metrics) : null;
-}
-
-export function gpuRow(reading: GpuReading, metrics: Readonly<Record<MetricId, MetricStatus>>): GaugeRow {
-	return row(
-		gpuMetricId(reading.index),
-		`GPU${reading.index}`,
-		reading.memoryPercent,
-		reading.memoryUsedBytes,
-		reading.memoryTotalBytes,
-		metrics,
-		{
-			utilizationPercent: reading.utilizationPercent,
-			temperatureC: reading.temperatureC ?? null,
-			powerDrawW: reading.powerDrawW ?? null,
-			powerLimitW: reading.powerLimitW ?? null,
-		},
-	);
-}
-
 /** Which sensor columns the GPU lines of a pane have: those that at least one GPU reports. */
 export interface SensorColumns {
 	readonly utilization: boolean;
@@ -117,30 +96,13 @@ export interface SensorColumns {
 }
 
 export function sensorColumns(gpus: readonly GaugeRow[]): SensorColumns {
-	const any = (pick: (sensors: GpuSensors) => number | null | undefined) =>
+	const any = (pick: (sensors: DeviceSensors) => number | null | undefined) =>
 		gpus.some(g => g.sensors !== null && Number.isFinite(pick(g.sensors)));
 	return {
 		utilization: any(s => s.utilizationPercent),
 		temperature: any(s => s.temperatureC),
 		power: any(s => s.powerDrawW),
 	};
-}
-
-/** What stands in for the GPU gauges when the reader has none to give; null when it has. */
-export function gpuStatusText(state: GpuState, now: number): string | null {
-	switch (state.status) {
-		case 'ok':
-			return state.gpus.length === 0 ? 'no GPU reported by nvidia-smi' : null;
-		case 'starting':
-			return 'starting nvidia-smi…';
-		case 'absent':
-			return `not monitored: ${state.reason}`;
-		case 'error': {
-			const retry =
-				state.retryAt === null ? '' : `; retrying in ${formatAge(Math.max(0, (state.retryAt - now) / 1000))}`;
-			return `nvidia-smi failed: ${printable(state.message)}${retry}`;
-		}
-	}
 }
 
 /**

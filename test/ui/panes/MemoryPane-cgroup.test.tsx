@@ -2,7 +2,7 @@ import {afterEach, describe, expect, test} from 'vitest';
 import {cleanup, render} from 'ink-testing-library';
 import MemoryPane, {type Props} from '../../../src/ui/panes/MemoryPane.js';
 import type {HostMemory} from '../../../src/core/types.js';
-import {ramLimitText, ramRow} from '../../../src/ui/panes/memory-rows.js';
+import {hostLines, ramLimitText} from '../../../src/ui/panes/memory-rows.js';
 import {hostMemory} from '../../helpers/snapshots.js';
 import {expectFits, frameLines, GIB, NOW, status} from '../fixtures.js';
 
@@ -53,6 +53,7 @@ describe('the RAM gauge against the job cgroup limit', () => {
 		const own: HostMemory = {...limited, cgroup: {...limited.cgroup!, scope: 'traintop'}};
 		expect(ramLimitText(own)).toBe('RAM (cgroup limit 16.0 GiB; host 30.0% of 64.0 GiB)');
 		expect(ramLimitText(null)).toBeNull();
-		expect(ramRow(own, {})).toMatchObject({percent: 95, totalBytes: 16 * GIB, headroomBytes: null});
+		const [ram] = hostLines({memory: own, memoryError: null, gpu: base.gpu}, {});
+		expect(ram).toMatchObject({label: 'RAM', row: {percent: 95, totalBytes: 16 * GIB, headroomBytes: null}});
 	});
 });
