@@ -57,8 +57,8 @@ describe('freshestJobView', () => {
 describe('job-level events', () => {
 	it('are the events of the job itself, not of a step', () => {
 		expect(isJobLevelEvent(event('slurm:16'))).toBe(true);
-		expect(isJobLevelEvent(event('slurm:16.0', 'exited'))).toBe(false);
-		expect(isJobLevelEvent(event('torchrun:4242', 'exited'))).toBe(false);
+		expect(isJobLevelEvent(event('slurm:16.0', 'rank-exited'))).toBe(false);
+		expect(isJobLevelEvent(event('torchrun:4242', 'rank-exited'))).toBe(false);
 		expect(isJobLevelEvent(event(null, 'save-seen'))).toBe(false);
 	});
 
