@@ -3,7 +3,7 @@ import path from 'node:path';
 import type {DeclaredNode} from '../cluster/declared-vs-seen.js';
 import type {Settings, SettingsInput} from '../config/schema.js';
 import {EXIT, UsageError} from '../core/errors.js';
-import {type FleetSession, openFleetSession} from '../fleet/fleet-session.js';
+import {type AgentsSession as FleetSession, openSession} from '../session/session.js';
 import {existingRunDir} from './checkpoints.js';
 import {formatGpuThresholds} from '../config/gpu-thresholds.js';
 import type {FleetConnection} from '../fleet/fleet.js';
@@ -123,7 +123,7 @@ export async function runFleet({
 	declared,
 	exitNow,
 }: FleetCommandOptions): Promise<number> {
-	const session = openFleetSession({settings, runDir, connections, declared});
+	const session = await openSession({settings, runDir, connections, declared});
 	process.on('exit', () => session.killNow());
 	const stop = stopOnSignals(exitNow);
 	const tui = !flags.headless && !json && process.stdout.isTTY === true && process.stdin.isTTY === true;

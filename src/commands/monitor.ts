@@ -3,7 +3,7 @@ import path from 'node:path';
 import {EXIT, UsageError} from '../core/errors.js';
 import type {Settings} from '../config/schema.js';
 import type {RankSelector} from '../ranks/tree.js';
-import {openSession, type Session} from '../session/session.js';
+import {type LocalSession as Session, openSession} from '../session/session.js';
 import {slurmJobFromFlags} from '../config/selection.js';
 import {existingRunDir} from './checkpoints.js';
 import {stopOnSignals} from './stop-signals.js';

@@ -2,7 +2,7 @@ import type {Writable} from 'node:stream';
 import {clearedText, findingText} from '../cluster/declared-vs-seen.js';
 import type {FindingChange} from '../cluster/declared-watch.js';
 import type {RankSet, Snapshot} from '../core/types.js';
-import type {FleetSession} from '../fleet/fleet-session.js';
+import type {AgentsSession as FleetSession} from '../session/session.js';
 import type {LinkState, NodeView} from '../fleet/node-state.js';
 import {linkWords, nodeLabel} from '../fleet/node-words.js';
 import {LEVEL_WORD} from '../format/levels.js';

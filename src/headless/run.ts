@@ -1,7 +1,7 @@
 import type {Writable} from 'node:stream';
 import type {Settings} from '../config/schema.js';
 import type {GpuState, RankSet, Snapshot} from '../core/types.js';
-import type {Session} from '../session/session.js';
+import type {LocalSession as Session} from '../session/session.js';
 import {formatAge} from '../format/duration.js';
 import {localTime} from '../format/time.js';
 import {watchPauses} from '../system/pause-watch.js';
