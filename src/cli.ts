@@ -154,8 +154,9 @@ async function main(): Promise<number> {
 		// Many nodes: through a `traintop agent` on each (--hosts, --cluster, --slurm-job J --agents).
 		let agents = null;
 		if (cli.flags.hosts !== undefined || cli.flags.cluster !== undefined || (cli.flags.agents && cli.flags.slurmJob)) {
-			const {fleetConnections, runDirOf} = await import('./commands/fleet.js');
-			agents = await fleetConnections(cli.flags, given, settings, runDirOf(args.slice(1)));
+			const {fleetConnections} = await import('./commands/fleet-connections.js');
+			const {runDirFrom} = await import('./commands/run-dir.js');
+			agents = await fleetConnections(cli.flags, given, settings, runDirFrom(args.slice(1)));
 		}
 		return runSignalCommand({
 			agents,
@@ -182,24 +183,13 @@ async function main(): Promise<number> {
 	const {checkMistypedCommand} = await import('./cli/suggest.js');
 	checkMistypedCommand(command);
 	monitorHeap();
-	// Many nodes: --hosts, --cluster, or --slurm-job J --agents (each node of the job through one srun --overlap).
-	if (cli.flags.hosts !== undefined || cli.flags.cluster !== undefined || (cli.flags.agents && cli.flags.slurmJob)) {
-		const {runFleet, fleetPlan, runDirOf} = await import('./commands/fleet.js');
-		const runDir = runDirOf(cli.input);
-		return runFleet({
-			runDir,
-			flags: cli.flags,
-			settings,
-			json,
-			...(await fleetPlan(cli.flags, given, settings, runDir)),
-			exitNow: () => process.exit(EXIT.ok),
-		});
-	}
+	// One node or many (--hosts, --cluster, --slurm-job J --agents): the monitor's session has the nodes.
 	const {runMonitor} = await import('./commands/monitor.js');
 	return runMonitor({
 		input: cli.input,
 		flags: cli.flags,
 		settings,
+		given,
 		json,
 		selector,
 		exitNow: () => process.exit(EXIT.ok),

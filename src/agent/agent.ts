@@ -1,5 +1,5 @@
 import type {Readable, Writable} from 'node:stream';
-import type {Session} from '../session/session.js';
+import type {LocalSession as Session} from '../session/session.js';
 import {readCappedLines} from '../system/capped-lines.js';
 import {CommandLines} from './agent-commands.js';
 import {type AgentMessage, type HelloMessage, PROTOCOL} from './protocol.js';

@@ -7,7 +7,7 @@ import type {Settings} from '../config/schema.js';
 import {EXIT, UsageError} from '../core/errors.js';
 import type {RankSelector} from '../ranks/tree.js';
 import {openSession} from '../session/session.js';
-import {runDirFrom} from './monitor.js';
+import {runDirFrom} from './run-dir.js';
 import {stopOnSignals} from './stop-signals.js';
 
 export interface AgentCommandOptions {

@@ -56,6 +56,8 @@ export async function runDemoCommand(o: DemoOptions): Promise<number> {
 			input: [runDir],
 			flags: o.flags,
 			settings,
+			given: {},
+			localOnly: true,
 			json: o.json,
 			selector: {kind: 'pid', pid: job.launcherPid},
 			exitNow: o.exitNow,

@@ -2,10 +2,17 @@ import {hostname} from 'node:os';
 import path from 'node:path';
 import type {DeclaredNode} from '../cluster/declared-vs-seen.js';
 import {formatGpuThresholds} from '../config/gpu-thresholds.js';
-import type {Settings} from '../config/schema.js';
+import type {Settings, SettingsInput} from '../config/schema.js';
 import {UsageError} from '../core/errors.js';
 import type {FleetConnection} from '../fleet/fleet.js';
-import {type AgentArgs, DEFAULT_SSH_COMMAND, localConnection, sshConnection} from '../fleet/transports.js';
+import {
+	type AgentArgs,
+	DEFAULT_SSH_COMMAND,
+	localConnection,
+	srunConnection,
+	sshConnection,
+} from '../fleet/transports.js';
+import {slurmJobNodes} from '../slurm/job-nodes.js';
 
 // From the command line to the agents to run: `--hosts a,user@b,local` (ssh, or a local child), each agent asked
 // to watch what this traintop would (the same RUN_DIR, interval, thresholds and selection). cluster.yaml's nodes
@@ -90,4 +97,88 @@ export function connectionsFor(
 			? localConnection(node.name, options.self, args)
 			: sshConnection(node.name, {host: node.host, user: node.user}, ssh, args);
 	});
+}
+
+/** Many nodes, each through its `traintop agent`: --hosts, --cluster, or --slurm-job J --agents. */
+export function wantsAgents(flags: Readonly<Record<string, unknown>>): boolean {
+	return flags.hosts !== undefined || flags.cluster !== undefined || (Boolean(flags.agents) && Boolean(flags.slurmJob));
+}
+
+/** `--ssh-command`, else TRAINTOP_SSH_COMMAND, else the default (fleet/transports.ts). */
+function sshCommandFrom(flags: Readonly<Record<string, unknown>>): string | null {
+	const flag = flags.sshCommand;
+	if (typeof flag === 'string') {
+		if (flag.trim() === '') throw new UsageError('--ssh-command: empty (give a command, e.g. "ssh -p 2222")');
+		return flag;
+	}
+	const env = process.env.TRAINTOP_SSH_COMMAND;
+	return env && env.trim() !== '' ? env : null;
+}
+
+/**
+ * The nodes to watch: `--hosts`, or a cluster.yaml's nodes (`--cluster`), not both. A cluster node's GPUs get their
+ * reserve factor as threshold (cluster/gpu-thresholds.ts) unless the user set one (`given`: theirs, not defaults).
+ */
+export async function nodesFromFlags(
+	flags: Readonly<Record<string, unknown>>,
+	given: Pick<SettingsInput, 'gpuThreshold' | 'gpuThresholds'>,
+): Promise<NodeTarget[]> {
+	if (flags.hosts !== undefined && flags.cluster !== undefined)
+		throw new UsageError('--hosts and --cluster cannot be used together (a cluster.yaml lists its own nodes)');
+	if (typeof flags.hosts === 'string') return nodesFromHosts(flags.hosts);
+	if (typeof flags.cluster !== 'string' || flags.cluster === '') throw new UsageError('--cluster needs a FILE');
+	const {loadClusterFile} = await import('../cluster/cluster-config.js');
+	const {clusterGpuThresholds} = await import('../cluster/gpu-thresholds.js');
+	const {nodes} = await loadClusterFile(flags.cluster);
+	return nodes.map(declared => {
+		const {node} = declared;
+		return {
+			name: node.name,
+			transport: node.transport,
+			host: node.host,
+			user: node.user,
+			gpuThresholds: clusterGpuThresholds(node, given),
+			declared,
+		};
+	});
+}
+
+/** The agents to run, and what cluster.yaml says each node is (by name; empty without --cluster). */
+export interface FleetPlan {
+	readonly connections: FleetConnection[];
+	readonly declared: ReadonlyMap<string, DeclaredNode>;
+}
+
+/**
+ * The agents to run for these flags: one per node of `--hosts` or `--cluster` (ssh, or a child for `local`), or one
+ * `srun --overlap` step over the nodes of `--slurm-job J`. `given` is what the user set (not defaults).
+ */
+export async function fleetPlan(
+	flags: Readonly<Record<string, unknown>>,
+	given: Pick<SettingsInput, 'gpuThreshold' | 'gpuThresholds'>,
+	settings: Settings,
+	runDir: string | null,
+): Promise<FleetPlan> {
+	const plan = agentArgs(settings, flags, runDir);
+	if (flags.hosts === undefined && flags.cluster === undefined && typeof flags.slurmJob === 'string') {
+		const jobId = flags.slurmJob;
+		const nodes = await slurmJobNodes(jobId);
+		const own = plan.gpuThresholds.size > 0 ? ['--gpu-thresholds', formatGpuThresholds(plan.gpuThresholds)] : [];
+		return {
+			connections: [srunConnection(jobId, nodes, {args: [...plan.args, '--slurm-job', jobId, ...own]})],
+			declared: new Map(),
+		};
+	}
+	const nodes = await nodesFromFlags(flags, given);
+	// This same traintop, for nodes whose agent runs here (`local`).
+	const self = [process.execPath, process.argv[1] ?? 'traintop'];
+	return {
+		connections: connectionsFor(nodes, plan, {sshCommand: sshCommandFrom(flags), self}),
+		declared: new Map(nodes.flatMap(node => (node.declared ? [[node.name, node.declared] as const] : []))),
+	};
+}
+
+/** fleetPlan's agents alone: what `traintop signal` across nodes needs. */
+export async function fleetConnections(...args: Parameters<typeof fleetPlan>): Promise<FleetConnection[]> {
+	return (await fleetPlan(...args)).connections;
 }

@@ -3,38 +3,17 @@ import type {JobEvent, Snapshot} from '../core/types.js';
 import {AgentStream} from './agent-stream.js';
 import {ConnectSlots} from './connect-slots.js';
 import {type AnswerTo, type Asked, type CommandBody, CommandsInFlight} from './commands-in-flight.js';
-import {type LinkState, NodeState, type NodeView} from './node-state.js';
-import {linkWords} from './node-words.js';
+import {ATTEMPT_GRACE_MS, COALESCE_MS, type FleetConnection, type FleetOptions} from './fleet-options.js';
+import {LinkEvents} from './link-events.js';
+import {linkEndWhy} from './link-health.js';
+import {NodeState, type NodeView} from './node-state.js';
+
+export type {FleetConnection} from './fleet-options.js';
 
 // Many nodes on one screen: the agents' connections, each node's latest snapshot and link state, and the way back
 // to them (signal and detail commands, each waiting a bounded time for its answer: commands-in-flight.ts). A dead,
 // hung or slow agent marks its own node stale or lost and is reconnected with backoff; nothing here waits on a
 // node, so one bad node never stalls the others or the screen.
-
-/** One agent process to run: a node through ssh or locally, or every node of a SLURM job through one srun. */
-export interface FleetConnection {
-	/** The nodes it carries, by name. Empty: whatever hosts its agents say hello as (srun over a job's nodes). */
-	readonly nodes: readonly string[];
-	/** Where its one node is reached (the ssh host, `local`), shown beside the name; absent: the name says it. */
-	readonly address?: string;
-	readonly argv: readonly string[];
-	readonly env?: NodeJS.ProcessEnv;
-}
-
-export interface FleetOptions {
-	readonly connections: readonly FleetConnection[];
-	/** The sampling interval asked of the agents: how often to judge the links, and their default interval. */
-	readonly intervalMs: number;
-	readonly now?: () => number;
-	/** First reconnect delay, doubled each time up to maxMs; back to the first after a hello. */
-	readonly backoff?: {readonly initialMs: number; readonly maxMs: number};
-	/** A connection silent this long is ended and made again (a hung agent or a dead link ssh has not noticed). */
-	readonly hungAfterMs?: number;
-	/** A connection without a hello this long is ended and made again (an ssh that hangs on connect). */
-	readonly helloTimeoutMs?: number;
-	/** How long a signal command waits for its reply. */
-	readonly replyTimeoutMs?: number;
-}
 
 export interface FleetView {
 	readonly time: number;
@@ -42,9 +21,6 @@ export interface FleetView {
 	/** The nodes' link changes (lost, stale, connected again), oldest first, bounded; absent: none kept. */
 	readonly events?: readonly JobEvent[];
 }
-
-/** Link changes kept for the alerts pane. */
-const LINK_EVENTS_KEPT = 50;
 
 export type CommandOutcome =
 	| {readonly kind: 'reply'; readonly reply: ReplyMessage}
@@ -62,12 +38,6 @@ interface Link {
 
 type SnapshotListener = (node: string, snapshot: Snapshot) => void;
 
-/** On close, how long a connection still being made has after SIGTERM before SIGKILL (srun ends its step on TERM). */
-const ATTEMPT_GRACE_MS = 1000;
-
-/** How long snapshots are gathered into one view: the sampling interval, within 0.1–1 s. */
-const COALESCE_MS = (intervalMs: number) => Math.min(1000, Math.max(100, intervalMs));
-
 export class Fleet {
 	readonly #options: FleetOptions;
 	readonly #now: () => number;
@@ -78,9 +48,7 @@ export class Fleet {
 	readonly #inFlight = new CommandsInFlight();
 	#timer: NodeJS.Timeout | null = null;
 	#emitTimer: NodeJS.Timeout | null = null;
-	#lastStates = '';
-	readonly #linkStates = new Map<string, LinkState>();
-	#linkEvents: readonly JobEvent[] = [];
+	readonly #linkEvents = new LinkEvents();
 	/** At most 32 connections being made at once; the others wait their turn, shown as connecting. */
 	readonly #slots = new ConnectSlots<Link>();
 	#closed = false;
@@ -110,7 +78,7 @@ export class Fleet {
 	/** Every node, in the order they were named (discovered ones after, as heard). */
 	current(): FleetView {
 		const now = this.#now();
-		return {time: now, nodes: [...this.#nodes.values()].map(node => node.view(now)), events: this.#linkEvents};
+		return {time: now, nodes: [...this.#nodes.values()].map(node => node.view(now)), events: this.#linkEvents.events};
 	}
 
 	/** One node's view now (its hello, snapshot, link), without building every other node's; null when unknown. */
@@ -279,48 +247,24 @@ export class Fleet {
 	/** On a clock: ends connections that hung, and tells the views when a link's state changed. */
 	#judge(): void {
 		const now = this.#now();
-		const hungAfterMs = this.#options.hungAfterMs ?? Math.max(15_000, 10 * this.#options.intervalMs);
-		const helloTimeoutMs = this.#options.helloTimeoutMs ?? 30_000;
+		const limits = {
+			hungAfterMs: this.#options.hungAfterMs ?? Math.max(15_000, 10 * this.#options.intervalMs),
+			helloTimeoutMs: this.#options.helloTimeoutMs ?? 30_000,
+		};
 		for (const link of this.#links) {
 			const stream = link.stream;
 			if (!stream) continue;
-			const nodes = [...link.nodes].map(name => this.#node(name));
-			const heard = nodes.some(node => node.state(now) !== 'connecting');
-			const silent = nodes.every(node => (node.silentMs(now) ?? now - link.startedAt) > hungAfterMs);
-			if (!heard && now - link.startedAt > helloTimeoutMs) {
-				stream.kill();
-				this.#ended(link, stream, `gave no hello in ${helloTimeoutMs / 1000} s`);
-			} else if (heard && silent) {
-				stream.kill();
-				this.#ended(link, stream, `silent for ${Math.round(hungAfterMs / 1000)} s (hung): ended`);
-			}
+			const why = linkEndWhy(
+				[...link.nodes].map(name => this.#node(name)),
+				link.startedAt,
+				now,
+				limits,
+			);
+			if (why === null) continue;
+			stream.kill();
+			this.#ended(link, stream, why);
 		}
-		const states = [...this.#nodes.values()].map(node => `${node.name}=${node.state(now)}`).join(',');
-		if (states !== this.#lastStates) {
-			this.#lastStates = states;
-			this.#recordLinkChanges(now);
-			this.#emit();
-		}
-	}
-
-	/**
-	 * A node lost, gone stale, or connected again after either, as an event for the alerts pane (a first connection
-	 * and a reconnect attempt are not news: the row shows them).
-	 */
-	#recordLinkChanges(now: number): void {
-		const events: JobEvent[] = [];
-		for (const node of this.#nodes.values()) {
-			const state = node.state(now);
-			// Reconnecting is the way back from lost, not news of its own: the state before it is kept.
-			if (state === 'connecting') continue;
-			const was = this.#linkStates.get(node.name);
-			this.#linkStates.set(node.name, state);
-			if (state === was || (state === 'connected' && was === undefined)) continue;
-			const level = state === 'lost' ? 'critical' : state === 'stale' ? 'warn' : 'ok';
-			const text = `node ${node.name} ${linkWords(node.view(now), now)}`;
-			events.push({time: now, kind: 'node-link', job: null, rank: null, pid: null, level, text});
-		}
-		if (events.length > 0) this.#linkEvents = [...this.#linkEvents, ...events].slice(-LINK_EVENTS_KEPT);
+		if (this.#linkEvents.changed([...this.#nodes.values()], now)) this.#emit();
 	}
 
 	#scheduleEmit(): void {

@@ -1,20 +1,17 @@
 import type {Writable} from 'node:stream';
 import type {Settings} from '../config/schema.js';
-import type {GpuState, RankSet, Snapshot} from '../core/types.js';
-import type {Session} from '../session/session.js';
+import type {JobEvent, Snapshot} from '../core/types.js';
+import {nodeLabel} from '../fleet/node-words.js';
 import {formatAge} from '../format/duration.js';
 import {localTime} from '../format/time.js';
-import {watchPauses} from '../system/pause-watch.js';
 import {formatThreshold} from '../format/units.js';
-import {
-	describeRanksFound,
-	eventRecord,
-	formatAlertLine,
-	formatEventLine,
-	formatGpuStateLine,
-	formatStatusLine,
-	startRecord,
-} from './format.js';
+import {freshestJobView, isJobLevelEvent, JobLevelEvents} from '../session/job-level.js';
+import type {Session} from '../session/session.js';
+import {watchPauses} from '../system/pause-watch.js';
+import {eventRecord, formatEventLine, startRecord} from './format.js';
+import {printLinks} from './link-lines.js';
+import {NodeLines} from './node-lines.js';
+import {type Print, printTo} from './print.js';
 import {SlurmReport} from './slurm-report.js';
 import {stdoutReader} from './stdout-reader.js';
 
@@ -34,86 +31,98 @@ function thresholdWords(settings: Settings): string {
 	return `ram ${settings.ramThreshold}% ${gpu} swap ${settings.swapThreshold}%`;
 }
 
-/** What identifies a GPU reader state for reporting: status, the devices' names, and its message. */
-function gpuStateKey(state: GpuState): string {
-	switch (state.status) {
-		case 'starting':
-			return 'starting';
-		case 'ok':
-			return `ok|${state.gpus.map(g => `${g.index}:${g.name}`).join(',')}|${state.warning ?? ''}`;
-		case 'absent':
-			return `absent|${state.reason}`;
-		case 'error':
-			return `error|${state.message}`;
+/** The first line on stderr and, with --json, the stream's first object: what is watched and where the logs go. */
+function sayStart(session: Session, print: Print): void {
+	const {settings} = session;
+	if (session.kind === 'local') {
+		const {recorder} = session;
+		print.note(
+			`watching ${session.host} every ${settings.interval} s; thresholds ${thresholdWords(settings)}; ` +
+				(recorder.path
+					? `memory log ${recorder.path} (a record every ${settings.logInterval} s)`
+					: 'memory log off (--no-log)'),
+		);
+		// --json's first line says which shape the stream has; the records after it are the memory log's own format.
+		print.record(startRecord({host: session.host, time: Date.now()}));
+		return;
 	}
+	const listed = session.fleet.current().nodes;
+	const logs = session.logPattern ? `memory logs ${session.logPattern}` : 'memory logs off (--no-log)';
+	const count = `${listed.length} node${listed.length === 1 ? '' : 's'}`;
+	const which = listed.length > 0 ? `${count} (${listed.map(nodeLabel).join(', ')})` : "the job's nodes";
+	print.note(`watching ${which} every ${settings.interval} s; ${logs}`);
+	// `hosts` is empty until a SLURM job's nodes are known.
+	print.record(startRecord({hosts: listed.map(node => node.name), time: Date.now()}));
 }
 
 /**
- * The headless view of a session: a status line (or a JSON record) per log interval on stdout, a
- * line per level change and per event on stderr. It only prints: the session samples and writes the
- * memory log. Resolves when the signal aborts or stdout's reader goes away.
+ * The job as a whole, said once at the top however many nodes see it: the scheduler's view (state, restarts, time
+ * left against the save cadence) from the freshest reading among the nodes' latest snapshots, and the job's own
+ * events (requeued, resumed, ended), each once. With one node, that node's own.
+ */
+function jobLevel(print: Print, many: boolean) {
+	const latest = new Map<string, Snapshot>();
+	const report = new SlurmReport();
+	const once = new JobLevelEvents();
+	return {
+		/** Whether the node's view leaves this event to the job level (said here, once). */
+		takes: (event: JobEvent): boolean => {
+			if (!many || !isJobLevelEvent(event)) return false;
+			if (once.first(event)) {
+				print.note(formatEventLine(event));
+				print.record(eventRecord(event));
+			}
+			return true;
+		},
+		update(node: string, snapshot: Snapshot): void {
+			latest.set(node, snapshot);
+			const job = freshestJobView(latest.values());
+			if (job === null) return;
+			const news = report.update(job);
+			for (const line of news.lines) print.note(line);
+			for (const record of news.records) print.record(record);
+		},
+	};
+}
+
+/**
+ * The headless view of a session, one node or many: a status line (or a JSON record) per node per log interval on
+ * stdout, a line per level change and per event on stderr (with many nodes, each names its node), the job's own
+ * facts once at the top, and the agents' link changes. It only prints: the session samples and writes the logs.
+ * Resolves when the signal aborts or stdout's reader goes away.
  */
 export async function runHeadless(session: Session, options: HeadlessOptions): Promise<void> {
-	const {settings, recorder, monitor} = session;
-	const {stdout, stderr} = options;
-	const note = (text: string) => stderr.write(`traintop: ${text}\n`);
-	const reader = stdoutReader(stdout, options.signal);
+	const {settings} = session;
+	const reader = stdoutReader(options.stdout, options.signal);
+	const print = printTo(options.stdout, options.stderr, reader, options.json);
+	const many = session.kind === 'agents';
+	sayStart(session, print);
 
-	note(
-		`watching ${session.host} every ${settings.interval} s; ` +
-			`thresholds ${thresholdWords(settings)}; ` +
-			(recorder.path
-				? `memory log ${recorder.path} (a record every ${settings.logInterval} s)`
-				: 'memory log off (--no-log)'),
-	);
-	// --json's first line says which shape the stream has; the records after it are the memory log's own format.
-	if (options.json && reader.open())
-		stdout.write(`${JSON.stringify(startRecord({host: session.host, time: Date.now()}))}\n`);
-
-	const offRecord = recorder.onRecord((record, snapshot) => {
-		if (!reader.open()) return;
-		stdout.write(options.json ? `${JSON.stringify(record)}\n` : `${formatStatusLine(record, snapshot.metrics)}\n`);
-	});
-	const offTrouble = recorder.trouble.subscribe(trouble =>
-		note(trouble ?? `memory log ${recorder.path} is writable again`),
-	);
-
-	const slurmReport = new SlurmReport();
-	let lastGpuKey: string | null = null;
-	let lastRanks: RankSet | null = null;
-	const onSnapshot = (snapshot: Snapshot) => {
-		if (snapshot.ranks && snapshot.ranks !== lastRanks) {
-			const found = describeRanksFound(lastRanks, snapshot.ranks);
-			if (found) note(`${localTime(snapshot.time)} ${found}`);
-			lastRanks = snapshot.ranks;
+	const nodes = new Map<string, NodeLines>();
+	const nodeLines = (node: string): NodeLines => {
+		let lines = nodes.get(node);
+		if (lines === undefined) {
+			lines = new NodeLines(node, many, print, settings);
+			nodes.set(node, lines);
+			// A node heard of only now (srun over a job's nodes) has its log opened with its first snapshot.
+			const recorder = session.recorders.get(node);
+			if (recorder) lines.follow(recorder);
 		}
-		// The job's life (exits, ends, stops, stalls, saves, OVERDUE): a line each on stderr, and with --json an
-		// object each on stdout between the records, as it happens rather than at the next record.
-		for (const event of snapshot.events) {
-			note(formatEventLine(event));
-			if (options.json && reader.open()) stdout.write(`${JSON.stringify(eventRecord(event))}\n`);
-		}
-		// One line per change of the reader's state; a sample or a retry countdown is not a change.
-		const gpuKey = gpuStateKey(snapshot.gpu);
-		if (gpuKey !== lastGpuKey) {
-			const gpuLine = formatGpuStateLine(snapshot.gpu, snapshot.time);
-			if (gpuLine) note(`${localTime(snapshot.time)} ${gpuLine}`);
-		}
-		lastGpuKey = gpuKey;
-		// The SLURM job: its state, restarts and the time left against the save cadence, when they change.
-		const slurm = slurmReport.update(snapshot);
-		for (const line of slurm.lines) note(line);
-		if (options.json && reader.open()) for (const record of slurm.records) stdout.write(`${JSON.stringify(record)}\n`);
-		if (snapshot.memoryError) note(`${localTime(snapshot.time)} cannot read memory: ${snapshot.memoryError}`);
-		for (const alert of snapshot.newAlerts) {
-			stderr.write(`${formatAlertLine(alert, settings.warnMargin)}\n`);
-		}
+		return lines;
 	};
+	for (const node of session.recorders.keys()) nodeLines(node);
 
-	const unsubscribe = monitor.subscribe(onSnapshot);
-	// traintop stopped and continued (SIGSTOP, a suspended machine): the gap is its own, not nvidia-smi's.
+	const job = jobLevel(print, many);
+	const offSnapshots = session.onSnapshot((node, snapshot) => {
+		const lines = nodeLines(node);
+		lines.head(snapshot, job.takes);
+		job.update(node, snapshot);
+		lines.tail(snapshot);
+	});
+	const offLinks = session.kind === 'agents' ? printLinks(session, print) : () => {};
+	// traintop stopped and continued (SIGSTOP, a suspended machine): the gap is its own, not a node's.
 	const offPauses = watchPauses(pause =>
-		note(
+		print.note(
 			`${localTime(pause.at)} traintop itself was paused for ${formatAge(pause.ms / 1000)} (stopped — SIGSTOP, ` +
 				'Ctrl-Z —, a suspended machine, or its event loop blocked): nothing was sampled meanwhile',
 		),
@@ -124,10 +133,10 @@ export async function runHeadless(session: Session, options: HeadlessOptions): P
 	} finally {
 		// The session's close() flushes the last window: the final record still reaches stdout.
 		await session.close();
-		unsubscribe();
+		offSnapshots();
+		offLinks();
 		offPauses();
-		offRecord();
-		offTrouble();
+		for (const lines of nodes.values()) lines.off();
 		reader.off();
 	}
 }

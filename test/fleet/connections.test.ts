@@ -2,7 +2,7 @@ import {spawnSync} from 'node:child_process';
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {nodesFromFlags} from '../../src/commands/fleet.js';
+import {nodesFromFlags} from '../../src/commands/fleet-connections.js';
 import {describe, expect, it} from 'vitest';
 import {agentArgs, connectionsFor, nodesFromHosts} from '../../src/commands/fleet-connections.js';
 import {DEFAULT_SETTINGS} from '../../src/config/schema.js';

@@ -1,6 +1,6 @@
 import {DEFAULT_SETTINGS, type Settings} from '../../src/config/schema.js';
 import type {RankSelector} from '../../src/ranks/tree.js';
-import {openSession, type Session} from '../../src/session/session.js';
+import {type LocalSession as Session, openSession} from '../../src/session/session.js';
 import {ScriptedSources} from './snapshots.js';
 
 // A real session (session/session.ts: the Monitor, the rank sampler, the run-dir watcher, the

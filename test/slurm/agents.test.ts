@@ -115,4 +115,41 @@ describe.skipIf(unavailable !== null)('--slurm-job J --agents on a real SLURM', 
 		);
 		expect(cluster.job(id).JobState).toBe('RUNNING');
 	}, 240_000);
+
+	it("headless: the job's time left once at the top level (no node's name), from the agents' controller readings", async () => {
+		dir = mkdtempSync(path.join(tmpdir(), 'traintop-slurm-agents-'));
+		const id = cluster.sbatch('#!/bin/bash\nsrun sleep 300\n', [
+			'--job-name=tt-top',
+			'--time=10',
+			`--output=${dir}/job.out`,
+		]);
+		await until(
+			() => steps(id),
+			list => list.includes(`${id}.0`),
+			`job ${id}'s step running`,
+			60_000,
+		);
+		const viewer = ['--slurm-job', String(id), '--agents', '--headless', '--json', '--no-log'];
+		const run = owned.run(
+			startCli([...viewer, '--nvidia-smi', '/nonexistent', '--interval', '0.5', '--log-interval', '1'], {env: env()}),
+		);
+		type Line = {event?: string; host?: string; job?: {job_id: string; time_left_s: number | null}};
+		const slurmRecords = (stdout: string) =>
+			stdout
+				.split('\n')
+				.filter(line => line.startsWith('{'))
+				.map(line => JSON.parse(line) as Line)
+				.filter(line => line.event === 'slurm');
+		await run.waitFor(o => slurmRecords(o.stdout).length > 0, 60_000);
+		const [record] = slurmRecords(run.stdout());
+		expect(record).not.toHaveProperty('host');
+		expect(record?.job?.job_id).toBe(String(id));
+		expect(record?.job?.time_left_s).toBeGreaterThan(0);
+		expect(record?.job?.time_left_s).toBeLessThanOrEqual(600);
+		// Its line on stderr is the one-node view's, not prefixed with the node that read it.
+		const jobLine = new RegExp(`^traintop: \\d{4}-\\d\\d-\\d\\d \\S+ SLURM job ${id} tt-top · RUNNING .* left`, 'm');
+		await run.waitFor(o => jobLine.test(o.stderr), 30_000);
+		run.child.kill('SIGTERM');
+		expect(await run.exited).toBe(0);
+	}, 180_000);
 });

@@ -1,4 +1,4 @@
-import type {FleetSession} from '../../fleet/fleet-session.js';
+import type {AgentsSession as FleetSession} from '../../session/session.js';
 import {nodeActions} from '../../fleet/node-actions.js';
 import {runOnTerminal, type TerminalOptions} from '../run-tui.js';
 import FleetApp from './FleetApp.js';

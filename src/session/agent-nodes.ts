@@ -3,33 +3,23 @@ import {DeclaredWatch} from '../cluster/declared-watch.js';
 import type {Settings} from '../config/schema.js';
 import {errorMessage} from '../core/errors.js';
 import {MemoryLogRecorder} from '../memlog/recorder.js';
-import {hostLogPathFrom, hostLogPattern} from '../session/log-path.js';
-import {Fleet, type FleetConnection} from './fleet.js';
+import {Fleet, type FleetConnection} from '../fleet/fleet.js';
+import {hostLogPathFrom, hostLogPattern} from './log-path.js';
+import type {AgentsSession} from './types.js';
 
-// The composition root of the many-node view: the Fleet of agent connections and one memory log per node, built
-// once; the headless view (and the TUI's nodes pane) receive it and only render or print it.
+// The nodes reached through their agents: the Fleet of agent links and one memory log per node, built once.
 
-export interface FleetSession {
-	readonly settings: Settings;
-	readonly fleet: Fleet;
-	/** Each node's memory log, opened when its first snapshot comes (by node name). */
-	readonly recorders: ReadonlyMap<string, MemoryLogRecorder>;
-	/** Where the node logs go (with `<host>` in place of the node's name); null with --no-log. */
-	readonly logPattern: string | null;
-	/** Where each node differs from its cluster.yaml declaration (none without --cluster). */
-	readonly declared: DeclaredWatch;
-	start(): void;
-	close(): Promise<void>;
-	killNow(): void;
-}
-
-export function openFleetSession(options: {
+export interface AgentNodesOptions {
 	readonly settings: Settings;
 	readonly runDir: string | null;
+	/** The agents to run (commands/fleet-connections.ts): one per node, or one srun step over a job's nodes. */
 	readonly connections: readonly FleetConnection[];
 	/** cluster.yaml's nodes by name (--cluster); absent or empty: nothing declared. */
 	readonly declared?: ReadonlyMap<string, DeclaredNode>;
-}): FleetSession {
+}
+
+/** Builds the agents' session; the logs of the nodes named up front are opened first (an unwritable path fails here). */
+export async function openAgentNodes(options: AgentNodesOptions): Promise<AgentsSession> {
 	const {settings, runDir} = options;
 	const fleet = new Fleet({connections: options.connections, intervalMs: settings.interval * 1000});
 	const declared = new DeclaredWatch(fleet, options.declared ?? new Map());
@@ -66,7 +56,10 @@ export function openFleetSession(options: {
 	});
 	let closed = false;
 	return {
+		kind: 'agents',
 		settings,
+		readonly: settings.readonly,
+		onSnapshot: listener => fleet.onSnapshot(listener),
 		fleet,
 		recorders,
 		logPattern: hostLogPattern(settings, runDir),
