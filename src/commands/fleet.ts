@@ -7,7 +7,7 @@ import {type FleetSession, openFleetSession} from '../fleet/fleet-session.js';
 import {existingRunDir} from './checkpoints.js';
 import {formatGpuThresholds} from '../config/gpu-thresholds.js';
 import type {FleetConnection} from '../fleet/fleet.js';
-import {srunConnection} from '../fleet/transports.js';
+import {srunConnection} from '../slurm/agent-transport.js';
 import {slurmJobNodes} from '../slurm/job-nodes.js';
 import {agentArgs, connectionsFor, type NodeTarget, nodesFromHosts} from './fleet-connections.js';
 import {stopOnSignals} from './stop-signals.js';

@@ -2,7 +2,8 @@
 // Sizes are bytes and percentages are 0–100 throughout the core; only the memory log converts to GiB.
 
 import type {JobEvent, RankSet} from './job-types.js';
-import type {SlurmView} from './slurm-types.js';
+import type {SchedulerState} from '../scheduler/types.js';
+import type {DeadlineRisk} from './deadline-risk.js';
 
 export type {
 	SignalState,
@@ -183,8 +184,13 @@ export interface Snapshot {
 	readonly ranksError: string | null;
 	/** The run dir's checkpoints, retention plan and disk; null without a run dir. */
 	readonly checkpoints: CheckpointIndex | null;
-	/** The SLURM job as its controller sees it; null (or absent) outside SLURM. */
-	readonly slurm?: SlurmView | null;
+	/** The job as its scheduler sees it (its deadline, requeues, its own detail); null (or absent) outside one. */
+	readonly scheduler?: SchedulerState | null;
+	/**
+	 * The scheduler's deadline against the save cadence (core/deadline-risk.ts): the work lost at the time limit, the
+	 * warning's lead against the last save's duration. null (or absent) when the job is not running under a limit.
+	 */
+	readonly deadlineRisk?: DeadlineRisk | null;
 	readonly metrics: Readonly<Record<MetricId, MetricStatus>>;
 	/** Level changes of this tick only. */
 	readonly newAlerts: readonly Alert[];

@@ -1,5 +1,6 @@
 import {gpuMetricId} from '../core/metric-id.js';
 import type {Alert, GpuReading, Snapshot} from '../core/types.js';
+import {slurmViewOf} from '../slurm/scheduler-state.js';
 import {roundGib, roundPercent} from './log-rounding.js';
 import type {AlertRecord, GpuRecord, LogRecord, LogSlurmJob} from './record.js';
 
@@ -225,7 +226,7 @@ export class LogWindow {
  * known (the job did not change because slurmctld is busy); null outside SLURM and once the job is not found.
  */
 function slurmJobOf(s: Snapshot, last: LogSlurmJob | null): LogSlurmJob | null {
-	const view = s.slurm ?? null;
+	const view = slurmViewOf(s.scheduler);
 	if (view === null || view.status === 'not-found') return null;
 	const job = view.status === 'ok' ? view.job : (view.last ?? null);
 	if (job === null) return last;

@@ -2,7 +2,7 @@ import type {EndedJob, Job, RankProcess, RankSet, SlurmInfo, UnprovenMember} fro
 import {columns, truncate} from '../../format/columns.js';
 import {compactCommand} from '../../format/command-line.js';
 import {jobExitWords} from '../../format/events.js';
-import type {SlurmView} from '../../core/slurm-types.js';
+import type {SlurmView} from '../../slurm/types.js';
 import {endedSlurmJobOf, endOf} from '../../format/slurm-job.js';
 import {missingLocalText, rankCountText, slurmIdText} from '../../format/jobs.js';
 import {printable} from '../../format/printable.js';
