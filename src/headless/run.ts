@@ -15,7 +15,7 @@ import {
 	formatStatusLine,
 	startRecord,
 } from './format.js';
-import {SlurmReport} from './slurm-report.js';
+import {SlurmReport} from '../slurm/views/headless-report.js';
 import {stdoutReader} from './stdout-reader.js';
 
 export interface HeadlessOptions {

@@ -1,4 +1,4 @@
-import {slurmEndText, slurmStepEndText} from '../format/slurm-job.js';
+import {slurmEndText, slurmStepEndText} from './views/job-lines.js';
 import {isEndedState} from './slurm-values.js';
 import {exitLevel} from '../format/events.js';
 import type {SlurmJob, SlurmView} from './types.js';

@@ -1,13 +1,13 @@
 import React from 'react';
 import {Box, Text} from 'ink';
-import type {Need, PaneDefinition} from './pane.js';
-import Line from '../widgets/Line.js';
+import type {Need, PaneDefinition} from '../../ui/panes/pane.js';
+import Line from '../../ui/widgets/Line.js';
 import type {DeadlineRisk} from '../../core/deadline-risk.js';
-import type {SlurmView} from '../../slurm/types.js';
-import {slurmViewOf} from '../../slurm/scheduler-state.js';
-import {usePaint} from '../color.js';
+import type {SlurmView} from '../types.js';
+import {slurmViewOf} from '../scheduler-state.js';
+import {usePaint} from '../../ui/color.js';
 import {LEVEL_COLOR} from '../../format/levels.js';
-import {slurmLines} from '../../format/slurm-job.js';
+import {slurmLines} from './job-lines.js';
 
 export interface Props {
 	/** The SLURM job as its controller sees it; null outside SLURM (the pane then takes no rows). */

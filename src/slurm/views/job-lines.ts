@@ -1,13 +1,13 @@
-import type {DeadlineRisk} from '../core/deadline-risk.js';
-import type {Level} from '../core/types.js';
-import type {SlurmJob, SlurmView} from '../slurm/types.js';
-import type {ExitStatus} from '../core/job-types.js';
-import {signalName} from '../slurm/slurm-values.js';
-import {formatDuration} from './duration.js';
-import {jobExitWords} from './events.js';
-import {printable} from './printable.js';
-import {timeAtRiskText} from './time-at-risk.js';
-import {localTime} from './time.js';
+import type {DeadlineRisk} from '../../core/deadline-risk.js';
+import type {Level} from '../../core/types.js';
+import type {SlurmJob, SlurmView} from '../types.js';
+import type {ExitStatus} from '../../core/job-types.js';
+import {signalName} from '../slurm-values.js';
+import {formatDuration} from '../../format/duration.js';
+import {jobExitWords} from '../../format/events.js';
+import {printable} from '../../format/printable.js';
+import {timeAtRiskText} from '../../format/time-at-risk.js';
+import {localTime} from '../../format/time.js';
 
 // The SLURM job in words, for the TUI's job pane and the headless lines alike: the job as SLURM sees it (state,
 // time left, restarts, the warning signal, its steps) and the time left weighed against the save cadence.

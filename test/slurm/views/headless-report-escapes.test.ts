@@ -1,9 +1,9 @@
 import {expect, test} from 'vitest';
-import {slurmState} from '../../src/slurm/scheduler-state.js';
-import type {SlurmJob, SlurmView} from '../../src/slurm/types.js';
-import type {Snapshot} from '../../src/core/types.js';
-import {SlurmReport} from '../../src/headless/slurm-report.js';
-import {slurmJob} from '../helpers/slurm-job.js';
+import {slurmState} from '../../../src/slurm/scheduler-state.js';
+import type {SlurmJob, SlurmView} from '../../../src/slurm/types.js';
+import type {Snapshot} from '../../../src/core/types.js';
+import {SlurmReport} from '../../../src/slurm/views/headless-report.js';
+import {slurmJob} from '../../helpers/slurm-job.js';
 
 // The headless view's SLURM lines name what the controller says: the job's name (the user's `--job-name`), its
 // reason, partition and node list, and the controller's error text. Each is shown with its controls as escapes.

@@ -1,10 +1,10 @@
 import {afterEach, describe, expect, test} from 'vitest';
 import {cleanup, render} from 'ink-testing-library';
-import SlurmPane, {slurmNeed} from '../../../src/ui/panes/SlurmPane.js';
+import SlurmPane, {slurmNeed} from '../../../src/slurm/views/SlurmPane.js';
 import {deadlineRisk} from '../../../src/core/deadline-risk.js';
 import {slurmState} from '../../../src/slurm/scheduler-state.js';
 import {slurmOk} from '../../helpers/slurm-job.js';
-import {expectFits, frameLines, NOW} from '../fixtures.js';
+import {expectFits, frameLines, NOW} from '../../ui/fixtures.js';
 
 afterEach(cleanup);
 

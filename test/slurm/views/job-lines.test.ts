@@ -1,10 +1,10 @@
 import {describe, expect, it} from 'vitest';
-import type {SlurmJob} from '../../src/slurm/types.js';
-import {deadlineRisk} from '../../src/core/deadline-risk.js';
-import {slurmLines} from '../../src/format/slurm-job.js';
-import {schedulerJobOf} from '../../src/slurm/scheduler-state.js';
-import {checkpointIndex, NOW} from '../helpers/checkpoint-data.js';
-import {slurmJob} from '../helpers/slurm-job.js';
+import type {SlurmJob} from '../../../src/slurm/types.js';
+import {deadlineRisk} from '../../../src/core/deadline-risk.js';
+import {slurmLines} from '../../../src/slurm/views/job-lines.js';
+import {schedulerJobOf} from '../../../src/slurm/scheduler-state.js';
+import {checkpointIndex, NOW} from '../../helpers/checkpoint-data.js';
+import {slurmJob} from '../../helpers/slurm-job.js';
 
 // The SLURM job in words: what the job pane and the headless lines say for each state of the controller's answer.
 

@@ -1,10 +1,10 @@
 import {describe, expect, it} from 'vitest';
-import {deadlineRisk} from '../../src/core/deadline-risk.js';
-import {slurmState} from '../../src/slurm/scheduler-state.js';
-import type {SlurmJob, SlurmView} from '../../src/slurm/types.js';
-import type {CheckpointIndex, Snapshot} from '../../src/core/types.js';
-import {SlurmReport} from '../../src/headless/slurm-report.js';
-import {slurmJob} from '../helpers/slurm-job.js';
+import {deadlineRisk} from '../../../src/core/deadline-risk.js';
+import {slurmState} from '../../../src/slurm/scheduler-state.js';
+import type {SlurmJob, SlurmView} from '../../../src/slurm/types.js';
+import type {CheckpointIndex, Snapshot} from '../../../src/core/types.js';
+import {SlurmReport} from '../../../src/slurm/views/headless-report.js';
+import {slurmJob} from '../../helpers/slurm-job.js';
 
 // The headless view's SLURM news: a line when the controller's answer changes, not every tick.
 

@@ -1,11 +1,11 @@
-import {slurmViewOf} from '../slurm/scheduler-state.js';
-import type {SlurmJob, SlurmView} from '../slurm/types.js';
-import type {Level, Snapshot} from '../core/types.js';
-import {LEVEL_WORD} from '../format/levels.js';
-import {NOT_READ_YET, timeOf, titleOf} from '../format/slurm-job.js';
-import {timeAtRiskText} from '../format/time-at-risk.js';
-import {printable} from '../format/printable.js';
-import {localTime} from '../format/time.js';
+import {slurmViewOf} from '../scheduler-state.js';
+import type {SlurmJob, SlurmView} from '../types.js';
+import type {Level, Snapshot} from '../../core/types.js';
+import {LEVEL_WORD} from '../../format/levels.js';
+import {NOT_READ_YET, timeOf, titleOf} from './job-lines.js';
+import {timeAtRiskText} from '../../format/time-at-risk.js';
+import {printable} from '../../format/printable.js';
+import {localTime} from '../../format/time.js';
 
 // The SLURM job in the headless view: a line when what the controller says changes (state, restarts, reachable or
 // not) and when the time left against the save cadence changes level, not every tick (the job pane's numbers
