@@ -21,7 +21,7 @@ export interface JobEventsOfTick {
 	readonly recentEvents: readonly JobEvent[];
 	/** Saves seen (save-seen events) since the log started: the checkpoints pane counts them. */
 	readonly savesSeen: number;
-	/** An event waits for the scheduler's answer (its end watch: a SLURM step's exit): ask it now. */
+	/** An event waits for the scheduler's answer (its end watch: a step's exit it knows and /proc did not): ask it now. */
 	readonly readSchedulerNow: boolean;
 }
 
@@ -48,7 +48,7 @@ export class JobEventLog {
 		},
 	): JobEventsOfTick {
 		const ranksEvents = ranks && ranks !== this.#ranks ? rankEvents(this.#ranks, ranks, time) : [];
-		// The scheduler's own rules hold or add events (a SLURM step's end waits for the controller's exit).
+		// The scheduler's own rules hold or add events (a step's end may wait for the exit its controller knows).
 		const ends = scheduler.endWatch?.update(ranksEvents, scheduler.state, time, ranks) ?? {
 			events: ranksEvents,
 			readNow: false,

@@ -78,7 +78,7 @@ export interface CgroupMemoryReading {
 	/** `job`: the cgroup of the monitored ranks; `traintop`: traintop's own (no ranks yet, or a container). */
 	readonly scope: 'job' | 'traintop';
 	readonly version: 1 | 2;
-	/** The cgroup that holds the limit, as /proc/PID/cgroup names it (`/slurm/uid_0/job_5`). */
+	/** The cgroup that holds the limit, as /proc/PID/cgroup names it (`/user.slice/job_5`). */
 	readonly path: string;
 	readonly limitBytes: number;
 	/** Charged memory less inactive file cache (what `docker stats` shows): see system/cgroup-memory.ts. */

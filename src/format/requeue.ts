@@ -1,9 +1,9 @@
 import type {Checkpoint} from '../core/types.js';
 
-// A scheduler's requeue in words (core/requeue-events.ts carries the figures): "SLURM job 16 requeued (restart 1)",
+// A scheduler's requeue in words (core/requeue-events.ts carries the figures): "<scheduler> job 16 requeued (restart 1)",
 // then where the new run picked up.
 
-/** The scheduler's name ('SLURM'), the job's id there and its restart count. */
+/** The scheduler's name (SchedulerState.name), the job's id there and its restart count. */
 export interface RequeueHead {
 	readonly scheduler: string;
 	readonly jobId: string;

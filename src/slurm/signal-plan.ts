@@ -2,7 +2,7 @@ import {hostname} from 'node:os';
 import {localPlan, type SchedulerPlanInput, type SignalPlan} from '../commands/signal-plan.js';
 import {UsageError} from '../core/errors.js';
 import type {Job, RankSet} from '../core/types.js';
-import {gatePreview, gateRefusal, leftOutNotes} from '../format/signal-gate.js';
+import {gatePreview, gateRefusal, leftOutNotes} from './views/gate-words.js';
 import {jobMatches} from '../ranks/choose-job.js';
 import {signalState} from '../ranks/dispositions.js';
 import {type ForwarderTarget, sendToForwarder} from '../ranks/send.js';
