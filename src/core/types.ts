@@ -16,7 +16,6 @@ export type {
 	SaveCadence,
 	ScanGroup,
 	ScanResult,
-	CheckpointSearchSummary,
 	CheckpointSearch,
 	Checkpoint,
 	RetentionSource,

@@ -27,7 +27,7 @@ export function registerScheduler(entry: SchedulerEntry): () => void {
 	};
 }
 
-export function schedulerEntry(kind: string): SchedulerEntry | null {
+function schedulerEntry(kind: string): SchedulerEntry | null {
 	return entries.find(one => one.kind === kind) ?? null;
 }
 
