@@ -273,7 +273,7 @@ export function parseAgentCommand(line: string): Parsed<AgentCommand> {
 export function wireSnapshot(snapshot: Snapshot, previous: Snapshot | null): WireSnapshot {
 	const {recentAlerts: _alerts, recentEvents: _events, ...rest} = snapshot;
 	const {scheduler, ...others} = rest;
-	// The scheduler's state: `scheduler`, and its detail under the scheduler's own key (SLURM: `slurm`) as before.
+	// The scheduler's state: `scheduler`, and its detail under the scheduler's own key from before (scheduler/wire.ts).
 	const wire: Record<string, unknown> = {...others, ...schedulerWire(scheduler), ranks: slimRankSet(snapshot.ranks)};
 	for (const part of SLOW_PARTS) if (previous !== null && previous[part] === snapshot[part]) delete wire[part];
 	if (previous !== null && previous.scheduler === scheduler) for (const key of schedulerWireKeys()) delete wire[key];
