@@ -1,6 +1,7 @@
 import {z} from 'zod';
 import {NO_GPU_PROCESSES, type Snapshot} from '../core/types.js';
 import {printable} from '../format/printable.js';
+import {schedulerWire, schedulerWireKeys, stateFromWire} from '../scheduler/wire.js';
 import type {RankDetail} from '../ranks/detail.js';
 import type {SendResult} from '../ranks/send.js';
 import {freshLastSave, fullRankSet, sameButAge, slimRankSet, type WireRankSet} from './wire-parts.js';
@@ -13,7 +14,7 @@ import {checkedWireValue} from './wire-values.js';
 // session, an `srun --overlap` step).
 //
 // Every message names its host: through `srun` the agents of all nodes share one stream. A snapshot leaves out
-// what has not changed since the agent's previous one (`ranks`, `checkpoints`, `slurm`, `gpu_processes`: the
+// what has not changed since the agent's previous one (`ranks`, `checkpoints`, `scheduler`, `gpu_processes`: the
 // heavy, slowly changing parts): absent means "as before", null means "none". A reader that has not seen one
 // yet holds null.
 
@@ -35,7 +36,7 @@ export interface HelloMessage {
 }
 
 /** The parts of a Snapshot sent only when they change. */
-export const SLOW_PARTS = ['ranks', 'checkpoints', 'slurm', 'gpuProcesses'] as const;
+export const SLOW_PARTS = ['ranks', 'checkpoints', 'scheduler', 'gpuProcesses'] as const;
 export type SlowPart = (typeof SLOW_PARTS)[number];
 
 /** A Snapshot as sent: the bounded recent lists stay home (the receiver keeps its own), slow parts when changed. */
@@ -271,8 +272,11 @@ export function parseAgentCommand(line: string): Parsed<AgentCommand> {
  */
 export function wireSnapshot(snapshot: Snapshot, previous: Snapshot | null): WireSnapshot {
 	const {recentAlerts: _alerts, recentEvents: _events, ...rest} = snapshot;
-	const wire: Record<string, unknown> = {...rest, ranks: slimRankSet(snapshot.ranks)};
+	const {scheduler, ...others} = rest;
+	// The scheduler's state: `scheduler`, and its detail under the scheduler's own key from before (scheduler/wire.ts).
+	const wire: Record<string, unknown> = {...others, ...schedulerWire(scheduler), ranks: slimRankSet(snapshot.ranks)};
 	for (const part of SLOW_PARTS) if (previous !== null && previous[part] === snapshot[part]) delete wire[part];
+	if (previous !== null && previous.scheduler === scheduler) for (const key of schedulerWireKeys()) delete wire[key];
 	if (previous !== null && sameButAge(previous.checkpoints, snapshot.checkpoints)) delete wire.checkpoints;
 	return wire as WireSnapshot;
 }
@@ -289,7 +293,7 @@ export function fullSnapshot(
 		ranks: 'ranks' in wire ? fullRankSet(wire.ranks ?? null) : (previous?.ranks ?? null),
 		checkpoints:
 			'checkpoints' in wire ? (wire.checkpoints ?? null) : freshLastSave(previous?.checkpoints ?? null, wire.time),
-		slurm: carried('slurm') as Snapshot['slurm'],
+		scheduler: stateFromWire(wire) ?? (carried('scheduler') as Snapshot['scheduler']),
 		gpuProcesses: (carried('gpuProcesses') ?? NO_GPU_PROCESSES) as Snapshot['gpuProcesses'],
 		...recent,
 	};

@@ -5,14 +5,8 @@ import {formatGpuThresholds} from '../config/gpu-thresholds.js';
 import type {Settings, SettingsInput} from '../config/schema.js';
 import {UsageError} from '../core/errors.js';
 import type {FleetConnection} from '../fleet/fleet.js';
-import {
-	type AgentArgs,
-	DEFAULT_SSH_COMMAND,
-	localConnection,
-	srunConnection,
-	sshConnection,
-} from '../fleet/transports.js';
-import {slurmJobNodes} from '../slurm/job-nodes.js';
+import {type AgentArgs, DEFAULT_SSH_COMMAND, localConnection, sshConnection} from '../fleet/transports.js';
+import {schedulerEntry} from '../scheduler/registry.js';
 
 // From the command line to the agents to run: `--hosts a,user@b,local` (ssh, or a local child), each agent asked
 // to watch what this traintop would (the same RUN_DIR, interval, thresholds and selection). cluster.yaml's nodes
@@ -161,11 +155,14 @@ export async function fleetPlan(
 ): Promise<FleetPlan> {
 	const plan = agentArgs(settings, flags, runDir);
 	if (flags.hosts === undefined && flags.cluster === undefined && typeof flags.slurmJob === 'string') {
+		// The scheduler's own transport: one step over the job's nodes, each agent following the job.
 		const jobId = flags.slurmJob;
-		const nodes = await slurmJobNodes(jobId);
+		const agents = schedulerEntry('slurm')?.agents;
+		if (!agents) throw new UsageError("--slurm-job: no scheduler here starts agents on a job's nodes");
+		const nodes = await agents.nodes(jobId);
 		const own = plan.gpuThresholds.size > 0 ? ['--gpu-thresholds', formatGpuThresholds(plan.gpuThresholds)] : [];
 		return {
-			connections: [srunConnection(jobId, nodes, {args: [...plan.args, '--slurm-job', jobId, ...own]})],
+			connections: [agents.connection(jobId, nodes, {args: [...plan.args, '--slurm-job', jobId, ...own]})],
 			declared: new Map(),
 		};
 	}

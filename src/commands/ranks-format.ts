@@ -1,6 +1,6 @@
 import {table} from './table.js';
 import type {Job, RankProcess, RankSet, SlurmInfo} from '../core/types.js';
-import type {SlurmJob} from '../core/slurm-types.js';
+import type {SlurmJob} from '../slurm/types.js';
 import {jobLine} from '../format/jobs.js';
 import {WATCHED_SIGNALS} from '../ranks/signals.js';
 import {truncate} from '../format/columns.js';

@@ -11,8 +11,8 @@ import {procReader, type ProcReader} from '../system/procfs.js';
 import {formatRanks, ranksJson} from './ranks-format.js';
 import {versioned} from '../format/json-version.js';
 import {jobMatches} from '../ranks/choose-job.js';
-import {slurmJobOfTraintop} from '../ranks/slurm.js';
-import type {SlurmJob} from '../core/slurm-types.js';
+import {slurmJobOfTraintop} from '../slurm/task-env.js';
+import type {SlurmJob} from '../slurm/types.js';
 import {readSlurmJobOnce} from '../slurm/read-job.js';
 
 /** CPU % needs two readings of the tick counters; half a second is long enough to be meaningful. */

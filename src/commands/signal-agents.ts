@@ -36,7 +36,7 @@ export interface AgentsPlanInput {
 	readonly timeoutS: number;
 }
 
-/** One job's ranks across nodes: the jobs of every node, those with the same id (a SLURM step, a rendezvous) as one. */
+/** One job's ranks across nodes: the jobs of every node, those with the same id (a scheduler's step, a rendezvous) as one. */
 function mergedRanks(sets: readonly RankSet[]): RankSet {
 	const jobs = new Map<string, Job>();
 	for (const set of sets)
@@ -57,7 +57,7 @@ function mergedRanks(sets: readonly RankSet[]): RankSet {
 	};
 }
 
-/** `slurm:42.0: rank 0 pid 4250 on gpu1 (python3 train.py …), …`: enough to tell the jobs apart. */
+/** `rdzv:10.0.0.1:29500: rank 0 pid 4250 on gpu1 (python3 train.py …), …`: enough to tell the jobs apart. */
 function jobWords(job: Job): string {
 	const ranks = job.ranks.map(
 		rank => `rank ${rank.rank ?? '?'} pid ${rank.pid} on ${rank.host} (${rank.cmd.slice(0, 40)})`,

@@ -17,7 +17,8 @@ import {parseSignalName, type SignalName} from '../ranks/signals.js';
 import type {RankSelector} from '../ranks/tree.js';
 import {procReader} from '../system/procfs.js';
 import {noRanksText, scanRanks} from './ranks.js';
-import {localPlan, type SignalPlan, slurmJobPick, slurmPlan, type TargetResult} from './signal-plan.js';
+import {pickScheduledJob} from '../scheduler/registry.js';
+import {localPlan, type SignalPlan, type TargetResult} from './signal-plan.js';
 
 /** `save` and `emergency` name the configured signals; anything else must be a signal name. */
 function resolveAction(
@@ -101,23 +102,30 @@ export async function runSignalCommand(o: SignalCommandOptions): Promise<number>
 	const runDir = o.runDir === null ? null : existingRunDir(o.runDir);
 	const set = await scanRanks(o.settings, o.selector, {runDir});
 	const common = {signal, label, ranks: o.ranks, force: o.force, emergency: expect === 'emergency', proc: procReader()};
-	const slurmJob = slurmJobPick(set, o.job, o.slurmJob ?? null);
+	// A job of a scheduler (--slurm-job J, or --job J that names one) goes by that scheduler's route.
+	const scheduled = pickScheduledJob(set, o.job, {slurm: o.slurmJob ?? null});
 	const planned =
-		slurmJob === null
+		scheduled === null
 			? null
-			: await slurmPlan({
+			: await scheduled.route.plan({
 					...common,
-					jobId: slurmJob,
+					jobId: scheduled.jobId,
 					set,
 					batch: o.batch ?? false,
-					pickedBy: o.slurmJob ? `--slurm-job ${slurmJob}` : `--job ${slurmJob}`,
+					pickedBy: scheduled.pickedBy,
 				});
 	// --job J that SLURM does not know either: the jobs found here are listed, as for any unknown --job.
 	const fallBack = planned !== null && 'refused' in planned && planned.unknownJob && !o.slurmJob && !o.batch;
 	if (planned !== null && 'refused' in planned && !fallBack) {
 		say(`traintop: signal: ${planned.refused}; nothing sent`);
 		if (o.json) {
-			const body = versioned({signal, route: null, slurm_job: slurmJob, refused: planned.refused, results: []});
+			const body = versioned({
+				signal,
+				route: null,
+				[`${scheduled?.kind}_job`]: scheduled?.jobId,
+				refused: planned.refused,
+				results: [],
+			});
 			o.stdout.write(`${JSON.stringify(body)}\n`);
 		}
 		return EXIT.actionRefused;

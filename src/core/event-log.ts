@@ -2,12 +2,11 @@ import {keepRecent} from './event-places.js';
 import {checkpointEvents, rankEvents} from './job-events.js';
 import {runDirJob, withOverdueJudged} from './run-dir-job.js';
 import {RequeueWatch} from './requeue-events.js';
-import {SlurmEndWatch} from './slurm-end-events.js';
-import type {SlurmView} from './slurm-types.js';
+import type {JobEndWatch, SchedulerState} from '../scheduler/types.js';
 import type {CheckpointIndex, JobEvent, RankSet} from './types.js';
 
 // The Monitor's memory of the job's life: the last rank sample and checkpoint index it turned into events, the
-// SLURM job's restarts (requeue-events.ts), and the most recent events. Events are made only when a source gave a new object (a new rank sample, a
+// scheduler job's restarts (requeue-events.ts), and the most recent events. Events are made only when a source gave a new object (a new rank sample, a
 // changed index), so a tick that read nothing new says nothing, and a failed scan (the last ranks kept) too.
 
 export interface JobEventsOfTick {
@@ -22,8 +21,8 @@ export interface JobEventsOfTick {
 	readonly recentEvents: readonly JobEvent[];
 	/** Saves seen (save-seen events) since the log started: the checkpoints pane counts them. */
 	readonly savesSeen: number;
-	/** A SLURM step's end waits for the controller's answer (slurm-end-events.ts): ask it now. */
-	readonly readSlurmNow: boolean;
+	/** An event waits for the scheduler's answer (its end watch: a step's exit it knows and /proc did not): ask it now. */
+	readonly readSchedulerNow: boolean;
 }
 
 export class JobEventLog {
@@ -34,7 +33,6 @@ export class JobEventLog {
 	#recent: readonly JobEvent[] = [];
 	#savesSeen = 0;
 	readonly #requeues = new RequeueWatch();
-	readonly #slurmEnds = new SlurmEndWatch();
 
 	constructor(limit: number) {
 		this.#limit = limit;
@@ -44,11 +42,17 @@ export class JobEventLog {
 		ranks: RankSet | null,
 		rawIndex: CheckpointIndex | null,
 		time: number,
-		slurm: SlurmView | null = null,
+		scheduler: {readonly state: SchedulerState | null; readonly endWatch: JobEndWatch | null} = {
+			state: null,
+			endWatch: null,
+		},
 	): JobEventsOfTick {
 		const ranksEvents = ranks && ranks !== this.#ranks ? rankEvents(this.#ranks, ranks, time) : [];
-		// A SLURM step's end whose exit /proc could not read waits for the controller's (slurm-end-events.ts).
-		const ends = this.#slurmEnds.update(ranksEvents, slurm, time, ranks);
+		// The scheduler's own rules hold or add events (a step's end may wait for the exit its controller knows).
+		const ends = scheduler.endWatch?.update(ranksEvents, scheduler.state, time, ranks) ?? {
+			events: ranksEvents,
+			readNow: false,
+		};
 		const events: JobEvent[] = [...ends.events];
 		// Overdue depends on the ranks too (is the job still there?): judged again when either changed, and a new
 		// object only when the index or the verdict did (views memoise on it).
@@ -58,7 +62,7 @@ export class JobEventLog {
 			if (rawIndex !== this.#rawIndex || judged?.lastSave?.overdue !== index?.lastSave?.overdue) index = judged;
 		}
 		if (index !== this.#index) events.push(...checkpointEvents(this.#index, index, time, runDirJob(ranks)));
-		events.push(...this.#requeues.update(slurm, index, time));
+		events.push(...this.#requeues.update(scheduler.state, index, time));
 		this.#ranks = ranks;
 		this.#rawIndex = rawIndex;
 		this.#index = index;
@@ -69,7 +73,7 @@ export class JobEventLog {
 			events,
 			recentEvents: this.#recent,
 			savesSeen: this.#savesSeen,
-			readSlurmNow: ends.readNow,
+			readSchedulerNow: ends.readNow,
 		};
 	}
 }

@@ -1,6 +1,14 @@
-import {overdueText} from '../format/checkpoints.js';
-import {exitLevel, exitWords, jobExitWords, rankWords} from '../format/events.js';
-import {formatBytes} from '../format/units.js';
+import {exitLevel} from '../format/events.js';
+import {
+	jobEndedText,
+	jobHaltedText,
+	jobResumedText,
+	overdueEventText,
+	type RankChange,
+	rankChangeText,
+	rankExitedText,
+	saveSeenText,
+} from '../format/job-event-text.js';
 import {
 	processIdentity,
 	type CheckpointIndex,
@@ -13,18 +21,14 @@ import {
 
 // A job's life as events, from two consecutive samples: pure, so every rule has a table test. A state
 // (stalled, stopped, overdue) is an event only where it changes; the sampler's hysteresis (ranks/stall.ts)
-// keeps a bursty rank from flapping, and a whole job going quiet is one event, not one per rank.
+// keeps a bursty rank from flapping, and a whole job going quiet is one event, not one per rank. Which events happen,
+// their codes and figures are decided here; their words are format/job-event-text.ts's.
 
 const halted = (rank: RankProcess): boolean => rank.stalled || rank.stopped;
 
 /** Every rank of the job is stalled or stopped (a job with no ranks left is not: its launcher is restarting them). */
 function allHalted(job: Job | undefined): boolean {
 	return job !== undefined && job.ranks.length > 0 && job.ranks.every(halted);
-}
-
-/** `its one rank`, `all 4 ranks`. */
-function allRanks(job: Job): string {
-	return job.ranks.length === 1 ? 'its one rank' : `all ${job.ranks.length} ranks`;
 }
 
 /** A job event names the rank when the job has only one (a lone process), else the job alone. */
@@ -38,7 +42,7 @@ function rankEvent(
 	time: number,
 	kind: JobEvent['kind'],
 	level: JobEvent['level'],
-	what: string,
+	change: RankChange,
 ): JobEvent {
 	return {
 		time,
@@ -47,38 +51,24 @@ function rankEvent(
 		rank: rank.rank,
 		pid: rank.pid,
 		level,
-		text: `${rankWords(rank)} of ${rank.job} ${what}`,
+		text: rankChangeText(rank, change),
 	};
 }
 
 /** One rank's own changes between two samples (same pid and start time); `was` undefined: first seen. */
 function rankChanges(was: RankProcess | undefined, rank: RankProcess, time: number): JobEvent[] {
 	const events: JobEvent[] = [];
-	if (rank.stopped && !was?.stopped)
-		events.push(rankEvent(rank, time, 'rank-stopped', 'warn', 'stopped (SIGSTOP, SIGTSTP or a debugger)'));
-	if (rank.stalled && !was?.stalled)
-		events.push(
-			rankEvent(
-				rank,
-				time,
-				'rank-stalled',
-				'warn',
-				`stalled: state ${rank.state} but no CPU time for the stall window`,
-			),
-		);
+	if (rank.stopped && !was?.stopped) events.push(rankEvent(rank, time, 'rank-stopped', 'warn', 'stopped'));
+	if (rank.stalled && !was?.stalled) events.push(rankEvent(rank, time, 'rank-stalled', 'warn', 'stalled'));
 	if (was && halted(was) && !halted(rank))
-		events.push(
-			rankEvent(rank, time, 'rank-resumed', 'ok', was.stopped ? 'continued (it was stopped)' : 'is using CPU again'),
-		);
+		events.push(rankEvent(rank, time, 'rank-resumed', 'ok', was.stopped ? 'continued' : 'running-again'));
 	return events;
 }
 
 function jobStalled(job: Job, time: number): JobEvent {
 	const stopped = job.ranks.every(r => r.stopped);
 	const stalled = job.ranks.every(r => r.stalled);
-	const text = stopped
-		? `job ${job.id} stopped: ${allRanks(job)} stopped (SIGSTOP, SIGTSTP or a debugger)`
-		: `job ${job.id} stalled: ${allRanks(job)} without CPU time for the stall window${stalled ? '' : ' or stopped'} — a hung collective?`;
+	const text = jobHaltedText(job.id, job.ranks.length, stopped, stalled);
 	// A whole job stopped is most often someone's ^Z or debugger; a whole job without CPU is a hang.
 	return {time, kind: 'job-stalled', job: job.id, ...onlyRank(job), level: stopped ? 'warn' : 'critical', text};
 }
@@ -91,7 +81,7 @@ function jobResumed(job: Job, time: number): JobEvent {
 		job: job.id,
 		...onlyRank(job),
 		level: 'ok',
-		text: `job ${job.id} running again: ${running} of ${job.ranks.length} rank${job.ranks.length === 1 ? '' : 's'} using CPU`,
+		text: jobResumedText(job.id, running, job.ranks.length),
 	};
 }
 
@@ -126,7 +116,7 @@ function jobEnded(job: EndedJob, time: number): JobEvent {
 		rank: null,
 		pid: job.launcher?.pid ?? null,
 		level: exitLevel(job.exit),
-		text: `job ${job.id} ended, ${jobExitWords(job.exit)}`,
+		text: jobEndedText(job),
 		exit: job.exit,
 	};
 }
@@ -148,7 +138,7 @@ export function rankEvents(previous: RankSet | null, next: RankSet, time: number
 			rank: gone.rank,
 			pid: gone.pid,
 			level: exitLevel(gone.exit),
-			text: `${rankWords(gone)} of ${gone.job} ${exitWords(gone.exit)}`,
+			text: rankExitedText(gone),
 			exit: gone.exit,
 		});
 	}
@@ -180,7 +170,7 @@ function overdueEvent(index: CheckpointIndex, time: number, jobId: string | null
 		rank: null,
 		pid: null,
 		level: 'critical',
-		text: `saves OVERDUE: ${overdueText(index, now)}`,
+		text: overdueEventText(index, now),
 		...(name === undefined ? {} : {checkpoint: name}),
 	};
 }
@@ -207,7 +197,6 @@ export function checkpointEvents(
 			if (c.status !== 'complete' || before.get(c.path) === 'complete') continue;
 			// Against the stand-in of a first scan, its checkpoints were there before, but those written while it ran.
 			if (previous.scanning && !written.has(c.path)) continue;
-			const step = c.step === null ? '' : `, step ${c.step}`;
 			events.push({
 				time,
 				kind: 'save-seen',
@@ -215,7 +204,7 @@ export function checkpointEvents(
 				rank: null,
 				pid: null,
 				level: 'ok',
-				text: `saved ${c.name} (${c.kind}${step}, ${formatBytes(c.bytes)})`,
+				text: saveSeenText(c),
 				checkpoint: c.name,
 			});
 		}

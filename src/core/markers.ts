@@ -23,7 +23,7 @@ const EVENT_MARKERS: Partial<Record<JobEvent['kind'], MarkerKind>> = {
 	'job-stalled': 'alert',
 	'rank-stopped': 'alert',
 	overdue: 'alert',
-	// The run ended there: SLURM put the job back in the queue.
+	// The run ended there: its scheduler put the job back in the queue.
 	requeued: 'exit',
 };
 

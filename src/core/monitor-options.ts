@@ -2,7 +2,7 @@
 // options. Kept apart from monitor.ts, which is the sampling itself.
 
 import type {ThresholdRule} from './thresholds.js';
-import type {SlurmView} from './slurm-types.js';
+import type {SchedulerSource} from '../scheduler/types.js';
 import type {CheckpointIndex, GpuProcessTable, GpuState, HostCpu, HostMemory, RankSet} from './types.js';
 
 /** Where the Monitor's readings come from; injected so tests drive it with plain objects. */
@@ -31,15 +31,10 @@ export interface MonitorSources {
 	/** The job's ranks (ranks/discover.ts), read every `ranksIntervalMs`; absent = no rank sampling. */
 	readRanks?(gpuProcesses: GpuProcessTable): Promise<RankSet>;
 	/**
-	 * The SLURM job as the controller sees it (slurm/job-reader.ts): read on its own slow cadence, never per tick;
-	 * a new reading is published at once. Absent outside SLURM.
+	 * The job as its scheduler sees it (scheduler/registry.ts followJob): read on its own slow cadence, never per tick;
+	 * a new reading is published at once. Absent outside a scheduler.
 	 */
-	readonly slurm?: {
-		current(): SlurmView;
-		onChange?(listener: () => void): () => void;
-		/** A read now, out of turn: a step ended and its exit is wanted from the controller. */
-		refresh?(): unknown;
-	};
+	readonly scheduler?: SchedulerSource;
 }
 
 export interface MonitorThresholds {

@@ -8,6 +8,7 @@ import {RankHistory, type RankSample} from './rank-history.js';
 import {RingBuffer} from './ring-buffer.js';
 import {gpuMetricId} from './metric-id.js';
 import {ramAgainstLimit} from './ram-limit.js';
+import {deadlineRisk} from './deadline-risk.js';
 import {NO_GPU_PROCESSES} from './types.js';
 import type {Alert, GpuProcessTable, HostMemory, MetricId, MetricStatus, RankSet, Snapshot} from './types.js';
 
@@ -92,11 +93,11 @@ export class Monitor {
 		if (this.#timer) return;
 		void this.#tickSafely();
 		this.#timer = setInterval(() => void this.#tickSafely(), this.#options.intervalMs);
-		// Push sources publish at once (an extra tick): a new checkpoint or SLURM reading need not wait for the interval.
-		const {checkpoints, slurm} = this.#options.sources;
+		// Push sources publish at once (an extra tick): a new checkpoint or scheduler reading need not wait for the interval.
+		const {checkpoints, scheduler} = this.#options.sources;
 		for (const off of [
 			checkpoints?.subscribe?.(() => void this.#tickSafely()),
-			slurm?.onChange?.(() => void this.#tickSafely()),
+			scheduler?.onChange?.(() => void this.#tickSafely()),
 		])
 			if (off) this.#unsubscribe.push(off);
 	}
@@ -183,9 +184,12 @@ export class Monitor {
 		}
 
 		// Events when a new rank sample or a changed index came in; the index's OVERDUE as judged with the ranks.
-		const slurm = sources.slurm?.current() ?? null;
-		const life = this.#events.update(this.#ranks, sources.checkpoints?.getIndex() ?? null, time, slurm);
-		if (life.readSlurmNow) sources.slurm?.refresh?.();
+		const scheduler = sources.scheduler?.current() ?? null;
+		const life = this.#events.update(this.#ranks, sources.checkpoints?.getIndex() ?? null, time, {
+			state: scheduler,
+			endWatch: sources.scheduler?.endWatch ?? null,
+		});
+		if (life.readSchedulerNow) sources.scheduler?.refresh?.();
 		for (const marker of [...newAlerts.map(alertMarker), ...life.events.map(eventMarker)])
 			if (marker) this.#markers.push(marker);
 		const snapshot: Snapshot = {
@@ -199,7 +203,9 @@ export class Monitor {
 			gpuProcesses,
 			ranks: this.#ranks,
 			checkpoints: life.checkpoints,
-			slurm,
+			scheduler,
+			// Judged here, once, so that every view, the log and the agent stream carry the same verdict.
+			deadlineRisk: scheduler?.status === 'ok' ? deadlineRisk(scheduler.job, life.checkpoints) : null,
 			ranksError: this.#ranksError,
 			metrics,
 			newAlerts,

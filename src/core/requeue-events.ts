@@ -1,28 +1,23 @@
-import type {SlurmJob, SlurmView} from './slurm-types.js';
+import {requeuedText, resumedText, type ResumeFacts} from '../format/requeue.js';
+import type {SchedulerJob, SchedulerState} from '../scheduler/types.js';
 import type {Checkpoint, CheckpointIndex, JobEvent, Level} from './types.js';
 
-// A SLURM requeue as the job's life sees it. `scontrol requeue`, a preemption or a node failure ends the run and
-// queues the same job id again with Restarts + 1; the batch script then runs from its start (sbatch(1) --requeue).
-// Two events: "requeued" when the controller's answer shows the new restart count, and "resumed" when the new run's
+// A requeue as the job's life sees it. A scheduler's requeue (`scontrol requeue`, a preemption, a node failure, a
+// pod restarted) ends the run and starts the same job again with its restart count + 1, from the start of its script.
+// Two events: "requeued" when the scheduler's answer shows the new restart count, and "resumed" when the new run's
 // first save appears. What a job loads on restart is its own choice, so "resumed from" is read from that first
 // save's step against the steps on disk from before: the newest of them below it is where training picked up.
+// Figures and codes here; the words are format/requeue.ts's.
 
-/** The run the watcher waits on: this job's restart `restarts`, started at `startTime` once it runs. */
+/** The run the watcher waits on: this job's restart `restarts`. */
 interface Pending {
 	readonly jobId: string;
 	readonly restarts: number;
 }
 
-const slurmJobId = (job: SlurmJob): string => `slurm:${job.jobId}`;
-
-function event(job: SlurmJob, kind: JobEvent['kind'], level: Level, text: string, time: number, name?: string) {
-	const base: JobEvent = {time, kind, job: slurmJobId(job), rank: null, pid: null, level, text};
+function event(job: SchedulerJob, kind: JobEvent['kind'], level: Level, text: string, time: number, name?: string) {
+	const base: JobEvent = {time, kind, job: job.eventJob, rank: null, pid: null, level, text};
 	return name === undefined ? base : {...base, checkpoint: name};
-}
-
-/** `checkpoint_step_1200 (step 1200)`. */
-function named(c: Checkpoint): string {
-	return c.step === null ? c.name : `${c.name} (step ${c.step})`;
 }
 
 function newestComplete(checkpoints: readonly Checkpoint[]): Checkpoint | null {
@@ -31,13 +26,24 @@ function newestComplete(checkpoints: readonly Checkpoint[]): Checkpoint | null {
 	return newest;
 }
 
-function requeuedEvent(job: SlurmJob, index: CheckpointIndex | null, time: number): JobEvent {
-	const head = `SLURM job ${job.jobId} requeued (restart ${job.restarts})`;
-	if (index === null) return event(job, 'requeued', 'warn', head, time);
-	const newest = newestComplete(index.checkpoints);
-	if (newest === null)
-		return event(job, 'requeued', 'warn', `${head}; no complete checkpoint in ${index.runDir}`, time);
-	return event(job, 'requeued', 'warn', `${head}; newest checkpoint on disk ${named(newest)}`, time, newest.name);
+function requeuedEvent(name: string, job: SchedulerJob, index: CheckpointIndex | null, time: number): JobEvent {
+	const newest = index === null ? null : newestComplete(index.checkpoints);
+	const text = requeuedText(
+		{scheduler: name, jobId: job.id, restarts: job.restarts},
+		index && {runDir: index.runDir, newest},
+	);
+	return event(job, 'requeued', 'warn', text, time, newest?.name);
+}
+
+/** How the new run's first save stands against the saves from before it (ResumeFacts.how), and its level. */
+function resumeOf(first: Checkpoint, before: readonly Checkpoint[]): {facts: Omit<ResumeFacts, 'head'>; level: Level} {
+	const stepped = before.filter(c => c.step !== null).sort((a, b) => (a.step ?? 0) - (b.step ?? 0));
+	if (first.step === null || stepped.length === 0) return {facts: {how: 'first-only', first}, level: 'ok'};
+	const from = stepped.filter(c => (c.step ?? 0) < (first.step ?? 0)).at(-1);
+	const newest = stepped.at(-1)!;
+	if (from === undefined) return {facts: {how: 'started-over', first, newest}, level: 'critical'};
+	if (from.step !== newest.step) return {facts: {how: 'older', first, from, newest}, level: 'warn'};
+	return {facts: {how: 'newest', first, from}, level: 'ok'};
 }
 
 /**
@@ -45,32 +51,11 @@ function requeuedEvent(job: SlurmJob, index: CheckpointIndex | null, time: numbe
  * new one (ok when that is the newest from before, warn when an older one: the newer saves' work was lost), or
  * started over (critical: nothing from before lies below it). Without steps, only the first save is named.
  */
-function resumedEvent(job: SlurmJob, first: Checkpoint, before: readonly Checkpoint[], time: number): JobEvent {
-	const head = `SLURM job ${job.jobId} requeued (restart ${job.restarts})`;
-	const since = `its first save since is ${named(first)}`;
-	const stepped = before.filter(c => c.step !== null).sort((a, b) => (a.step ?? 0) - (b.step ?? 0));
-	if (first.step === null || stepped.length === 0)
-		return event(job, 'resumed', 'ok', `${head}: ${since}`, time, first.name);
-	const from = stepped.filter(c => (c.step ?? 0) < (first.step ?? 0)).at(-1);
-	const newest = stepped.at(-1)!;
-	if (from === undefined)
-		return event(
-			job,
-			'resumed',
-			'critical',
-			`${head} started over: ${since}, though ${named(newest)} was on disk`,
-			time,
-		);
-	if (from.step !== newest.step)
-		return event(
-			job,
-			'resumed',
-			'warn',
-			`${head}, resumed from ${named(from)}, not the newest ${named(newest)}: ${since}`,
-			time,
-			from.name,
-		);
-	return event(job, 'resumed', 'ok', `${head}, resumed from ${named(from)}: ${since}`, time, from.name);
+function resumedEvent(name: string, job: SchedulerJob, first: Checkpoint, before: readonly Checkpoint[], time: number) {
+	const {facts, level} = resumeOf(first, before);
+	const text = resumedText({head: {scheduler: name, jobId: job.id, restarts: job.restarts}, ...facts});
+	const named = facts.how === 'older' || facts.how === 'newest' ? facts.from?.name : first.name;
+	return event(job, 'resumed', level, text, time, named);
 }
 
 export class RequeueWatch {
@@ -78,28 +63,28 @@ export class RequeueWatch {
 	#restarts: number | null = null;
 	#pending: Pending | null = null;
 
-	/** This tick's requeue events: none unless the controller's answer or the index says something new. */
-	update(view: SlurmView | null, index: CheckpointIndex | null, time: number): JobEvent[] {
-		if (view?.status !== 'ok') return [];
-		const {job} = view;
+	/** This tick's requeue events: none unless the scheduler's answer or the index says something new. */
+	update(state: SchedulerState | null, index: CheckpointIndex | null, time: number): JobEvent[] {
+		if (state?.status !== 'ok' || state.job === null) return [];
+		const {job, name} = state;
 		const events: JobEvent[] = [];
 		// Only an increase seen while watching is a requeue: a job first seen at restart 2 was requeued before.
-		if (job.jobId === this.#jobId && this.#restarts !== null && job.restarts > this.#restarts) {
-			events.push(requeuedEvent(job, index, time));
-			this.#pending = {jobId: job.jobId, restarts: job.restarts};
+		if (job.id === this.#jobId && this.#restarts !== null && job.restarts > this.#restarts) {
+			events.push(requeuedEvent(name, job, index, time));
+			this.#pending = {jobId: job.id, restarts: job.restarts};
 		}
-		this.#jobId = job.jobId;
+		this.#jobId = job.id;
 		this.#restarts = job.restarts;
-		const resumed = this.#resumed(job, index, time);
+		const resumed = this.#resumed(name, job, index, time);
 		if (resumed !== null) events.push(resumed);
 		return events;
 	}
 
 	/** The new run's first save, once it runs and one is complete: its time is at or after the run's start. */
-	#resumed(job: SlurmJob, index: CheckpointIndex | null, time: number): JobEvent | null {
+	#resumed(name: string, job: SchedulerJob, index: CheckpointIndex | null, time: number): JobEvent | null {
 		const pending = this.#pending;
 		if (pending === null || index === null || job.startTime === null) return null;
-		if (job.jobId !== pending.jobId || job.restarts !== pending.restarts || job.state !== 'RUNNING') return null;
+		if (job.id !== pending.jobId || job.restarts !== pending.restarts || job.phase !== 'running') return null;
 		const start = job.startTime;
 		const complete = index.checkpoints.filter(c => c.status === 'complete');
 		const since = complete.filter(c => c.time >= start && c.kind !== 'last' && c.kind !== 'best');
@@ -107,6 +92,7 @@ export class RequeueWatch {
 		const first = since.reduce((a, b) => (b.time < a.time ? b : a));
 		this.#pending = null;
 		return resumedEvent(
+			name,
 			job,
 			first,
 			complete.filter(c => c.time < start),

@@ -1,7 +1,7 @@
 import type {FleetConnection} from './fleet.js';
 
-// How an agent is started on a node: locally as a child, through ssh, or on every node of a SLURM job through one
-// `srun --overlap` step. Pure: argv only; the Fleet runs them.
+// How an agent is started on a node: locally as a child, or through ssh; a scheduler's own transport onto its job's
+// nodes is its entry's (scheduler/signal-route.ts SchedulerAgents). Pure: argv only; the Fleet runs them.
 
 /** What every agent is asked to do: the same run dir, interval and selection the viewer was given. */
 export interface AgentArgs {
@@ -43,29 +43,5 @@ export function sshConnection(
 		nodes: [node],
 		address: target.host,
 		argv: ['sh', '-c', `${sshCommand} "$@"`, 'ssh', ...user, target.host, remote],
-	};
-}
-
-/**
- * Every node of a SLURM job through one step: `srun --jobid J --overlap` (shares the job's resources instead of
- * waiting for free ones), one task per node, stdin broadcast to every task (srun's default `--input=all`), so each
- * agent takes the commands addressed to its own host. Each agent names itself after its node (SLURMD_NODENAME).
- */
-export function srunConnection(jobId: string, nodes: readonly string[], agent: AgentArgs): FleetConnection {
-	return {
-		nodes,
-		argv: [
-			'srun',
-			`--jobid=${jobId}`,
-			'--overlap',
-			`--nodes=${nodes.length}`,
-			'--ntasks-per-node=1',
-			`--ntasks=${nodes.length}`,
-			'--kill-on-bad-exit=0',
-			'--quiet',
-			'traintop',
-			'agent',
-			...agent.args,
-		],
 	};
 }

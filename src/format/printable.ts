@@ -1,7 +1,7 @@
 import {shownName} from '../system/byte-names.js';
 
 // Text from outside traintop (checkpoint and run-dir names, nvidia-smi's words, another process's command line,
-// SLURM's fields, what a remote agent says) made safe to print or render. A name such as `ckpt<ESC>]0;PWNED<BEL>`
+// a scheduler's fields, what a remote agent says) made safe to print or render. A name such as `ckpt<ESC>]0;PWNED<BEL>`
 // must not retitle the terminal, recolour it, move its cursor or break a table row: every control character is
 // shown as a visible escape instead, so the user still sees (and can find) the exact name.
 //

@@ -12,7 +12,7 @@ import {eventRecord, formatEventLine, startRecord} from './format.js';
 import {printLinks} from './link-lines.js';
 import {NodeLines} from './node-lines.js';
 import {type Print, printTo} from './print.js';
-import {SlurmReport} from './slurm-report.js';
+import {SlurmReport} from '../slurm/views/headless-report.js';
 import {stdoutReader} from './stdout-reader.js';
 
 export interface HeadlessOptions {

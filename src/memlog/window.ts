@@ -1,6 +1,7 @@
 import type {Alert, Snapshot} from '../core/types.js';
 import type {LogContext} from '../metrics/metric.js';
 import {METRICS} from '../metrics/registry.js';
+import {slurmViewOf} from '../slurm/scheduler-state.js';
 import {roundPercent} from './log-rounding.js';
 import type {AlertRecord, LogRecord, LogSlurmJob} from './record.js';
 
@@ -103,7 +104,7 @@ function startStates(): unknown[] {
  * known (the job did not change because slurmctld is busy); null outside SLURM and once the job is not found.
  */
 function slurmJobOf(s: Snapshot, last: LogSlurmJob | null): LogSlurmJob | null {
-	const view = s.slurm ?? null;
+	const view = slurmViewOf(s.scheduler ?? null);
 	if (view === null || view.status === 'not-found') return null;
 	const job = view.status === 'ok' ? view.job : (view.last ?? null);
 	if (job === null) return last;

@@ -16,7 +16,7 @@ import {signalStates} from './dispositions.js';
 import {describeJob} from './job-facts.js';
 import {decodeWaitStatus, JobTracker} from './lifecycle.js';
 import {jobEvidence, jobsNaming, type RunDirEvidence} from './run-dir-match.js';
-import {slurmInfo} from './slurm.js';
+import {slurmInfo} from '../slurm/task-env.js';
 import {nextStall, type StallState} from './stall.js';
 import {
 	buildRankTree,

@@ -11,8 +11,8 @@ import {hostCpuReader} from '../system/cpu.js';
 import {readHostMemory} from '../system/memory.js';
 import {openGpuBackend} from '../system/gpu-backend.js';
 import {procReader} from '../system/procfs.js';
-import {slurmJobOfTraintop} from '../ranks/slurm.js';
-import {SlurmJobReader} from '../slurm/job-reader.js';
+import {slurmJobOfTraintop} from '../slurm/task-env.js';
+import {followJob} from '../scheduler/registry.js';
 import {sessionActions} from './actions.js';
 import {logPathFrom} from './log-path.js';
 import type {LocalSession} from './types.js';
@@ -74,9 +74,9 @@ export async function openLocalNode(options: LocalNodeOptions): Promise<LocalSes
 		checkpoints.lastError = error;
 	});
 	nvidiaSmi?.start();
-	// The controller is read on its own slow cadence (never per tick: slurmctld is shared), in the background.
-	const slurm = options.slurmJob ? new SlurmJobReader({jobId: options.slurmJob}) : null;
-	slurm?.start();
+	// The scheduler is read on its own slow cadence (never per tick: a controller is shared), in the background.
+	const scheduler = options.slurmJob ? followJob({kind: 'slurm', jobId: options.slurmJob}) : null;
+	scheduler?.start?.();
 	const sources: MonitorSources = {
 		readMemory: options.sources?.readMemory ?? readHostMemory,
 		// Real in tests too: the host's CPU is not what tests script.
@@ -89,7 +89,7 @@ export async function openLocalNode(options: LocalNodeOptions): Promise<LocalSes
 			return set;
 		},
 		...(checkpoints ? {checkpoints} : {}),
-		...(slurm ? {slurm} : {}),
+		...(scheduler ? {scheduler} : {}),
 	};
 	const monitor = new Monitor(monitorOptions(settings, sources, host));
 	const unsubscribe = monitor.subscribe(snapshot => recorder.add(snapshot));
@@ -109,7 +109,7 @@ export async function openLocalNode(options: LocalNodeOptions): Promise<LocalSes
 			if (closed) return;
 			closed = true;
 			monitor.stop();
-			slurm?.stop();
+			scheduler?.stop?.();
 			unsubscribe();
 			recorder.close();
 			await Promise.all([nvidiaSmi?.stop(), checkpoints?.stop()]);

@@ -1,4 +1,4 @@
-import type {SlurmJob, SlurmView} from '../core/slurm-types.js';
+import type {SlurmJob, SlurmView} from './types.js';
 import {type ReadContext, readContext, readSlurmJob} from './read-job.js';
 
 // Keeps one job's SLURM view fresh for the TUI and headless: a read at start, then one every interval (never

@@ -1,4 +1,4 @@
-import type {SlurmJob} from '../core/slurm-types.js';
+import type {SlurmJob} from './types.js';
 
 // What one job listing (squeue --json or scontrol show job) says about a job: everything but the steps and the
 // warning signal, which other commands give.

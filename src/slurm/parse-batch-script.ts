@@ -1,4 +1,4 @@
-import type {SlurmWarning} from '../core/slurm-types.js';
+import type {SlurmWarning} from './types.js';
 import {signalName} from './slurm-values.js';
 
 // The job's warning signal, read from its batch script (`scontrol write batch_script J -`). SLURM 22.05 keeps

@@ -1,4 +1,4 @@
-import type {SlurmStep} from '../core/slurm-types.js';
+import type {SlurmStep} from './types.js';
 import {scontrolFields} from './parse-scontrol-job.js';
 
 // `scontrol show step -o J`: one line per live step, `StepId=42.0 … State=RUNNING … NodeList=n1 … Tasks=2

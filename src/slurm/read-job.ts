@@ -1,4 +1,4 @@
-import type {SlurmJob, SlurmView} from '../core/slurm-types.js';
+import type {SlurmJob, SlurmView} from './types.js';
 import {errorMessage} from '../core/errors.js';
 import {pickJob, type SlurmJobRecord} from './job-record.js';
 import {batchScriptWarning, COMMAND_LINE_SIGNAL_UNKNOWN} from './parse-batch-script.js';

@@ -1,4 +1,4 @@
-import type {SlurmStep} from '../core/slurm-types.js';
+import type {SlurmStep} from './types.js';
 import {pickJob} from './job-record.js';
 import {parseScontrolJobs} from './parse-scontrol-job.js';
 import {isNoStepsAnswer, parseScontrolSteps} from './parse-steps.js';

@@ -11,8 +11,6 @@ import type {Trap} from './signal-trap.js';
 // - scancel: `scancel --signal=SIG J`, the job's steps and never the batch shell (scancel(1), --batch/--full);
 // - batch (only asked for with --batch): `scancel --batch`, and only where the batch shell handles the signal.
 
-export type RouteName = 'local' | 'srun' | 'scancel' | 'agents';
-
 export type Route =
 	| {readonly kind: 'local'; readonly jobs: readonly Job[]; readonly why: string}
 	| {readonly kind: 'srun'; readonly forwarders: readonly ForwarderTarget[]; readonly why: string}

@@ -1,14 +1,17 @@
 import {describe, expect, it} from 'vitest';
 import {RequeueWatch} from '../../src/core/requeue-events.js';
-import type {SlurmJob} from '../../src/core/slurm-types.js';
+import type {SlurmJob} from '../../src/slurm/types.js';
 import type {Checkpoint, CheckpointIndex} from '../../src/core/types.js';
 import {checkpoint, checkpointIndex, NOW} from '../helpers/checkpoint-data.js';
-import {slurmOk} from '../helpers/slurm-job.js';
+import {slurmOk as slurmView} from '../helpers/slurm-job.js';
+import {slurmState} from '../../src/slurm/scheduler-state.js';
 
 // A SLURM requeue in the job's life: "requeued" when the restart count goes up while traintop watches, "resumed"
 // when the new run's first save shows where training picked up, judged against the steps on disk from before.
 
 const MIN = 60_000;
+/** SLURM's answer as the watcher gets it: in the scheduler's terms (slurm/scheduler-state.ts). */
+const slurmOk = (...args: Parameters<typeof slurmView>) => slurmState(slurmView(...args));
 /** The fixture's saves: steps 500, 1000, 1200 (manual), 1500 complete, 1510 partial; the newest 30 min ago. */
 const before = checkpointIndex();
 /** The requeued run starts 10 min ago. */
@@ -91,7 +94,7 @@ describe('RequeueWatch', () => {
 		expect(watch.update(slurmOk(NOW, {restarts: 2}), before, NOW)).toEqual([]);
 		expect(watch.update(slurmOk(NOW, {restarts: 2}), withSaves(checkpoint(1600, 1)), NOW)).toEqual([]);
 		expect(watch.update(slurmOk(NOW, {jobId: '17', restarts: 3}), before, NOW)).toEqual([]);
-		const down = {status: 'unavailable', reason: 'slurmctld not answering', readAt: NOW, last: null} as const;
+		const down = slurmState({status: 'unavailable', reason: 'slurmctld not answering', readAt: NOW, last: null}, '16');
 		expect(watch.update(down, before, NOW)).toEqual([]);
 		expect(watch.update(null, before, NOW)).toEqual([]);
 		// The controller back with the same count: nothing new.

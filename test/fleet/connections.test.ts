@@ -7,7 +7,8 @@ import {describe, expect, it} from 'vitest';
 import {agentArgs, connectionsFor, nodesFromHosts} from '../../src/commands/fleet-connections.js';
 import {DEFAULT_SETTINGS} from '../../src/config/schema.js';
 import {UsageError} from '../../src/core/errors.js';
-import {DEFAULT_SSH_COMMAND, shellQuote, srunConnection} from '../../src/fleet/transports.js';
+import {DEFAULT_SSH_COMMAND, shellQuote} from '../../src/fleet/transports.js';
+import {srunConnection} from '../../src/slurm/agent-transport.js';
 import {hostLogPathFrom} from '../../src/session/log-path.js';
 
 // From `--hosts` to the agents' command lines: which nodes, how each is reached, what each agent is asked to watch.

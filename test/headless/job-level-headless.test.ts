@@ -5,7 +5,8 @@ import {PassThrough} from 'node:stream';
 import {afterEach, describe, expect, it} from 'vitest';
 import {PROTOCOL, wireSnapshot} from '../../src/agent/protocol.js';
 import {DEFAULT_SETTINGS} from '../../src/config/schema.js';
-import type {SlurmView} from '../../src/core/slurm-types.js';
+import {slurmState} from '../../src/slurm/scheduler-state.js';
+import type {SlurmView} from '../../src/slurm/types.js';
 import type {JobEvent, Snapshot} from '../../src/core/types.js';
 import {runHeadless} from '../../src/headless/run.js';
 import {openSession} from '../../src/session/session.js';
@@ -40,7 +41,7 @@ function agentLines(host: string, now: number, readAt: number): string {
 		ranks: null,
 		ranksError: null,
 		checkpoints: null,
-		slurm: view,
+		scheduler: slurmState(view),
 		metrics: {},
 		newAlerts: [],
 		recentAlerts: [],

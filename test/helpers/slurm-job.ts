@@ -1,4 +1,4 @@
-import type {SlurmJob, SlurmView} from '../../src/core/slurm-types.js';
+import type {SlurmJob, SlurmView} from '../../src/slurm/types.js';
 
 // A SLURM job as the reader gives it, for tests of what is made of one (the job pane, the headless news, the
 // requeue events, the memory log's slurm field): job 16 "train", running for 1 min of a 10 min limit on node vm,

@@ -3,7 +3,8 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
 import {Monitor} from '../../src/core/monitor.js';
-import type {SlurmJob, SlurmView} from '../../src/core/slurm-types.js';
+import {slurmState} from '../../src/slurm/scheduler-state.js';
+import type {SlurmJob, SlurmView} from '../../src/slurm/types.js';
 import {slurmJob} from '../helpers/slurm-job.js';
 import type {HostMemory} from '../../src/core/types.js';
 import {type AnalysisThresholds, analyze} from '../../src/memlog/analyze.js';
@@ -40,7 +41,7 @@ function job(restarts: number): SlurmJob {
 
 class SlurmSources extends ScriptedSources {
 	view: SlurmView | null = null;
-	readonly slurm = {current: (): SlurmView => this.view ?? {status: 'not-found', jobId: '42', readAt: 0}};
+	readonly scheduler = {current: () => slurmState(this.view ?? {status: 'not-found', jobId: '42', readAt: 0})};
 }
 
 /** A traintop run: a Monitor on scripted sources ticking every second from `start`, into a real recorder. */

@@ -1,5 +1,6 @@
 import {describe, expect, it} from 'vitest';
-import type {SlurmView} from '../../src/core/slurm-types.js';
+import {slurmState} from '../../src/slurm/scheduler-state.js';
+import type {SlurmView} from '../../src/slurm/types.js';
 import type {JobEvent, Snapshot} from '../../src/core/types.js';
 import {freshestJobView, isJobLevelEvent, JobLevelEvents} from '../../src/session/job-level.js';
 import {slurmJob} from '../helpers/slurm-job.js';
@@ -9,7 +10,7 @@ import {slurmJob} from '../helpers/slurm-job.js';
 const T0 = Date.UTC(2026, 10, 24, 9, 0, 0);
 
 function snapshot(host: string, view: SlurmView | null, time = T0): Snapshot {
-	return {host, slurm: view, checkpoints: null, time} as unknown as Snapshot;
+	return {host, scheduler: view && slurmState(view, '16'), checkpoints: null, time} as unknown as Snapshot;
 }
 
 const ok = (readAt: number, timeLeftS: number): SlurmView => ({

@@ -3,7 +3,7 @@ import {createServer, type Server, type Socket} from 'node:net';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import type {SlurmJob, SlurmView} from '../../src/core/slurm-types.js';
+import type {SlurmJob, SlurmView} from '../../src/slurm/types.js';
 import {DEMO_JOB_DIR} from '../../src/demo/job.js';
 import {SlurmJobReader} from '../../src/slurm/job-reader.js';
 import {readContext, readSlurmJob, readSlurmJobOnce} from '../../src/slurm/read-job.js';

@@ -2,7 +2,7 @@ import {type ChildProcess, spawn} from 'node:child_process';
 import {existsSync, readdirSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import {afterEach, beforeAll, describe, expect, it} from 'vitest';
-import {slurmPlan} from '../../src/commands/signal-plan.js';
+import {slurmPlan} from '../../src/slurm/signal-plan.js';
 import {scanRanks} from '../../src/commands/ranks.js';
 import {DEFAULT_SETTINGS} from '../../src/config/schema.js';
 import {procReader} from '../../src/system/procfs.js';

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {gateRefusal} from '../../src/format/signal-gate.js';
+import {gateRefusal} from '../../src/slurm/views/gate-words.js';
 import {signalNumber} from '../../src/ranks/signals.js';
 import {parseListPids} from '../../src/slurm/signal-facts.js';
 import {gateBlocks, stepViews} from '../../src/slurm/step-gate.js';

@@ -3,7 +3,8 @@ import {Box, Text} from 'ink';
 import type {Need, PaneDefinition} from './pane.js';
 import Line from '../widgets/Line.js';
 import type {RankProcess, RankSet} from '../../core/types.js';
-import type {SlurmView} from '../../core/slurm-types.js';
+import type {SlurmView} from '../../slurm/types.js';
+import {slurmViewOf} from '../../slurm/scheduler-state.js';
 import {columns} from '../../format/columns.js';
 import {compactCommand} from '../../format/command-line.js';
 import {unprovenText} from '../../format/membership.js';
@@ -312,7 +313,7 @@ export const ranksPane: PaneDefinition = {
 			compact={box.compact}
 			signalsFirst={actionSignals}
 			sortText={sortLabel(sort ?? 'rank')}
-			slurm={snapshot.slurm ?? null}
+			slurm={slurmViewOf(snapshot.scheduler)}
 		/>
 	),
 };

@@ -2,8 +2,8 @@ import type {EndedJob, Job, RankProcess, RankSet, SlurmInfo, UnprovenMember} fro
 import {columns, truncate} from '../../format/columns.js';
 import {compactCommand} from '../../format/command-line.js';
 import {jobExitWords} from '../../format/events.js';
-import type {SlurmView} from '../../core/slurm-types.js';
-import {endedSlurmJobOf, endOf} from '../../format/slurm-job.js';
+import type {SlurmView} from '../../slurm/types.js';
+import {endedSlurmJobOf, endOf} from '../../slurm/views/job-lines.js';
 import {missingLocalText, rankCountText, slurmIdText} from '../../format/jobs.js';
 import {printable} from '../../format/printable.js';
 import {localTimeShort} from '../../format/time.js';

@@ -4,7 +4,7 @@ import {checkpointsPane} from './CheckpointsPane.js';
 import {memoryPane} from './MemoryPane.js';
 import type {Band} from './pane.js';
 import {ranksPane} from './RanksPane.js';
-import {slurmPane} from './SlurmPane.js';
+import {slurmPane} from '../../slurm/views/SlurmPane.js';
 
 // The screen, top to bottom: a line per band. A new pane is its own files and a line here.
 

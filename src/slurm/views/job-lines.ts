@@ -1,13 +1,13 @@
-import {lastSaveDuration} from '../checkpoints/save-duration.js';
-import type {CheckpointIndex, Level} from '../core/types.js';
-import type {SlurmJob, SlurmView} from '../core/slurm-types.js';
-import {type TimeAtRisk, timeAtRisk} from '../slurm/time-at-risk.js';
-import type {ExitStatus} from '../core/job-types.js';
-import {signalName} from '../slurm/slurm-values.js';
-import {formatDuration} from './duration.js';
-import {jobExitWords} from './events.js';
-import {printable} from './printable.js';
-import {localTime} from './time.js';
+import type {DeadlineRisk} from '../../core/deadline-risk.js';
+import type {Level} from '../../core/types.js';
+import type {SlurmJob, SlurmView} from '../types.js';
+import type {ExitStatus} from '../../core/job-types.js';
+import {signalName} from '../slurm-values.js';
+import {formatDuration} from '../../format/duration.js';
+import {jobExitWords} from '../../format/events.js';
+import {printable} from '../../format/printable.js';
+import {timeAtRiskText} from '../../format/time-at-risk.js';
+import {localTime} from '../../format/time.js';
 
 // The SLURM job in words, for the TUI's job pane and the headless lines alike: the job as SLURM sees it (state,
 // time left, restarts, the warning signal, its steps) and the time left weighed against the save cadence.
@@ -101,49 +101,33 @@ function stepsOf(job: SlurmJob): string {
 	return `steps ${steps.join(' · ')}`;
 }
 
-/** The time left against the checkpoints' cadence; null when the job is not running or has no time limit. */
-export function jobTimeAtRisk(job: SlurmJob, checkpoints: CheckpointIndex | null): TimeAtRisk | null {
-	if (job.timeLeftS === null || job.state !== 'RUNNING') return null;
-	const last = checkpoints?.lastSave ?? null;
-	// The cadence judged from the saves seen (cadence.ts) where there is one: the survivors' median gap is no cadence
-	// on a top-k run. Its OVERDUE is the index's, so that the two never disagree.
-	const cadence = checkpoints?.cadence;
-	return timeAtRisk({
-		timeLeftS: job.timeLeftS,
-		warningLeadS: job.warning?.leadS ?? null,
-		warningSignal: job.warning?.signal ?? null,
-		medianSaveIntervalS: cadence ? cadence.everySeconds : (last?.medianIntervalS ?? null),
-		...(cadence && last ? {overdue: last.overdue} : {}),
-		lastSaveAgeS: last?.ageS ?? null,
-		lastSaveDurationS: lastSaveDuration(checkpoints)?.seconds ?? null,
-	});
+function riskOf(risk: DeadlineRisk | null): SlurmLine | null {
+	return risk === null ? null : {text: timeAtRiskText(risk), level: risk.level};
 }
 
-function riskOf(job: SlurmJob, checkpoints: CheckpointIndex | null): SlurmLine | null {
-	const risk = jobTimeAtRisk(job, checkpoints);
-	return risk === null ? null : {text: risk.text, level: risk.level};
-}
-
-function jobLines(job: SlurmJob, checkpoints: CheckpointIndex | null, compact: boolean, stale: boolean): SlurmLine[] {
+function jobLines(job: SlurmJob, risk: DeadlineRisk | null, compact: boolean, stale: boolean): SlurmLine[] {
 	const lines: SlurmLine[] = [
 		{text: titleOf(job, compact), level: 'ok', stale},
 		{text: timeOf(job), level: 'ok', stale},
 	];
-	const risk = stale ? null : riskOf(job, checkpoints);
-	if (risk !== null) lines.push(risk);
+	const riskLine = stale ? null : riskOf(risk);
+	if (riskLine !== null) lines.push(riskLine);
 	lines.push({text: stepsOf(job), level: 'ok', stale});
 	return lines;
 }
 
-/** The pane's lines, most important first (the pane cuts from the end). Empty without a SLURM job. */
-export function slurmLines(view: SlurmView | null, checkpoints: CheckpointIndex | null, compact: boolean): SlurmLine[] {
+/**
+ * The pane's lines, most important first (the pane cuts from the end). Empty without a SLURM job. `risk`: the
+ * snapshot's deadline judged against the saves (Snapshot.deadlineRisk).
+ */
+export function slurmLines(view: SlurmView | null, risk: DeadlineRisk | null, compact: boolean): SlurmLine[] {
 	// The job's name, reason, node list and the controller's error text are SLURM's: printable before they are shown.
-	return linesOf(view, checkpoints, compact).map(line => ({...line, text: printable(line.text)}));
+	return linesOf(view, risk, compact).map(line => ({...line, text: printable(line.text)}));
 }
 
-function linesOf(view: SlurmView | null, checkpoints: CheckpointIndex | null, compact: boolean): SlurmLine[] {
+function linesOf(view: SlurmView | null, risk: DeadlineRisk | null, compact: boolean): SlurmLine[] {
 	if (view === null) return [];
-	if (view.status === 'ok') return jobLines(view.job, checkpoints, compact, false);
+	if (view.status === 'ok') return jobLines(view.job, risk, compact, false);
 	if (view.status === 'not-found') {
 		const text = `SLURM job ${view.jobId} not found: it ended longer ago than the controller keeps jobs, or the id is wrong`;
 		return [{text, level: 'warn'}];
@@ -152,5 +136,5 @@ function linesOf(view: SlurmView | null, checkpoints: CheckpointIndex | null, co
 	const head: SlurmLine = {text: `SLURM: ${view.reason} (tried ${localTime(view.readAt).slice(11)})`, level: 'warn'};
 	if (view.last === null) return [head];
 	// What the controller said last, dimmed: the job may have moved on since.
-	return [head, ...jobLines(view.last, checkpoints, compact, true)];
+	return [head, ...jobLines(view.last, null, compact, true)];
 }

@@ -1,5 +1,12 @@
 import {describe, expect, it} from 'vitest';
-import {type TimeAtRiskInput, timeAtRisk} from '../../src/slurm/time-at-risk.js';
+import {type DeadlineInput as TimeAtRiskInput, judgeDeadline} from '../../src/core/deadline-risk.js';
+import {timeAtRiskText} from '../../src/format/time-at-risk.js';
+
+// The deadline judged once (core/deadline-risk.ts: figures and codes) and put into words (format/time-at-risk.ts).
+function timeAtRisk(input: TimeAtRiskInput) {
+	const risk = judgeDeadline(input);
+	return {text: timeAtRiskText(risk), level: risk.level, workAtRiskS: risk.workAtRiskS};
+}
 
 const MIN = 60;
 const base: TimeAtRiskInput = {

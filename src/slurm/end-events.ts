@@ -1,8 +1,8 @@
-import {slurmEndText, slurmStepEndText} from '../format/slurm-job.js';
-import {isEndedState} from '../slurm/slurm-values.js';
+import {slurmEndText, slurmStepEndText} from './views/job-lines.js';
+import {isEndedState} from './slurm-values.js';
 import {exitLevel} from '../format/events.js';
-import type {SlurmJob, SlurmView} from './slurm-types.js';
-import type {JobEvent, Level, RankSet} from './types.js';
+import type {SlurmJob, SlurmView} from './types.js';
+import type {JobEvent, Level, RankSet} from '../core/types.js';
 
 // How a SLURM job ended, from the controller. The ranks of a SLURM step are slurmstepd's children, reaped the moment
 // they exit, so /proc seldom shows how they ended and the step's "job-ended" event would say "exit status unknown"

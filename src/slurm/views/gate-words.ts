@@ -1,5 +1,5 @@
-import type {SignalName} from '../ranks/signals.js';
-import type {GateBlock, ReadTask, StepView} from '../slurm/step-gate.js';
+import type {SignalName} from '../../ranks/signals.js';
+import type {GateBlock, ReadTask, StepView} from '../step-gate.js';
 
 // The words of the srun and scancel routes' gate (slurm/step-gate.ts computes it): what each task read here does
 // with the signal, why a step read nowhere blocks it, which step is left out, and the refusal.

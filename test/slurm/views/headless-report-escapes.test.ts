@@ -1,8 +1,9 @@
 import {expect, test} from 'vitest';
-import type {SlurmJob, SlurmView} from '../../src/core/slurm-types.js';
-import type {Snapshot} from '../../src/core/types.js';
-import {SlurmReport} from '../../src/headless/slurm-report.js';
-import {slurmJob} from '../helpers/slurm-job.js';
+import {slurmState} from '../../../src/slurm/scheduler-state.js';
+import type {SlurmJob, SlurmView} from '../../../src/slurm/types.js';
+import type {Snapshot} from '../../../src/core/types.js';
+import {SlurmReport} from '../../../src/slurm/views/headless-report.js';
+import {slurmJob} from '../../helpers/slurm-job.js';
 
 // The headless view's SLURM lines name what the controller says: the job's name (the user's `--job-name`), its
 // reason, partition and node list, and the controller's error text. Each is shown with its controls as escapes.
@@ -11,7 +12,8 @@ const T0 = Date.UTC(2026, 10, 24, 9, 0, 0);
 const PWNED = '\u001b]0;PWNED\u0007\u001b[2J';
 const SHOWN = '\\e]0;PWNED\\x07\\e[2J';
 
-const snapshot = (view: SlurmView) => ({slurm: view, checkpoints: null, time: T0}) as unknown as Snapshot;
+const snapshot = (view: SlurmView) =>
+	({scheduler: slurmState(view), checkpoints: null, time: T0}) as unknown as Snapshot;
 
 test("a SLURM job's name, reason and the controller's error text are printed escaped", () => {
 	const report = new SlurmReport();

@@ -1,4 +1,4 @@
-import type {ExitStatus} from './job-types.js';
+import type {ExitStatus} from '../core/job-types.js';
 
 // The job as SLURM's controller sees it: what src/slurm/ reads from squeue/scontrol, and what the job pane, the
 // headless lines and --json show. Times are epoch milliseconds, durations seconds; null means SLURM did not say.

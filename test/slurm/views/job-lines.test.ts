@@ -1,8 +1,10 @@
 import {describe, expect, it} from 'vitest';
-import type {SlurmJob} from '../../src/core/slurm-types.js';
-import {slurmLines} from '../../src/format/slurm-job.js';
-import {checkpointIndex, NOW} from '../helpers/checkpoint-data.js';
-import {slurmJob} from '../helpers/slurm-job.js';
+import type {SlurmJob} from '../../../src/slurm/types.js';
+import {deadlineRisk} from '../../../src/core/deadline-risk.js';
+import {slurmLines} from '../../../src/slurm/views/job-lines.js';
+import {schedulerJobOf} from '../../../src/slurm/scheduler-state.js';
+import {checkpointIndex, NOW} from '../../helpers/checkpoint-data.js';
+import {slurmJob} from '../../helpers/slurm-job.js';
 
 // The SLURM job in words: what the job pane and the headless lines say for each state of the controller's answer.
 
@@ -31,12 +33,15 @@ function job(fields: Partial<SlurmJob> = {}): SlurmJob {
 	});
 }
 
+/** The deadline as the Monitor judges it against the fixture's saves (Snapshot.deadlineRisk). */
+const riskOf = (one: SlurmJob) => deadlineRisk(schedulerJobOf(one), checkpointIndex());
+
 const texts = (lines: readonly {text: string}[]) => lines.map(line => line.text);
 
 describe('slurmLines', () => {
 	it('a running job: who and where, time left and the warning, the work at risk, the steps', () => {
 		// The seed fixture's saves: every 15 min (median), the last 30 min ago.
-		const lines = slurmLines({status: 'ok', job: job(), readAt: NOW}, checkpointIndex(), false);
+		const lines = slurmLines({status: 'ok', job: job(), readAt: NOW}, riskOf(job()), false);
 		expect(texts(lines)).toEqual([
 			'SLURM job 42 llm-pretrain · RUNNING · alice · gpu · nodes node[01-04] · 8 tasks · restart 1, requeueable',
 			'time 1 h 00 m of 1 h 42 m · 42 m 00 s left · warning SIGUSR1 2 m 00 s before the end (batch script)',
@@ -48,11 +53,11 @@ describe('slurmLines', () => {
 
 	it("the work-at-risk line weighs the warning's lead against how long the last save took to write", () => {
 		// The fixture's saves took 40 s each (their files' first birth to last write): inside the 2 min lead.
-		const within = slurmLines({status: 'ok', job: job(), readAt: NOW}, checkpointIndex(), false)[2];
+		const within = slurmLines({status: 'ok', job: job(), readAt: NOW}, riskOf(job()), false)[2];
 		expect(within?.text).toMatch(/the SIGUSR1 warning comes 2 m 00 s before the end; the last save took 40 s$/);
 		// A 30 s lead is less than that save: the ranks would be killed mid-save.
 		const short = job({warning: {signal: 'USR1', leadS: 30, batchOnly: false, from: 'batch script'}});
-		const risk = slurmLines({status: 'ok', job: short, readAt: NOW}, checkpointIndex(), false)[2];
+		const risk = slurmLines({status: 'ok', job: short, readAt: NOW}, riskOf(short), false)[2];
 		expect(risk?.text).toMatch(/the SIGUSR1 warning comes 30 s before the end, less than the last save took \(40 s\)$/);
 		expect(risk?.level).toBe('warn');
 	});

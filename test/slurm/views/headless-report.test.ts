@@ -1,8 +1,10 @@
 import {describe, expect, it} from 'vitest';
-import type {SlurmJob, SlurmView} from '../../src/core/slurm-types.js';
-import type {CheckpointIndex, Snapshot} from '../../src/core/types.js';
-import {SlurmReport} from '../../src/headless/slurm-report.js';
-import {slurmJob} from '../helpers/slurm-job.js';
+import {deadlineRisk} from '../../../src/core/deadline-risk.js';
+import {slurmState} from '../../../src/slurm/scheduler-state.js';
+import type {SlurmJob, SlurmView} from '../../../src/slurm/types.js';
+import type {CheckpointIndex, Snapshot} from '../../../src/core/types.js';
+import {SlurmReport} from '../../../src/slurm/views/headless-report.js';
+import {slurmJob} from '../../helpers/slurm-job.js';
 
 // The headless view's SLURM news: a line when the controller's answer changes, not every tick.
 
@@ -11,7 +13,10 @@ const T0 = Date.UTC(2026, 10, 24, 9, 0, 0);
 const job = (fields: Partial<SlurmJob> = {}): SlurmJob => slurmJob(T0 + 60_000, fields);
 
 function snapshot(view: SlurmView | null, time = T0, checkpoints: CheckpointIndex | null = null): Snapshot {
-	return {slurm: view, checkpoints, time} as unknown as Snapshot;
+	const scheduler = view && slurmState(view);
+	// The deadline as the Monitor judges it for this snapshot (core/deadline-risk.ts).
+	const risk = scheduler?.status === 'ok' ? deadlineRisk(scheduler.job, checkpoints) : null;
+	return {scheduler, deadlineRisk: risk, checkpoints, time} as unknown as Snapshot;
 }
 
 const ok = (fields: Partial<SlurmJob> = {}): SlurmView => ({status: 'ok', job: job(fields), readAt: T0});

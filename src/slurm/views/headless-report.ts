@@ -1,9 +1,11 @@
-import type {SlurmJob, SlurmView} from '../core/slurm-types.js';
-import type {Level, Snapshot} from '../core/types.js';
-import {LEVEL_WORD} from '../format/levels.js';
-import {jobTimeAtRisk, NOT_READ_YET, timeOf, titleOf} from '../format/slurm-job.js';
-import {printable} from '../format/printable.js';
-import {localTime} from '../format/time.js';
+import {slurmViewOf} from '../scheduler-state.js';
+import type {SlurmJob, SlurmView} from '../types.js';
+import type {Level, Snapshot} from '../../core/types.js';
+import {LEVEL_WORD} from '../../format/levels.js';
+import {NOT_READ_YET, timeOf, titleOf} from './job-lines.js';
+import {timeAtRiskText} from '../../format/time-at-risk.js';
+import {printable} from '../../format/printable.js';
+import {localTime} from '../../format/time.js';
 
 // The SLURM job in the headless view: a line when what the controller says changes (state, restarts, reachable or
 // not) and when the time left against the save cadence changes level, not every tick (the job pane's numbers
@@ -68,13 +70,14 @@ export class SlurmReport {
 
 	/** The news in this snapshot; nothing when it has no SLURM view or nothing changed. */
 	update(snapshot: Snapshot): SlurmNews {
-		const view = snapshot.slurm ?? null;
+		const view = slurmViewOf(snapshot.scheduler);
 		if (view === null || (view.status === 'unavailable' && view.reason === NOT_READ_YET))
 			return {lines: [], records: []};
 		const at = localTime(snapshot.time);
 		const lines: string[] = [];
 		const job = view.status === 'ok' ? view.job : null;
-		const risk = job === null ? null : jobTimeAtRisk(job, snapshot.checkpoints);
+		const judged = job === null ? null : (snapshot.deadlineRisk ?? null);
+		const risk = judged && {text: timeAtRiskText(judged), level: judged.level, workAtRiskS: judged.workAtRiskS};
 		const key = keyOf(view);
 		const changed = key !== this.#key;
 		const riskChanged = risk !== null && risk.level !== this.#riskLevel;

@@ -1,5 +1,5 @@
 import type {SlurmInfo} from '../core/types.js';
-import {envInteger} from './tree.js';
+import {envInteger} from '../ranks/tree.js';
 
 /** SLURM's ids from a task's environment; null outside SLURM (no SLURM_JOB_ID). */
 export function slurmInfo(env: ReadonlyMap<string, string>): SlurmInfo | null {

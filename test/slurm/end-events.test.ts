@@ -1,11 +1,11 @@
 import {describe, expect, test} from 'vitest';
-import {SlurmEndWatch} from '../../src/core/slurm-end-events.js';
-import type {SlurmView} from '../../src/core/slurm-types.js';
+import {SlurmEndWatch} from '../../src/slurm/end-events.js';
+import type {SlurmView} from '../../src/slurm/types.js';
 import type {JobEvent} from '../../src/core/types.js';
 import {slurmOk} from '../helpers/slurm-job.js';
-import {job, rankSet} from './job-data.js';
+import {job, rankSet} from '../core/job-data.js';
 
-// A SLURM step's end whose exit /proc could not read is held for the controller's answer (core/slurm-end-events.ts).
+// A SLURM step's end whose exit /proc could not read is held for the controller's answer (slurm/end-events.ts).
 // The real thing, against a real SLURM, is test/slurm/job-end.test.ts; these are the rules for when to let go.
 
 const T = 1_800_000_000_000;

@@ -1,0 +1,66 @@
+import type {JobEvent, RankSet} from '../core/job-types.js';
+import type {JobEndWatch, SchedulerEntry, SchedulerSource, SchedulerState} from '../scheduler/types.js';
+import {srunConnection} from './agent-transport.js';
+import {SlurmEndWatch} from './end-events.js';
+import {slurmJobNodes} from './job-nodes.js';
+import {SlurmJobReader} from './job-reader.js';
+import {SLURM_KIND, slurmState, slurmViewOf} from './scheduler-state.js';
+import type {SlurmView} from './types.js';
+import {slurmJobPick, slurmPlan} from './signal-plan.js';
+import {slurmJobOfTraintop} from './task-env.js';
+
+// SLURM as a scheduler (scheduler/types.ts): the job read from slurmctld on its own slow cadence, a step's end held
+// for the controller's exit, the signal route through srun or scancel, and agents through one `srun --overlap`.
+
+/** A step's end completed by the controller's answer (end-events.ts), on the SLURM detail of the state. */
+function endWatch(): JobEndWatch {
+	const watch = new SlurmEndWatch();
+	return {
+		update: (events: readonly JobEvent[], state: SchedulerState | null, time: number, ranks: RankSet | null) =>
+			watch.update(events, slurmViewOf(state), time, ranks),
+	};
+}
+
+function follow(jobId: string): SchedulerSource {
+	const reader = new SlurmJobReader({jobId});
+	// One state per answer: the reader's view is a new object only when it read, so views memoise on the state.
+	let view = reader.current();
+	let state = slurmState(view, jobId);
+	return {
+		current: () => {
+			const now = reader.current();
+			if (now !== view) {
+				view = now;
+				state = slurmState(now, jobId);
+			}
+			return state;
+		},
+		onChange: listener => reader.onChange(() => listener()),
+		refresh: () => reader.refresh(),
+		start: () => reader.start(),
+		stop: () => reader.stop(),
+		endWatch: endWatch(),
+	};
+}
+
+export const slurmScheduler: SchedulerEntry = {
+	kind: SLURM_KIND,
+	name: 'SLURM',
+	jobOfTraintop: env => slurmJobOfTraintop(env),
+	follow,
+	signal: {
+		pick: (set, job, flag) => {
+			const jobId = slurmJobPick(set, job, flag);
+			if (jobId === null) return null;
+			return {jobId, pickedBy: flag === null ? `--job ${jobId}` : `--slurm-job ${jobId}`};
+		},
+		plan: slurmPlan,
+	},
+	agents: {nodes: jobId => slurmJobNodes(jobId), connection: srunConnection},
+	// The agent protocol's `slurm` key, from before the seam: the SlurmView, rebuilt into the state.
+	wire: {
+		key: 'slurm',
+		fromWire: (value, neutral) =>
+			value === null || value === undefined ? neutral : slurmState(value as SlurmView, neutral?.jobId),
+	},
+};
