@@ -8,6 +8,17 @@ import {type ReadContext, readContext, readSlurmJob} from './read-job.js';
 /** slurmctld serves every user of the cluster: no job is read more often than this. */
 const MIN_INTERVAL_MS = 10_000;
 
+/**
+ * The tests' own interval (ms), read here only, never a user setting: the tests against a real one-node SLURM set it
+ * to see a requeue or an end within a second instead of waiting out 15 s for each change; no cluster shares theirs.
+ */
+const TEST_INTERVAL_ENV = 'TRAINTOP_TEST_SLURM_POLL_MS';
+
+function intervalOf(env: NodeJS.ProcessEnv, intervalMs: number): number {
+	const forTests = Number(env[TEST_INTERVAL_ENV]);
+	return forTests > 0 ? forTests : Math.max(MIN_INTERVAL_MS, intervalMs);
+}
+
 export interface SlurmJobReaderOptions {
 	/** '42', or '42_1' for one task of an array. */
 	readonly jobId: string;
@@ -31,7 +42,7 @@ export class SlurmJobReader {
 
 	constructor({jobId, env = process.env, intervalMs = 15_000, timeoutMs = 5_000}: SlurmJobReaderOptions) {
 		this.#jobId = jobId;
-		this.#intervalMs = Math.max(MIN_INTERVAL_MS, intervalMs);
+		this.#intervalMs = intervalOf(env, intervalMs);
 		this.#context = readContext(env, timeoutMs);
 		this.#view = {status: 'unavailable', reason: 'not read yet', readAt: Date.now(), last: null};
 	}

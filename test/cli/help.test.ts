@@ -2,15 +2,20 @@ import {chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, wr
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterAll, beforeEach, describe, expect, test} from 'vitest';
+import {parseArgv} from '../../src/cli/argv.js';
 import {COMMAND_NAMES, type CommandName, optionsOf} from '../../src/cli/commands.js';
+import {helpRequested} from '../../src/cli/help.js';
 import {OPTIONS} from '../../src/config/options.js';
 import {fakeEnv, fakeRuns} from '../helpers/fake-nvidia-smi/harness.js';
 import {runCli} from '../helpers/run-cli.js';
 
-// --help and -h after any command print that command's help, exit 0 and run nothing. "Nothing" is watched three
-// ways: the fake nvidia-smi first on PATH logs every start (the monitor, agent, ranks and signal all ask it), a fake
-// python3 first on PATH logs every start (the demo's launcher is one), and the working directory and TMPDIR stay
-// empty (no memory log, no demo run dir).
+// --help and -h after any command print that command's help, exit 0 and run nothing. What each command line asks
+// for is decided by two pure functions, tested here in-process for every command: parseArgv (the line sets --help or
+// --version, whatever stands beside it) and helpRequested (the text it prints). cli.ts answers either flag before it
+// reads a setting or starts anything; that wiring is proved by the built CLI on the most dangerous lines (`signal
+// save --yes --help --pid 1` once signalled pid 1), where "nothing" is watched three ways: the fake nvidia-smi first
+// on PATH logs every start (the monitor, agent, ranks and signal all ask it), a fake python3 first on PATH logs every
+// start (the demo's launcher is one), and the working directory and TMPDIR stay empty (no memory log, no demo run dir).
 
 const root = mkdtempSync(path.join(tmpdir(), 'traintop-help-'));
 afterAll(() => rmSync(root, {recursive: true, force: true}));
@@ -37,6 +42,15 @@ function ranNothing(): void {
 	expect(readdirSync(probe.tmp), 'files written in TMPDIR').toEqual([]);
 }
 
+/** What cli.ts prints for a command line that asks for help or the version, as its pure parts decide it. */
+function answer(line: readonly string[]): {flags: Record<string, unknown>; text: string} {
+	const {input, flags} = parseArgv(line, import.meta);
+	return {flags, text: helpRequested(input, flags)};
+}
+
+/** `traintop help NAME` (`traintop --help` for the monitor, the command with no word: its usage is the overview's). */
+const helpOf = (name: CommandName): string => answer(name === 'monitor' ? ['--help'] : ['help', name]).text;
+
 /** Each command as it would run, with --help put among its other words. */
 const LINES: Record<CommandName, (help: string) => string[]> = {
 	monitor: help => ['runs/exp1', '--headless', help, '--interval', '0.1'],
@@ -51,33 +65,29 @@ const LINES: Record<CommandName, (help: string) => string[]> = {
 	help: help => ['help', help],
 };
 
+const pkg = JSON.parse(readFileSync(path.join(import.meta.dirname, '../../package.json'), 'utf8')) as {
+	version: string;
+};
+
 describe.each(COMMAND_NAMES)('%s', name => {
-	test.each(['--help', '-h'])(`%s prints its help (= traintop help ${name}), exits 0 and runs nothing`, async flag => {
-		const expected = await run(['help', name]);
-		expect(expected.code).toBe(0);
-		const {code, stdout, stderr} = await run(LINES[name](flag));
-		expect(stderr).toBe('');
-		expect(code).toBe(0);
-		// The monitor is the command with no word: `traintop RUN_DIR --help` is the overview, which holds its usage.
-		if (name === 'monitor') expect(stdout).toBe((await run(['--help'])).stdout);
-		else expect(stdout).toBe(expected.stdout);
-		ranNothing();
+	test.each(['--help', '-h'])(`%s asks for its help (= traintop help ${name})`, flag => {
+		const {flags, text} = answer(LINES[name](flag));
+		// The flag cli.ts answers before anything else, whatever the other words.
+		expect(flags.help).toBe(true);
+		expect(text).toBe(helpOf(name));
 	});
 
-	test('its help: its usage, only its options, every line within 80 columns', async () => {
-		const {stdout} = await run(['help', name]);
-		const lines = stdout.trimEnd().split('\n');
+	test('its help: its usage, only its options, every line within 80 columns', () => {
+		const lines = answer(['help', name]).text.trimEnd().split('\n');
 		expect(lines[0]).toMatch(new RegExp(`^traintop ${name} — `));
 		for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(80);
 		const listed = lines.filter(line => /^ {2}-/.test(line)).map(line => line.trim().split(/ {2,}/)[0]);
 		expect(listed).toEqual(optionsOf(name).map(o => o.usage));
-		ranNothing();
 	});
 });
 
-test('the overview: every command, every option with its default, within 80 columns', async () => {
-	const {code, stdout} = await run(['--help']);
-	expect(code).toBe(0);
+test('the overview: every command, every option with its default, within 80 columns', () => {
+	const stdout = answer(['--help']).text;
 	for (const line of stdout.split('\n')) expect([...line].length, line).toBeLessThanOrEqual(80);
 	for (const name of COMMAND_NAMES) expect(stdout).toMatch(new RegExp(`^ {2}${name} {2,}\\S`, 'm'));
 	const flat = stdout.replace(/\s+/g, ' ');
@@ -89,18 +99,26 @@ test('the overview: every command, every option with its default, within 80 colu
 	}
 	// An option only some commands take says which.
 	expect(flat).toContain('--yes signal: do not ask for confirmation');
-	ranNothing();
 });
 
-test('-v and --version print the version and run nothing, wherever they stand', async () => {
-	const pkg = JSON.parse(readFileSync(path.join(import.meta.dirname, '../../package.json'), 'utf8')) as {
-		version: string;
-	};
+test('-v and --version ask for the version, wherever they stand', () => {
 	for (const args of [['-v'], ['--version'], ['ranks', '-v'], ['signal', 'save', '--version', '--pid', '1']]) {
-		const {code, stdout} = await run(args);
-		expect(code).toBe(0);
-		expect(stdout).toBe(`${pkg.version}\n`);
+		const {flags, text} = answer(args);
+		expect(flags.version).toBe(true);
+		expect(text).toBe(pkg.version);
 	}
+});
+
+test('the built CLI answers --help and --version before anything runs: exit 0, the text, nothing started', async () => {
+	for (const flag of ['--help', '-h']) {
+		const {code, stdout, stderr} = await run(LINES.signal(flag));
+		expect(stderr).toBe('');
+		expect(code).toBe(0);
+		expect(stdout).toBe(`${helpOf('signal')}\n`);
+	}
+	const version = await run(['signal', 'save', '--version', '--pid', '1']);
+	expect(version.code).toBe(0);
+	expect(version.stdout).toBe(`${pkg.version}\n`);
 	ranNothing();
 });
 

@@ -40,6 +40,18 @@ export function slurmForThisFile(): SlurmCluster {
 	};
 }
 
+/**
+ * The cluster's environment for a traintop whose SLURM reader should read the job every second rather than every 15 s
+ * (src/slurm/job-reader.ts, the tests' interval): a requeue or an end shows at once instead of after a wait on the
+ * reader's clock.
+ */
+export function readEverySecond(cluster: SlurmCluster): NodeJS.ProcessEnv {
+	return {...cluster.env, ...READ_EVERY_SECOND};
+}
+
+/** The variable that sets it, for a command line (the TUI in tmux). */
+export const READ_EVERY_SECOND = {TRAINTOP_TEST_SLURM_POLL_MS: '1000'} as const;
+
 /** Cancels every job of this cluster (SLURM_CONF: this cluster's only; a controller already stopped has none). */
 export function cancelJobs(cluster: SlurmCluster): void {
 	spawnSync('scancel', ['--user=root'], {env: cluster.env});

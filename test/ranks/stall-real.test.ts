@@ -6,15 +6,21 @@ import {RankSampler} from '../../src/ranks/discover.js';
 import {procReader} from '../../src/system/procfs.js';
 import {startPython, type PythonChild} from '../helpers/python-child.js';
 
-// Two minutes of a real rank that computes in bursts (0.3 s of CPU, then 4 s asleep) sampled every 0.5 s with a
-// 3 s stall window: it is stalled once, after its first long sleep, and stays so — a burst on one or two samples
-// is not "running again" (that takes CPU progress on 3 samples in a row). Without the hysteresis it flapped on
-// every burst, about 28 times.
+// A real rank that computes in bursts (0.3 s of CPU, then 4 s asleep) sampled every 0.5 s with a 3 s stall window,
+// for 25 s: it is stalled once, after its first long sleep, and stays so through the five bursts that follow — a
+// burst on one or two samples is not "running again" (that takes CPU progress on 3 samples in a row). Without the
+// hysteresis it flapped on every burst. What this adds to the pure tests of that rule (stall.test.ts: "running again
+// only after CPU time advanced on 3 samples in a row", "a busy/idle pattern … over two minutes: stalled once, never
+// flapping") is the real part: /proc's CPU ticks of a real process through the RankSampler and the job events. It
+// ran two minutes (28 bursts) before; the rule is the same on every burst, so five prove it as well.
 
 const children: PythonChild[] = [];
 afterEach(() => {
 	for (const child of children.splice(0)) child.kill();
 });
+
+/** Long enough for five bursts after the stall (at about 3.5 s); the bursts come every 4.3 s. */
+const WATCH_MS = 25_000;
 
 const BURSTS = [
 	'import threading',
@@ -26,7 +32,7 @@ const BURSTS = [
 	'threading.Thread(target=work, daemon=True).start()',
 ].join('\n');
 
-test('a busy/idle rank over two minutes: one stalled event, no flapping', async () => {
+test('a busy/idle rank over five bursts: one stalled event, no flapping', async () => {
 	const tag = `tt-bursts-${process.pid}-${Date.now()}`;
 	const child = await startPython(BURSTS, {RANK: '0', WORLD_SIZE: '1'}, tag);
 	children.push(child);
@@ -38,7 +44,7 @@ test('a busy/idle rank over two minutes: one stalled event, no flapping', async 
 	});
 	const events: JobEvent[] = [];
 	let previous: RankSet | null = null;
-	const end = Date.now() + 120_000;
+	const end = Date.now() + WATCH_MS;
 	let samples = 0;
 	while (Date.now() < end) {
 		const set = await sampler.sample();
@@ -48,8 +54,9 @@ test('a busy/idle rank over two minutes: one stalled event, no flapping', async 
 		samples++;
 		await new Promise(resolve => setTimeout(resolve, 500)); // the sampling period, as the Monitor's clock
 	}
-	expect(samples).toBeGreaterThan(150);
+	// At least 60 % of the samples the period allows (50), as before (150 of 240): the bursts were seen.
+	expect(samples).toBeGreaterThan(30);
 	// The rank is its job's only one, so its stall is the job's: one job-stalled, never a job-resumed.
 	expect(events.map(e => e.kind)).toEqual(['job-stalled']);
 	expect(previous?.ranks[0]?.stalled).toBe(true);
-}, 180_000);
+}, 90_000);

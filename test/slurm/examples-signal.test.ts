@@ -1,7 +1,7 @@
 import {existsSync, mkdtempSync, readdirSync, readFileSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import {afterEach, describe, expect, it} from 'vitest';
+import {describe, expect, it, type TestContext} from 'vitest';
 import {ROOT} from '../helpers/dist.js';
 import {slurmUnavailable} from '../helpers/slurm-cluster.js';
 import {slurmForThisFile} from '../helpers/slurm-suite.js';
@@ -12,7 +12,9 @@ import {until} from '../helpers/until.js';
 // gets --time=1 and a 50 s lead on the command line (it overrides the scripts' #SBATCH lines): the warning is due 10 s
 // in, but slurmctld checks on a timer and may send it up to a minute early (sbatch(1), --signal), so each job takes
 // 5 to 45 s to be warned; the requeue test then starts the requeued job at once instead of waiting out its BeginTime.
-// Measured: about 30 s a test, a minute and a half for the file.
+// That wait is on slurmctld's clock (its time limits are checked every 30 s, whatever slurm.conf says), so the three
+// jobs run side by side on the one node (--oversubscribe: 6 tasks on its 2 CPUs, mostly asleep) and wait it out once:
+// about 40 s for the file rather than 30 s a test.
 
 const unavailable = slurmUnavailable();
 if (unavailable) console.warn(`skipping the SLURM example tests: ${unavailable}`);
@@ -22,24 +24,26 @@ const WARNED_WITHIN_MS = 90_000;
 
 describe.skipIf(unavailable !== null)('examples/python batch scripts on a real SLURM', () => {
 	const cluster = slurmForThisFile();
-	let dir = '';
-	let jobs: number[] = [];
-	afterEach(() => {
-		// A requeue recipe loops (warned, saved, requeued…) until cancelled.
-		for (const id of jobs) cluster.run('scancel', [String(id)]);
-		jobs = [];
-		rmSync(dir, {recursive: true, force: true});
-	});
 
-	/** Submits an example script with a 1-minute limit and a 50 s warning lead; the job id, its run dir and output. */
-	function submit(script: string, signal: string): {id: number; runDir: string; output: () => string} {
-		dir = mkdtempSync(path.join(tmpdir(), 'traintop-slurm-example-'));
+	/**
+	 * Submits an example script with a 1-minute limit and a 50 s warning lead; the job id, its run dir and output.
+	 * The job is cancelled (a requeue recipe loops, warned, saved, requeued…, until then) and its dir removed when
+	 * the test ends: the tests run at once, each cleans up its own.
+	 */
+	function submit(
+		{onTestFinished}: TestContext,
+		script: string,
+		signal: string,
+	): {id: number; runDir: string; output: () => string} {
+		const dir = mkdtempSync(path.join(tmpdir(), 'traintop-slurm-example-'));
+		onTestFinished(() => rmSync(dir, {recursive: true, force: true}));
 		const runDir = path.join(dir, 'run');
 		const out = path.join(dir, 'job.out');
 		const submitted = cluster.run('sbatch', [
 			'--parsable',
 			`--export=ALL,TRAIN_PY=${path.join(EXAMPLES, 'train.py')}`,
 			'--time=1',
+			'--oversubscribe',
 			`--signal=${signal}`,
 			`--output=${out}`,
 			path.join(EXAMPLES, script),
@@ -47,7 +51,7 @@ describe.skipIf(unavailable !== null)('examples/python batch scripts on a real S
 			...['--step-seconds', '0.05', '--save-every', '0', '--log-every', '0'],
 		]);
 		const id = Number(submitted.trim().split(';')[0]);
-		jobs.push(id);
+		onTestFinished(() => void cluster.run('scancel', [String(id)]));
 		return {id, runDir, output: () => (existsSync(out) ? readFileSync(out, 'utf8') : '')};
 	}
 
@@ -81,11 +85,11 @@ describe.skipIf(unavailable !== null)('examples/python batch scripts on a real S
 	// One retry: in 2 of 4 clean-clone runs this stop, SLURM 22.05 (the test cluster) ended the requeued job FAILED
 	// (NonZeroExitCode) as its second run started, its --open-mode=append output empty; run alone it passes. The
 	// failure message carries the job's and the node's state for the next look. The other recipes have not shown it.
-	it('train.sbatch (--signal=TERM@): the ranks get SIGTERM, save, exit 99; requeued, the next run resumes', {
+	it.concurrent('train.sbatch (--signal=TERM@): the ranks get SIGTERM, save, exit 99; requeued, the next run resumes', {
 		retry: 1,
 		timeout: 150_000,
-	}, async () => {
-		const job = submit('train.sbatch', 'TERM@50');
+	}, async context => {
+		const job = submit(context, 'train.sbatch', 'TERM@50');
 		await requeuedOnce(job.id);
 		const first = job.output();
 		// SLURM signalled the step's tasks, both ranks, and not the batch shell (it went on to requeue).
@@ -129,8 +133,8 @@ describe.skipIf(unavailable !== null)('examples/python batch scripts on a real S
 		);
 	});
 
-	it('train-batch-trap.sbatch (--signal=B:TERM@): the shell traps it and passes SIGTERM on, the ranks save, requeued', async () => {
-		const job = submit('train-batch-trap.sbatch', 'B:TERM@50');
+	it.concurrent('train-batch-trap.sbatch (--signal=B:TERM@): the shell traps it and passes SIGTERM on, the ranks save, requeued', async context => {
+		const job = submit(context, 'train-batch-trap.sbatch', 'B:TERM@50');
 		await requeuedOnce(job.id);
 		const output = job.output();
 		const lines = output.split('\n');
@@ -145,8 +149,8 @@ describe.skipIf(unavailable !== null)('examples/python batch scripts on a real S
 		expect(checkpoints(job.runDir)).toEqual([{name: saved?.[1], kind: 'emergency'}]);
 	}, 120_000);
 
-	it('the old advice, --signal=B:TERM@ without a trap: the shell dies of it, no requeue, FAILED 0:15', async () => {
-		const job = submit('train.sbatch', 'B:TERM@50');
+	it.concurrent('the old advice, --signal=B:TERM@ without a trap: the shell dies of it, no requeue, FAILED 0:15', async context => {
+		const job = submit(context, 'train.sbatch', 'B:TERM@50');
 		const ended = await until(
 			() => cluster.job(job.id),
 			fields => fields.JobState === 'FAILED',

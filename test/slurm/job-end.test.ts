@@ -1,20 +1,32 @@
+import {writeFileSync} from 'node:fs';
 import {constants} from 'node:os';
-import {describe, expect, it} from 'vitest';
-import {ownedByTest} from '../helpers/owned-by-test.js';
+import path from 'node:path';
+import {describe, expect, it, type TestContext} from 'vitest';
 import {type CliRun, runCli, startCli} from '../helpers/run-cli.js';
 import {slurmUnavailable} from '../helpers/slurm-cluster.js';
-import {cancelJobs, jobWithStepRunning, slurmForThisFile} from '../helpers/slurm-suite.js';
+import {jobWithStepRunning, readEverySecond, slurmForThisFile} from '../helpers/slurm-suite.js';
 
 // How a SLURM job ended, against a real one-node SLURM: its task's exit is slurmstepd's to reap, so /proc seldom
 // shows it, but the controller knows it (ExitCode=99:0, JobState=TIMEOUT) and traintop says it; and `ranks --json
 // --slurm-job J` carries the job's time limit and time left as headless does.
+// slurmctld checks time limits every 30 s from its start (PERIODIC_TIMEOUT, not configurable), so a 1-minute job ends
+// at the first check a minute after it started: 90 s after the controller started at the soonest, whatever the test
+// does. The three jobs run side by side (--oversubscribe, one mostly idle task each) so that the other two fit in that
+// wait however slow the machine; the traintops read the job every second (readEverySecond), not every 15 s.
 
 const unavailable = slurmUnavailable();
 if (unavailable) console.warn(`skipping the SLURM job end tests: ${unavailable}`);
 
 /** A one-task job under srun whose task is a Python rank that runs `python` (then the batch script exits with it). */
 const job = (python: string, limitMinutes: number): string =>
-	['#!/bin/bash', `#SBATCH --time=${limitMinutes}`, `srun python3 -c '${python}'`, 'exit $?', ''].join('\n');
+	[
+		'#!/bin/bash',
+		`#SBATCH --time=${limitMinutes}`,
+		'#SBATCH --oversubscribe',
+		`srun python3 -c '${python}'`,
+		'exit $?',
+		'',
+	].join('\n');
 
 type Event = {
 	event: string;
@@ -32,19 +44,35 @@ const events = (stdout: string): Event[] =>
 
 describe.skipIf(unavailable !== null)('a SLURM job ends: the controller says how', () => {
 	const cluster = slurmForThisFile();
-	const owned = ownedByTest(() => cancelJobs(cluster));
 
-	const started = (script: string): Promise<number> => jobWithStepRunning(cluster, script, 'end-%j.out');
-
-	function watch(id: number): CliRun {
-		const args = ['--headless', '--json', '--slurm-job', String(id), '--no-log', '--nvidia-smi', '/nonexistent'];
-		return startCli(args, {env: cluster.env});
+	/** The job submitted, once its step runs; cancelled when the test ends (the tests run at once: its own only). */
+	async function started({onTestFinished}: TestContext, script: string): Promise<number> {
+		const id = await jobWithStepRunning(cluster, script, 'end-%j.out');
+		onTestFinished(() => void cluster.run('scancel', [String(id)]));
+		return id;
 	}
 
-	it('a task that exits 99: FAILED, exit 99 — saved for requeue, never "exit status unknown"', async () => {
-		// Long enough for traintop to see the rank before it goes.
-		const id = await started(job('import time, sys; time.sleep(6); sys.exit(99)', 5));
-		const run = owned.run(watch(id));
+	/** A headless traintop on the job, killed when the test ends. */
+	function watch({onTestFinished}: TestContext, id: number): CliRun {
+		const args = ['--headless', '--json', '--slurm-job', String(id), '--no-log', '--nvidia-smi', '/nonexistent'];
+		const run = startCli(args, {env: readEverySecond(cluster)});
+		onTestFinished(() => void run.child.kill('SIGKILL'));
+		return run;
+	}
+
+	it.concurrent('a task that exits 99: FAILED, exit 99 — saved for requeue, never "exit status unknown"', async context => {
+		// The rank exits once traintop has seen it (the test then makes the file it waits for), however slow that is.
+		const go = path.join(cluster.dir, `exit-now-${process.pid}-${Date.now()}`);
+		const python = [
+			'import os, sys, time',
+			`while not os.path.exists("${go}"):`,
+			'    time.sleep(0.1)',
+			'sys.exit(99)',
+		];
+		const id = await started(context, job(python.join('\n'), 5));
+		const run = watch(context, id);
+		await run.waitFor(o => /ranks: rank 0 \(pid \d+\) found/.test(o.stderr), 60_000);
+		writeFileSync(go, '');
 		await run.waitFor(o => events(o.stdout).some(e => e.event === 'job-ended'), 60_000);
 		expect(cluster.job(id)).toMatchObject({JobState: 'FAILED', ExitCode: '99:0'});
 		const ended = events(run.stdout()).filter(e => e.event === 'job-ended');
@@ -64,12 +92,12 @@ describe.skipIf(unavailable !== null)('a SLURM job ends: the controller says how
 		);
 	}, 120_000);
 
-	it('ranks --json --slurm-job J: the time limit and time left, as headless gives them', async () => {
-		const id = await started(job('import time; time.sleep(600)', 1));
-		const run = owned.run(watch(id));
+	it.concurrent('ranks --json --slurm-job J: the time limit and time left, as headless gives them', async context => {
+		const id = await started(context, job('import time; time.sleep(600)', 1));
+		const run = watch(context, id);
 		await run.waitFor(o => /ranks: rank 0 \(pid \d+\) found/.test(o.stderr), 30_000);
 
-		const ranks = await runCli(['ranks', '--json', '--slurm-job', String(id)], {env: cluster.env});
+		const ranks = await runCli(['ranks', '--json', '--slurm-job', String(id)], {env: cluster.env, timeoutMs: 60_000});
 		expect(ranks.code).toBe(0);
 		const listed = JSON.parse(ranks.stdout) as {jobs: {id: string; slurm: Record<string, unknown> | null}[]};
 		const own = cluster.job(id);
@@ -85,10 +113,10 @@ describe.skipIf(unavailable !== null)('a SLURM job ends: the controller says how
 		expect(Math.abs(left - (60 - (minutes * 60 + seconds)))).toBeLessThanOrEqual(5);
 	}, 120_000);
 
-	it('at the time limit: TIMEOUT with its exit, never "exit status unknown"', async () => {
+	it.concurrent('at the time limit: TIMEOUT with its exit, never "exit status unknown"', async context => {
 		// A one-minute limit (SLURM's least); slurmctld enforces it on a timer, so the end comes 60-100 s in.
-		const id = await started(job('import time; time.sleep(600)', 1));
-		const run = owned.run(watch(id));
+		const id = await started(context, job('import time; time.sleep(600)', 1));
+		const run = watch(context, id);
 		await run.waitFor(o => /ranks: rank 0 \(pid \d+\) found/.test(o.stderr), 30_000);
 		await run.waitFor(o => events(o.stdout).some(e => e.event === 'job-ended'), 150_000);
 		expect(cluster.job(id)).toMatchObject({JobState: 'TIMEOUT', Reason: 'TimeLimit'});

@@ -178,6 +178,25 @@ describe.skipIf(unavailable !== null)('SlurmJobReader on a real SLURM', () => {
 		}
 	}, 30_000);
 
+	it("reads every TRAINTOP_TEST_SLURM_POLL_MS ms when set (the tests' interval), below the users' 10 s floor", async () => {
+		const reader = new SlurmJobReader({jobId, env: {...cluster.env, TRAINTOP_TEST_SLURM_POLL_MS: '200'}});
+		const views: SlurmView[] = [];
+		reader.onChange(view => views.push(view));
+		reader.start();
+		try {
+			// The first read and two on the clock: at the floor those two would take 20 s.
+			await until(
+				() => views.length,
+				count => count >= 3,
+				'three reads',
+				19_000,
+			);
+		} finally {
+			reader.stop();
+		}
+		expect(views.map(view => view.status)).toEqual(views.map(() => 'ok'));
+	});
+
 	it('sees a requeue: restart 1, and the batch script read once per run', async () => {
 		const context = readContext(cluster.env);
 		expect(ok(await readSlurmJob(context, jobId)).restarts).toBe(0);

@@ -7,13 +7,20 @@ import {CLI} from '../helpers/dist.js';
 import {ownedByTest} from '../helpers/owned-by-test.js';
 import {runCli, startCli} from '../helpers/run-cli.js';
 import {slurmUnavailable} from '../helpers/slurm-cluster.js';
-import {cancelJobs, jobWithStepRunning, slurmForThisFile} from '../helpers/slurm-suite.js';
+import {
+	cancelJobs,
+	jobWithStepRunning,
+	READ_EVERY_SECOND,
+	readEverySecond,
+	slurmForThisFile,
+} from '../helpers/slurm-suite.js';
 import {Terminal} from '../helpers/tmux.js';
 import {until} from '../helpers/until.js';
 
 // The job as SLURM sees it, in traintop's own views, against a real one-node SLURM: headless (its lines and --json
 // records) and the TUI's job pane, their fields against scontrol's own answer; a requeue; a controller that stops
-// answering. The reader asks the controller every 15 s at most, so each change takes up to that long to show.
+// answering. The reader asks the controller every 15 s; the traintops here every second (readEverySecond), so a change
+// shows within a second or two.
 
 const unavailable = slurmUnavailable();
 if (unavailable) console.warn(`skipping the SLURM job view tests: ${unavailable}`);
@@ -81,7 +88,7 @@ describe.skipIf(unavailable !== null)('the SLURM job in traintop, against a real
 		const id = await runningJob();
 		const run = owned.run(
 			startCli(['--headless', '--json', '--slurm-job', String(id), '--no-log', '--nvidia-smi', '/nonexistent'], {
-				env: cluster.env,
+				env: readEverySecond(cluster),
 			}),
 		);
 		await run.waitFor(o => slurmRecords(o.stdout).some(r => r.status === 'ok'), 30_000);
@@ -108,7 +115,8 @@ describe.skipIf(unavailable !== null)('the SLURM job in traintop, against a real
 		expect(run.stderr()).toContain('warning SIGUSR1 to the batch shell 1 m 00 s before the end (batch script)');
 
 		// `traintop ranks --slurm-job J`: that job's ranks only, its two tasks.
-		const ranks = await runCli(['ranks', '--json', '--slurm-job', String(id)], {env: cluster.env});
+		// Room for a loaded machine: the CLI's default 15 s was seen to run out at a load of 100.
+		const ranks = await runCli(['ranks', '--json', '--slurm-job', String(id)], {env: cluster.env, timeoutMs: 60_000});
 		const listed = JSON.parse(ranks.stdout) as {ranks: {slurm: {job_id: string} | null}[]};
 		expect(listed.ranks.map(r => r.slurm?.job_id)).toEqual([String(id), String(id)]);
 	}, 120_000);
@@ -131,7 +139,7 @@ describe.skipIf(unavailable !== null)('the SLURM job in traintop, against a real
 			'--nvidia-smi',
 			'/nonexistent',
 		];
-		const run = owned.run(startCli(args, {env: cluster.env}));
+		const run = owned.run(startCli(args, {env: readEverySecond(cluster)}));
 		await run.waitFor(o => slurmRecords(o.stdout).some(r => r.status === 'ok'), 30_000);
 
 		cluster.run('scontrol', ['requeue', String(id)]);
@@ -194,7 +202,7 @@ describe.skipIf(unavailable !== null)('the SLURM job in traintop, against a real
 			new Terminal(
 				120,
 				40,
-				`SLURM_CONF=${conf} ${process.execPath} ${CLI} --slurm-job ${id} --no-log --nvidia-smi /nonexistent`,
+				`SLURM_CONF=${conf} TRAINTOP_TEST_SLURM_POLL_MS=${READ_EVERY_SECOND.TRAINTOP_TEST_SLURM_POLL_MS} ${process.execPath} ${CLI} --slurm-job ${id} --no-log --nvidia-smi /nonexistent`,
 			),
 		);
 		const screen = await term.until(
@@ -241,9 +249,11 @@ describe.skipIf(unavailable !== null)('the SLURM job in traintop, against a real
 	it('a controller that stops answering: headless says so and keeps monitoring', async () => {
 		const id = await runningJob();
 		const run = owned.run(
-			startCli(['--headless', '--slurm-job', String(id), '--no-log', '--nvidia-smi', '/nonexistent'], {
-				env: cluster.env,
-			}),
+			// A status line every second (not every 30 s), to see it go on after the warning.
+			startCli(
+				['--headless', '--slurm-job', String(id), '--no-log', '--log-interval', '1', '--nvidia-smi', '/nonexistent'],
+				{env: readEverySecond(cluster)},
+			),
 		);
 		await run.waitFor(o => new RegExp(`SLURM job ${id} tt-view · RUNNING`).test(o.stderr), 30_000);
 		// The job's tasks go first (nothing is left running once the controller is gone), then the controller.
