@@ -1,4 +1,4 @@
-import type {OptionSpec} from '../config/options.js';
+import type {OptionSpec} from '../config/option-spec.js';
 import {traintopVersion} from '../agent/version.js';
 import {UsageError} from '../core/errors.js';
 import {wrapText} from '../format/wrap-text.js';

@@ -7,7 +7,8 @@ import {
 	COMMANDS,
 	optionsOf,
 } from '../cli/commands.js';
-import {flagName, type OptionSpec} from '../config/options.js';
+import type {OptionSpec} from '../config/option-spec.js';
+import {flagName} from '../config/options.js';
 import {UsageError} from '../core/errors.js';
 import {bashScript} from './completion-bash.js';
 import {zshScript} from './completion-zsh.js';
