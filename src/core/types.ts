@@ -2,6 +2,7 @@
 // Sizes are bytes and percentages are 0–100 throughout the core; only the memory log converts to GiB.
 
 import type {JobEvent, RankSet} from './job-types.js';
+import type {Level} from './level.js';
 import type {SlurmView} from './slurm-types.js';
 
 export type {
@@ -21,7 +22,7 @@ export type {
 	JobEvent,
 } from './job-types.js';
 
-export type Level = 'ok' | 'warn' | 'critical';
+export type {Level};
 
 /** Host RAM. `used` is total − available (what the OOM killer cares about), as psutil's `percent`. */
 export interface RamReading {
