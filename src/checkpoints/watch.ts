@@ -1,13 +1,12 @@
 // Watches a run dir and keeps its CheckpointIndex current: file events (watch-options.ts), debounced into one rescan.
 // Never prints. Polling (`poll`) is for network file systems (NFS, Lustre, GPFS): inotify misses other nodes' writes.
 
-import {stat} from 'node:fs/promises';
 import {errorMessage} from '../core/errors.js';
 import type {Checkpoint, CheckpointIndex, SentSignal} from '../core/types.js';
 import {diskSpace} from './disk.js';
 import {buildIndex, lastSaveAt} from './retention.js';
 import {IndexListeners} from './index-listeners.js';
-import {RunDirPresence, unreadable} from './run-dir-presence.js';
+import {isDirectory, RunDirPresence, unreadable} from './run-dir-presence.js';
 import {scanningIndex, unreadableIndex, waitingIndex} from './placeholder-index.js';
 import {cpuMs, restAfter} from './rescan-spacing.js';
 import {SerialRun} from './serial-run.js';
@@ -82,13 +81,7 @@ export class CheckpointWatcher {
 
 	async #doStart(): Promise<void> {
 		this.#index = scanningIndex(this.runDir, this.#options.keep, this.#now());
-		if (
-			await stat(this.runDir).then(
-				s => s.isDirectory(),
-				() => false,
-			)
-		)
-			return this.#attach();
+		if (await isDirectory(this.runDir)) return this.#attach();
 		await this.rescan().catch(() => undefined); // lastError has it
 		if (this.#index?.scanning) this.#index = this.#waitingIndex();
 		this.#waitForDir();
