@@ -23,6 +23,14 @@ const identityOf = (dir: string): Promise<string | null> =>
 		() => null,
 	);
 
+/** Whether `dir` is a directory now (false when it is missing or cannot be stat'ed). */
+export function isDirectory(dir: string): Promise<boolean> {
+	return stat(dir).then(
+		s => s.isDirectory(),
+		() => false,
+	);
+}
+
 /** Why the user cannot list the run dir (`EACCES: permission denied`), or null when they can (or it is missing). */
 export async function unreadable(dir: string): Promise<string | null> {
 	try {

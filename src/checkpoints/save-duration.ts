@@ -1,4 +1,4 @@
-import type {CheckpointIndex} from '../core/types.js';
+import type {CheckpointIndex} from '../core/checkpoint-types.js';
 
 // How long the job's last save took to write, for the time-at-risk line: the warning signal's lead must cover at
 // least that much. Read from the files themselves (scan.ts writeSeconds), so it holds for every save, not only

@@ -7,18 +7,8 @@ import {realpath, stat} from 'node:fs/promises';
 import path from 'node:path';
 import {UsageError, errorMessage} from '../core/errors.js';
 import type {ScanGroup, ScannedCheckpoint, ScanResult} from '../core/types.js';
-import {
-	entryAt,
-	listDirOrNull,
-	listNamesOrNull,
-	readJson,
-	readAt,
-	readRange,
-	readText,
-	type Entry,
-	type JsonRead,
-	type SkippedFile,
-} from './fs.js';
+import {readAt, readJson, readRange, readText, type JsonRead, type SkippedFile} from './file-reads.js';
+import {entryAt, listDirOrNull, listNamesOrNull, type Entry} from './fs.js';
 import {leadsOutside} from './confined.js';
 import type {Found, Layout, LayoutIO, ScanDir} from './layouts/layout.js';
 import {LAYOUTS} from './layouts/registry.js';

@@ -1,34 +1,33 @@
 // Watches a run dir and keeps its CheckpointIndex current: file events (watch-options.ts), debounced into one rescan.
 // Never prints. Polling (`poll`) is for network file systems (NFS, Lustre, GPFS): inotify misses other nodes' writes.
 
-import {stat} from 'node:fs/promises';
 import {errorMessage} from '../core/errors.js';
 import type {Checkpoint, CheckpointIndex, SentSignal} from '../core/types.js';
 import {diskSpace} from './disk.js';
 import {buildIndex, lastSaveAt} from './retention.js';
-import {withAnswers} from './signal-saves.js';
-import {indexSignature as signature, isNew} from './index-change.js';
-import {RunDirPresence, unreadable} from './run-dir-presence.js';
+import {IndexListeners} from './index-listeners.js';
+import {isDirectory, RunDirPresence, unreadable} from './run-dir-presence.js';
 import {scanningIndex, unreadableIndex, waitingIndex} from './placeholder-index.js';
 import {cpuMs, restAfter} from './rescan-spacing.js';
-import {openRunDirWatcher, ownScan, type CheckpointWatcherOptions, type OwnScan} from './watch-options.js';
-import type {RunDirWatcher} from './watch-options.js';
-import type {IndexListener, ScanFunction} from './watch-options.js';
-import {firstOther, settle, unattributed, type SaveExpectation, type SaveOutcome} from './save-attribution.js';
+import {SerialRun} from './serial-run.js';
+import {
+	openRunDirWatcher,
+	ownScan,
+	type CheckpointWatcherOptions,
+	type IndexListener,
+	type OwnScan,
+	type RunDirWatcher,
+	type ScanFunction,
+} from './watch-options.js';
+import type {SaveExpectation, SaveOutcome} from './save-attribution.js';
+import {SaveWaits} from './save-waits.js';
+import {SentSignals} from './sent-signals.js';
 import {FirstScanWrites} from './first-scan-writes.js';
 import {SaveHistory} from './save-history.js';
 import {suspendedBySignal} from './seen-judgements.js';
 
 export type {SaveExpectation, SaveOutcome} from './save-attribution.js';
 export type {CheckpointWatcherOptions, IndexListener, ScanFunction} from './watch-options.js';
-
-const isDirectory = (dir: string): Promise<boolean> =>
-	stat(dir)
-		.then(s => s.isDirectory())
-		.catch(() => false);
-
-/** Enough for any judgement on the recent saves: older signals say nothing about them. */
-const SENT_SIGNALS_KEPT = 16;
 
 export class CheckpointWatcher {
 	readonly runDir: string;
@@ -39,29 +38,23 @@ export class CheckpointWatcher {
 	readonly #now: () => number;
 	readonly #debounceMs: number;
 	#index: CheckpointIndex | null = null;
-	#lastSignature: string | null = null;
-	readonly #listeners = new Set<IndexListener>();
-	/** Told after every rescan, changed or not (awaitNewCheckpoint). */
-	readonly #scanHooks = new Set<(index: CheckpointIndex | null) => void>();
+	readonly #listeners = new IndexListeners();
+	/** The awaitNewCheckpoint and awaitSave calls waiting on the rescans. */
+	readonly #waits = new SaveWaits(() => this.#index);
 	#watcher: RunDirWatcher | null = null;
 	#starting: Promise<void> | null = null;
 	#stopped = false;
 	#timer: NodeJS.Timeout | null = null;
 	readonly #presence: RunDirPresence;
-	#running: Promise<CheckpointIndex> | null = null;
-	#queued: Promise<CheckpointIndex> | null = null;
+	/** One scan at a time (rescan). */
+	readonly #scans = new SerialRun(() => this.#scanOnce());
 	/** When the last scan ended, how long it took and the CPU it used (ms): what the next event-driven one waits. */
 	#lastScan = {end: 0, took: 0, cpu: 0};
 	/** The run dir found unreadable, or readable again after that (CheckpointIndex.runDirAccess). */
 	#access: CheckpointIndex['runDirAccess'] | null = null;
 	readonly #firstScanWrites = new FirstScanWrites();
-	/** Signals traintop sent to the run dir's job, oldest first, the last SENT_SIGNALS_KEPT only. */
-	#sent: readonly SentSignal[] = [];
-	/**
-	 * When a scan first saw each complete checkpoint (the scan's start): what a signal noted late (after the send's
-	 * own awaits) counts as seen before it.
-	 */
-	#firstSeen = new Map<string, number>();
+	/** Signals traintop sent to the run dir's job, and when each complete checkpoint was first seen. */
+	readonly #sent = new SentSignals();
 	/** Every save seen in the run dir and every deletion, across rescans: the cadence and learned retention read it. */
 	#history = new SaveHistory();
 	/** The last error of a rescan or of the file watcher; null after a successful rescan. */
@@ -70,13 +63,8 @@ export class CheckpointWatcher {
 	constructor(options: CheckpointWatcherOptions) {
 		this.#options = options;
 		this.runDir = options.runDir;
-		if (options.scan) {
-			this.#ownScan = null;
-			this.#scan = options.scan;
-		} else {
-			this.#ownScan = ownScan();
-			this.#scan = this.#ownScan.scan;
-		}
+		this.#ownScan = options.scan ? null : ownScan();
+		this.#scan = options.scan ?? this.#ownScan!.scan;
 		this.#now = options.now ?? Date.now;
 		this.#debounceMs = options.debounceMs ?? 200;
 		this.#presence = new RunDirPresence(this.runDir, this.#now);
@@ -180,7 +168,8 @@ export class CheckpointWatcher {
 			this.#timer = null;
 			if (this.#stopped) return;
 			// Decided when the timer fires: events during a scan wait for it to end, then for its rest.
-			if (this.#running !== null) return void this.#running.catch(() => undefined).then(() => this.#schedule());
+			const running = this.#scans.running;
+			if (running !== null) return void running.catch(() => undefined).then(() => this.#schedule());
 			const rest = this.#lastScan.end + restAfter(this.#lastScan) - this.#now();
 			if (rest > 0) return this.#schedule(rest);
 			void this.rescan().catch(() => undefined);
@@ -193,7 +182,7 @@ export class CheckpointWatcher {
 	 * noted since the last rescan suspends OVERDUE at once (the cadence judged it before the signal).
 	 */
 	getIndex(): CheckpointIndex | null {
-		this.#index = suspendedBySignal(this.#index, this.#sent);
+		this.#index = suspendedBySignal(this.#index, this.#sent.list);
 		const index = this.#index;
 		if (!index?.lastSave) return index;
 		const fresh = lastSaveAt(index.lastSave, this.#now());
@@ -208,21 +197,19 @@ export class CheckpointWatcher {
 	 * Kept for the index's judgements from the next rescan on; an emergency one suspends OVERDUE at once (getIndex).
 	 */
 	noteSignal(sent: SentSignal): void {
-		const before = sent.before ?? [...this.#firstSeen].filter(([, seen]) => seen < sent.at).map(([path]) => path);
-		this.#sent = [...this.#sent, {...sent, before}].slice(-SENT_SIGNALS_KEPT);
+		this.#sent.note(sent);
 		// A save already scanned before the note (a fast job, a late note) gets its kind at the next scan: one now.
 		if (this.#starting !== null) this.#schedule();
 	}
 
 	/** The signals noted, oldest first. */
 	get signalsSent(): readonly SentSignal[] {
-		return this.#sent;
+		return this.#sent.list;
 	}
 
 	/** `listener` is called after each rescan that changed the index. Returns the unsubscribe function. */
 	subscribe(listener: IndexListener): () => void {
-		this.#listeners.add(listener);
-		return () => this.#listeners.delete(listener);
+		return this.#listeners.subscribe(listener);
 	}
 
 	/**
@@ -230,19 +217,7 @@ export class CheckpointWatcher {
 	 * its result reflects the disk after the call), however many calls arrive meanwhile.
 	 */
 	rescan(): Promise<CheckpointIndex> {
-		if (this.#running === null) {
-			this.#running = this.#scanOnce().finally(() => {
-				this.#running = null;
-			});
-			return this.#running;
-		}
-		this.#queued ??= this.#running
-			.catch(() => undefined)
-			.then(() => {
-				this.#queued = null;
-				return this.rescan();
-			});
-		return this.#queued;
+		return this.#scans.run();
 	}
 
 	async #scanOnce(): Promise<CheckpointIndex> {
@@ -270,24 +245,14 @@ export class CheckpointWatcher {
 			keep: this.#options.keep,
 			now: this.#now(),
 			disk,
-			signals: this.#sent,
+			signals: this.#sent.list,
 			priorCadence,
 			history: this.#history,
 		});
-		// A signal answered stays answered by that save, even once retention deletes it (signal-saves.ts).
-		this.#sent = withAnswers(scan.checkpoints, this.#sent, priorCadence);
-		this.#noteFirstSeen(built.checkpoints, startedAt);
+		this.#sent.scanned(scan.checkpoints, built.checkpoints, startedAt, priorCadence);
 		if (!this.#index?.scanning) return this.#publish(built);
 		const written = this.#firstScanWrites.take(this.runDir, built.checkpoints);
 		return this.#publish(written.length === 0 ? built : {...built, writtenWhileScanning: written});
-	}
-
-	/** Records when each complete checkpoint was first seen; forgets those gone. */
-	#noteFirstSeen(checkpoints: readonly Checkpoint[], scanStart: number): void {
-		const seen = new Map<string, number>();
-		for (const c of checkpoints)
-			if (c.status === 'complete') seen.set(c.path, this.#firstSeen.get(c.path) ?? scanStart);
-		this.#firstSeen = seen;
 	}
 
 	/** Makes `built` the index (with the run dir's replacement, if any) and tells the hooks and listeners. */
@@ -296,88 +261,19 @@ export class CheckpointWatcher {
 		const access = this.#access === null ? {} : {runDirAccess: this.#access};
 		const index = replaced === null ? {...built, ...access} : {...built, runDirReplaced: replaced, ...access};
 		this.#index = index;
-		const sig = signature(index);
-		const changed = sig !== this.#lastSignature;
-		this.#lastSignature = sig;
-		for (const hook of [...this.#scanHooks]) hook(index);
-		for (const listener of changed ? [...this.#listeners] : []) {
-			try {
-				listener(index);
-			} catch {
-				// a listener's bug must not stop the watcher
-			}
-		}
+		this.#waits.scanned(index);
+		this.#listeners.changed(index);
 		return index;
 	}
 
-	/**
-	 * The first complete checkpoint, not complete in the index when called, whose time is at least sinceMs −
-	 * TIME_SLACK_MS; null after timeoutMs or on stop(). A checkpoint partial at the call that completes later counts.
-	 */
+	/** The first new complete checkpoint since `sinceMs`, or null after `timeoutMs` or on stop() (save-waits.ts). */
 	awaitNewCheckpoint(sinceMs: number, timeoutMs: number): Promise<Checkpoint | null> {
-		return this.#awaitNew<Checkpoint | null>(
-			sinceMs,
-			timeoutMs,
-			fresh => fresh[0],
-			() => null,
-		);
+		return this.#waits.newCheckpoint(sinceMs, timeoutMs);
 	}
 
-	/**
-	 * The save asked for (SIGUSR1: manual, SIGTERM: emergency), told apart from one that merely came first. New as for
-	 * awaitNewCheckpoint. Resolves at once with a new checkpoint of the expected kind (attributed), or with one whose
-	 * layout records no kind (not attributed, with a note: it may be the one). A new one of another kind (a periodic
-	 * save that landed first) is remembered while the wait goes on; at timeoutMs, or on stop(), the outcome is that
-	 * one, with a note naming its kind, or nothing.
-	 */
+	/** The save asked for, told apart from one that merely came first (save-waits.ts). */
 	awaitSave(sinceMs: number, timeoutMs: number, expect: SaveExpectation): Promise<SaveOutcome> {
-		let other: Checkpoint | null = null;
-		return this.#awaitNew<SaveOutcome>(
-			sinceMs,
-			timeoutMs,
-			fresh => {
-				const outcome = settle(fresh, expect);
-				if (!outcome) other ??= firstOther(fresh, expect);
-				return outcome ?? undefined;
-			},
-			timedOut => unattributed(other, expect, timedOut ? timeoutMs : null),
-		);
-	}
-
-	/**
-	 * Waits on each rescan for what `decide` makes of the checkpoints new since the call (undefined: keep waiting);
-	 * `end` says what it comes to at the timeout (true) or on stop() (false).
-	 */
-	#awaitNew<T>(
-		sinceMs: number,
-		timeoutMs: number,
-		decide: (fresh: readonly Checkpoint[]) => T | undefined,
-		end: (timedOut: boolean) => T,
-	): Promise<T> {
-		const before = this.#completePaths();
-		return new Promise(resolve => {
-			const finish = (value: T): void => {
-				clearTimeout(timer);
-				this.#scanHooks.delete(hook);
-				resolve(value);
-			};
-			const hook = (index: CheckpointIndex | null): void => {
-				if (index === null) {
-					finish(end(false));
-					return;
-				}
-				const value = decide(index.checkpoints.filter(c => isNew(c, before, sinceMs)));
-				if (value !== undefined) finish(value);
-			};
-			const timer = setTimeout(() => finish(end(true)), timeoutMs);
-			if (this.#stopped) return finish(end(false));
-			this.#scanHooks.add(hook);
-		});
-	}
-
-	/** Paths of the complete checkpoints in the index now: what the awaits measure "new" against. */
-	#completePaths(): Set<string> {
-		return new Set((this.#index?.checkpoints ?? []).filter(c => c.status === 'complete').map(c => c.path));
+		return this.#waits.save(sinceMs, timeoutMs, expect);
 	}
 
 	/**
@@ -388,7 +284,7 @@ export class CheckpointWatcher {
 		this.#stopped = true;
 		clearTimeout(this.#timer ?? undefined);
 		this.#presence.stop();
-		for (const hook of [...this.#scanHooks]) hook(null);
+		this.#waits.stop();
 		// Before waiting for the start: a first scan still running on its thread ends now, not seconds later.
 		await this.#ownScan?.close();
 		await this.#starting?.catch(() => undefined);

@@ -1,23 +1,13 @@
 import {PREFLIGHT_OPTIONS} from '../commands/preflight-options.js';
-import {OPTIONS, type OptionSpec} from '../config/options.js';
+import type {OptionSpec} from '../config/option-spec.js';
+import {OPTIONS} from '../config/options.js';
+import {COMMAND_NAMES, type CommandName} from './command-names.js';
 
 // The commands of the command line, as help and completion describe them: a command's help is its usage and the
 // options that name it (OptionSpec.commands), completion offers the same. Adding a command is one entry here (and
-// its name in COMMAND_NAMES); options that live beside its code come in through `options`.
+// its name in COMMAND_NAMES, cli/command-names.ts); options that live beside its code come in through `options`.
 
-export const COMMAND_NAMES = [
-	'monitor',
-	'demo',
-	'ranks',
-	'signal',
-	'checkpoints',
-	'preflight',
-	'agent',
-	'analyze',
-	'completion',
-	'help',
-] as const;
-export type CommandName = (typeof COMMAND_NAMES)[number];
+export {COMMAND_NAMES, type CommandName};
 
 /** What completion offers for the words after a command (flags aside). */
 export interface ArgumentCompletion {

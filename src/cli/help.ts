@@ -1,7 +1,7 @@
-import type {OptionSpec} from '../config/options.js';
+import type {OptionSpec} from '../config/option-spec.js';
 import {traintopVersion} from '../agent/version.js';
 import {UsageError} from '../core/errors.js';
-import {wrapText} from '../ui/rank-detail-lines.js';
+import {wrapText} from '../format/wrap-text.js';
 import {allOptions, COMMAND_NAMES, COMMANDS, type CommandName, isCommandWord, optionsOf} from './commands.js';
 import {closest} from './suggest.js';
 

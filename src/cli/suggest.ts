@@ -1,5 +1,6 @@
 import {existsSync} from 'node:fs';
-import {flagName, type OptionSpec} from '../config/options.js';
+import type {OptionSpec} from '../config/option-spec.js';
+import {flagName} from '../config/options.js';
 import {UsageError} from '../core/errors.js';
 import {allOptions, COMMAND_WORDS} from './commands.js';
 

@@ -1,4 +1,4 @@
-import type {CompletionModel} from './completion.js';
+import type {CompletionModel} from './completion-model.js';
 
 // The bash completion function, written from the completion model. One function, _traintop: it finds the command
 // among the words before the cursor (skipping flags and their values), then offers that command's flags, its

@@ -1,4 +1,4 @@
-import type {CompletionModel} from './completion.js';
+import type {CompletionModel} from './completion-model.js';
 
 // The zsh completion function, written from the completion model: the same walk as bash's (the command is the
 // first word that is neither a flag nor a flag's value), with zsh's compadd and _files. It works both as a file on

@@ -1,4 +1,4 @@
-import type {OptionSpec} from '../config/options.js';
+import type {OptionSpec} from '../config/option-spec.js';
 
 // `traintop preflight`'s own flags, shaped like the option table's entries (config/options.ts) so help and
 // completion take them from here (cli/commands.ts: a command's `options`). Numbers arrive as strings, as every

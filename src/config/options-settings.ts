@@ -1,4 +1,4 @@
-import type {OptionSpec} from './options.js';
+import type {OptionSpec} from './option-spec.js';
 import {DEFAULT_SETTINGS as d} from './schema.js';
 
 // The options that are settings too: each can also be a config-file key (`setting`). Part of the one option table

@@ -1,28 +1,5 @@
-import type {CommandName} from '../cli/commands.js';
+import type {OptionSpec} from './option-spec.js';
 import {SETTING_OPTIONS} from './options-settings.js';
-import type {SettingKey} from './schema.js';
-
-/**
- * The one table of command-line options. meow's flag spec, every `--help` and shell completion are derived from it
- * (and the options table of docs/configuration.md is checked against it), so a flag cannot exist without its help
- * line, its default and its commands.
- */
-export interface OptionSpec {
-	/** camelCase name: the meow flag name and, for settings, the config-file key. */
-	readonly name: string;
-	/** How the flag is written, e.g. `--ram-threshold PCT`. */
-	readonly usage: string;
-	readonly kind: 'number' | 'string' | 'boolean';
-	readonly description: string;
-	/** Shown in --help; omitted for flags without one. */
-	readonly defaultText?: string;
-	/** Settings can also come from the config file; mode flags cannot. */
-	readonly setting?: SettingKey;
-	/** The commands it applies to: their help lists it, and completion offers it after them. */
-	readonly commands: readonly CommandName[];
-	/** A one-letter form (`h` for -h). */
-	readonly short?: string;
-}
 
 /** Every command that reads settings (the config file among them). */
 const SETTLED = ['monitor', 'demo', 'ranks', 'checkpoints', 'signal', 'agent', 'analyze'] as const;

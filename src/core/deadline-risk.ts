@@ -1,6 +1,7 @@
 import {lastSaveDuration} from '../checkpoints/save-duration.js';
 import type {SchedulerJob} from '../scheduler/types.js';
-import type {CheckpointIndex, Level} from './types.js';
+import type {CheckpointIndex} from './checkpoint-types.js';
+import type {Level} from './level.js';
 
 // The scheduler's deadline against the save cadence, judged once per tick (the Monitor) and carried in the Snapshot:
 // when the time limit ends the job, how much training since its last save is lost, and whether the warning signal

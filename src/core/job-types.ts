@@ -1,4 +1,4 @@
-import type {Level} from './types.js';
+import type {Level} from './level.js';
 
 // The job and its ranks as discovery finds them (ranks/), and the events of its life (core/job-events.ts):
 // part of the Snapshot, kept here so that types.ts stays the index of the shapes. Re-exported by types.ts.

@@ -25,6 +25,7 @@ export type {
 import type {SchedulerState} from '../scheduler/types.js';
 import type {DeadlineRisk} from './deadline-risk.js';
 import type {CheckpointIndex} from './checkpoint-types.js';
+import type {Level} from './level.js';
 
 export type {
 	SignalState,
@@ -43,7 +44,7 @@ export type {
 	JobEvent,
 } from './job-types.js';
 
-export type Level = 'ok' | 'warn' | 'critical';
+export type {Level};
 
 /** Host RAM. `used` is total − available (what the OOM killer cares about), as psutil's `percent`. */
 export interface RamReading {

@@ -3,7 +3,7 @@ import {printable} from '../format/printable.js';
 import {type Analysis, type AnalysisThresholds, type AnalyzeOptions, analyze} from './analyze.js';
 import {splitByHost} from './by-host.js';
 import type {Folded} from './fold.js';
-import type {Series} from './series.js';
+import type {Series} from './series-types.js';
 
 // `--analyze` over a whole log: one analysis per host (a multi-node job's logs hold several), ranked worst first,
 // or the one host `--host` picks.

@@ -6,7 +6,8 @@ import {OTHER_GPUS_ID} from './fold.js';
 import {type GpuLineOptions, type MetricLines, metricLines, type ThresholdSource} from './gpu-lines.js';
 import {maxOf, percentile} from './percentile.js';
 import {type RamBasis, ramBasisOf, ramLabel} from './ram-basis.js';
-import {type MetricKind, type MetricSeries, recordOf, type Series} from './series.js';
+import {type MetricKind, type MetricSeries, recordOf} from './metric-series.js';
+import type {Series} from './series-types.js';
 import {trendOf, type Trend} from './trend.js';
 
 // Post-mortem statistics of a memory log: per-metric summary, time above the critical threshold,

@@ -1,6 +1,7 @@
 import {ColumnBuilder} from './column.js';
 import {MetricBuilder} from './metric-builder.js';
-import {recordOf, type MetricSeries, type Series} from './series.js';
+import {recordOf, type MetricSeries} from './metric-series.js';
+import type {Series} from './series-types.js';
 
 // One series per host. A multi-node job writes a log per node (`traintop-memory.<host>.jsonl`), or several nodes'
 // records land in one file; read as one series they made one RAM line that jumped between machines, with a false

@@ -1,4 +1,5 @@
-import {recordOf, type MetricSeries, type Series} from './series.js';
+import {recordOf, type MetricSeries} from './metric-series.js';
+import type {Series} from './series-types.js';
 
 // Where a metric stood at or above its critical threshold: the seconds spent there, and the episodes
 // (runs of such records; two runs less than 2 intervals apart are one episode).

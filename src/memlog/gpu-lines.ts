@@ -1,4 +1,4 @@
-import type {MetricSeries} from './series.js';
+import type {MetricSeries} from './metric-series.js';
 
 // Which critical line judges each point of a metric in `--analyze`. RAM, swap and the GPUs as a whole: the one
 // global rule. A single GPU: a `--gpu-thresholds` entry given to --analyze for its uuid (what the user asks now);

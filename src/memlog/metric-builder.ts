@@ -1,4 +1,4 @@
-import type {MetricKind, MetricSeries} from './series.js';
+import type {MetricKind, MetricSeries} from './metric-series.js';
 import {grow, resize} from './typed-arrays.js';
 
 // One metric's points as they are collected: growable typed arrays (doubling) that stay dense and

@@ -1,6 +1,8 @@
 import type {Analysis, AnalysisThresholds} from './analyze.js';
 import type {LogAnalysis} from './analyze-log.js';
-import {type MetricSeries, metricRank, recordOf, type Series} from './series.js';
+import {type MetricSeries, recordOf} from './metric-series.js';
+import {metricRank} from './series.js';
+import type {Series} from './series-types.js';
 import {timeLabels} from './time-labels.js';
 import {OTHER_GPUS_ID} from './fold.js';
 import {printable} from '../format/printable.js';

@@ -1,6 +1,7 @@
 import {cgroupLimitWords} from '../core/ram-limit.js';
 import {formatBytes} from '../format/units.js';
-import {RAM_AGAINST, type MetricSeries, recordOf, type Series} from './series.js';
+import {type MetricSeries, recordOf} from './metric-series.js';
+import {RAM_AGAINST, type Series} from './series-types.js';
 
 // What `--analyze` judged the `ram` metric against: per record, the job's cgroup limit where the record has one
 // (`memory.cgroup`, what the live alerts judged), else the host's total RAM. A log where a limit appeared (traintop

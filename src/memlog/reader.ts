@@ -15,7 +15,8 @@ import {openLog} from './inputs.js';
 import {RecordFields} from './record-fields.js';
 import type {ReadLogRecord} from './record.js';
 import {LineScanner} from './scan-line.js';
-import {SeriesCollector, type Series} from './series.js';
+import {SeriesCollector} from './series.js';
+import type {Series} from './series-types.js';
 import type {SkipSink} from './skipped-lines.js';
 import {ObjectSplitter, type SplitSink} from './split-objects.js';
 

@@ -1,108 +1,21 @@
 import type {ReadLogRecord} from './record.js';
 import {ColumnBuilder, type Column} from './column.js';
-import {type Folded, GpuIds, HostIds, OTHER_GPUS_ID} from './fold.js';
+import {GpuIds, HostIds, OTHER_GPUS_ID} from './fold.js';
 import {MetricBuilder} from './metric-builder.js';
+import type {MetricKind} from './metric-series.js';
 import {fillFromRecord, RecordFields} from './record-fields.js';
+import {RAM_AGAINST, type Series, type TimeJump} from './series-types.js';
 import {grow, resize} from './typed-arrays.js';
 
-// Per-metric numeric series extracted from memory-log records, for `traintop --analyze`.
-// Numbers live in growable typed arrays (doubling), never in an object per point, so a log of a
-// million records fits in a few tens of MB.
-
-/** Which threshold rule a metric is judged by. */
-export type MetricKind = 'ram' | 'swap' | 'gpu';
-
-export interface MetricSeries {
-	/** `ram`, `swap`, `gpu` (aggregate) or `gpu0`, `gpu1`… by index. */
-	readonly id: string;
-	readonly kind: MetricKind;
-	/** For a single GPU: its uuid / name when a record gave one. */
-	readonly uuid: string | null;
-	readonly name: string | null;
-	/** Number of points; the arrays below have exactly this length. */
-	readonly count: number;
-	/**
-	 * Index of each point's record in Series (times, intervals, hosts), ascending; null when the
-	 * metric is in every record (point i is record i). Use recordOf().
-	 */
-	readonly record: Uint32Array | null;
-	/**
-	 * Percent. Float32 (7 significant digits, far beyond the logs' 0.1 %) halves the memory of a
-	 * million-record log; compare against thresholds with Math.fround.
-	 */
-	readonly value: Float32Array;
-	/** The record's peak percent when present, else the value (the same array when no record had one). */
-	readonly peak: Float32Array;
-	/** RAM only: GiB used (for the trend in GiB/h). */
-	readonly usedGb: Float32Array | null;
-	/**
-	 * A single GPU only: its own critical threshold per point as the record gave it (`gpus[].threshold`), NaN where
-	 * the record gave none (the global GPU threshold judges that point); null when no record gave one.
-	 */
-	readonly threshold: Float32Array | null;
-	/**
-	 * A single GPU's uuid and name as each host's records gave them, by host id + 1 (0: records that name no host):
-	 * GPU 0 of one node is not GPU 0 of another, so splitting by host (by-host.ts) takes these, not uuid/name.
-	 */
-	readonly hostUuid: readonly (string | undefined)[];
-	readonly hostName: readonly (string | undefined)[];
-}
+// Collects memory-log records into per-metric numeric series, for `traintop --analyze` (the shapes it builds are
+// series-types.ts and metric-series.ts). Numbers live in growable typed arrays (doubling), never in an object per
+// point, so a log of a million records fits in a few tens of MB.
 
 /** Where a metric goes in display order: ram, swap, gpu, gpu0, gpu1… and the folded GPUs (fold.ts) last. */
 export function metricRank(id: string): number {
 	if (id === OTHER_GPUS_ID) return Number.MAX_SAFE_INTEGER;
 	return id === 'ram' ? -3 : id === 'swap' ? -2 : id === 'gpu' ? -1 : Number(id.slice(3));
 }
-
-/** The record index of point i of a metric. */
-export function recordOf(metric: MetricSeries, i: number): number {
-	return metric.record ? metric.record[i]! : i;
-}
-
-/** A time going backwards in input order (a restart, or files given out of order). */
-export interface TimeJump {
-	/** Epoch ms of the record that went back. */
-	readonly time: number;
-	/** Epoch ms of the record before it (of the same host, in a log of several hosts). */
-	readonly previous: number;
-	/** Index into Series.hosts of the host it happened on; -1 for records that name none. */
-	readonly host: number;
-}
-
-export interface Series {
-	/** Records added (each one a point in time, whatever metrics it has). */
-	readonly records: number;
-	/** Epoch ms per record, ascending. */
-	readonly time: Float64Array;
-	/** interval_s per record; NaN when the record has none. */
-	readonly interval: Column;
-	/** Index into `hosts` per record; -1 when the record names none. */
-	readonly host: Column;
-	readonly hosts: readonly string[];
-	/** Index into `slurmJobs` per record; -1 when the record names no SLURM job (outside SLURM, or an older log). */
-	readonly slurmJob: Column;
-	readonly slurmJobs: readonly string[];
-	/** The SLURM job's restart count per record; -1 when the record names no job. */
-	readonly slurmRestarts: Column;
-	/** What the record's `ram` point is judged against (RAM_AGAINST); HOST_RAM when it has no RAM point. */
-	readonly ramAgainst: Column;
-	/** The cgroup limit of the record's `ram` point, GiB; NaN where the point is against the host's RAM. */
-	readonly ramLimitGb: Column;
-	/** Metrics in display order: ram, swap, gpu, gpu0, gpu1… Only metrics with at least one point. */
-	readonly metrics: readonly MetricSeries[];
-	/**
-	 * Times going backwards, in input order: judged record to record over the whole log when it names at most one
-	 * host, else within each host (two nodes' files read one after the other are not a restart).
-	 */
-	readonly timeJumps: readonly TimeJump[];
-	/** Whether finish() had to sort the records by time. */
-	readonly sorted: boolean;
-	/** Hosts and GPUs past the caps (fold.ts), each fold's account; empty when nothing was folded. */
-	readonly folded: readonly Folded[];
-}
-
-/** Series.ramAgainst: the host's total RAM (no cgroup limit in the record), the ranks' cgroup, traintop's own. */
-export const RAM_AGAINST = {host: 0, jobCgroup: 1, traintopCgroup: 2} as const;
 
 const INITIAL = 1024;
 

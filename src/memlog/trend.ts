@@ -1,4 +1,5 @@
-import {recordOf, type MetricSeries, type Series} from './series.js';
+import {recordOf, type MetricSeries} from './metric-series.js';
+import type {Series} from './series-types.js';
 
 // A metric's trend: a least-squares line over its last hours of data, its direction, and when it
 // would reach the critical threshold, said only when there is enough data to mean anything.

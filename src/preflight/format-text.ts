@@ -1,6 +1,6 @@
 import {printable} from '../format/printable.js';
 import {formatBytes, formatPercent} from '../format/units.js';
-import {wrapText} from '../ui/rank-detail-lines.js';
+import {wrapText} from '../format/wrap-text.js';
 import {TENSORS_PER_SAMPLE} from './estimate.js';
 import type {GpuReport} from './gpu-free.js';
 import type {OverallVerdict, PreflightReport} from './report.js';

@@ -1,4 +1,3 @@
-import {readFileSync} from 'node:fs';
 import path from 'node:path';
 import {
 	processIdentity,
@@ -16,6 +15,7 @@ import {signalStates} from './dispositions.js';
 import {describeJob} from './job-facts.js';
 import {decodeWaitStatus, JobTracker} from './lifecycle.js';
 import {jobEvidence, jobsNaming, type RunDirEvidence} from './run-dir-match.js';
+import {CLOCK_TICKS_PER_SECOND, readBootTimeMs} from './proc-clock.js';
 import {slurmInfo} from '../slurm/task-env.js';
 import {nextStall, type StallState} from './stall.js';
 import {
@@ -26,9 +26,6 @@ import {
 	type RankTree,
 	type TreeRank,
 } from './tree.js';
-
-/** Linux reports CPU times and start times in USER_HZ, which is 100 on every architecture it runs on. */
-const CLOCK_TICKS_PER_SECOND = 100;
 
 export interface RankSamplerOptions {
 	readonly proc: ProcReader;
@@ -46,16 +43,6 @@ export interface RankSamplerOptions {
 	readonly slurmJob?: string | null;
 	/** The RUN_DIR given, absolute: the job that names it gets it as its run dir. */
 	readonly runDir?: string | null;
-}
-
-/** Boot time from /proc/stat's btime line; 0 if unreadable (start times are then relative). */
-function readBootTimeMs(procRoot = '/proc'): number {
-	try {
-		const match = /^btime (\d+)$/m.exec(readFileSync(`${procRoot}/stat`, 'utf8'));
-		return match ? Number(match[1]) * 1000 : 0;
-	} catch {
-		return 0;
-	}
 }
 
 type CachedFacts = {readonly argv: readonly string[]; readonly env: ReadonlyMap<string, string> | null};

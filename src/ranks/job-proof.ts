@@ -1,6 +1,6 @@
 import type {MembershipProof, UnprovenReason} from '../core/types.js';
 import {canBeLauncher, isReaper, isShell} from './programs.js';
-import type {ProcessFacts} from './tree.js';
+import type {ProcessFacts} from './process-facts.js';
 
 // What proves that a rank belongs to a job. Environment variables prove nothing: any process of the user can be
 // started with a job's MASTER_ADDR, SLURM_JOB_ID or TORCHELASTIC_RUN_ID, and a job-scoped signal would then reach

@@ -10,7 +10,7 @@ import {
 	usableLauncher,
 } from './job-proof.js';
 import {programName} from './programs.js';
-import type {ProcessFacts} from './tree.js';
+import type {ProcessFacts} from './process-facts.js';
 
 export type {GroupContext} from './job-proof.js';
 

@@ -1,23 +1,13 @@
 import {inClaimedStep} from './job-proof.js';
 import {groupJobs, type GroupContext, type JobGroup} from './jobs.js';
+import type {ProcessFacts} from './process-facts.js';
 import {canBeRank, runsPython} from './programs.js';
 
 // Which processes are ranks, which are their workers, which job each rank belongs to and which is each
 // job's launcher: a pure function of process facts already read from /proc, so every rule has a table test.
 
-/** The facts discovery needs about one process. `env` is null when it could not be read. */
-export interface ProcessFacts {
-	readonly pid: number;
-	readonly ppid: number;
-	readonly uid: number;
-	readonly startTime: number;
-	readonly argv: readonly string[];
-	/** /proc/PID/comm; absent where not read (tests, other users' processes). */
-	readonly comm?: string;
-	/** /proc/PID/stat's session id; absent where not read (tests). Part of what proves hand-started ranks one job. */
-	readonly session?: number;
-	readonly env: ReadonlyMap<string, string> | null;
-}
+// The tree's callers (discover.ts, the tests) take the process facts from here.
+export type {ProcessFacts};
 
 export type RankSelector =
 	| {readonly kind: 'env'}

@@ -1,4 +1,4 @@
-import type {SchedulerEntry} from './types.js';
+import type {SchedulerEntry} from './entry.js';
 
 // No scheduler: a job started by hand (torchrun, a plain python). It runs inside no scheduler's job, so nothing is
 // followed: no deadline, no requeues, and signals go by the guarded local send only.

@@ -2,7 +2,8 @@ import {slurmScheduler} from '../slurm/scheduler.js';
 import {noScheduler} from './none.js';
 import type {RankSet} from '../core/job-types.js';
 import type {SchedulerSignalRoute} from './signal-route.js';
-import type {SchedulerEntry, SchedulerSource} from './types.js';
+import type {SchedulerEntry} from './entry.js';
+import type {SchedulerSource} from './types.js';
 
 // The schedulers traintop knows, in the order they are asked (the first whose environment or flag names a job wins).
 // Adding one is its folder (src/<kind>/) and one line here; a test adds its own with registerScheduler.

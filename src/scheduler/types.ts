@@ -1,5 +1,4 @@
 import type {ExitStatus, JobEvent, RankSet} from '../core/job-types.js';
-import type {SchedulerAgents, SchedulerSignalRoute} from './signal-route.js';
 
 // A scheduler (SLURM, "none", later Kubernetes) as traintop sees it: the job it runs, when it will end that job and
 // what it says before, how often it requeued it, and how to reach the job's tasks. The Snapshot and the judgements
@@ -74,24 +73,6 @@ export interface SchedulerSource {
 	stop?(): void;
 	/** The scheduler's own event rules; absent: none. */
 	readonly endWatch?: JobEndWatch;
-}
-
-/** One scheduler: its folder (src/<kind>/) builds it, and one line of scheduler/registry.ts lists it. */
-export interface SchedulerEntry {
-	/** The registry's key, and the prefix of its jobs' ids ('slurm' → 'slurm:42'). */
-	readonly kind: string;
-	/** Its name in words: 'SLURM'. */
-	readonly name: string;
-	/** The job traintop itself runs inside, from its environment (SLURM_JOB_ID); null: none of this scheduler's. */
-	jobOfTraintop(env: NodeJS.ProcessEnv): string | null;
-	/** Follows job `jobId` on the scheduler's own cadence for a Monitor. */
-	follow(jobId: string): SchedulerSource;
-	/** Its signal route (scancel, srun), for `traintop signal`; absent: the guarded local send only. */
-	readonly signal?: SchedulerSignalRoute;
-	/** How to start one agent per node of a job (srun --overlap); absent: agents by --hosts or --cluster only. */
-	readonly agents?: SchedulerAgents;
-	/** Its own key on the agent protocol; absent: the neutral `scheduler` part carries its detail. */
-	readonly wire?: SchedulerWireKey;
 }
 
 /**

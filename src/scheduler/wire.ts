@@ -1,15 +1,20 @@
-import {schedulers} from './registry.js';
-import type {SchedulerState} from './types.js';
+import {slurmWireKey} from '../slurm/wire-key.js';
+import type {SchedulerState, SchedulerWireKey} from './types.js';
 
 // The scheduler's state on the agent protocol (agent/protocol.ts). `scheduler` carries the neutral part (an
 // addition); a scheduler with a key of its own from before (SLURM: `slurm`) keeps sending its detail there, so a
-// reader of that key reads what it always read, and the detail is not sent twice.
+// reader of that key reads what it always read, and the detail is not sent twice. A scheduler added since has no
+// such key: its detail goes in `scheduler`. The keys are listed here, not read from the registry, because the
+// registry's entries reach the signal plan and the transports, which read the protocol.
+
+/** The schedulers' own keys from before the seam, by kind. */
+const OWN_KEYS: ReadonlyMap<string, SchedulerWireKey> = new Map([['slurm', slurmWireKey]]);
 
 /** The wire's scheduler keys for `state`: `scheduler` without its detail, and the scheduler's own key with it. */
 export function schedulerWire(state: SchedulerState | null | undefined): Record<string, unknown> {
 	if (state === undefined) return {};
 	if (state === null) return {scheduler: null};
-	const own = schedulers().find(entry => entry.kind === state.kind)?.wire;
+	const own = OWN_KEYS.get(state.kind);
 	if (own === undefined) return {scheduler: state};
 	const {detail, ...neutral} = state;
 	return {scheduler: neutral, [own.key]: detail ?? null};
@@ -17,7 +22,7 @@ export function schedulerWire(state: SchedulerState | null | undefined): Record<
 
 /** The keys schedulerWire may write: a snapshot's scheduler part is left out (unchanged) by leaving all of them out. */
 export function schedulerWireKeys(): string[] {
-	return ['scheduler', ...schedulers().flatMap(entry => (entry.wire ? [entry.wire.key] : []))];
+	return ['scheduler', ...[...OWN_KEYS.values()].map(own => own.key)];
 }
 
 /**
@@ -26,10 +31,9 @@ export function schedulerWireKeys(): string[] {
  */
 export function stateFromWire(wire: Readonly<Record<string, unknown>>): SchedulerState | null | undefined {
 	const neutral = wire.scheduler as SchedulerState | null | undefined;
-	for (const entry of schedulers()) {
-		const own = entry.wire;
-		if (own === undefined || !(own.key in wire)) continue;
-		if (neutral !== undefined && neutral !== null && neutral.kind !== entry.kind) continue;
+	for (const [kind, own] of OWN_KEYS) {
+		if (!(own.key in wire)) continue;
+		if (neutral !== undefined && neutral !== null && neutral.kind !== kind) continue;
 		return own.fromWire(wire[own.key], neutral ?? null);
 	}
 	return neutral;

@@ -1,5 +1,6 @@
 import type {JobEvent, RankSet} from '../core/job-types.js';
-import type {JobEndWatch, SchedulerEntry, SchedulerSource, SchedulerState} from '../scheduler/types.js';
+import type {SchedulerEntry} from '../scheduler/entry.js';
+import type {JobEndWatch, SchedulerSource, SchedulerState} from '../scheduler/types.js';
 import {srunConnection} from './agent-transport.js';
 import {SlurmEndWatch} from './end-events.js';
 import {slurmJobNodes} from './job-nodes.js';
@@ -57,10 +58,4 @@ export const slurmScheduler: SchedulerEntry = {
 		plan: slurmPlan,
 	},
 	agents: {nodes: jobId => slurmJobNodes(jobId), connection: srunConnection},
-	// The agent protocol's `slurm` key, from before the seam: the SlurmView, rebuilt into the state.
-	wire: {
-		key: 'slurm',
-		fromWire: (value, neutral) =>
-			value === null || value === undefined ? neutral : slurmState(value as SlurmView, neutral?.jobId),
-	},
 };

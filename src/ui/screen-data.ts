@@ -2,7 +2,7 @@ import type {Marker} from '../core/markers.js';
 import type {MetricId, Snapshot} from '../core/types.js';
 import type {Series} from './history/chart-specs.js';
 import type {HistoryWindow} from './history/window.js';
-import type {SaveStatus} from './panes/CheckpointsPane.js';
+import type {SaveStatus} from './panes/save-status.js';
 import type {RankSort} from './rank-sort.js';
 
 /** Everything the panes show, gathered once per frame by the app: each pane picks its own props from it. */

@@ -2,7 +2,8 @@ import {describe, expect, test} from 'vitest';
 import {analyze, type AnalysisThresholds} from '../../src/memlog/analyze.js';
 import {analyzeLog} from '../../src/memlog/analyze-log.js';
 import type {ReadLogRecord} from '../../src/memlog/record.js';
-import {type Series, SeriesCollector} from '../../src/memlog/series.js';
+import {SeriesCollector} from '../../src/memlog/series.js';
+import type {Series} from '../../src/memlog/series-types.js';
 
 const T0 = Date.parse('2026-11-22T00:00:00Z');
 const rule = (critical: number) => ({critical, warnMargin: 10, hysteresis: 2});

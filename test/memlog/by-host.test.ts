@@ -8,7 +8,8 @@ import {analyzeLog} from '../../src/memlog/analyze-log.js';
 import {NO_HOST, splitByHost} from '../../src/memlog/by-host.js';
 import {readSeries, type SkippedLine} from '../../src/memlog/reader.js';
 import type {ReadLogRecord} from '../../src/memlog/record.js';
-import {type Series, SeriesCollector} from '../../src/memlog/series.js';
+import {SeriesCollector} from '../../src/memlog/series.js';
+import type {Series} from '../../src/memlog/series-types.js';
 
 // One series per host: two nodes' records, in two files or interleaved in one, are two series (no false
 // restarts, each host's own peaks), read from real files through the reader `--analyze` uses.

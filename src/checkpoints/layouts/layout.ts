@@ -2,12 +2,14 @@
 // no earlier layout claimed) and reads further only through LayoutIO, so it can be tested with a fake.
 
 import type {CheckpointKind, CheckpointMetric, CheckpointStatus, DeclaredRetention} from '../../core/types.js';
-import type {Entry, FileSlice, JsonRead} from '../fs.js';
+import type {FileSlice, JsonRead} from '../file-reads.js';
+import type {Entry} from '../fs.js';
 import type {RetentionRule} from '../rules.js';
 
-export type {Entry, FileSlice, JsonRead} from '../fs.js';
+export type {FileSlice, JsonRead} from '../file-reads.js';
+export type {Entry} from '../fs.js';
 
-/** File-system reads a layout may make (checkpoints/fs.ts provides the real ones). None of them throws. */
+/** File-system reads a layout may make (checkpoints/fs.ts and file-reads.ts provide the real ones). None of them throws. */
 export interface LayoutIO {
 	/** Entries of a directory, or null when it cannot be listed. */
 	list(dir: string): Promise<Entry[] | null>;

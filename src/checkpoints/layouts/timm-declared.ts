@@ -10,7 +10,7 @@
 
 import type {DeclaredFact, MonitorSetting} from '../../core/types.js';
 import {relName, type Entry, type LayoutIO, type ScanDir} from './layout.js';
-import type {TimmRun} from './timm.js';
+import type {TimmRun} from './timm-run.js';
 import {readTimmSave, type TimmSave} from './timm-saves.js';
 
 const EPOCH_FILE = /^checkpoint-(\d+)\.pth\.tar$/;

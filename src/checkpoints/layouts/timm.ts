@@ -21,7 +21,7 @@
 // eval_<metric>, or train_<metric> when the run has no eval loader (train.py then ranks by train loss).
 
 import path from 'node:path';
-import type {CheckpointMetric, DeclaredRetention, MonitorSetting, ScannedCheckpoint} from '../../core/types.js';
+import type {CheckpointMetric, MonitorSetting, ScannedCheckpoint} from '../../core/types.js';
 import {compareAge, isLastOrBest, topK, type RetentionPlan, type RuleInput} from '../rules.js';
 import {judgeFile} from './file-checks.js';
 import {
@@ -39,6 +39,7 @@ import {
 } from './layout.js';
 import {parseYaml} from './parse-yaml.js';
 import {withCheckpointFacts} from './timm-declared.js';
+import type {TimmRun} from './timm-run.js';
 
 const ARGS = 'args.yaml';
 const SUMMARY = 'summary.csv';
@@ -47,19 +48,6 @@ const MAX_ARGS_BYTES = 256 * 1024;
 const MAX_SUMMARY_BYTES = 4 * 1024 * 1024;
 /** train.py's --eval-metric default. */
 const DEFAULT_METRIC = 'top1';
-
-export interface TimmRun {
-	readonly declared: DeclaredRetention | null;
-	readonly monitor: MonitorSetting;
-	/** Epoch → the score train.py passed to save_checkpoint for it. */
-	readonly scores: ReadonlyMap<number, number>;
-	/** First epoch of the latest process when summary.csv shows a restart; its saver never saw older checkpoints. */
-	readonly resumedAt: number | null;
-	/** args.yaml or summary.csv is there: train.py wrote the run, and its rules (eval_metric top1) apply. */
-	readonly trainPy: boolean;
-	readonly hasArgs: boolean;
-	readonly warnings: string[];
-}
 
 interface Args {
 	readonly hist: number | null;

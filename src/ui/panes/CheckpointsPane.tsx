@@ -2,26 +2,16 @@ import React from 'react';
 import {Box, Text} from 'ink';
 import type {Need, PaneDefinition} from './pane.js';
 import Line from '../widgets/Line.js';
-import type {CheckpointIndex, Level} from '../../core/types.js';
+import type {CheckpointIndex} from '../../core/types.js';
 import {usePaint} from '../color.js';
 import {LEVEL_COLOR, LEVEL_TAG} from '../../format/levels.js';
 import {groupRuleText, headerParts, NO_RUN_DIR, olderText, rowCells, stepWidth} from './checkpoint-rows.js';
 import {headingCount, paneItems} from './checkpoint-sections.js';
 import {noCheckpointsText} from '../../format/checkpoints.js';
 import {printable} from '../../format/printable.js';
+import type {SaveStatus} from './save-status.js';
 
-/** What became of the last save request: the app writes it, the pane shows it under the header. */
-export interface SaveStatus {
-	/**
-	 * `waiting for checkpoint… (SIGUSR1 to job torchrun:4242 sent 10:00:30)`, `saved checkpoint_step_1600 in 4 s`,
-	 * `checkpoint_step_1600 in 4 s — next checkpoint, may be periodic` (not surely the save asked for),
-	 * `no emergency checkpoint seen: job torchrun:4242 exited after SIGTERM (exit 1)`,
-	 * `no new checkpoint 120 s after SIGUSR1`
-	 */
-	readonly text: string;
-	/** ok: in progress or done; warn: a save not surely the one asked for, or not watched; critical: none came. */
-	readonly level: Level;
-}
+export type {SaveStatus};
 
 export interface Props {
 	/** The run dir's checkpoints, retention and disk; null without a run dir. */
