@@ -9,7 +9,7 @@ import {DeclaredWatch} from '../../../src/cluster/declared-watch.js';
 import {DEFAULT_SETTINGS} from '../../../src/config/schema.js';
 import type {Snapshot} from '../../../src/core/types.js';
 import {detailFromScan} from '../../../src/ranks/detail.js';
-import FleetApp from '../../../src/ui/fleet/FleetApp.js';
+import App from '../../../src/ui/app.js';
 import NodesPane from '../../../src/ui/fleet/NodesPane.js';
 import type {FleetJobActions} from '../../../src/ui/fleet/fleet-job-actions.js';
 import {type FleetTuiSession, fleetTuiSession} from '../../../src/ui/fleet/fleet-tui-session.js';
@@ -107,7 +107,7 @@ describe('the many-node screen with --cluster', () => {
 			start: () => undefined,
 		});
 		sessions.push(session);
-		const {lastFrame, stdin, stdout} = render(<FleetApp session={session} />);
+		const {lastFrame, stdin, stdout} = render(<App fleet={session} />);
 		Object.defineProperty(stdout, 'columns', {value: 140, configurable: true});
 		Object.defineProperty(stdout, 'rows', {value: 30, configurable: true});
 		stdout.emit('resize');

@@ -7,7 +7,7 @@ import type {JobEvent, Snapshot} from '../../../src/core/types.js';
 import {watchNodeExits} from '../../../src/fleet/node-exit-watch.js';
 import {awaitNodeSave} from '../../../src/fleet/node-save.js';
 import type {NodeSend} from '../../../src/fleet/send-across.js';
-import FleetApp from '../../../src/ui/fleet/FleetApp.js';
+import App from '../../../src/ui/app.js';
 import type {FleetJobActions} from '../../../src/ui/fleet/fleet-job-actions.js';
 import {type FleetTuiSession, fleetTuiSession} from '../../../src/ui/fleet/fleet-tui-session.js';
 import {press, pressUntil, untilFrame as until} from '../../helpers/ink.js';
@@ -120,7 +120,7 @@ function app(fleet: FakeFleet, columns = 120, rows = 40, readonly = false) {
 		start: () => undefined,
 	});
 	sessions.push(session);
-	const instance = render(<FleetApp session={session} />);
+	const instance = render(<App fleet={session} />);
 	Object.defineProperty(instance.stdout, 'columns', {value: columns, configurable: true});
 	Object.defineProperty(instance.stdout, 'rows', {value: rows, configurable: true});
 	instance.stdout.emit('resize');
