@@ -1,15 +1,15 @@
 import {afterEach, describe, expect, test} from 'vitest';
 import {cleanup, render} from 'ink-testing-library';
-import {DEFAULT_SETTINGS} from '../../../src/config/schema.js';
-import App from '../../../src/ui/app.js';
-import type {FleetJobActions} from '../../../src/ui/fleet/fleet-job-actions.js';
-import {type FleetTuiSession, fleetTuiSession} from '../../../src/ui/fleet/fleet-tui-session.js';
-import {jobSlurm} from '../../../src/ui/fleet/job-slurm.js';
-import {untilFrame as until} from '../../helpers/ink.js';
-import {hostMemory} from '../../helpers/snapshots.js';
-import {slurmOk} from '../../helpers/slurm-job.js';
-import {expectFits, NOW, status} from '../fixtures.js';
-import {FakeFleet} from './fleet-fixtures.js';
+import {DEFAULT_SETTINGS} from '../../src/config/schema.js';
+import App from '../../src/ui/app.js';
+import type {FleetJobActions} from '../../src/ui/fleet/fleet-job-actions.js';
+import {type FleetTuiSession, fleetTuiSession} from '../../src/ui/fleet/fleet-tui-session.js';
+import {jobSlurm} from '../../src/ui/fleet/job-slurm.js';
+import {untilFrame as until} from '../helpers/ink.js';
+import {hostMemory} from '../helpers/snapshots.js';
+import {slurmOk} from '../helpers/slurm-job.js';
+import {expectFits, NOW, status} from './fixtures.js';
+import {FakeFleet} from './fleet/fleet-fixtures.js';
 
 // The SLURM job's facts at the top of the list of nodes (its time left, its requeues), not only inside a node's view:
 // every node reads the same job from the controller, and the freshest read among them is shown.
