@@ -5,7 +5,7 @@
 //   - CPU % of one core and peak RSS of the viewer (not its agents: they are the nodes' cost, reported apart);
 //   - a node's event to the viewer: an agent killed → its node shown lost (headless: the stderr line; TUI: the row
 //     on the screen, read with tmux capture-pane every 20 ms), and back connected.
-// Target (issue 15): refresh ≤ 1 s; the many-node TUI within 2× the one-node TUI's cost.
+// Target: refresh ≤ 1 s; the many-node TUI within 1.3× the one-node TUI's cost.
 //
 //   npm run bench:fleet                       # 64 nodes, 30 s per viewer
 //   node bench/fleet.mjs --nodes 16 --duration 20
@@ -170,7 +170,15 @@ const agentPid = name => agentPids(`${name} `)[0];
 
 function agentsCost() {
 	const pids = agentPids();
-	return {count: pids.length, cpu: pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0)};
+	// An agent may exit between pgrep and the read (a lost link on a loaded machine, then its reconnect): not counted.
+	const cpu = pid => {
+		try {
+			return cpuSeconds(pid);
+		} catch {
+			return 0;
+		}
+	};
+	return {count: pids.length, cpu: pids.reduce((sum, pid) => sum + cpu(pid), 0)};
 }
 
 /** What the viewer shows of a node now: the state word of the last line naming it with one (its row, its news). */
@@ -190,6 +198,8 @@ function shownState(text, name) {
 /** Kills one node's agent and times its node shown lost, then connected again, in what `read()` shows. */
 async function nodeEvent(name, viewer) {
 	const pid = agentPid(name);
+	// No agent of that node running now (it is reconnecting): nothing to kill, nothing to time.
+	if (pid === undefined) return {lostMs: null, backMs: null};
 	const t0 = performance.now();
 	process.kill(pid, 'SIGKILL');
 	let lostMs = null;
@@ -342,7 +352,7 @@ if (tuiRow && oneNode) {
 	const ratio = tuiRow.cpu / oneNode.cpu;
 	console.log('');
 	console.log(
-		`${ratio <= 2 ? 'ok  ' : 'FAIL'} the ${nodes}-node TUI costs ${ratio.toFixed(2)}× the one-node TUI's CPU (target ≤ 2×)`,
+		`${ratio <= 1.3 ? 'ok  ' : 'FAIL'} the ${nodes}-node TUI costs ${ratio.toFixed(2)}× the one-node TUI's CPU (target ≤ 1.3×)`,
 	);
 	const worst = Math.max(...results.flatMap(r => r.events.map(e => e.lostMs ?? Number.POSITIVE_INFINITY)));
 	console.log(

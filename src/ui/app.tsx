@@ -1,176 +1,81 @@
-import type React from 'react';
-import {useMemo, useReducer} from 'react';
-import {Box, Text, useApp, useInput} from 'ink';
-import type {HistoryPoint} from '../core/metric-history.js';
-import type {Job} from '../core/types.js';
-import {boxTextWidth, confirmRows, helpRows} from './box-text.js';
-import {keyBarHints} from './hints.js';
-import {windowStart} from './history/window.js';
-import useSnapshot from './hooks/use-snapshot.js';
+import {type Dispatch, useMemo, useReducer} from 'react';
+import {useApp} from 'ink';
+import type {FleetTuiSession} from './fleet/fleet-tui-session.js';
+import NodeBanner from './fleet/NodeBanner.js';
 import useTerminalSize from './hooks/use-terminal-size.js';
-import useUiEffects from './hooks/use-ui-effects.js';
+import useUiEffects, {type AcrossNodes} from './hooks/use-ui-effects.js';
 import useValue from './hooks/use-value.js';
-import {computeLayout, tooSmallFor} from './layout.js';
-import {keyPresses} from './key-presses.js';
-import {helpEntries} from './keymap.js';
-import Overlay, {helpNotes, openConfirmText} from './overlay.js';
-import {maxBoxSize} from './overlay-box.js';
-import {alertEntries, alertsScrollMax} from './panes/alert-window.js';
-import {ranksOf} from './panes/job-rows.js';
-import Screen from './screen.js';
-import type {ChartHistory, ScreenData} from './screen-data.js';
-import {sortRankSet} from './rank-sort.js';
-import {cursorIndex, INITIAL_STATE, type KeyContext, reduce} from './state.js';
+import NodeView from './node-view.js';
+import NodesView from './nodes-view.js';
+import {INITIAL_STATE, NODES_INITIAL, reduce, type UiEvent, type UiState} from './state.js';
 import type {TuiSession} from './tui-session.js';
 
-// The one stateful component: it reads the session's snapshots, keeps the whole UI state in one
-// reducer (state.ts) fed by the single input handler and by the effects' results, and renders
-// the screen that layout.ts lays out.
+// The one stateful component, for one node and many: it keeps the whole UI state in one reducer (state.ts), runs
+// the effects it queues, and draws the view the state is in: the list of nodes (nodes-view.tsx), or a node's full
+// view (node-view.tsx) — on one node, that view alone (a fleet of one shows no list).
 
-export interface Props {
-	readonly session: TuiSession;
-	/** Sparkline points kept per metric. */
-	readonly historyPoints?: number;
-	/** A node's view under the many-node screen (traintop --hosts): its line on top, and Esc's way back. */
-	readonly within?: NodeFrame;
-}
+export type Props =
+	| {
+			/** One node: its own view, no list of nodes. */
+			readonly session: TuiSession;
+			/** Sparkline points kept per metric. */
+			readonly historyPoints?: number;
+	  }
+	| {
+			/** Many nodes (traintop --hosts): the list of nodes, and each node's view on Enter. */
+			readonly fleet: FleetTuiSession;
+			readonly historyPoints?: number;
+	  };
 
-export interface NodeFrame {
-	/** One line above the screen: which node this is and how fresh (its agent may be stale or lost). */
-	readonly banner: React.ReactNode;
-	readonly back: () => void;
-}
-
-const NO_JOBS: readonly Job[] = [];
-
-export default function App({session, historyPoints = 120, within}: Props) {
+export default function App(props: Props) {
 	const {exit} = useApp();
-	const snapshot = useSnapshot(session.monitor);
-	const logTrouble = useValue(session.recorder.trouble);
-	const terminal = useTerminalSize();
-	const {columns} = terminal;
-	// The banner of a node's view takes the top line: the screen is laid out in the rows below it.
-	const fleet = within !== undefined;
-	const rows = terminal.rows - (fleet ? 1 : 0);
-	const [ui, dispatch] = useReducer(reduce, INITIAL_STATE);
-	useUiEffects(ui.effects, dispatch, session.monitor, session.actions, exit, within?.back);
-
-	// The ranks in the order the user chose (o); the snapshot the panes get carries them so.
-	const sortedRanks = useMemo(
-		() => (snapshot?.ranks ? sortRankSet(snapshot.ranks, ui.sort) : null),
-		[snapshot?.ranks, ui.sort],
+	const fleet = 'fleet' in props ? props.fleet : null;
+	const [ui, dispatch] = useReducer(reduce, fleet ? NODES_INITIAL : INITIAL_STATE);
+	// The session of the node whose view is open: its snapshots, its actions (through its agent on many nodes).
+	const node =
+		fleet === null ? (props as {session: TuiSession}).session : ui.open === null ? null : fleet.node(ui.open);
+	const across = useMemo(
+		(): AcrossNodes | null => (fleet ? {view: () => fleet.view.get(), actions: fleet.jobActions} : null),
+		[fleet],
 	);
-	const shown = useMemo(
-		() => (snapshot && sortedRanks !== snapshot.ranks ? {...snapshot, ranks: sortedRanks} : snapshot),
-		[snapshot, sortedRanks],
-	);
-	const jobs = sortedRanks?.jobs ?? NO_JOBS;
-	// Every rank, job by job: the rows the cursor moves over (job headers are not rows).
-	const ranks = useMemo(() => ranksOf(jobs), [jobs]);
-	// The marks of ranks still there; the same Set while neither changes, so the memoised ranks pane
-	// is not redrawn for nothing.
-	const marked = useMemo(() => new Set(ranks.filter(r => ui.marked.has(r.pid)).map(r => r.pid)), [ranks, ui.marked]);
-	const history = useMemo(() => {
-		const out: Record<string, number[]> = {};
-		for (const id of Object.keys(snapshot?.metrics ?? {}))
-			out[id] = session.monitor.getHistory(id, historyPoints).map(p => p.value);
-		return out;
-	}, [snapshot, session.monitor, historyPoints]);
-	// The history charts' window, read from the Monitor once per snapshot or window change.
-	const charts = useMemo((): ChartHistory | undefined => {
-		if (!snapshot) return undefined;
-		const to = snapshot.time;
-		const from = windowStart(ui.window, to, session.monitor.startedAt);
-		const series: Record<string, readonly HistoryPoint[]> = {};
-		// No chart is wider than the terminal: two dot columns a cell are all the points one can draw.
-		for (const id of Object.keys(snapshot.metrics)) series[id] = session.monitor.getSeries(id, from, to, 2 * columns);
-		return {window: ui.window, from, to, series, markers: session.monitor.getMarkers(from)};
-	}, [snapshot, session.monitor, ui.window, columns]);
-	const cursor = cursorIndex(ui, ranks);
-	// The alerts pane's entries (not the saves): how far `[` scrolls it.
-	const recentAlerts = snapshot?.recentAlerts;
-	const recentEvents = snapshot?.recentEvents;
-	const alertList = useMemo(
-		() => (recentAlerts && recentEvents ? alertEntries(recentAlerts, recentEvents) : []),
-		[recentAlerts, recentEvents],
-	);
-	const save = session.actions.signalOf('save');
-	const emergency = session.actions.signalOf('emergency');
-	const actionSignals = useMemo(() => [save, emergency], [save, emergency]);
-	const data: ScreenData | null = shown && {
-		snapshot: shown,
-		sort: ui.sort,
-		host: session.host,
-		history,
-		charts,
-		cursor,
-		marked,
-		saveStatus: ui.saveStatus,
-		alertsScroll: ui.alertsScroll,
-		actionSignals,
-	};
-	const layout = tooSmallFor(columns, rows) ?? (data ? computeLayout(columns, rows, data) : null);
-	// The biggest a box over the panes may be (overlay-box.ts): the analysis is laid out for its text width
-	// and scrolls by its text rows (the border, title and footer off).
-	const biggestBox = maxBoxSize(columns, rows);
-	const textWidth = boxTextWidth(columns, rows);
-	// The confirm box's rows, as it wraps them: how far ↑↓ scroll it.
-	const confirmSignal = ui.confirm ? session.actions.signalOf(ui.confirm.action) : null;
-	const confirmWords = openConfirmText(ui, jobs, confirmSignal, session.actions.runDir);
-	const confirmLayout = confirmWords && confirmRows(confirmWords.title, confirmWords.lines, columns, rows);
-	const confirmScroll = confirmLayout ? {lines: confirmLayout.body.length, rows: confirmLayout.shown} : undefined;
+	useUiEffects(ui.effects, dispatch, ui.view === 'node' ? node : null, across, exit);
+	if (fleet === null)
+		return <NodeView session={node!} ui={ui} dispatch={dispatch} historyPoints={props.historyPoints} />;
+	return <Fleet fleet={fleet} ui={ui} dispatch={dispatch} historyPoints={props.historyPoints} />;
+}
 
-	// Keys are resolved in the reducer, against the state they arrive in: Ink re-subscribes this
-	// handler after each render, and a key typed in between must not be read in a stale mode.
-	useInput((input, key) => {
-		const context: KeyContext = {
-			ranks,
-			page: Math.max(1, layout && !layout.tooSmall ? (layout.boxes.ranks?.height ?? 7) - 2 : 5),
-			analysisRows: Math.max(1, biggestBox.height - 4),
-			helpLines: helpRows(helpEntries(session.readonly, fleet), helpNotes(session.readonly), textWidth).length,
-			confirm: confirmScroll,
-			alertsScrollMax: alertsScrollMax(
-				alertList,
-				layout && !layout.tooSmall ? (layout.boxes.alerts?.height ?? 1) - 1 : 0,
-			),
-			width: Math.max(20, textWidth),
-			readonly: session.readonly,
-			fleet,
-			signals: {save: session.actions.signalOf('save'), emergency: session.actions.signalOf('emergency')},
-			now: Date.now(),
-		};
-		for (const one of keyPresses(input, key)) dispatch({type: 'input', input: one, key, context});
-	});
+interface FleetProps {
+	readonly fleet: FleetTuiSession;
+	readonly ui: UiState;
+	readonly dispatch: Dispatch<UiEvent>;
+	readonly historyPoints?: number;
+}
 
-	const framed = (screen: React.ReactNode) =>
-		within ? (
-			<Box flexDirection="column">
-				{within.banner}
-				{screen}
-			</Box>
-		) : (
-			screen
-		);
-	if (layout?.tooSmall) {
-		return framed(
-			<Text wrap="truncate-end">{`terminal ${columns}×${terminal.rows} is too small: traintop needs ${layout.minColumns}×${layout.minRows + (fleet ? 1 : 0)} (q quits)`}</Text>,
-		);
-	}
-	if (!layout || !data) return framed(<Text>traintop: first sample…</Text>);
-	const notice = ui.notice && Date.now() < ui.notice.until ? ui.notice.text : null;
-	const hints = keyBarHints({mode: ui.mode, readonly: session.readonly, notice, logTrouble, columns, fleet});
-	const overlay =
-		ui.mode === 'main' ? null : (
-			<Overlay
-				ui={ui}
-				jobs={jobs}
-				signal={confirmSignal}
-				runDir={session.actions.runDir}
-				readonly={session.readonly}
-				fleet={fleet}
-				width={columns}
-				height={rows}
-			/>
-		);
-	return framed(<Screen layout={layout} data={data} overlay={overlay} hints={hints} />);
+/** Many nodes: the list, or the open node's view under a line that says which node and how fresh it is. */
+function Fleet({fleet, ui, dispatch, historyPoints}: FleetProps) {
+	const view = useValue(fleet.view);
+	const {columns} = useTerminalSize();
+	if (ui.view === 'nodes' || ui.open === null)
+		return <NodesView session={fleet} view={view} ui={ui} dispatch={dispatch} />;
+	const name = ui.open;
+	const banner = (
+		<NodeBanner
+			node={view.nodes.find(candidate => candidate.name === name) ?? null}
+			name={name}
+			now={view.time}
+			width={columns}
+			readonly={fleet.readonly}
+			findings={fleet.declared.of(name)}
+		/>
+	);
+	return (
+		<NodeView
+			key={name}
+			session={fleet.node(name)}
+			ui={ui}
+			dispatch={dispatch}
+			historyPoints={historyPoints}
+			banner={banner}
+		/>
+	);
 }

@@ -60,7 +60,7 @@ export const KEYMAP: readonly Binding[] = [
 	},
 	{
 		action: 'save',
-		// On the nodes (traintop --hosts): the cursor node's job on every node it runs on (fleet/fleet-state.ts).
+		// On the nodes (traintop --hosts): the cursor node's job on every node it runs on (state-nodes.ts).
 		modes: ['main', 'nodes'],
 		keys: 's',
 		description:
@@ -71,7 +71,7 @@ export const KEYMAP: readonly Binding[] = [
 	},
 	{
 		action: 'emergency',
-		// On the nodes (traintop --hosts): the cursor node's job on every node it runs on (fleet/fleet-state.ts).
+		// On the nodes (traintop --hosts): the cursor node's job on every node it runs on (state-nodes.ts).
 		modes: ['main', 'nodes'],
 		keys: 'e',
 		description:

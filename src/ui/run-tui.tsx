@@ -43,7 +43,7 @@ export function runTui(session: TuiSession, options: TerminalOptions): Promise<v
 }
 
 /**
- * Any of traintop's screens (the one-node App, the many-node screen) on the terminal, until it exits or `signal`
+ * Any of traintop's screens (app.tsx: one node's view, or the list of nodes) on the terminal, until it exits or `signal`
  * aborts; `start` starts what feeds it, once its screen is up.
  */
 export async function runOnTerminal(

@@ -1,37 +1,38 @@
-import type {ExitStatus} from '../core/types.js';
-import type {SendResult} from '../ranks/send.js';
+import type {NodeView} from '../fleet/node-state.js';
 import type {SignalName} from '../ranks/signals.js';
 import type {SignalAction} from '../session/actions.js';
 import type {DetailEffect, DetailEvent} from './detail-view.js';
 import type {KeyInfo} from './keymap.js';
-import type {SaveFinished, SaveWatch} from './send-status.js';
-import type {ProcessIdentity, RankRef} from './targets.js';
+import type {SendEffect, SendEvent} from './send-flow.js';
+import type {RankRef} from './targets.js';
 
-// What flows through the TUI's reducer (state.ts): the events that come in (keys with the context they
-// arrive in, the results of what keys asked for) and the effects it queues for the app to run.
+// What flows through the TUI's one reducer (state.ts), on the list of nodes and in a node's view alike: the events
+// that come in (keys with the context they arrive in, the results of what keys asked for) and the effects it queues
+// for the app to run.
 
 export type Effect =
-	/**
-	 * Suspend: stop the process as Ctrl-Z would outside raw mode (hooks/use-suspend.ts); the state stays as it is.
-	 * Back: leave a node's view for the many-node screen (traintop --hosts).
-	 */
-	| {readonly kind: 'quit' | 'suspend' | 'back'}
-	/**
-	 * Send the action's signal to these processes of one job, as the confirm box showed them: the job and each pid
-	 * are looked up in the latest scan, and a pid now held by another process (another start time) is gone.
-	 */
-	| {
-			readonly kind: 'send';
-			readonly action: SignalAction;
-			readonly job: string;
-			readonly identities: readonly ProcessIdentity[];
-	  }
+	/** Suspend: stop the process as Ctrl-Z would outside raw mode (hooks/use-suspend.ts); the state stays as it is. */
+	| {readonly kind: 'quit' | 'suspend'}
+	| SendEffect
 	/** Read and analyse the memory log, as report lines this wide. */
 	| {readonly kind: 'analyze'; readonly width: number}
 	| DetailEffect;
 
-/** What the reducer needs to know of the screen and the session when a key comes in. */
-export interface KeyContext {
+/** What every key needs to know of the session. */
+interface SessionContext {
+	readonly readonly: boolean;
+	/** The signal each action sends (the settings). */
+	readonly signals: Readonly<Record<SignalAction, SignalName>>;
+	/** The open confirm box's body rows and how many of them are in sight (box-text.ts confirmRows): how far it scrolls. */
+	readonly confirm?: {readonly lines: number; readonly rows: number};
+	/** How far `[` scrolls the alerts pane (panes/alert-window.ts alertsScrollMax); absent: it does not scroll. */
+	readonly alertsScrollMax?: number;
+	/** Epoch ms. */
+	readonly now: number;
+}
+
+/** What the reducer needs to know of a node's view (the one-node screen) when a key comes in. */
+export interface KeyContext extends SessionContext {
 	/** The rank rows, job by job, in display order: each one's pid and job. */
 	readonly ranks: readonly RankRef[];
 	/** Rows a page moves in the ranks list. */
@@ -40,58 +41,39 @@ export interface KeyContext {
 	readonly analysisRows: number;
 	/** Rows the help lists (keys and notes, wrapped as its box wraps them): how far it scrolls. */
 	readonly helpLines: number;
-	/** The open confirm box's body rows and how many of them are in sight (box-text.ts confirmRows): how far it scrolls. */
-	readonly confirm?: {readonly lines: number; readonly rows: number};
-	/** How far `[` scrolls the alerts pane (panes/alert-window.ts alertsScrollMax); absent: it does not scroll. */
-	readonly alertsScrollMax?: number;
 	/** Columns the analysis report is laid out for. */
 	readonly width: number;
-	readonly readonly: boolean;
-	/** A node's view under the many-node screen (traintop --hosts): its keys (Esc back) work. */
+	/** A node's view under the list of nodes (traintop --hosts): its keys (Esc back) work. */
 	readonly fleet?: boolean;
-	/** The signal each action sends (the settings). */
-	readonly signals: Readonly<Record<SignalAction, SignalName>>;
-	/** Epoch ms. */
-	readonly now: number;
+}
+
+/** What the reducer needs to know of the list of nodes when a key comes in. */
+export interface NodesKeyContext extends SessionContext {
+	/** The nodes' names in the order drawn. */
+	readonly nodes: readonly string[];
+	/** Rows a page moves in the nodes list. */
+	readonly page: number;
+	/** Rows the help lists (wrapped as its box wraps them), and the rows its box shows: how far it scrolls. */
+	readonly helpLines: number;
+	readonly helpRows: number;
+	/** The nodes as the fleet sees them now: s and e find the cursor node's job and its other nodes here. */
+	readonly fleet: readonly NodeView[];
 }
 
 export type UiEvent =
-	/** A key press, resolved against the mode it arrives in (not the mode of the last frame). */
-	| {readonly type: 'input'; readonly input: string; readonly key: KeyInfo; readonly context: KeyContext}
+	/**
+	 * A key press, resolved against the mode it arrives in (not the mode of the last frame), in the view its context
+	 * was made for: a key made for the list of nodes that arrives once a node's view is open is dropped.
+	 */
+	| {
+			readonly type: 'input';
+			readonly input: string;
+			readonly key: KeyInfo;
+			readonly context: KeyContext | NodesKeyContext;
+	  }
 	/** The app took the first `count` queued effects to run them. */
 	| {readonly type: 'effects-taken'; readonly count: number}
-	/** A send to a job ran: each rank's outcome, and whether the save it asks for is watched. */
-	| {
-			readonly type: 'sent';
-			readonly action: SignalAction;
-			readonly signal: SignalName;
-			readonly job: string;
-			readonly results: readonly SendResult[];
-			/** Epoch ms. */
-			readonly sentAt: number;
-			readonly watch: SaveWatch;
-	  }
-	/** A send that found nothing to send to: the job, or every chosen rank of it, is gone. */
-	| {
-			readonly type: 'send-skipped';
-			readonly action: SignalAction;
-			readonly signal: SignalName;
-			readonly job: string;
-			readonly reason: string;
-	  }
-	/**
-	 * What the save watch saw for the send at `sentAt`: the checkpoint (attributed when of the kind asked
-	 * for; else `note` says why it may not be the one), or none within the timeout (null).
-	 */
-	| ({readonly type: 'save-finished'; readonly sentAt: number} & SaveFinished)
-	/** The job an emergency signal went to ended before its checkpoint was seen. */
-	| {
-			readonly type: 'job-exited';
-			readonly sentAt: number;
-			readonly signal: SignalName;
-			readonly job: string;
-			readonly exit: ExitStatus | null;
-	  }
 	| {readonly type: 'analysis-loaded'; readonly lines: readonly string[]}
 	| {readonly type: 'analysis-failed'; readonly message: string}
+	| SendEvent
 	| DetailEvent;

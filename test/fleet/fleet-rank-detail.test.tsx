@@ -8,7 +8,7 @@ import {DEFAULT_SETTINGS} from '../../src/config/schema.js';
 import type {DemoJob} from '../../src/demo/job.js';
 import {Fleet, type FleetConnection} from '../../src/fleet/fleet.js';
 import {nodeActions} from '../../src/fleet/node-actions.js';
-import FleetApp from '../../src/ui/fleet/FleetApp.js';
+import App from '../../src/ui/app.js';
 import {fleetJobActions} from '../../src/ui/fleet/fleet-job-actions.js';
 import {type FleetTuiSession, fleetTuiSession} from '../../src/ui/fleet/fleet-tui-session.js';
 import {CLI, requireBuild} from '../helpers/dist.js';
@@ -75,7 +75,7 @@ describe("a rank's detail in a node's view, through its agent", () => {
 			jobActions: fleetJobActions(running, settings),
 			start: () => running.start(),
 		});
-		const {lastFrame, stdin, stdout} = render(<FleetApp session={tui} />);
+		const {lastFrame, stdin, stdout} = render(<App fleet={tui} />);
 		Object.defineProperty(stdout, 'columns', {value: 120, configurable: true});
 		Object.defineProperty(stdout, 'rows', {value: 40, configurable: true});
 		stdout.emit('resize');

@@ -2,7 +2,7 @@ import {afterEach, describe, expect, test} from 'vitest';
 import {Box} from 'ink';
 import {cleanup, render} from 'ink-testing-library';
 import {confirmText} from '../../src/ui/confirm-text.js';
-import Overlay from '../../src/ui/overlay.js';
+import Overlay, {openConfirmText} from '../../src/ui/overlay.js';
 import {INITIAL_STATE, type UiState} from '../../src/ui/state.js';
 import {expectFits, signal, twoJobs} from './fixtures.js';
 
@@ -17,7 +17,7 @@ const allOfB = {job: b.id, pids: b.ranks.map(r => r.pid), identities: b.ranks, m
 describe('confirmText', () => {
 	test("all ranks of RUN_DIR's job: the run dir, then what each rank does with the signal", () => {
 		const allOfA = {job: a.id, pids: a.ranks.map(r => r.pid), identities: a.ranks, marked: false, of: 2};
-		const text = confirmText('save', 'SIGUSR1', allOfA, a, '/runs/a');
+		const text = confirmText('save', 'SIGUSR1', allOfA, {job: a, sessionRunDir: '/runs/a'});
 		expect(text.title).toBe('Send SIGUSR1 (save) to job torchrun:4242?');
 		expect(text.lines).toEqual([
 			'all 2 ranks · run dir /runs/a',
@@ -28,11 +28,11 @@ describe('confirmText', () => {
 	});
 
 	test("another job than RUN_DIR's: its save will not be watched, and the box says so", () => {
-		const text = confirmText('emergency', 'SIGTERM', allOfB, b, '/runs/a');
+		const text = confirmText('emergency', 'SIGTERM', allOfB, {job: b, sessionRunDir: '/runs/a'});
 		expect(text.title).toBe('Send SIGTERM (emergency checkpoint) to job torchrun:5353?');
 		expect(text.lines[0]).toBe("all 3 ranks · RUN_DIR is not this job's: the save will not be watched");
 		expect(text.lines.slice(2).map(l => l.split('  ')[1])).toEqual(['pid 30000', 'pid 30001', 'pid 30002']);
-		expect(confirmText('save', 'SIGUSR1', allOfB, b, null).lines[0]).toBe(
+		expect(confirmText('save', 'SIGUSR1', allOfB, {job: b, sessionRunDir: null}).lines[0]).toBe(
 			'all 3 ranks · no RUN_DIR given: the save will not be watched',
 		);
 	});
@@ -43,7 +43,7 @@ describe('confirmText', () => {
 			ranks: b.ranks.map(r => (r.pid === 30_002 ? {...r, signals: {...r.signals, SIGUSR1: signal('default')}} : r)),
 		};
 		const marked = {job: b.id, pids: [30_002], identities: b.ranks.slice(2), marked: true, of: 3};
-		expect(confirmText('save', 'SIGUSR1', marked, withoutHandler, null).lines).toEqual([
+		expect(confirmText('save', 'SIGUSR1', marked, {job: withoutHandler, sessionRunDir: null}).lines).toEqual([
 			'1 marked rank of 3 · no RUN_DIR given: the save will not be watched',
 			'1 of 1 rank will be refused (listed first)',
 			"route: local — from this node to each rank's pid, checked again just before sending",
@@ -56,26 +56,26 @@ describe('confirmText', () => {
 		const slurm = {jobId: '42', stepId: '0', restartCount: 0, procId: 0};
 		const here = {...b, id: 'slurm:42.0', identity: 'slurm' as const, worldSize: 4, ranks: b.ranks.slice(0, 2), slurm};
 		const target = {job: here.id, pids: here.ranks.map(r => r.pid), identities: here.ranks, marked: false, of: 2};
-		expect(confirmText('emergency', 'SIGTERM', target, here, null).lines.slice(1, 4)).toEqual([
+		expect(confirmText('emergency', 'SIGTERM', target, {job: here, sessionRunDir: null}).lines.slice(1, 4)).toEqual([
 			// Its ranks here exit; whether srun ends the others depends on a setting traintop cannot read.
 			'MAY END THE WHOLE JOB: the 2 chosen ranks exit, and srun ends the whole step when a task exits with an error if it runs with --kill-on-bad-exit (or KillOnBadExit=1): every one of its 4 ranks would end, not only the 2 chosen',
 			"route: local — from this node to each rank's pid, checked again just before sending",
 			'2 of its 4 ranks run elsewhere and get nothing: `traintop signal emergency --slurm-job 42` reaches every task (scancel)',
 		]);
 		const rendezvous = {...here, id: 'rdzv:10.0.0.1:29500', slurm: null};
-		expect(confirmText('save', 'SIGUSR1', {...target, job: rendezvous.id}, rendezvous, null).lines[2]).toBe(
-			'2 of its 4 ranks run elsewhere and get nothing: signal them on their nodes',
-		);
+		expect(
+			confirmText('save', 'SIGUSR1', {...target, job: rendezvous.id}, {job: rendezvous, sessionRunDir: null}).lines[2],
+		).toBe('2 of its 4 ranks run elsewhere and get nothing: signal them on their nodes');
 	});
 
 	test('an emergency to one marked rank of a torchrun job: the box says every rank ends, before the route', () => {
 		const marked = {job: b.id, pids: [30_000], identities: b.ranks.slice(0, 1), marked: true, of: 3};
-		expect(confirmText('emergency', 'SIGTERM', marked, b, null).lines.slice(0, 2)).toEqual([
+		expect(confirmText('emergency', 'SIGTERM', marked, {job: b, sessionRunDir: null}).lines.slice(0, 2)).toEqual([
 			'1 marked rank of 3 · no RUN_DIR given: the save will not be watched',
 			'ENDS THE WHOLE JOB: the 1 chosen rank exits, and torchrun (the elastic agent) stops every rank when one fails: every one of its 3 ranks ends, not only the 1 chosen',
 		]);
 		// A save does not end the rank: nothing to warn of.
-		expect(confirmText('save', 'SIGUSR1', marked, b, null).lines[1]).toMatch(/^route: local/);
+		expect(confirmText('save', 'SIGUSR1', marked, {job: b, sessionRunDir: null}).lines[1]).toMatch(/^route: local/);
 	});
 
 	test('a refused rank among many is counted at the top and listed first, so a box that scrolls shows it at once', () => {
@@ -88,7 +88,7 @@ describe('confirmText', () => {
 		}));
 		const big = {...b, ranks: many, worldSize: 64};
 		const all = {job: big.id, pids: many.map(r => r.pid), identities: many, marked: false, of: 64};
-		const lines = confirmText('save', 'SIGUSR1', all, big, null).lines;
+		const lines = confirmText('save', 'SIGUSR1', all, {job: big, sessionRunDir: null}).lines;
 		expect(lines[1]).toBe('1 of 64 ranks will be refused (listed first)');
 		expect(lines[3]).toMatch(/^rank 63 {2}pid 40063 {2}NO HANDLER: SIGUSR1 would terminate it/);
 		expect(lines[4]).toBe('rank 0  pid 40000  handles SIGUSR1');
@@ -96,7 +96,7 @@ describe('confirmText', () => {
 	});
 
 	test('a job gone since the box opened: nothing will be sent', () => {
-		expect(confirmText('save', 'SIGUSR1', allOfB, null, null).lines).toEqual([
+		expect(confirmText('save', 'SIGUSR1', allOfB, {job: null, sessionRunDir: null}).lines).toEqual([
 			'job torchrun:5353 is no longer running: nothing will be sent',
 		]);
 	});
@@ -107,7 +107,14 @@ test('the overlay draws the box for the target the state holds, not for the othe
 	// The box floats over the screen it is given (the panes' place): a 100×20 one, as the app's Screen is.
 	const {lastFrame} = render(
 		<Box width={100} height={19}>
-			<Overlay ui={ui} jobs={set.jobs} signal="SIGUSR1" runDir="/runs/a" readonly={false} width={100} height={20} />
+			<Overlay
+				ui={ui}
+				confirm={openConfirmText(ui, 'SIGUSR1', {jobs: set.jobs, runDir: '/runs/a', nodes: [], now: 0})}
+				signal="SIGUSR1"
+				help={{entries: [], notes: [], title: 'traintop keys'}}
+				width={100}
+				height={20}
+			/>
 		</Box>,
 	);
 	const frame = expectFits(lastFrame(), 100, 19).join('\n');

@@ -27,10 +27,10 @@ describe("a job id or checkpoint name with escapes in the TUI's words", () => {
 	const target = {job: ID, pids: [100], identities: hostile.ranks, marked: false, of: 1};
 
 	test('the confirm box: its title, the route line with the SLURM job id, and the job-gone line', () => {
-		const text = confirmText('save', 'SIGUSR1', target, hostile, null);
+		const text = confirmText('save', 'SIGUSR1', target, {job: hostile, sessionRunDir: null});
 		expectInert(text.title);
 		expectInert(text.lines.join('\n'));
-		expectInert(confirmText('save', 'SIGUSR1', target, null, null).lines.join('\n'));
+		expectInert(confirmText('save', 'SIGUSR1', target, {job: null, sessionRunDir: null}).lines.join('\n'));
 	});
 
 	test("the send's result, its status lines and the rank detail's title", () => {

@@ -1,12 +1,12 @@
 import {expect, test} from 'vitest';
 import {
-	FLEET_INITIAL,
-	type FleetKeyContext,
-	type FleetUiState,
-	fleetCursor,
-	reduceFleet,
-} from '../../src/ui/fleet/fleet-state.js';
-import {INITIAL_STATE, reduce, type UiState} from '../../src/ui/state.js';
+	INITIAL_STATE,
+	NODES_INITIAL,
+	type NodesKeyContext,
+	nodeCursor,
+	reduce,
+	type UiState,
+} from '../../src/ui/state.js';
 import {keyContext} from './key-context.js';
 
 // `[` and `]` scroll the alerts pane one entry at a time, from the newest to as far as the pane lets the oldest in
@@ -35,7 +35,7 @@ test('a bound that shrank (fewer rows for the pane) is honoured at the next pres
 });
 
 test('the many-node screen: [ ] scroll its alerts pane the same way; the node cursor stays', () => {
-	const context: FleetKeyContext = {
+	const context: NodesKeyContext = {
 		nodes: ['node1', 'node2'],
 		page: 2,
 		helpLines: 20,
@@ -46,10 +46,10 @@ test('the many-node screen: [ ] scroll its alerts pane the same way; the node cu
 		now: 0,
 		alertsScrollMax: 2,
 	};
-	const key = (state: FleetUiState, input: string) => reduceFleet(state, {type: 'input', input, key: {}, context});
-	let state = FLEET_INITIAL;
+	const key = (state: UiState, input: string) => reduce(state, {type: 'input', input, key: {}, context});
+	let state = NODES_INITIAL;
 	for (let i = 0; i < 4; i++) state = key(state, '[');
 	expect(state.alertsScroll).toBe(2);
-	expect(fleetCursor(state, context.nodes)).toBe(0);
+	expect(nodeCursor(state, context.nodes)).toBe(0);
 	expect(key(state, ']').alertsScroll).toBe(1);
 });

@@ -1,7 +1,13 @@
 import {describe, expect, test} from 'vitest';
-import {FLEET_INITIAL, type FleetKeyContext, type FleetUiState, reduceFleet} from '../../src/ui/fleet/fleet-state.js';
 import type {KeyInfo} from '../../src/ui/keymap.js';
-import {INITIAL_STATE, type KeyContext, reduce, type UiState} from '../../src/ui/state.js';
+import {
+	INITIAL_STATE,
+	type KeyContext,
+	NODES_INITIAL,
+	type NodesKeyContext,
+	reduce,
+	type UiState,
+} from '../../src/ui/state.js';
 import {keyContext} from './key-context.js';
 
 // The boxes scroll by their rows as drawn (lines wrapped to the box), and a confirm box too tall for the screen
@@ -64,7 +70,7 @@ describe('the one-node screen', () => {
 });
 
 describe('the many-node screen', () => {
-	const context: FleetKeyContext = {
+	const context: NodesKeyContext = {
 		nodes: ['node1', 'node2', 'node3'],
 		page: 2,
 		helpLines: 20,
@@ -75,11 +81,11 @@ describe('the many-node screen', () => {
 		signals: {save: 'SIGUSR1', emergency: 'SIGTERM'},
 		now: 0,
 	};
-	const press = (state: FleetUiState, input: string, key: KeyInfo = {}): FleetUiState =>
-		reduceFleet(state, {type: 'input', input, key, context});
-	const confirming: FleetUiState = {
-		...FLEET_INITIAL,
-		cursor: 1,
+	const press = (state: UiState, input: string, key: KeyInfo = {}): UiState =>
+		reduce(state, {type: 'input', input, key, context});
+	const confirming: UiState = {
+		...NODES_INITIAL,
+		nodeCursor: 1,
 		cursorNode: 'node2',
 		mode: 'confirm',
 		confirm: {action: 'save', choice: 'cancel', target: {job: 'slurm:9.0', nodes: [{node: 'node2', pids: [10]}]}},
@@ -89,7 +95,7 @@ describe('the many-node screen', () => {
 		const down = press(press(confirming, 'j'), '', {downArrow: true});
 		expect(down.scroll).toBe(2);
 		expect(down.cursorNode).toBe('node2');
-		expect(down.cursor).toBe(1);
+		expect(down.nodeCursor).toBe(1);
 		expect(
 			press(press(press(confirming, '', {pageDown: true}), '', {pageDown: true}), '', {pageDown: true}).scroll,
 		).toBe(8);

@@ -281,7 +281,7 @@ describe('state', () => {
 			action: 'save',
 			signal: 'SIGUSR1',
 			job: 'torchrun:100',
-			reason: 'job torchrun:100 is gone: nothing was sent',
+			lines: ['job torchrun:100 is gone: nothing was sent'],
 		});
 		expect(state.result).toEqual({
 			title: 'SIGUSR1 (save) to job torchrun:100: nothing sent',

@@ -1,18 +1,38 @@
 import {columns} from '../../format/columns.js';
 import AlertsPane, {alertsNeed} from '../panes/AlertsPane.js';
-import type {Band, PaneDefinition} from '../panes/pane.js';
+import type {PaneDefinition} from '../panes/pane.js';
 import RanksPane, {ranksNeed} from '../panes/RanksPane.js';
+import SlurmPane, {slurmNeed} from '../../slurm/views/SlurmPane.js';
 import type {FleetScreenData} from './fleet-screen-data.js';
-import {nodesPane} from './NodesPane.js';
 
-// The many-node screen, top to bottom: the nodes, every node's ranks (a host column, a job spanning nodes one job),
-// every node's alerts and events. The ranks and alerts are the one-node screen's panes, given the fleet's data.
+// The list of nodes' own forms of the one-node screen's panes, given the fleet's data (the bands: panes/registry.ts):
+// the SLURM job on top (the freshest of the nodes' views), every node's ranks (a host column, a job spanning nodes
+// one job), every node's alerts and events.
+
+/** From this width the SLURM pane says the job's user and partition too. */
+const SLURM_WIDE = 100;
+
+export const jobSlurmPane: PaneDefinition<FleetScreenData> = {
+	id: 'slurm',
+	wideFrom: SLURM_WIDE,
+	firstRows: 2,
+	need: ({slurm}, room) => slurmNeed(slurm?.view ?? null, slurm?.risk ?? null, room.width < SLURM_WIDE),
+	render: ({slurm}, box) => (
+		<SlurmPane
+			view={slurm?.view ?? null}
+			risk={slurm?.risk ?? null}
+			width={box.width}
+			height={box.height}
+			compact={box.compact}
+		/>
+	),
+};
 
 /** A host column no wider than this: node names are cut (`…`) past it. */
 const HOST_MAX = 16;
 const NO_MARKS: ReadonlySet<number> = new Set();
 
-const fleetRanksPane: PaneDefinition<FleetScreenData> = {
+export const fleetRanksPane: PaneDefinition<FleetScreenData> = {
 	id: 'ranks',
 	// The host column takes room the one-node screen gives the command.
 	wideFrom: 130,
@@ -34,7 +54,7 @@ const fleetRanksPane: PaneDefinition<FleetScreenData> = {
 	),
 };
 
-const fleetAlertsPane: PaneDefinition<FleetScreenData> = {
+export const fleetAlertsPane: PaneDefinition<FleetScreenData> = {
 	id: 'alerts',
 	wideFrom: 70,
 	firstRows: 3,
@@ -52,9 +72,3 @@ const fleetAlertsPane: PaneDefinition<FleetScreenData> = {
 		/>
 	),
 };
-
-export const FLEET_SCREEN: readonly Band<FleetScreenData>[] = [
-	{panes: [nodesPane]},
-	{panes: [fleetRanksPane]},
-	{panes: [fleetAlertsPane]},
-];

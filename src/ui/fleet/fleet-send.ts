@@ -1,20 +1,22 @@
 import type {FleetView} from '../../fleet/fleet.js';
+import type {SignalAction} from '../../session/actions.js';
 import type {ExitReport} from '../../fleet/node-exit-watch.js';
 import {type SaveWatch, saveFinished} from '../send-status.js';
-import {saveNode} from './fleet-confirm-text.js';
+import {saveNode} from '../confirm-text.js';
 import type {FleetJobActions} from './fleet-job-actions.js';
 import {notConnected, targetParts, WHOLE_JOB_WHY} from './fleet-job-target.js';
-import type {FleetSendEffect, FleetSendEvent} from './fleet-signal-state.js';
+import type {SendEvent} from '../send-flow.js';
+import type {FleetTarget} from './fleet-job-target.js';
 
 // The send the confirm box on the nodes asked for, run against the fleet as it is now (not as it was when the box
 // opened): every node's share through its agent at once, then the save watched in a node's snapshots and, after an
 // emergency, every node's ranks followed until they exit. Its results come back to the reducer as events.
 
 export async function runFleetSend(
-	effect: FleetSendEffect,
+	effect: {readonly action: SignalAction; readonly target: FleetTarget},
 	view: () => FleetView,
 	actions: FleetJobActions,
-	dispatch: (event: FleetSendEvent) => void,
+	dispatch: (event: SendEvent) => void,
 ): Promise<void> {
 	const signal = actions.signalOf(effect.action);
 	const base = {action: effect.action, signal, job: effect.target.job};

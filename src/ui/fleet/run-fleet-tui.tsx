@@ -1,7 +1,7 @@
 import type {AgentsSession as FleetSession} from '../../session/session.js';
 import {nodeActions} from '../../fleet/node-actions.js';
+import App from '../app.js';
 import {runOnTerminal, type TerminalOptions} from '../run-tui.js';
-import FleetApp from './FleetApp.js';
 import {fleetJobActions} from './fleet-job-actions.js';
 import {fleetTuiSession} from './fleet-tui-session.js';
 
@@ -20,7 +20,7 @@ export async function runFleetTui(session: FleetSession, options: TerminalOption
 		start: () => session.start(),
 	});
 	try {
-		await runOnTerminal(<FleetApp session={tui} />, options, () => tui.start());
+		await runOnTerminal(<App fleet={tui} />, options, () => tui.start());
 	} finally {
 		tui.close();
 	}

@@ -7,24 +7,33 @@ import type {SessionActions} from '../../session/actions.js';
 import {detailTitle, rankDetailLines} from '../rank-detail-lines.js';
 import {rankGpuLines} from '../rank-gpu-lines.js';
 import {type SaveWatch, saveFinished} from '../send-status.js';
+import {runFleetSend} from '../fleet/fleet-send.js';
+import type {FleetJobActions} from '../fleet/fleet-job-actions.js';
+import type {FleetView} from '../../fleet/fleet.js';
+import type {SendEffect} from '../send-flow.js';
 import type {Effect, UiEvent} from '../state.js';
-import type {TuiStore} from '../tui-session.js';
+import type {TuiSession, TuiStore} from '../tui-session.js';
 import {suspendProcess} from './use-suspend.js';
+
+/** What a send across nodes goes through: every node's agent, and the fleet's view as it is when it runs. */
+export interface AcrossNodes {
+	readonly view: () => FleetView;
+	readonly actions: FleetJobActions;
+}
 
 /**
  * Runs the effects the reducer queued, once each, and feeds their results back to it as events:
  * a send's outcomes, the save's checkpoint (or its timeout, or the job's exit), the analysis, a rank's detail.
  * Results that arrive after the app is gone are dropped by React. A save watch needs no unmount
- * cleanup: it ends when awaitSave settles, which closing the session makes it do at once.
+ * cleanup: it ends when awaitSave settles, which closing the session makes it do at once. `node`: the session of
+ * the node whose view is open (null on the list of nodes); `across`: the fleet, for a send to a job across nodes.
  */
 export default function useUiEffects(
 	effects: readonly Effect[],
 	dispatch: Dispatch<UiEvent>,
-	store: TuiStore,
-	actions: SessionActions,
+	node: TuiSession | null,
+	across: AcrossNodes | null,
 	quit: () => void,
-	/** Back to the many-node screen, from a node's view under it; absent on the one-node screen. */
-	back?: () => void,
 ): void {
 	useEffect(() => {
 		if (effects.length === 0) return;
@@ -37,24 +46,24 @@ export default function useUiEffects(
 				case 'suspend':
 					suspendProcess();
 					break;
-				case 'back':
-					back?.();
-					break;
 				case 'send':
-					void send(effect, dispatch, store, actions);
+					if ('target' in effect) {
+						if (across) void runFleetSend(effect, across.view, across.actions, dispatch);
+					} else if (node) void send(effect, dispatch, node.monitor, node.actions);
 					break;
 				case 'analyze':
-					actions.analyze(effect.width).then(
+					if (!node) break;
+					node.actions.analyze(effect.width).then(
 						lines => dispatch({type: 'analysis-loaded', lines}),
 						(error: unknown) => dispatch({type: 'analysis-failed', message: (error as Error).message}),
 					);
 					break;
 				case 'detail':
-					detail(effect, dispatch, store, actions);
+					if (node) detail(effect, dispatch, node.monitor, node.actions);
 					break;
 			}
 		}
-	}, [effects, dispatch, store, actions, quit, back]);
+	}, [effects, dispatch, node, across, quit]);
 }
 
 /**
@@ -100,7 +109,7 @@ function detail(
 }
 
 async function send(
-	effect: Extract<Effect, {kind: 'send'}>,
+	effect: Exclude<SendEffect, {target: unknown}>,
 	dispatch: Dispatch<UiEvent>,
 	store: TuiStore,
 	actions: SessionActions,
@@ -111,7 +120,7 @@ async function send(
 	// nothing, and a pid that left it (or was reused by another job) is not a target.
 	const job = store.getSnapshot()?.ranks?.jobs.find(j => j.id === effect.job);
 	if (!job) {
-		dispatch({...base, type: 'send-skipped', reason: `job ${printable(effect.job)} is gone: nothing was sent`});
+		dispatch({...base, type: 'send-skipped', lines: [`job ${printable(effect.job)} is gone: nothing was sent`]});
 		return;
 	}
 	// Each rank as the box showed it: the scan's rank on that pid, with the start time the box saw. ranks/send.ts re-reads
@@ -126,7 +135,7 @@ async function send(
 		dispatch({
 			...base,
 			type: 'send-skipped',
-			reason: `none of the chosen ranks of job ${printable(job.id)} is left: nothing was sent`,
+			lines: [`none of the chosen ranks of job ${printable(job.id)} is left: nothing was sent`],
 		});
 		return;
 	}

@@ -2,16 +2,14 @@ import React from 'react';
 import {Box, Text} from 'ink';
 import type {Need, PaneDefinition} from './pane.js';
 import Line from '../widgets/Line.js';
-import type {RankProcess, RankSet} from '../../core/types.js';
+import type {RankSet} from '../../core/types.js';
 import type {SlurmView} from '../../slurm/types.js';
 import {slurmViewOf} from '../../slurm/scheduler-state.js';
 import {columns} from '../../format/columns.js';
-import {compactCommand} from '../../format/command-line.js';
 import {unprovenText} from '../../format/membership.js';
-import {type SignalHandling, signalHandling} from '../../format/signals.js';
-import {usePaint, type Paint} from '../color.js';
 import {sortLabel} from '../rank-sort.js';
 import {targetOf} from '../targets.js';
+import RankRow from './RankRow.js';
 import {
 	cursorLine,
 	endedText,
@@ -25,16 +23,7 @@ import {
 	ranksOf,
 	singleTitleParts,
 } from './job-rows.js';
-import {
-	DEFAULT_SEARCH_HINT,
-	fixedColumns,
-	headerText,
-	moreText,
-	signalCells,
-	signalRoom,
-	signalsText,
-	type SignalCell,
-} from './rank-rows.js';
+import {DEFAULT_SEARCH_HINT, headerText, moreText, signalCells, signalsText} from './rank-rows.js';
 
 export interface Props {
 	/** The jobs and their ranks at the last scan; null before the first or without rank sampling. */
@@ -65,84 +54,6 @@ export interface Props {
 	readonly slurm?: SlurmView | null;
 	/** Columns of a HOST column before the rank (ranks of several nodes: the many-node screen); 0: none. */
 	readonly hostWidth?: number;
-}
-
-const MARK_COLOR: Readonly<Record<SignalHandling, string | null>> = {
-	handled: 'green',
-	ignored: 'yellow',
-	kills: 'red',
-	harmless: null,
-};
-
-function markColor(cell: SignalCell): string | null {
-	return cell.state ? MARK_COLOR[signalHandling(cell.state)] : null;
-}
-
-/** The marks coloured by what the signal would do; padded to `width` so the commands line up. */
-function Signals({
-	cells,
-	width,
-	paint,
-}: {
-	readonly cells: readonly SignalCell[];
-	readonly width: number;
-	readonly paint: Paint;
-}) {
-	const padding = width - columns(signalsText(cells));
-	return (
-		<>
-			{cells.map((cell, i) => {
-				const color = markColor(cell);
-				return (
-					<React.Fragment key={cell.name}>
-						{i > 0 ? ' ' : ''}
-						{cell.name}
-						<Text color={color === null ? undefined : paint(color)} dimColor={color === null}>
-							{cell.mark}
-						</Text>
-					</React.Fragment>
-				);
-			})}
-			{' '.repeat(Math.max(0, padding))}
-		</>
-	);
-}
-
-interface RowProps {
-	readonly rank: RankProcess;
-	readonly selected: boolean;
-	readonly marked: boolean;
-	readonly compact: boolean;
-	/** The signals the keys send (save, emergency): a compact row shows them first and keeps them when narrow. */
-	readonly signalsFirst: readonly string[];
-	/** Columns of the signals column (the widest visible row's). */
-	readonly signalsWidth: number;
-	readonly width: number;
-	readonly hostWidth: number;
-}
-
-function Row({rank, selected, marked, compact, signalsFirst, signalsWidth, width, hostWidth}: RowProps) {
-	const paint = usePaint();
-	// › and ● carry selection and marking without colour or inverse video.
-	const lead = `${selected ? '›' : ' '}${marked ? '●' : ' '} `;
-	// A stopped rank (T) makes no progress until SIGCONT; a stalled one may be hung in a collective.
-	const color = rank.stopped ? 'red' : rank.stalled ? 'yellow' : null;
-	return (
-		<Box width={width}>
-			<Text wrap="truncate-end" inverse={selected}>
-				{lead}
-				<Text color={color === null ? undefined : paint(color)} bold={color !== null}>
-					{fixedColumns(rank, hostWidth)}
-				</Text>{' '}
-				<Signals
-					cells={signalCells(rank, compact, signalsFirst, compact ? signalRoom(width, hostWidth) : undefined)}
-					width={compact ? 0 : signalsWidth}
-					paint={paint}
-				/>
-				{compact ? '' : ` ${compactCommand(rank.cmd)}`}
-			</Text>
-		</Box>
-	);
 }
 
 /** Ended jobs newest first, the scan's error, or where ranks were looked for: what the pane says without a job. */
@@ -254,7 +165,7 @@ function RanksPane({
 					);
 				}
 				return (
-					<Row
+					<RankRow
 						// The host too: ranks of two nodes may share a pid.
 						key={`${line.rank.host} ${line.rank.pid}`}
 						rank={line.rank}

@@ -1,3 +1,6 @@
+import {fleetAlertsPane, fleetRanksPane, jobSlurmPane} from '../fleet/fleet-panes.js';
+import type {FleetScreenData} from '../fleet/fleet-screen-data.js';
+import {nodesPane} from '../fleet/NodesPane.js';
 import {historyPane} from '../history/HistoryPane.js';
 import {alertsPane} from './AlertsPane.js';
 import {checkpointsPane} from './CheckpointsPane.js';
@@ -6,7 +9,7 @@ import type {Band} from './pane.js';
 import {ranksPane} from './RanksPane.js';
 import {slurmPane} from '../../slurm/views/SlurmPane.js';
 
-// The screen, top to bottom: a line per band. A new pane is its own files and a line here.
+// The screens, top to bottom: a line per band. A new pane is its own files and a line here.
 
 /** From this width checkpoints and alerts sit side by side. */
 const SPLIT_COLUMNS = 160;
@@ -17,4 +20,12 @@ export const SCREEN: readonly Band[] = [
 	{panes: [slurmPane]},
 	{panes: [ranksPane]},
 	{panes: [checkpointsPane, alertsPane], sideBySideFrom: SPLIT_COLUMNS, shares: [0.6]},
+];
+
+/** The list of nodes: the job as its scheduler sees it (time left, requeues), the nodes, their ranks, their alerts. */
+export const NODES_SCREEN: readonly Band<FleetScreenData>[] = [
+	{panes: [jobSlurmPane]},
+	{panes: [nodesPane]},
+	{panes: [fleetRanksPane]},
+	{panes: [fleetAlertsPane]},
 ];

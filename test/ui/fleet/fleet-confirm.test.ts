@@ -1,13 +1,8 @@
 import {describe, expect, it} from 'vitest';
 import type {Snapshot} from '../../../src/core/types.js';
-import {fleetConfirmText} from '../../../src/ui/fleet/fleet-confirm-text.js';
+import {confirmText} from '../../../src/ui/confirm-text.js';
 import {type FleetTarget, pickFleetJob} from '../../../src/ui/fleet/fleet-job-target.js';
-import {
-	FLEET_INITIAL,
-	type FleetKeyContext,
-	type FleetUiState,
-	reduceFleet,
-} from '../../../src/ui/fleet/fleet-state.js';
+import {NODES_INITIAL as FLEET_INITIAL, type NodesKeyContext, reduce, type UiState} from '../../../src/ui/state.js';
 import {checkpointIndex} from '../../helpers/checkpoint-data.js';
 import {job, jobSet, rank} from '../fixtures.js';
 import {FakeFleet} from './fleet-fixtures.js';
@@ -85,17 +80,21 @@ describe('the job s and e act on from the nodes', () => {
 describe("the confirm box's words", () => {
 	it('lists the targets by node, each rank as it takes the signal (NO HANDLER: refused, an agent never forces)', () => {
 		const fleet = twoNodes();
-		const text = fleetConfirmText('save', 'SIGUSR1', targetOf(fleet, 'node1'), fleet.current().nodes, fleet.now);
+		const text = confirmText('save', 'SIGUSR1', targetOf(fleet, 'node1'), {
+			nodes: fleet.current().nodes,
+			now: fleet.now,
+		});
 		expect(text.title).toBe('Send SIGUSR1 (save) to job slurm:998.0?');
 		expect(text.lines).toEqual([
 			'4 ranks on 2 nodes · save watched in /runs/exp1 on node1',
+			'1 of 4 ranks will be refused (listed first)',
 			"route: agents — each node's agent sends to its own ranks, every guard applied there",
 			'node1: ranks 0, 1 (2 of 2 here)',
 			'  rank 0  pid 600  handles SIGUSR1',
 			'  rank 1  pid 601  handles SIGUSR1',
 			'node2: ranks 2, 3 (2 of 2 here)',
-			'  rank 2  pid 602  handles SIGUSR1',
 			'  rank 3  pid 603  NO HANDLER: SIGUSR1 would terminate it — will be refused (an agent never forces)',
+			'  rank 2  pid 602  handles SIGUSR1',
 		]);
 	});
 
@@ -103,7 +102,7 @@ describe("the confirm box's words", () => {
 		const fleet = twoNodes();
 		const target = targetOf(fleet, 'node1');
 		fleet.lose('node2', 'agent killed by SIGKILL');
-		const {lines} = fleetConfirmText('emergency', 'SIGTERM', target, fleet.current().nodes, fleet.now);
+		const {lines} = confirmText('emergency', 'SIGTERM', target, {nodes: fleet.current().nodes, now: fleet.now});
 		expect(lines.slice(0, 3)).toEqual([
 			'nothing will be sent: node2 lost: agent killed by SIGKILL; reconnecting',
 			'every node holding ranks of the job must be connected: a save that reaches',
@@ -115,7 +114,10 @@ describe("the confirm box's words", () => {
 
 	it('ranks of the job seen on no node, and a save no agent watches, are said', () => {
 		const fleet = new FakeFleet(['node1']).hello('node1').send('node1', slurmRanks([0, 1]));
-		const {lines} = fleetConfirmText('save', 'SIGUSR1', targetOf(fleet, 'node1'), fleet.current().nodes, fleet.now);
+		const {lines} = confirmText('save', 'SIGUSR1', targetOf(fleet, 'node1'), {
+			nodes: fleet.current().nodes,
+			now: fleet.now,
+		});
 		expect(lines.slice(0, 3)).toEqual([
 			'2 ranks on 1 node · no agent of the job watches a RUN_DIR: the save will not be watched',
 			"route: agents — each node's agent sends to its own ranks, every guard applied there",
@@ -124,8 +126,8 @@ describe("the confirm box's words", () => {
 	});
 });
 
-describe('s, y and the result on the nodes (reduceFleet)', () => {
-	const context = (fleet: FakeFleet, readonly = false): FleetKeyContext => ({
+describe('s, y and the result on the nodes (the one reducer)', () => {
+	const context = (fleet: FakeFleet, readonly = false): NodesKeyContext => ({
 		nodes: ['node1', 'node2'],
 		page: 5,
 		helpLines: 20,
@@ -135,8 +137,8 @@ describe('s, y and the result on the nodes (reduceFleet)', () => {
 		signals: {save: 'SIGUSR1', emergency: 'SIGTERM'},
 		now: fleet.now,
 	});
-	const press = (state: FleetUiState, fleet: FakeFleet, input: string, readonly = false) =>
-		reduceFleet(state, {type: 'input', input, key: {}, context: context(fleet, readonly)});
+	const press = (state: UiState, fleet: FakeFleet, input: string, readonly = false) =>
+		reduce(state, {type: 'input', input, key: {}, context: context(fleet, readonly)});
 
 	it('s opens the box on the job (Cancel first), y queues the send of that target and opens the result box', () => {
 		const fleet = twoNodes();
@@ -158,14 +160,14 @@ describe('s, y and the result on the nodes (reduceFleet)', () => {
 	it('s with no job to act on: a notice, no box', () => {
 		const fleet = new FakeFleet(['node1', 'node2']).hello('node1');
 		const state = press(FLEET_INITIAL, fleet, 'e');
-		expect(state.mode).toBe('nodes');
+		expect(state).toMatchObject({view: 'nodes', mode: 'main'});
 		expect(state.notice?.text).toBe('node1 has sent no rank scan yet: nothing to signal');
 	});
 
 	it('the result box: a line per rank with its node; the save status follows the last send only', () => {
 		const fleet = twoNodes();
 		let state = press(press(FLEET_INITIAL, fleet, 's'), fleet, 'y');
-		state = reduceFleet(state, {
+		state = reduce(state, {
 			type: 'sent',
 			action: 'save',
 			signal: 'SIGUSR1',
@@ -190,8 +192,8 @@ describe('s, y and the result on the nodes (reduceFleet)', () => {
 			seconds: 2.5,
 			timeoutS: 60,
 		} as const;
-		expect(reduceFleet(state, {type: 'save-finished', sentAt: 4000, ...finished}).saveStatus).toBe(state.saveStatus);
-		expect(reduceFleet(state, {type: 'save-finished', sentAt: 5000, ...finished}).saveStatus).toEqual({
+		expect(reduce(state, {type: 'save-finished', sentAt: 4000, ...finished}).saveStatus).toBe(state.saveStatus);
+		expect(reduce(state, {type: 'save-finished', sentAt: 5000, ...finished}).saveStatus).toEqual({
 			text: 'saved checkpoint_step_1600 in 2.5 s',
 			level: 'ok',
 		});

@@ -1,20 +1,20 @@
 import {cleanup, render} from 'ink-testing-library';
 import {afterEach, describe, expect, test} from 'vitest';
-import {DEFAULT_SETTINGS} from '../../../src/config/schema.js';
-import {detailFromScan} from '../../../src/ranks/detail.js';
-import type {SessionActions} from '../../../src/session/actions.js';
-import type {JobEvent, Snapshot} from '../../../src/core/types.js';
-import {watchNodeExits} from '../../../src/fleet/node-exit-watch.js';
-import {awaitNodeSave} from '../../../src/fleet/node-save.js';
-import type {NodeSend} from '../../../src/fleet/send-across.js';
-import FleetApp from '../../../src/ui/fleet/FleetApp.js';
-import type {FleetJobActions} from '../../../src/ui/fleet/fleet-job-actions.js';
-import {type FleetTuiSession, fleetTuiSession} from '../../../src/ui/fleet/fleet-tui-session.js';
-import {press, pressUntil, untilFrame as until} from '../../helpers/ink.js';
-import {checkpoint, checkpointIndex} from '../../helpers/checkpoint-data.js';
-import {hostMemory} from '../../helpers/snapshots.js';
-import {alert, expectFits, job, jobSet, rank, status} from '../fixtures.js';
-import {FakeFleet} from './fleet-fixtures.js';
+import {DEFAULT_SETTINGS} from '../../src/config/schema.js';
+import {detailFromScan} from '../../src/ranks/detail.js';
+import type {SessionActions} from '../../src/session/actions.js';
+import type {JobEvent, Snapshot} from '../../src/core/types.js';
+import {watchNodeExits} from '../../src/fleet/node-exit-watch.js';
+import {awaitNodeSave} from '../../src/fleet/node-save.js';
+import type {NodeSend} from '../../src/fleet/send-across.js';
+import App from '../../src/ui/app.js';
+import type {FleetJobActions} from '../../src/ui/fleet/fleet-job-actions.js';
+import {type FleetTuiSession, fleetTuiSession} from '../../src/ui/fleet/fleet-tui-session.js';
+import {press, pressUntil, untilFrame as until} from '../helpers/ink.js';
+import {checkpoint, checkpointIndex} from '../helpers/checkpoint-data.js';
+import {hostMemory} from '../helpers/snapshots.js';
+import {alert, expectFits, job, jobSet, rank, status} from './fixtures.js';
+import {FakeFleet} from './fleet/fleet-fixtures.js';
 
 // The many-node screen on a fleet driven by the test (real NodeStates fed agents' wire messages): the nodes, every
 // node's ranks with their host, every node's alerts; Enter into a node's own full view, Esc back.
@@ -120,7 +120,7 @@ function app(fleet: FakeFleet, columns = 120, rows = 40, readonly = false) {
 		start: () => undefined,
 	});
 	sessions.push(session);
-	const instance = render(<FleetApp session={session} />);
+	const instance = render(<App fleet={session} />);
 	Object.defineProperty(instance.stdout, 'columns', {value: columns, configurable: true});
 	Object.defineProperty(instance.stdout, 'rows', {value: rows, configurable: true});
 	instance.stdout.emit('resize');

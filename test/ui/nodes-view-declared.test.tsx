@@ -3,21 +3,21 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {cleanup, render} from 'ink-testing-library';
 import {afterAll, afterEach, beforeAll, describe, expect, test} from 'vitest';
-import {loadClusterFile} from '../../../src/cluster/cluster-config.js';
-import {type DeclaredNode, compareDeclared} from '../../../src/cluster/declared-vs-seen.js';
-import {DeclaredWatch} from '../../../src/cluster/declared-watch.js';
-import {DEFAULT_SETTINGS} from '../../../src/config/schema.js';
-import type {Snapshot} from '../../../src/core/types.js';
-import {detailFromScan} from '../../../src/ranks/detail.js';
-import FleetApp from '../../../src/ui/fleet/FleetApp.js';
-import NodesPane from '../../../src/ui/fleet/NodesPane.js';
-import type {FleetJobActions} from '../../../src/ui/fleet/fleet-job-actions.js';
-import {type FleetTuiSession, fleetTuiSession} from '../../../src/ui/fleet/fleet-tui-session.js';
-import {nodeRow} from '../../../src/ui/fleet/node-rows.js';
-import {press, untilFrame as until} from '../../helpers/ink.js';
-import {gpu, hostMemory} from '../../helpers/snapshots.js';
-import {expectFits, status} from '../fixtures.js';
-import {FakeFleet} from './fleet-fixtures.js';
+import {loadClusterFile} from '../../src/cluster/cluster-config.js';
+import {type DeclaredNode, compareDeclared} from '../../src/cluster/declared-vs-seen.js';
+import {DeclaredWatch} from '../../src/cluster/declared-watch.js';
+import {DEFAULT_SETTINGS} from '../../src/config/schema.js';
+import type {Snapshot} from '../../src/core/types.js';
+import {detailFromScan} from '../../src/ranks/detail.js';
+import App from '../../src/ui/app.js';
+import NodesPane from '../../src/ui/fleet/NodesPane.js';
+import type {FleetJobActions} from '../../src/ui/fleet/fleet-job-actions.js';
+import {type FleetTuiSession, fleetTuiSession} from '../../src/ui/fleet/fleet-tui-session.js';
+import {nodeRow} from '../../src/ui/fleet/node-rows.js';
+import {press, untilFrame as until} from '../helpers/ink.js';
+import {gpu, hostMemory} from '../helpers/snapshots.js';
+import {expectFits, status} from './fixtures.js';
+import {FakeFleet} from './fleet/fleet-fixtures.js';
 
 // A node that is not what cluster.yaml says, on the many-node screen: its row says so (WARN, a short note), the
 // alerts pane says how (the file's line), and its own view's banner keeps saying it. Real findings: a real
@@ -107,7 +107,7 @@ describe('the many-node screen with --cluster', () => {
 			start: () => undefined,
 		});
 		sessions.push(session);
-		const {lastFrame, stdin, stdout} = render(<FleetApp session={session} />);
+		const {lastFrame, stdin, stdout} = render(<App fleet={session} />);
 		Object.defineProperty(stdout, 'columns', {value: 140, configurable: true});
 		Object.defineProperty(stdout, 'rows', {value: 30, configurable: true});
 		stdout.emit('resize');

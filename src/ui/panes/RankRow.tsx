@@ -1,0 +1,98 @@
+import React from 'react';
+import {Box, Text} from 'ink';
+import type {RankProcess} from '../../core/types.js';
+import {columns} from '../../format/columns.js';
+import {compactCommand} from '../../format/command-line.js';
+import {type SignalHandling, signalHandling} from '../../format/signals.js';
+import {type Paint, usePaint} from '../color.js';
+import {fixedColumns, type SignalCell, signalCells, signalRoom, signalsText} from './rank-rows.js';
+
+// One rank's row of the ranks pane: the cursor and mark, its fixed columns (coloured when stopped or stalled), its
+// signal marks coloured by what each signal would do, its command. The words of the row: rank-rows.ts.
+
+const MARK_COLOR: Readonly<Record<SignalHandling, string | null>> = {
+	handled: 'green',
+	ignored: 'yellow',
+	kills: 'red',
+	harmless: null,
+};
+
+function markColor(cell: SignalCell): string | null {
+	return cell.state ? MARK_COLOR[signalHandling(cell.state)] : null;
+}
+
+/** The marks coloured by what the signal would do; padded to `width` so the commands line up. */
+function Signals({
+	cells,
+	width,
+	paint,
+}: {
+	readonly cells: readonly SignalCell[];
+	readonly width: number;
+	readonly paint: Paint;
+}) {
+	const padding = width - columns(signalsText(cells));
+	return (
+		<>
+			{cells.map((cell, i) => {
+				const color = markColor(cell);
+				return (
+					<React.Fragment key={cell.name}>
+						{i > 0 ? ' ' : ''}
+						{cell.name}
+						<Text color={color === null ? undefined : paint(color)} dimColor={color === null}>
+							{cell.mark}
+						</Text>
+					</React.Fragment>
+				);
+			})}
+			{' '.repeat(Math.max(0, padding))}
+		</>
+	);
+}
+
+interface RowProps {
+	readonly rank: RankProcess;
+	readonly selected: boolean;
+	readonly marked: boolean;
+	readonly compact: boolean;
+	/** The signals the keys send (save, emergency): a compact row shows them first and keeps them when narrow. */
+	readonly signalsFirst: readonly string[];
+	/** Columns of the signals column (the widest visible row's). */
+	readonly signalsWidth: number;
+	readonly width: number;
+	readonly hostWidth: number;
+}
+
+export default function RankRow({
+	rank,
+	selected,
+	marked,
+	compact,
+	signalsFirst,
+	signalsWidth,
+	width,
+	hostWidth,
+}: RowProps) {
+	const paint = usePaint();
+	// › and ● carry selection and marking without colour or inverse video.
+	const lead = `${selected ? '›' : ' '}${marked ? '●' : ' '} `;
+	// A stopped rank (T) makes no progress until SIGCONT; a stalled one may be hung in a collective.
+	const color = rank.stopped ? 'red' : rank.stalled ? 'yellow' : null;
+	return (
+		<Box width={width}>
+			<Text wrap="truncate-end" inverse={selected}>
+				{lead}
+				<Text color={color === null ? undefined : paint(color)} bold={color !== null}>
+					{fixedColumns(rank, hostWidth)}
+				</Text>{' '}
+				<Signals
+					cells={signalCells(rank, compact, signalsFirst, compact ? signalRoom(width, hostWidth) : undefined)}
+					width={compact ? 0 : signalsWidth}
+					paint={paint}
+				/>
+				{compact ? '' : ` ${compactCommand(rank.cmd)}`}
+			</Text>
+		</Box>
+	);
+}
