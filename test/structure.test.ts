@@ -11,17 +11,6 @@ import {expect, test} from 'vitest';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const MAX_LINES = 300;
 
-/**
- * Files still being split apart on the way to the limit: each is named so that the rule holds for every other file
- * now. Remove a name once its file is under the limit (the test says which ones are).
- */
-const STILL_SPLITTING: ReadonlySet<string> = new Set([
-	'src/core/types.ts',
-	'src/fleet/fleet.ts',
-	'src/system/nvidia-smi-loop.ts',
-	'src/ui/panes/RanksPane.tsx',
-]);
-
 async function sourceFiles(dir: string): Promise<string[]> {
 	const entries = await readdir(dir, {withFileTypes: true});
 	const nested = await Promise.all(
@@ -48,9 +37,7 @@ test(`no file in src/ over ${MAX_LINES} lines`, async () => {
 	);
 	const over = sizes.filter(s => s.lines > MAX_LINES);
 	const named = (list: typeof over) => list.map(s => `${s.file} (${s.lines})`).sort();
-	expect(named(over.filter(s => !STILL_SPLITTING.has(s.file))), 'files over the limit').toEqual([]);
-	const done = [...STILL_SPLITTING].filter(file => !over.some(s => s.file === file));
-	expect(done, 'under the limit now: drop them from STILL_SPLITTING').toEqual([]);
+	expect(named(over), 'files over the limit').toEqual([]);
 });
 
 test('the lint refuses an import circle, a type-only one too', async () => {
