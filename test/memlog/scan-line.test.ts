@@ -475,7 +475,9 @@ test('random record texts: what the scanner reads, JSON.parse and the schema rea
 		}),
 		{numRuns: Number(process.env.PROP_RUNS ?? 3000)},
 	);
-	// The generator is not so wild that the scanner never gets to read a record.
-	expect(records).toBeGreaterThan(20);
-	expect(scanned).toBeGreaterThan(10);
+	// The generator is not so wild that the scanner never gets to read a record. Over 3000 runs about 48 texts are
+	// records and the scanner reads about 17 of them (11–22 in six seeds); a bound near those counts failed one seed
+	// in ten, so these only say "some", which a generator gone wild fails.
+	expect(records).toBeGreaterThan(5);
+	expect(scanned).toBeGreaterThan(0);
 });
