@@ -3,6 +3,7 @@ import {useApp} from 'ink';
 import type {FleetTuiSession} from './fleet/fleet-tui-session.js';
 import NodeBanner from './fleet/NodeBanner.js';
 import useTerminalSize from './hooks/use-terminal-size.js';
+import {type KeyContextSlot, useKeys} from './hooks/use-keys.js';
 import useUiEffects, {type AcrossNodes} from './hooks/use-ui-effects.js';
 import useValue from './hooks/use-value.js';
 import NodeView from './node-view.js';
@@ -39,24 +40,23 @@ export default function App(props: Props) {
 		[fleet],
 	);
 	useUiEffects(ui.effects, dispatch, ui.view === 'node' ? node : null, across, exit);
-	if (fleet === null)
-		return <NodeView session={node!} ui={ui} dispatch={dispatch} historyPoints={props.historyPoints} />;
-	return <Fleet fleet={fleet} ui={ui} dispatch={dispatch} historyPoints={props.historyPoints} />;
+	const keys = useKeys(dispatch);
+	if (fleet === null) return <NodeView session={node!} ui={ui} keys={keys} historyPoints={props.historyPoints} />;
+	return <Fleet fleet={fleet} ui={ui} keys={keys} historyPoints={props.historyPoints} />;
 }
 
 interface FleetProps {
 	readonly fleet: FleetTuiSession;
 	readonly ui: UiState;
-	readonly dispatch: Dispatch<UiEvent>;
+	readonly keys: KeyContextSlot;
 	readonly historyPoints?: number;
 }
 
 /** Many nodes: the list, or the open node's view under a line that says which node and how fresh it is. */
-function Fleet({fleet, ui, dispatch, historyPoints}: FleetProps) {
+function Fleet({fleet, ui, keys, historyPoints}: FleetProps) {
 	const view = useValue(fleet.view);
 	const {columns} = useTerminalSize();
-	if (ui.view === 'nodes' || ui.open === null)
-		return <NodesView session={fleet} view={view} ui={ui} dispatch={dispatch} />;
+	if (ui.view === 'nodes' || ui.open === null) return <NodesView session={fleet} view={view} ui={ui} keys={keys} />;
 	const name = ui.open;
 	const banner = (
 		<NodeBanner
@@ -69,13 +69,6 @@ function Fleet({fleet, ui, dispatch, historyPoints}: FleetProps) {
 		/>
 	);
 	return (
-		<NodeView
-			key={name}
-			session={fleet.node(name)}
-			ui={ui}
-			dispatch={dispatch}
-			historyPoints={historyPoints}
-			banner={banner}
-		/>
+		<NodeView key={name} session={fleet.node(name)} ui={ui} keys={keys} historyPoints={historyPoints} banner={banner} />
 	);
 }

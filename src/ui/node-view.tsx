@@ -1,6 +1,6 @@
 import type React from 'react';
 import {type Dispatch, useMemo} from 'react';
-import {Box, Text, useInput} from 'ink';
+import {Box, Text} from 'ink';
 import type {HistoryPoint} from '../core/metric-history.js';
 import type {Job} from '../core/types.js';
 import {boxTextWidth, confirmRows, helpRows} from './box-text.js';
@@ -9,8 +9,8 @@ import {windowStart} from './history/window.js';
 import useSnapshot from './hooks/use-snapshot.js';
 import useTerminalSize from './hooks/use-terminal-size.js';
 import useValue from './hooks/use-value.js';
+import {type KeyContextSlot, useKeyContext} from './hooks/use-keys.js';
 import {computeLayout, tooSmallFor} from './layout.js';
-import {keyPresses} from './key-presses.js';
 import {helpEntries} from './keymap.js';
 import Overlay, {helpNotes, openConfirmText} from './overlay.js';
 import {maxBoxSize} from './overlay-box.js';
@@ -29,7 +29,8 @@ import type {TuiSession} from './tui-session.js';
 export interface Props {
 	readonly session: TuiSession;
 	readonly ui: UiState;
-	readonly dispatch: Dispatch<UiEvent>;
+	/** Where this view says what a key needs to know of it (the app's one key handler asks). */
+	readonly keys: KeyContextSlot;
 	/** Sparkline points kept per metric. */
 	readonly historyPoints?: number;
 	/** Under the list of nodes (traintop --hosts): which node this is and how fresh, on the line above the screen. */
@@ -38,7 +39,7 @@ export interface Props {
 
 const NO_JOBS: readonly Job[] = [];
 
-export default function NodeView({session, ui, dispatch, historyPoints = 120, banner}: Props) {
+export default function NodeView({session, ui, keys, historyPoints = 120, banner}: Props) {
 	const snapshot = useSnapshot(session.monitor);
 	const logTrouble = useValue(session.recorder.trouble);
 	const terminal = useTerminalSize();
@@ -112,10 +113,11 @@ export default function NodeView({session, ui, dispatch, historyPoints = 120, ba
 	const confirmLayout = confirmWords && confirmRows(confirmWords.title, confirmWords.lines, columns, rows);
 	const confirmScroll = confirmLayout ? {lines: confirmLayout.body.length, rows: confirmLayout.shown} : undefined;
 
-	// Keys are resolved in the reducer, against the state they arrive in: Ink re-subscribes this
-	// handler after each render, and a key typed in between must not be read in a stale mode.
-	useInput((input, key) => {
-		const context: KeyContext = {
+	// Keys are resolved in the reducer, against the state they arrive in; the app's one handler asks for this
+	// context as the key comes (hooks/use-keys.ts).
+	useKeyContext(
+		keys,
+		(): KeyContext => ({
 			ranks,
 			page: Math.max(1, layout && !layout.tooSmall ? (layout.boxes.ranks?.height ?? 7) - 2 : 5),
 			analysisRows: Math.max(1, biggestBox.height - 4),
@@ -130,9 +132,8 @@ export default function NodeView({session, ui, dispatch, historyPoints = 120, ba
 			fleet,
 			signals: {save: session.actions.signalOf('save'), emergency: session.actions.signalOf('emergency')},
 			now: Date.now(),
-		};
-		for (const one of keyPresses(input, key)) dispatch({type: 'input', input: one, key, context});
-	});
+		}),
+	);
 
 	const framed = (screen: React.ReactNode) =>
 		fleet ? (

@@ -1,5 +1,5 @@
 import {type Dispatch, useMemo} from 'react';
-import {Text, useInput} from 'ink';
+import {Text} from 'ink';
 import type {FleetView} from '../fleet/fleet.js';
 import {truncate} from '../format/columns.js';
 import {boxTextWidth, confirmRows, helpRows} from './box-text.js';
@@ -11,7 +11,7 @@ import {jobSlurm} from './fleet/job-slurm.js';
 import {nodeRow, orderRows} from './fleet/node-rows.js';
 import {keyBarHints} from './hints.js';
 import useTerminalSize from './hooks/use-terminal-size.js';
-import {keyPresses} from './key-presses.js';
+import {type KeyContextSlot, useKeyContext} from './hooks/use-keys.js';
 import {helpEntries} from './keymap.js';
 import {layoutBands} from './layout.js';
 import Overlay, {openConfirmText} from './overlay.js';
@@ -32,7 +32,8 @@ export interface Props {
 	/** The fleet's view, as the app read it. */
 	readonly view: FleetView;
 	readonly ui: UiState;
-	readonly dispatch: Dispatch<UiEvent>;
+	/** Where this view says what a key needs to know of it (the app's one key handler asks). */
+	readonly keys: KeyContextSlot;
 }
 
 /** The help's lines besides the keys: what the nodes pane's words mean. */
@@ -55,7 +56,7 @@ function nodesBar(hints: KeyHint[], readonly: boolean, notice: string | null, co
 	return notice ? [{key: '!', label: truncate(notice, Math.max(10, columns - 4))}, ...marked] : marked;
 }
 
-export default function NodesView({session, view, ui, dispatch}: Props) {
+export default function NodesView({session, view, ui, keys: keySlot}: Props) {
 	const {columns, rows} = useTerminalSize();
 
 	const ordered = useMemo(
@@ -107,8 +108,9 @@ export default function NodesView({session, view, ui, dispatch}: Props) {
 	const confirmLayout = confirmWords && confirmRows(confirmWords.title, confirmWords.lines, columns, rows);
 	const confirmScroll = confirmLayout ? {lines: confirmLayout.body.length, rows: confirmLayout.shown} : undefined;
 
-	useInput((input, key) => {
-		const context: NodesKeyContext = {
+	useKeyContext(
+		keySlot,
+		(): NodesKeyContext => ({
 			nodes: names,
 			// The title, the header and the "+N more" line are not rows.
 			page: Math.max(1, (layout.tooSmall ? 5 : (layout.boxes.nodes?.height ?? 5)) - 3),
@@ -120,9 +122,8 @@ export default function NodesView({session, view, ui, dispatch}: Props) {
 			readonly: session.readonly,
 			signals,
 			now: Date.now(),
-		};
-		for (const one of keyPresses(input, key)) dispatch({type: 'input', input: one, key, context});
-	});
+		}),
+	);
 
 	if (layout.tooSmall) {
 		return (
