@@ -5,8 +5,9 @@ import {describe, expect, it} from 'vitest';
 import {CLI, ROOT} from '../helpers/dist.js';
 import {ownedByTest} from '../helpers/owned-by-test.js';
 import {runCli, startCli} from '../helpers/run-cli.js';
+import {Terminal} from '../helpers/tmux.js';
 import {slurmUnavailable} from '../helpers/slurm-cluster.js';
-import {cancelJobsAndWait, slurmForThisFile} from '../helpers/slurm-suite.js';
+import {cancelJobsAndWait, READ_EVERY_SECOND, slurmForThisFile} from '../helpers/slurm-suite.js';
 import {until} from '../helpers/until.js';
 
 // A SLURM job's nodes through `traintop agent` on each, on the real one-node SLURM: `traintop --slurm-job J --agents`
@@ -151,5 +152,42 @@ describe.skipIf(unavailable !== null)('--slurm-job J --agents on a real SLURM', 
 		await run.waitFor(o => jobLine.test(o.stderr), 30_000);
 		run.child.kill('SIGTERM');
 		expect(await run.exited).toBe(0);
+	}, 180_000);
+
+	it("the many-node TUI: the job's pane, its time left and restarts, above the list of nodes, in a real terminal", async () => {
+		dir = mkdtempSync(path.join(tmpdir(), 'traintop-slurm-agents-'));
+		const id = cluster.sbatch('#!/bin/bash\nsrun sleep 300\n', [
+			'--job-name=tt-tui',
+			'--time=10',
+			`--output=${dir}/job.out`,
+		]);
+		await until(
+			() => steps(id),
+			list => list.includes(`${id}.0`),
+			`job ${id}'s step running`,
+			60_000,
+		);
+		const vars = env();
+		const term = owned.term(
+			new Terminal(
+				120,
+				40,
+				`PATH=${vars.PATH} SLURM_CONF=${vars.SLURM_CONF ?? ''} TRAINTOP_TEST_SLURM_POLL_MS=${READ_EVERY_SECOND.TRAINTOP_TEST_SLURM_POLL_MS} ${process.execPath} ${CLI} --slurm-job ${id} --agents --no-log --nvidia-smi /nonexistent; echo "traintop exited $?"; sleep 60`,
+			),
+		);
+		const screen = await term.until(
+			s => new RegExp(`^SLURM job ${id} tt-tui · RUNNING`, 'm').test(s) && /^NODES 1 node/m.test(s),
+			'the job pane above the nodes',
+			60_000,
+		);
+		const lines = screen.split('\n');
+		const job = lines.findIndex(line => line.startsWith(`SLURM job ${id} `));
+		// The job's own facts at the top of the screen, not inside a node's view: its first line, then the nodes.
+		expect(job).toBe(0);
+		expect(lines.findIndex(line => line.startsWith('NODES '))).toBeGreaterThan(job);
+		expect(lines[job]).toContain('restart 0');
+		expect(screen).toMatch(/^time .* of 10 m 00 s · .* left/m);
+		term.keys('q');
+		await term.until(s => /^traintop exited 0$/m.test(s), 'traintop to quit with 0', 20_000);
 	}, 180_000);
 });
