@@ -45,6 +45,23 @@ describe.skipIf(unavailable !== null)('--slurm-job J --agents on a real SLURM', 
 			.map(line => line.trim())
 			.filter(line => line !== '');
 
+	/** A job whose one step sleeps, under a 10-minute limit, once its step runs (the run dir: `dir`). */
+	async function sleepingJob(name: string): Promise<number> {
+		dir = mkdtempSync(path.join(tmpdir(), 'traintop-slurm-agents-'));
+		const id = cluster.sbatch('#!/bin/bash\nsrun sleep 300\n', [
+			`--job-name=${name}`,
+			'--time=10',
+			`--output=${dir}/job.out`,
+		]);
+		await until(
+			() => steps(id),
+			list => list.includes(`${id}.0`),
+			`job ${id}'s step running`,
+			60_000,
+		);
+		return id;
+	}
+
 	it('shows the ranks from the agent step, saves through it, and leaves no step behind', async () => {
 		dir = mkdtempSync(path.join(tmpdir(), 'traintop-slurm-agents-'));
 		const runDir = path.join(dir, 'run');
@@ -118,18 +135,7 @@ describe.skipIf(unavailable !== null)('--slurm-job J --agents on a real SLURM', 
 	}, 240_000);
 
 	it("headless: the job's time left once at the top level (no node's name), from the agents' controller readings", async () => {
-		dir = mkdtempSync(path.join(tmpdir(), 'traintop-slurm-agents-'));
-		const id = cluster.sbatch('#!/bin/bash\nsrun sleep 300\n', [
-			'--job-name=tt-top',
-			'--time=10',
-			`--output=${dir}/job.out`,
-		]);
-		await until(
-			() => steps(id),
-			list => list.includes(`${id}.0`),
-			`job ${id}'s step running`,
-			60_000,
-		);
+		const id = await sleepingJob('tt-top');
 		const viewer = ['--slurm-job', String(id), '--agents', '--headless', '--json', '--no-log'];
 		const run = owned.run(
 			startCli([...viewer, '--nvidia-smi', '/nonexistent', '--interval', '0.5', '--log-interval', '1'], {env: env()}),
@@ -155,18 +161,7 @@ describe.skipIf(unavailable !== null)('--slurm-job J --agents on a real SLURM', 
 	}, 180_000);
 
 	it("the many-node TUI: the job's pane, its time left and restarts, above the list of nodes, in a real terminal", async () => {
-		dir = mkdtempSync(path.join(tmpdir(), 'traintop-slurm-agents-'));
-		const id = cluster.sbatch('#!/bin/bash\nsrun sleep 300\n', [
-			'--job-name=tt-tui',
-			'--time=10',
-			`--output=${dir}/job.out`,
-		]);
-		await until(
-			() => steps(id),
-			list => list.includes(`${id}.0`),
-			`job ${id}'s step running`,
-			60_000,
-		);
+		const id = await sleepingJob('tt-tui');
 		const vars = env();
 		const term = owned.term(
 			new Terminal(
