@@ -12,6 +12,7 @@ import {runHeadless} from '../../src/headless/run.js';
 import {openSession} from '../../src/session/session.js';
 import {slurmJob} from '../helpers/slurm-job.js';
 import {until} from '../helpers/until.js';
+import {snapshotOf} from '../ui/fleet/fleet-fixtures.js';
 
 // Many nodes seeing one SLURM job: each node's agent reads the controller and reports the same job (and the same
 // requeue), so the headless view says the job once, at the top, not once per node; a rank's event stays its node's.
@@ -30,27 +31,13 @@ function event(kind: JobEvent['kind'], job: string, text: string, time: number):
 /** What `host`'s agent says: its hello, then one snapshot with the job as its controller read it at `readAt`. */
 function agentLines(host: string, now: number, readAt: number): string {
 	const view: SlurmView = {status: 'ok', job: slurmJob(now, {restarts: 1, timeLeftS: 480}), readAt};
-	const snapshot: Snapshot = {
-		time: now,
-		host,
-		tick: 1,
-		memory: null,
-		memoryError: null,
-		gpu: {status: 'absent', reason: 'nvidia-smi not found on PATH'},
-		gpuProcesses: {processes: [], sampledAt: null, error: null},
-		ranks: null,
-		ranksError: null,
-		checkpoints: null,
+	const snapshot = snapshotOf(host, now, {
 		scheduler: slurmState(view),
-		metrics: {},
-		newAlerts: [],
-		recentAlerts: [],
 		events: [
 			event('requeued', 'slurm:16', 'SLURM job 16 requeued (restart 1)', now),
 			event('rank-exited', 'slurm:16.0', `rank 0 on ${host} exited`, now),
 		],
-		recentEvents: [],
-	};
+	});
 	const hello = {kind: 'hello', protocol: PROTOCOL, host, version: '0.1.0', pid: 4000, clock: now, interval_ms: 500};
 	const message = {kind: 'snapshot', host, snapshot: wireSnapshot(snapshot, null)};
 	return `${JSON.stringify({...hello, run_dir: null})}\n${JSON.stringify(message)}\n`;

@@ -1,4 +1,4 @@
-import type {KeyContext} from '../../src/ui/state.js';
+import type {KeyContext, NodesKeyContext} from '../../src/ui/state.js';
 import type {ProcessIdentity} from '../../src/ui/targets.js';
 
 /** A test rank's start time: any number, as long as each test uses the same one for the same pid. */
@@ -21,6 +21,21 @@ export function keyContext(pids: readonly number[], overrides: Partial<KeyContex
 		readonly: false,
 		signals: {save: 'SIGUSR1', emergency: 'SIGTERM'},
 		now: 1_000_000,
+		...overrides,
+	};
+}
+
+/** The context a key arrives in on the list of nodes, for reducer tests: these nodes, no fleet; `overrides` as above. */
+export function nodesKeyContext(nodes: readonly string[], overrides: Partial<NodesKeyContext> = {}): NodesKeyContext {
+	return {
+		nodes,
+		page: 2,
+		helpLines: 20,
+		helpRows: 5,
+		fleet: [],
+		readonly: false,
+		signals: {save: 'SIGUSR1', emergency: 'SIGTERM'},
+		now: 0,
 		...overrides,
 	};
 }

@@ -7,7 +7,7 @@ import {
 	reduce,
 	type UiState,
 } from '../../src/ui/state.js';
-import {keyContext} from './key-context.js';
+import {keyContext, nodesKeyContext} from './key-context.js';
 
 // `[` and `]` scroll the alerts pane one entry at a time, from the newest to as far as the pane lets the oldest in
 // (the app gives that bound: panes/alert-window.ts alertsScrollMax), never past either end; the rank cursor stays.
@@ -35,17 +35,7 @@ test('a bound that shrank (fewer rows for the pane) is honoured at the next pres
 });
 
 test('the many-node screen: [ ] scroll its alerts pane the same way; the node cursor stays', () => {
-	const context: NodesKeyContext = {
-		nodes: ['node1', 'node2'],
-		page: 2,
-		helpLines: 20,
-		helpRows: 5,
-		fleet: [],
-		readonly: false,
-		signals: {save: 'SIGUSR1', emergency: 'SIGTERM'},
-		now: 0,
-		alertsScrollMax: 2,
-	};
+	const context: NodesKeyContext = nodesKeyContext(['node1', 'node2'], {alertsScrollMax: 2});
 	const key = (state: UiState, input: string) => reduce(state, {type: 'input', input, key: {}, context});
 	let state = NODES_INITIAL;
 	for (let i = 0; i < 4; i++) state = key(state, '[');

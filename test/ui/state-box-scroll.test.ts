@@ -8,7 +8,7 @@ import {
 	reduce,
 	type UiState,
 } from '../../src/ui/state.js';
-import {keyContext} from './key-context.js';
+import {keyContext, nodesKeyContext} from './key-context.js';
 
 // The boxes scroll by their rows as drawn (lines wrapped to the box), and a confirm box too tall for the screen
 // scrolls its body with ↑↓ PgUp PgDn: the rank cursor (its target is already chosen) never moves under it.
@@ -70,17 +70,7 @@ describe('the one-node screen', () => {
 });
 
 describe('the many-node screen', () => {
-	const context: NodesKeyContext = {
-		nodes: ['node1', 'node2', 'node3'],
-		page: 2,
-		helpLines: 20,
-		helpRows: 5,
-		confirm: {lines: 12, rows: 4},
-		fleet: [],
-		readonly: false,
-		signals: {save: 'SIGUSR1', emergency: 'SIGTERM'},
-		now: 0,
-	};
+	const context: NodesKeyContext = nodesKeyContext(['node1', 'node2', 'node3'], {confirm: {lines: 12, rows: 4}});
 	const press = (state: UiState, input: string, key: KeyInfo = {}): UiState =>
 		reduce(state, {type: 'input', input, key, context});
 	const confirming: UiState = {

@@ -8,21 +8,12 @@ import {
 	reduce,
 	type UiState,
 } from '../../src/ui/state.js';
-import {keyContext} from './key-context.js';
+import {keyContext, nodesKeyContext} from './key-context.js';
 
 // The one reducer on the list of nodes: keys through the one keymap, the cursor kept on its node, Enter into a node's
 // view and Esc back, the help.
 
-const context = (nodes: readonly string[]): NodesKeyContext => ({
-	nodes,
-	page: 2,
-	helpLines: 20,
-	helpRows: 5,
-	fleet: [],
-	readonly: false,
-	signals: {save: 'SIGUSR1', emergency: 'SIGTERM'},
-	now: 0,
-});
+const context = (nodes: readonly string[]): NodesKeyContext => nodesKeyContext(nodes);
 
 function press(state: UiState, nodes: readonly string[], input: string, key: KeyInfo = {}): UiState {
 	return reduce(state, {type: 'input', input, key, context: context(nodes)});
