@@ -63,30 +63,64 @@ export type Checked = {readonly ok: true; readonly value: unknown} | {readonly o
 
 class OutOfRange extends Error {}
 
-function checkedNumber(value: number, key: string, where: string): number {
-	if (!Number.isFinite(value)) throw new OutOfRange(`${where} is not a finite number`);
-	if (TIME_KEYS.has(key)) {
-		if (value < 0 || value > MAX_TIME) throw new OutOfRange(`${where} = ${value} is not a time (epoch ms)`);
-	} else if (COUNT_KEYS.has(key)) {
-		if (!Number.isSafeInteger(value) || value < 0) throw new OutOfRange(`${where} = ${value} is not a count`);
-	} else if (/percent$/i.test(key)) {
-		if (value < 0 || value > MAX_PERCENT) throw new OutOfRange(`${where} = ${value} is not a percentage`);
-	} else if (Math.abs(value) > MAX_ANY) {
-		throw new OutOfRange(`${where} = ${value} is out of range`);
+/** What range a number under a key must be in: decided once per key name (a snapshot repeats the same few). */
+type Rule = 'time' | 'count' | 'percent' | 'any';
+const RULES = new Map<string, Rule>();
+const MAX_RULES = 4096;
+
+function ruleOf(key: string): Rule {
+	let rule = RULES.get(key);
+	if (rule === undefined) {
+		rule = TIME_KEYS.has(key) ? 'time' : COUNT_KEYS.has(key) ? 'count' : /percent$/i.test(key) ? 'percent' : 'any';
+		// An agent could send ever new key names: the cache stays bounded.
+		if (RULES.size < MAX_RULES) RULES.set(key, rule);
+	}
+	return rule;
+}
+
+/**
+ * Where the walk is, as the keys and indexes from the top: written out (`ranks[3].pid`) only for an error. Building
+ * the path string for every value, as the walk first did, was a quarter of the many-node viewer's garbage.
+ */
+type Path = (string | number)[];
+
+function whereOf(path: Path): string {
+	let where = '';
+	for (const part of path) where += typeof part === 'number' ? `[${part}]` : where === '' ? part : `.${part}`;
+	return where;
+}
+
+function checkedNumber(value: number, key: string, path: Path): number {
+	if (!Number.isFinite(value)) throw new OutOfRange(`${whereOf(path)} is not a finite number`);
+	switch (ruleOf(key)) {
+		case 'time':
+			if (value < 0 || value > MAX_TIME) throw new OutOfRange(`${whereOf(path)} = ${value} is not a time (epoch ms)`);
+			break;
+		case 'count':
+			if (!Number.isSafeInteger(value) || value < 0) throw new OutOfRange(`${whereOf(path)} = ${value} is not a count`);
+			break;
+		case 'percent':
+			if (value < 0 || value > MAX_PERCENT) throw new OutOfRange(`${whereOf(path)} = ${value} is not a percentage`);
+			break;
+		default:
+			if (Math.abs(value) > MAX_ANY) throw new OutOfRange(`${whereOf(path)} = ${value} is out of range`);
 	}
 	return value;
 }
 
-function walk(value: unknown, key: string, where: string, depth: number, exact: boolean, exactUnder?: string): unknown {
+// `path` is pushed and popped around each step down; on a throw it is left as it was at the value out of range.
+function walk(value: unknown, key: string, path: Path, exact: boolean, exactUnder?: string): unknown {
 	if (typeof value === 'string') return exact ? value : printable(value);
-	if (typeof value === 'number') return checkedNumber(value, key, where);
+	if (typeof value === 'number') return checkedNumber(value, key, path);
 	if (value === null || typeof value !== 'object') return value;
-	if (depth >= MAX_DEPTH) throw new OutOfRange(`${where} is nested deeper than ${MAX_DEPTH} levels`);
+	if (path.length >= MAX_DEPTH) throw new OutOfRange(`${whereOf(path)} is nested deeper than ${MAX_DEPTH} levels`);
 	if (Array.isArray(value)) {
 		let copy: unknown[] | null = null;
 		for (let i = 0; i < value.length; i++) {
 			// An array's items are named by the array's own key: `ranks[3].pid`, and a list of times is times.
-			const item = walk(value[i], key, `${where}[${i}]`, depth + 1, exact);
+			path.push(i);
+			const item = walk(value[i], key, path, exact);
+			path.pop();
 			if (item === value[i]) continue;
 			copy ??= [...value];
 			copy[i] = item;
@@ -97,8 +131,10 @@ function walk(value: unknown, key: string, where: string, depth: number, exact: 
 	let copy: Record<string, unknown> | null = null;
 	for (const name of Object.keys(object)) {
 		const shownKey = exact ? name : printable(name);
-		const inside = exact || (depth === 0 && name === exactUnder);
-		const item = walk(object[name], name, where === '' ? shownKey : `${where}.${shownKey}`, depth + 1, inside);
+		const inside = exact || (path.length === 0 && name === exactUnder);
+		path.push(shownKey);
+		const item = walk(object[name], name, path, inside);
+		path.pop();
 		if (shownKey !== name) {
 			copy ??= {...object};
 			delete copy[name];
@@ -119,7 +155,7 @@ function walk(value: unknown, key: string, where: string, depth: number, exact: 
  */
 export function checkedWireValue(value: unknown, exactUnder?: string): Checked {
 	try {
-		return {ok: true, value: walk(value, '', '', 0, false, exactUnder)};
+		return {ok: true, value: walk(value, '', [], false, exactUnder)};
 	} catch (error) {
 		if (error instanceof OutOfRange) return {ok: false, error: error.message};
 		throw error;

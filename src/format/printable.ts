@@ -26,6 +26,14 @@ function unprintable(code: number): boolean {
 	);
 }
 
+/**
+ * Any code unit printable() might change: the controls and reordering marks above, and the lone low surrogates that
+ * stand for bytes that were not UTF-8 (system/byte-names.ts). Code units, not code points: the low half of a real
+ * surrogate pair may match too, and only sends that string the careful way.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it looks for
+const MAYBE_UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\udc80-\udcff]/;
+
 const SHORT: Readonly<Record<number, string>> = {9: ' ', 10: '\\n', 13: '\\r', 27: '\\e'};
 
 function escaped(code: number): string {
@@ -39,6 +47,8 @@ function escaped(code: number): string {
  * that were not UTF-8 (read as lone surrogates, system/byte-names.ts) show as `\xff`, not as U+FFFD.
  */
 export function printable(raw: string): string {
+	// Nearly every string has none of them: one scan, no copy (an agent's snapshots are thousands of strings a second).
+	if (!MAYBE_UNPRINTABLE.test(raw)) return raw;
 	const text = shownName(raw);
 	let out = '';
 	let from = 0;
