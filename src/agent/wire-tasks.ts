@@ -3,8 +3,8 @@ import {taskSchedulers} from '../scheduler/kinds.js';
 import type {SchedulerTask} from '../scheduler/task.js';
 
 // A rank's and a job's scheduler task on the agent protocol, as it was before the scheduler seam: under the
-// scheduler's own key (SLURM: `slurm`, null on every rank without one, as an older reader expects), and a job's
-// identity and proof under the scheduler's codes (`slurm`, `slurm-step`). A reader of any version reads either;
+// scheduler's own key from before the seam (null on every rank without one, as an older reader expects), and a job's
+// identity and proof under the scheduler's codes (its kind, `KIND-step`). A reader of any version reads either;
 // a scheduler added since has no key of its own: its task goes as it is, under `task`.
 
 type Wire = Readonly<Record<string, unknown>>;

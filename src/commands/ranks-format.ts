@@ -74,7 +74,7 @@ export function formatRanks(set: RankSet, {width = 120, wide = false}: {width?: 
 
 /**
  * The stable `ranks --json` shape: scripts rely on it, so a change is a documented one. `controller`: the scheduler's
- * job as its controller gave it (its flag: `--slurm-job J`), whose time limit and time left go in the job's task
+ * job as its controller gave it (given by its flag), whose time limit and time left go in the job's task
  * (under the scheduler's own key); null when not asked for or not read.
  */
 export function ranksJson(set: RankSet, controller: SchedulerState | null = null) {
@@ -134,7 +134,7 @@ export function ranksJson(set: RankSet, controller: SchedulerState | null = null
 }
 
 /**
- * Each scheduler's key (`slurm`): the task's object under its scheduler's, null under the others' — every key is
+ * Each scheduler's own key: the task's object under its scheduler's, null under the others' — every key is
  * written whether or not a rank has a task, as scripts expect.
  */
 function taskJson(

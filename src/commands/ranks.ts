@@ -46,7 +46,7 @@ export async function runRanksCommand(options: {
 	selector: RankSelector;
 	/** --job: only that job. */
 	job: string | null;
-	/** A scheduler's job given by its flag (--slurm-job J): with --json, its controller is asked once for its time limit and time left. */
+	/** A scheduler's job given by its flag: with --json, its controller is asked once for its time limit and time left. */
 	schedulerJob?: ScheduledJob | null;
 	json: boolean;
 	stdout: Writable;

@@ -23,7 +23,7 @@ export function missingLocalText(job: Job): string | null {
 }
 
 /**
- * `SLURM 998.0`: the scheduler's name and the task's job.step as the scheduler writes them, escaped (the ids come
+ * `NAME 998.0`: the scheduler's name and the task's job.step as the scheduler writes them, escaped (the ids come
  * from the rank's environment).
  */
 function taskIdText(task: SchedulerTask): string {
@@ -32,13 +32,13 @@ function taskIdText(task: SchedulerTask): string {
 	return `${scheduler?.name ?? task.scheduler} ${printable(id)}`;
 }
 
-/** `SLURM 998.0, 1 restart`: restarts only once there have been some. */
+/** `NAME 998.0, 1 restart`: restarts only once there have been some. */
 export function taskText(task: SchedulerTask): string {
 	const n = task.restartCount;
 	return `${taskIdText(task)}${n === 0 ? '' : `, ${n} restart${n === 1 ? '' : 's'}`}`;
 }
 
-/** Each scheduler's variables by their common prefix: `SLURM_…`. */
+/** Each scheduler's variables by their common prefix: `PREFIX_…`. */
 export function schedulerVariablesText(): string[] {
 	return taskSchedulers().flatMap(one => {
 		const first = one.detailVars[0];
@@ -46,7 +46,7 @@ export function schedulerVariablesText(): string[] {
 	});
 }
 
-/** `RANK, LOCAL_RANK or SLURM_PROCID`: the variables that make a process a rank, each scheduler's task index last. */
+/** `RANK, LOCAL_RANK or …`: the variables that make a process a rank, each scheduler's task index last. */
 export function rankVariablesText(): string {
 	const names = ['RANK', 'LOCAL_RANK', ...taskSchedulers().map(one => one.rankVars.rank)];
 	return `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
@@ -56,7 +56,7 @@ export function rankVariablesText(): string {
 const shortCommand = (cmd: string): string => truncate(compactCommand(cmd), 70);
 
 /**
- * One line: `torchrun:4242  4 ranks (world 4)  run dir /runs/a  SLURM 998.0  launcher 4242 torchrun …` — where
+ * One line: `torchrun:4242  4 ranks (world 4)  run dir /runs/a  NAME 998.0  launcher 4242 torchrun …` — where
  * it runs ("in /home/u/exp") when no RUN_DIR names it, since that is what tells two jobs apart. `command` writes the
  * launcher's (or rank 0's) command line: `ranks --wide` gives it whole.
  */

@@ -21,9 +21,9 @@ export interface SchedulerTaskJson {
 }
 
 export interface SchedulerKind {
-	/** The registry's key, and the prefix of its jobs' ids ('slurm' → 'slurm:42'). */
+	/** The registry's key, and the prefix of its jobs' ids ('KIND' → 'KIND:42'). */
 	readonly kind: string;
-	/** Its name in words: 'SLURM'. */
+	/** Its name in words, as its views say it. */
 	readonly name: string;
 	/** Its tasks as ranks carry them; absent: it runs none (no scheduler). */
 	readonly tasks?: SchedulerTasks;

@@ -1,6 +1,7 @@
 import {slurmKind} from '../slurm/kind.js';
 import type {SchedulerKind, SchedulerTaskWords} from './kind.js';
 import type {SchedulerTask, SchedulerTasks} from './task.js';
+import type {SchedulerWireKey} from './types.js';
 
 // The schedulers' light parts (kind.ts), in the registry's order: the ranks' discovery, their words, `ranks --json`
 // and the agent protocol ask these. Listed apart from the registry (registry.ts), whose entries reach the signal plan
@@ -16,6 +17,12 @@ export type TaskScheduler = SchedulerTasks & {
 const kinds: SchedulerKind[] = [slurmKind];
 // Asked for every process of every scan: built once per change of the list, not per call.
 let withTasks: readonly TaskScheduler[] = tasksIn(kinds);
+// Asked for every snapshot sent or received.
+let wireKeys = wireKeysIn(kinds);
+
+function wireKeysIn(list: readonly SchedulerKind[]): ReadonlyMap<string, SchedulerWireKey> {
+	return new Map(list.flatMap(one => (one.wireKey ? [[one.kind, one.wireKey] as const] : [])));
+}
 
 function tasksIn(list: readonly SchedulerKind[]): TaskScheduler[] {
 	return list.flatMap(one =>
@@ -31,11 +38,18 @@ export function schedulerKinds(): readonly SchedulerKind[] {
 export function registerKind(kind: SchedulerKind): () => void {
 	kinds.push(kind);
 	withTasks = tasksIn(kinds);
+	wireKeys = wireKeysIn(kinds);
 	return () => {
 		const at = kinds.indexOf(kind);
 		if (at >= 0) kinds.splice(at, 1);
 		withTasks = tasksIn(kinds);
+		wireKeys = wireKeysIn(kinds);
 	};
+}
+
+/** The schedulers' own keys for their state on the agent protocol from before the seam, by kind (scheduler/wire.ts). */
+export function stateWireKeys(): ReadonlyMap<string, SchedulerWireKey> {
+	return wireKeys;
 }
 
 /** The schedulers that run tasks. */

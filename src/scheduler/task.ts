@@ -1,10 +1,10 @@
-// A rank's place in its scheduler's job (a SLURM task of a step; a pod of a JobSet), as its environment names it and
+// A rank's place in its scheduler's job (a batch scheduler's task of a step; a pod of a JobSet), as its environment names it and
 // where it sits proves it (ranks/job-proof.ts), and what generic code asks a scheduler about such tasks. No imports:
 // core/job-types.ts carries the task, and the scheduler's own module (src/<kind>/) fills it.
 
 /** A task of a scheduler's job, read from the rank's environment; kept only where its step is proven. */
 export interface SchedulerTask {
-	/** The registry's kind of the scheduler that runs it ('slurm'). */
+	/** The registry's kind of the scheduler that runs it. */
 	readonly scheduler: string;
 	readonly jobId: string;
 	/** The step (or replica group) of the job it runs in; null: its environment does not say. */
@@ -46,14 +46,14 @@ export interface SchedulerTasks {
 	readonly stepDaemon: {readonly comm: string; step(commandLine: string): TaskStep | null};
 	/** The step a /proc/PID/cgroup places the process in (only root moves a process there); null: none of its. */
 	cgroupStep(cgroup: string): TaskStep | null;
-	/** The job's id for a task of it: one id on every node (`slurm:998.0`). */
+	/** The job's id for a task of it: one id on every node (`KIND:998.0`). */
 	jobId(task: TaskStep): string;
 	/** Does `--job wanted` name the task's job (its scheduler's job id, job.step)? */
 	names(task: SchedulerTask, wanted: string): boolean;
 	/** The task's job and step as the scheduler writes them (`998.0`); unescaped. */
 	idText(task: SchedulerTask): string;
 	/**
-	 * Its own key on the agent protocol for a rank's or a job's task from before the scheduler seam (SLURM: `slurm`),
+	 * Its own key on the agent protocol for a rank's or a job's task from before the scheduler seam,
 	 * the value sent there, and the task read back; absent: the task is sent as it is, under `task`.
 	 */
 	readonly wire?: {readonly key: string; to(task: SchedulerTask): unknown; from(value: unknown): SchedulerTask | null};

@@ -143,7 +143,7 @@ function detailParts(job: Job): string[] {
 
 /**
  * A job's header line when there are several: `JOB torchrun:4242 · 4 ranks (world 4) · 1 STALLED ·
- * 2 marked · run dir …/runs/a · SLURM 998.0 · launcher 4242 torchrun …`; most urgent first, as the pane
+ * 2 marked · run dir …/runs/a · NAME 998.0 · launcher 4242 torchrun …`; most urgent first, as the pane
  * cuts it to its width.
  */
 export function jobHeaderText(job: Job, marked: ReadonlySet<number>): string {
@@ -187,7 +187,7 @@ export function groupedTitleParts(set: RankSet, target: Target | null, error: st
 /**
  * `job torchrun:4242 ended 12:03:11, exit 99 — saved for requeue` (the date too when not today). A scheduler's step
  * whose exit /proc could not read (its step daemon reaps its tasks) gets the scheduler's words for its job's end,
- * from `schedulerEnd` (job id → words; null: it has none): `…; SLURM job 42 TIMEOUT (TimeLimit)…`.
+ * from `schedulerEnd` (job id → words; null: it has none): `…; NAME job 42 TIMEOUT…`.
  */
 export function endedText(
 	job: EndedJob,
