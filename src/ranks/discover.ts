@@ -10,7 +10,7 @@ import {
 	type UnprovenReason,
 } from '../core/types.js';
 import type {ProcReader} from '../system/procfs.js';
-import {taskFromEnv, taskSchedulers} from '../scheduler/kinds.js';
+import {taskFromEnv} from '../scheduler/kinds.js';
 import type {ScheduledJob} from '../scheduler/task.js';
 import {searchText} from '../format/jobs.js';
 import {signalStates} from './dispositions.js';
@@ -18,6 +18,7 @@ import {describeJob} from './job-facts.js';
 import {decodeWaitStatus, JobTracker} from './lifecycle.js';
 import {jobEvidence, jobsNaming, type RunDirEvidence} from './run-dir-match.js';
 import {CLOCK_TICKS_PER_SECOND, readBootTimeMs} from './proc-clock.js';
+import {isStepDaemon} from './programs.js';
 import {nextStall, type StallState} from './stall.js';
 import {
 	buildRankTree,
@@ -45,9 +46,6 @@ export interface RankSamplerOptions {
 	/** The RUN_DIR given, absolute: the job that names it gets it as its run dir. */
 	readonly runDir?: string | null;
 }
-
-/** A scheduler's step daemon, by its comm. */
-const isStepDaemon = (comm: string): boolean => taskSchedulers().some(one => one.stepDaemon.comm === comm);
 
 type CachedFacts = {readonly argv: readonly string[]; readonly env: ReadonlyMap<string, string> | null};
 

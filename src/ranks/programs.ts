@@ -110,6 +110,11 @@ function schedulerProgram(name: string): boolean {
 	return taskSchedulers().some(one => one.programs.includes(name));
 }
 
+/** A scheduler's step daemon (root's), by its comm: its title names the step of the tasks under it. */
+export function isStepDaemon(comm: string): boolean {
+	return taskSchedulers().some(one => one.stepDaemon.comm === comm);
+}
+
 /** A process that can carry a rank: not a shell, not a scheduler's, not traintop, not a runner of other programs. */
 export function canBeRank(facts: ProgramFacts): boolean {
 	return (
