@@ -5,7 +5,7 @@ import type {DetailCommand, DetailMessage} from './protocol.js';
 // What an agent does with a detail command: the viewer's rank detail for a rank on this node, read from this
 // node's /proc by the same rankDetail the one-node screen uses. Only a rank of the agent's latest scan, named by its
 // whole identity (pid and start time), is read: a viewer never gets an arbitrary pid's command line or environment
-// (and of a rank's environment only the RANK_VARIABLES, as ranks/detail.ts keeps). It only reads: --readonly does
+// (and of a rank's environment only the rankVariables(), as ranks/detail.ts keeps). It only reads: --readonly does
 // not refuse it.
 
 export interface DetailContext {

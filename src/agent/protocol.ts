@@ -74,7 +74,7 @@ export interface SignalCommand {
 
 /**
  * Asks for one rank's detail as the node's /proc shows it (ranks/detail.ts: the exact argv, the cwd, the launch
- * variables of RANK_VARIABLES only, each worker's RSS): only for a rank of the agent's latest scan with that identity.
+ * variables of rankVariables() only, each worker's RSS): only for a rank of the agent's latest scan with that identity.
  */
 export interface DetailCommand extends RankIdentity {
 	readonly kind: 'detail';

@@ -1,5 +1,6 @@
 import {lastSaveAt} from '../checkpoints/retention.js';
 import type {CheckpointIndex, RankSet} from '../core/types.js';
+import {jobFromWire, jobToWire, rankFromWire, type WireJob, type WireRank} from './wire-tasks.js';
 
 // What the slow parts of a snapshot cost on the wire, kept to what changed. Measured on the demo job (8 ranks, 50
 // checkpoints): the checkpoint index is renewed every second only because its last save's age grew (17 KB a second
@@ -38,17 +39,25 @@ export function freshLastSave(index: CheckpointIndex | null, time: number): Chec
 	return {...index, lastSave: fresh};
 }
 
-/** A rank set as sent: its ranks once, in their jobs (`ranks` is every job's ranks in job order, job-types.ts). */
-export type WireRankSet = Omit<RankSet, 'ranks'> & {readonly ranks?: RankSet['ranks']};
+/**
+ * A rank set as sent: its ranks once, in their jobs (`ranks` is every job's ranks in job order, job-types.ts), each
+ * rank's and job's scheduler task as agent/wire-tasks.ts writes it.
+ */
+export type WireRankSet = Omit<RankSet, 'ranks' | 'jobs'> & {
+	readonly jobs: readonly WireJob[];
+	readonly ranks?: readonly WireRank[];
+};
 
 export function slimRankSet(set: RankSet | null): WireRankSet | null {
 	if (set === null) return null;
-	const {ranks: _ranks, ...rest} = set;
-	return rest;
+	const {ranks: _ranks, jobs, ...rest} = set;
+	return {...rest, jobs: jobs.map(jobToWire)};
 }
 
 /** The rank set as received: `ranks` rebuilt from the jobs when the sender left it out. */
 export function fullRankSet(set: WireRankSet | null): RankSet | null {
 	if (set === null) return null;
-	return set.ranks ? (set as RankSet) : {...set, ranks: set.jobs.flatMap(job => job.ranks)};
+	const jobs = set.jobs.map(jobFromWire);
+	const ranks = set.ranks ? set.ranks.map(rankFromWire) : jobs.flatMap(job => job.ranks);
+	return {...set, jobs, ranks};
 }

@@ -1,4 +1,5 @@
-import {jobFromFlag, ranksFromFlag, slurmJobFromFlags} from '../config/selection.js';
+import {jobFromFlag, ranksFromFlag} from '../config/selection.js';
+import {slurmJobFromFlags} from '../slurm/job-flag.js';
 import {EXIT, UsageError} from '../core/errors.js';
 import type {Call, SettledCall} from './call.js';
 
@@ -43,7 +44,7 @@ export async function ranksEntry({cli, args, settings, selector, json}: SettledC
 		selector,
 		// --slurm-job J picks that job's ranks as --job J does.
 		job: jobFromFlag(cli.flags.job) ?? slurmJobOf(cli.flags),
-		slurmJob: slurmJobOf(cli.flags),
+		schedulerJob: ((jobId: string | null) => (jobId === null ? null : {kind: 'slurm', jobId}))(slurmJobOf(cli.flags)),
 		json,
 		stdout: process.stdout,
 		stderr: process.stderr,

@@ -2,7 +2,7 @@ import {existsSync} from 'node:fs';
 import {hostname} from 'node:os';
 import {runAgent} from '../agent/agent.js';
 import {traintopVersion} from '../agent/version.js';
-import {slurmJobFromFlags} from '../config/selection.js';
+import {slurmJobFromFlags} from '../slurm/job-flag.js';
 import type {Settings} from '../config/schema.js';
 import {EXIT, UsageError} from '../core/errors.js';
 import type {RankSelector} from '../ranks/tree.js';

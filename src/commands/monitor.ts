@@ -1,6 +1,6 @@
 import {existsSync} from 'node:fs';
 import type {Settings, SettingsInput} from '../config/schema.js';
-import {slurmJobFromFlags} from '../config/selection.js';
+import {slurmJobFromFlags} from '../slurm/job-flag.js';
 import {EXIT} from '../core/errors.js';
 import type {RankSelector} from '../ranks/tree.js';
 import {openSession, type Session} from '../session/session.js';

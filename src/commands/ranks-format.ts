@@ -1,6 +1,9 @@
 import {table} from './table.js';
-import type {Job, RankProcess, RankSet, SlurmInfo} from '../core/types.js';
-import type {SlurmJob} from '../slurm/types.js';
+import type {Job, RankProcess, RankSet} from '../core/types.js';
+import type {SchedulerTaskJson} from '../scheduler/kind.js';
+import {schedulerKinds} from '../scheduler/kinds.js';
+import type {SchedulerTask} from '../scheduler/task.js';
+import type {SchedulerState} from '../scheduler/types.js';
 import {jobLine} from '../format/jobs.js';
 import {WATCHED_SIGNALS} from '../ranks/signals.js';
 import {truncate} from '../format/columns.js';
@@ -70,23 +73,23 @@ export function formatRanks(set: RankSet, {width = 120, wide = false}: {width?: 
 }
 
 /**
- * The stable `ranks --json` shape: scripts rely on it, so a change is a documented one. `controller`: the SLURM job
- * as the controller gave it (`--slurm-job J`), whose time limit and time left go in the job's `slurm`; null when not
- * asked for or not read.
+ * The stable `ranks --json` shape: scripts rely on it, so a change is a documented one. `controller`: the scheduler's
+ * job as its controller gave it (given by its flag), whose time limit and time left go in the job's task
+ * (under the scheduler's own key); null when not asked for or not read.
  */
-export function ranksJson(set: RankSet, controller: SlurmJob | null = null) {
+export function ranksJson(set: RankSet, controller: SchedulerState | null = null) {
 	return {
 		jobs: set.jobs.map(job => ({
 			id: job.id,
-			identity: job.identity,
+			identity: job.identity === 'scheduler' ? (job.task?.scheduler ?? job.identity) : job.identity,
 			launcher: job.launcher && {pid: job.launcher.pid, cmd: job.launcher.cmd},
 			world_size: job.worldSize,
 			local_world_size: job.localWorldSize,
 			all_local_ranks_present: job.allLocalRanksPresent,
 			ranks: job.ranks.map(r => r.pid),
 			run_dir: job.runDir,
-			slurm: jobSlurmJson(job.slurm, controller),
-			proven_by: job.provenBy ?? null,
+			...taskJson(job.task, (json, task) => json.job(task, controller)),
+			proven_by: job.provenBy === 'scheduler-step' && job.task ? `${job.task.scheduler}-step` : (job.provenBy ?? null),
 			unproven: (job.unproven ?? []).map(member => ({
 				pid: member.pid,
 				ppid: member.ppid,
@@ -124,22 +127,23 @@ export function ranksJson(set: RankSet, controller: SlurmJob | null = null) {
 			workers: r.workers,
 			job: r.job,
 			stopped: r.stopped,
-			slurm: slurmJson(r.slurm),
+			...taskJson(r.task, (json, task) => json.rank(task)),
 		})),
 		launcher: set.launcher && {pid: set.launcher.pid, cmd: set.launcher.cmd},
 	};
 }
 
-function slurmJson(slurm: SlurmInfo | null) {
-	return slurm && {job_id: slurm.jobId, step_id: slurm.stepId, restart_count: slurm.restartCount, procid: slurm.procId};
-}
-
 /**
- * A job's SLURM ids, and its time limit and time left (seconds, as headless's `time_limit_s`/`time_left_s`) when the
- * controller's answer is about this job; both null otherwise (not asked, not read, or UNLIMITED).
+ * Each scheduler's own key: the task's object under its scheduler's, null under the others' — every key is
+ * written whether or not a rank has a task, as scripts expect.
  */
-function jobSlurmJson(slurm: SlurmInfo | null, controller: SlurmJob | null) {
-	if (slurm === null) return null;
-	const own = controller !== null && controller.jobId === slurm.jobId ? controller : null;
-	return {...slurmJson(slurm), time_limit_s: own?.timeLimitS ?? null, time_left_s: own?.timeLeftS ?? null};
+function taskJson(
+	task: SchedulerTask | null,
+	write: (json: SchedulerTaskJson, task: SchedulerTask) => Record<string, unknown>,
+) {
+	const out: Record<string, Record<string, unknown> | null> = {};
+	for (const kind of schedulerKinds()) {
+		if (kind.taskJson) out[kind.taskJson.key] = task?.scheduler === kind.kind ? write(kind.taskJson, task) : null;
+	}
+	return out;
 }

@@ -11,16 +11,16 @@ import {procReader, type ProcReader} from '../system/procfs.js';
 import {formatRanks, ranksJson} from './ranks-format.js';
 import {versioned} from '../format/json-version.js';
 import {jobMatches} from '../ranks/choose-job.js';
-import {slurmJobOfTraintop} from '../slurm/task-env.js';
-import type {SlurmJob} from '../slurm/types.js';
-import {readSlurmJobOnce} from '../slurm/read-job.js';
+import {jobOfTraintop, schedulerEntry} from '../scheduler/registry.js';
+import type {ScheduledJob} from '../scheduler/task.js';
+import type {SchedulerState} from '../scheduler/types.js';
 
 /** CPU % needs two readings of the tick counters; half a second is long enough to be meaningful. */
 const CPU_WINDOW_MS = 500;
 
 /**
- * One scan with CPU % measured over a short window and GPU memory when nvidia-smi answers. Inside a SLURM
- * allocation (SLURM_JOB_ID in traintop's environment) only that job's tasks are ranks.
+ * One scan with CPU % measured over a short window and GPU memory when nvidia-smi answers. Inside a scheduler's
+ * job (an allocation, named in traintop's environment) only that job's tasks are ranks.
  */
 export async function scanRanks(
 	settings: Settings,
@@ -32,7 +32,7 @@ export async function scanRanks(
 		selector,
 		host: hostname(),
 		stallAfterMs: settings.stallAfter * 1000,
-		slurmJob: slurmJobOfTraintop(),
+		schedulerJob: jobOfTraintop(),
 		runDir,
 	});
 	const [gpu] = await Promise.all([readGpuProcessesOnce(settings.nvidiaSmi), sampler.sample()]);
@@ -46,8 +46,8 @@ export async function runRanksCommand(options: {
 	selector: RankSelector;
 	/** --job: only that job. */
 	job: string | null;
-	/** --slurm-job J: with --json, the controller is asked once for its time limit and time left. */
-	slurmJob?: string | null;
+	/** A scheduler's job given by its flag: with --json, its controller is asked once for its time limit and time left. */
+	schedulerJob?: ScheduledJob | null;
 	json: boolean;
 	stdout: Writable;
 	/** Where a controller that does not answer is said, keeping stdout's JSON clean. */
@@ -59,7 +59,7 @@ export async function runRanksCommand(options: {
 	const scanned = await scanRanks(options.settings, options.selector);
 	const set = options.job === null ? scanned : onlyJob(scanned, options.job);
 	if (options.json) {
-		const controller = options.slurmJob ? await controllerJob(options.slurmJob, options.stderr) : null;
+		const controller = options.schedulerJob ? await controllerJob(options.schedulerJob, options.stderr) : null;
 		options.stdout.write(`${JSON.stringify(versioned(ranksJson(set, controller)), null, 2)}\n`);
 	} else if (set.ranks.length === 0) {
 		options.stdout.write(`${noRanksText(options.selector)}\n`);
@@ -69,12 +69,14 @@ export async function runRanksCommand(options: {
 	return 0;
 }
 
-/** The job as the controller gives it; null (said on stderr) when it does not answer or knows no such job. */
-async function controllerJob(jobId: string, stderr: Writable | undefined): Promise<SlurmJob | null> {
-	const view = await readSlurmJobOnce(jobId);
-	if (view.status === 'ok') return view.job;
-	const why = view.status === 'not-found' ? 'the controller knows no such job' : view.reason;
-	stderr?.write(`traintop: SLURM job ${jobId}: ${why}; its time limit and time left are null\n`);
+/** The job as its controller gives it; null (said on stderr) when it does not answer or knows no such job. */
+async function controllerJob(job: ScheduledJob, stderr: Writable | undefined): Promise<SchedulerState | null> {
+	const entry = schedulerEntry(job.kind);
+	if (!entry?.readOnce) return null;
+	const state = await entry.readOnce(job.jobId);
+	if (state.status === 'ok') return state;
+	const why = state.status === 'not-found' ? 'the controller knows no such job' : state.reason;
+	stderr?.write(`traintop: ${entry.name} job ${job.jobId}: ${why}; its time limit and time left are null\n`);
 	return null;
 }
 

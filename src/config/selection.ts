@@ -1,5 +1,7 @@
 import {UsageError} from '../core/errors.js';
 import type {RankSelector} from '../ranks/tree.js';
+import {rankVariablesText} from '../format/jobs.js';
+import {taskSchedulers} from '../scheduler/kinds.js';
 
 /** --pid / --match → how ranks are found; neither = the user's processes carrying rank variables. */
 export function selectorFromFlags(flags: Readonly<Record<string, unknown>>): RankSelector {
@@ -39,7 +41,7 @@ export function ranksFromFlag(value: unknown): number[] | undefined {
 export function describeSelector(selector: RankSelector): string {
 	switch (selector.kind) {
 		case 'env':
-			return 'among your processes carrying RANK, LOCAL_RANK or SLURM_PROCID';
+			return `among your processes carrying ${rankVariablesText()}`;
 		case 'pid':
 			return `among process ${selector.pid} and its descendants`;
 		case 'match':
@@ -47,31 +49,15 @@ export function describeSelector(selector: RankSelector): string {
 	}
 }
 
-/** `--job ID` (a job id, its launcher pid, a SLURM job or step); null when absent. */
+/** `--job ID` (a job id, its launcher pid, its scheduler's job or step); null when absent. */
 export function jobFromFlag(value: unknown): string | null {
 	if (value === undefined) return null;
 	const text = String(value).trim();
 	if (text === '')
-		throw new UsageError('--job needs a job id (as `traintop ranks` lists them), a launcher pid or a SLURM job id');
-	return text;
-}
-
-const SLURM_JOB = /^\d+(?:_\d+)?(?:\.(?:\d+|batch|extern))?$/;
-
-/**
- * The SLURM job to follow: `--slurm-job J`, else the allocation traintop runs in (SLURM_JOB_ID, set by srun and
- * sbatch); null outside SLURM. An array task is `J_N`; a step `J.S` names its job.
- */
-export function slurmJobFromFlags(value: unknown, env: NodeJS.ProcessEnv = process.env): string | null {
-	if (value === undefined) {
-		const inside = env.SLURM_JOB_ID ?? env.SLURM_JOBID;
-		return inside !== undefined && SLURM_JOB.test(inside) ? inside : null;
-	}
-	const text = String(value).trim();
-	if (!SLURM_JOB.test(text)) {
 		throw new UsageError(
-			`--slurm-job needs a SLURM job id such as 4242, 4242_3 (an array task) or 4242.0 (got ${text})`,
+			`--job needs a job id (as \`traintop ranks\` lists them), a launcher pid${taskSchedulers()
+				.map(one => ` or a ${one.name} job id`)
+				.join('')}`,
 		);
-	}
-	return text.replace(/\.(?:\d+|batch|extern)$/, '');
+	return text;
 }

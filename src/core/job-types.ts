@@ -1,3 +1,4 @@
+import type {SchedulerTask} from '../scheduler/task.js';
 import type {Level} from './level.js';
 
 // The job and its ranks as discovery finds them (ranks/), and the events of its life (core/job-events.ts):
@@ -15,18 +16,9 @@ export interface SignalState {
 	readonly terminatesByDefault: boolean;
 }
 
-/** SLURM's view of a task, from its environment; null fields were not set. */
-export interface SlurmInfo {
-	readonly jobId: string;
-	readonly stepId: string | null;
-	/** SLURM_RESTART_COUNT; absent means 0 (it was only set when > 0 until 2026). */
-	readonly restartCount: number;
-	readonly procId: number | null;
-}
-
 /** One rank of the training job: the topmost process carrying that rank. */
 export interface RankProcess {
-	/** Global rank (RANK, else SLURM_PROCID, else LOCAL_RANK); null for a --match process without one. */
+	/** Global rank (RANK, else the scheduler's task index, else LOCAL_RANK); null for a --match process without one. */
 	readonly rank: number | null;
 	readonly localRank: number | null;
 	readonly worldSize: number | null;
@@ -48,7 +40,8 @@ export interface RankProcess {
 	readonly signals: Readonly<Record<string, SignalState>>;
 	/** Descendants carrying the same rank (DataLoader workers), by pid. */
 	readonly workers: readonly number[];
-	readonly slurm: SlurmInfo | null;
+	/** Its task of a scheduler's job (scheduler/task.ts), only where its step is proven (ranks/job-proof.ts). */
+	readonly task: SchedulerTask | null;
 	/** Running or sleeping, yet no CPU time for the stall window: hung in a collective, deadlocked… */
 	readonly stalled: boolean;
 	/** State T or t: stopped by SIGSTOP/SIGTSTP or held by a debugger. */
@@ -65,17 +58,18 @@ export interface LauncherProcess {
 
 /**
  * What made a set of ranks one job, strongest first: the torchrun/elastic agent (TORCHELASTIC_RUN_ID and the
- * agent's pid), the SLURM job and step, the rendezvous address (MASTER_ADDR:MASTER_PORT), the
- * nearest common launcher ancestor, or nothing (a lone rank is a job of its own).
+ * agent's pid), a scheduler's job and step (Job.task says which scheduler), the rendezvous address
+ * (MASTER_ADDR:MASTER_PORT), the nearest common launcher ancestor, or nothing (a lone rank is a job of its own).
+ * The JSON and the agent protocol write 'scheduler' as the scheduler's kind (its registry key).
  */
-export type JobIdentityKind = 'elastic' | 'slurm' | 'rendezvous' | 'launcher' | 'process';
+export type JobIdentityKind = 'elastic' | 'scheduler' | 'rendezvous' | 'launcher' | 'process';
 
 /**
  * Why a process whose environment names a job is not counted as one of its ranks (ranks/jobs.ts): only what a
- * stranger cannot set proves membership — the launcher's process tree, the SLURM step's slurmstepd or cgroup.
+ * stranger cannot set proves membership — the launcher's process tree, the scheduler step's daemon or cgroup.
  *   env-only: it shares no launcher, step or shell session with the job's ranks; only its variables name the job;
  *   orphan: its parent is PID 1 (its launcher is gone, or it was started detached), so nothing ties it to the job;
- *   not-in-step: it names SLURM job J step S, but is neither under that step's slurmstepd nor in its cgroup.
+ *   not-in-step: it names a scheduler's job J step S, but is neither under that step's daemon nor in its cgroup.
  */
 export type UnprovenReason = 'env-only' | 'orphan' | 'not-in-step';
 
@@ -83,7 +77,7 @@ export type UnprovenReason = 'env-only' | 'orphan' | 'not-in-step';
 export interface UnprovenMember {
 	readonly pid: number;
 	readonly ppid: number;
-	/** The rank its environment claims (RANK, SLURM_PROCID, LOCAL_RANK); null when none. */
+	/** The rank its environment claims (RANK, the scheduler's task index, LOCAL_RANK); null when none. */
 	readonly rank: number | null;
 	readonly cmd: string;
 	readonly membership: {readonly proven: false; readonly reason: UnprovenReason};
@@ -91,22 +85,23 @@ export interface UnprovenMember {
 
 /**
  * What proves a job's ranks belong together: the launcher's process tree (the elastic agent or another launcher
- * they descend from), the SLURM step (its slurmstepd above them, or its cgroup), one shell session that started
- * them all, or nothing to prove (a single process is a job of its own).
+ * they descend from), a scheduler's step (its daemon above them, or its cgroup), one shell session that started
+ * them all, or nothing to prove (a single process is a job of its own). The JSON and the agent protocol write
+ * 'scheduler-step' as the scheduler's kind and '-step'.
  */
-export type MembershipProof = 'launcher-tree' | 'slurm-step' | 'shell-session' | 'single-process';
+export type MembershipProof = 'launcher-tree' | 'scheduler-step' | 'shell-session' | 'single-process';
 
 /** One training job: the unit a signal goes to. */
 export interface Job {
-	/** Short and stable while the job runs: `torchrun:4242`, `slurm:998.0`, `rdzv:10.0.0.1:29500`, `deepspeed:77`, `pid:501`. */
+	/** Short and stable while the job runs: `torchrun:4242`, `KIND:998.0` (a scheduler's job.step), `rdzv:10.0.0.1:29500`, `deepspeed:77`, `pid:501`. */
 	readonly id: string;
 	readonly identity: JobIdentityKind;
 	readonly launcher: LauncherProcess | null;
 	/** Ordered by rank. */
 	readonly ranks: readonly RankProcess[];
-	/** WORLD_SIZE (or SLURM_NTASKS) as the ranks declare it; null when none does. */
+	/** WORLD_SIZE (or the scheduler's task count) as the ranks declare it; null when none does. */
 	readonly worldSize: number | null;
-	/** Ranks expected on this host (LOCAL_WORLD_SIZE, SLURM_NTASKS_PER_NODE…); null when unknown. */
+	/** Ranks expected on this host (LOCAL_WORLD_SIZE, the scheduler's tasks per node); null when unknown. */
 	readonly localWorldSize: number | null;
 	/** Every local rank the job declares is present (true when nothing is declared). */
 	readonly allLocalRanksPresent: boolean;
@@ -114,7 +109,8 @@ export interface Job {
 	readonly runDir: string | null;
 	/** Its first rank's working directory (where its relative paths point), read at the last full scan. */
 	readonly cwd: string | null;
-	readonly slurm: SlurmInfo | null;
+	/** Its scheduler's task ids as its first rank carries them; null: not a scheduler's proven step. */
+	readonly task: SchedulerTask | null;
 	/** How its ranks are proven to be this job (absent from senders older than this field: treat as unknown). */
 	readonly provenBy?: MembershipProof;
 	/**

@@ -29,7 +29,6 @@ import type {Level} from './level.js';
 
 export type {
 	SignalState,
-	SlurmInfo,
 	RankProcess,
 	LauncherProcess,
 	JobIdentityKind,

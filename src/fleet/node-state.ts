@@ -16,7 +16,7 @@ const RECENT_LIMIT = 50;
 export const SKEW_NOTED_MS = 2000;
 
 export interface NodeView {
-	/** The node's name (cluster.yaml's `name`, a --hosts entry, a SLURM node name). */
+	/** The node's name (cluster.yaml's `name`, a --hosts entry, a scheduler's node name). */
 	readonly name: string;
 	/** Where it is reached (cluster.yaml's or --hosts' `host`, `local`); null where the name is all there is (srun). */
 	readonly address: string | null;

@@ -1,4 +1,6 @@
 import type {Job} from '../core/types.js';
+import {schedulerOf, taskSchedulers} from '../scheduler/kinds.js';
+import type {SchedulerTask} from '../scheduler/task.js';
 import type {RankSelector} from '../ranks/tree.js';
 import {truncate} from './columns.js';
 import {compactCommand} from './command-line.js';
@@ -20,26 +22,51 @@ export function missingLocalText(job: Job): string | null {
 		: `${job.ranks.length} of ${job.localWorldSize} local ranks`;
 }
 
-/** `998.0`: a SLURM job.step as squeue writes it, the job id (a rank's SLURM_JOB_ID) shown escaped. */
-export function slurmIdText(slurm: NonNullable<Job['slurm']>): string {
-	return `${printable(slurm.jobId)}${slurm.stepId === null ? '' : `.${slurm.stepId}`}`;
+/**
+ * `NAME 998.0`: the scheduler's name and the task's job.step as the scheduler writes them, escaped (the ids come
+ * from the rank's environment).
+ */
+function taskIdText(task: SchedulerTask): string {
+	const scheduler = schedulerOf(task);
+	const id = scheduler ? scheduler.idText(task) : `${task.jobId}${task.stepId === null ? '' : `.${task.stepId}`}`;
+	return `${scheduler?.name ?? task.scheduler} ${printable(id)}`;
+}
+
+/** `NAME 998.0, 1 restart`: restarts only once there have been some. */
+export function taskText(task: SchedulerTask): string {
+	const n = task.restartCount;
+	return `${taskIdText(task)}${n === 0 ? '' : `, ${n} restart${n === 1 ? '' : 's'}`}`;
+}
+
+/** Each scheduler's variables by their common prefix: `PREFIX_…`. */
+export function schedulerVariablesText(): string[] {
+	return taskSchedulers().flatMap(one => {
+		const first = one.detailVars[0];
+		return first === undefined ? [] : [`${first.slice(0, first.indexOf('_') + 1)}…`];
+	});
+}
+
+/** `RANK, LOCAL_RANK or …`: the variables that make a process a rank, each scheduler's task index last. */
+export function rankVariablesText(): string {
+	const names = ['RANK', 'LOCAL_RANK', ...taskSchedulers().map(one => one.rankVars.rank)];
+	return `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
 }
 
 /** A command line in a job's line: without its interpreter's path, cut at 70 columns. */
 const shortCommand = (cmd: string): string => truncate(compactCommand(cmd), 70);
 
 /**
- * One line: `torchrun:4242  4 ranks (world 4)  run dir /runs/a  SLURM 998.0  launcher 4242 torchrun …` — where
+ * One line: `torchrun:4242  4 ranks (world 4)  run dir /runs/a  NAME 998.0  launcher 4242 torchrun …` — where
  * it runs ("in /home/u/exp") when no RUN_DIR names it, since that is what tells two jobs apart. `command` writes the
  * launcher's (or rank 0's) command line: `ranks --wide` gives it whole.
  */
 export function jobLine(job: Job, width = 160, command: (cmd: string) => string = shortCommand): string {
 	const missing = missingLocalText(job);
-	// The id, the paths and the SLURM job id come from the ranks' environment and the file system: shown, not obeyed.
+	// The id, the paths and the scheduler's job id come from the ranks' environment and the file system: shown, not obeyed.
 	const parts = [printable(job.id), rankCountText(job), ...(missing ? [missing] : [])];
 	if (job.runDir) parts.push(`run dir ${printable(job.runDir)}`);
 	else if (job.cwd) parts.push(`in ${printable(job.cwd)}`);
-	if (job.slurm) parts.push(`SLURM ${slurmIdText(job.slurm)}`);
+	if (job.task) parts.push(taskIdText(job.task));
 	if (job.launcher) parts.push(`launcher ${job.launcher.pid} ${command(job.launcher.cmd)}`);
 	else parts.push(`rank 0 ${command(job.ranks[0]?.cmd ?? '')}`);
 	return truncate(parts.join('  '), width);
@@ -49,7 +76,7 @@ export function jobLine(job: Job, width = 160, command: (cmd: string) => string 
 export function searchText(selector: RankSelector, pidRunning: boolean): string {
 	switch (selector.kind) {
 		case 'env':
-			return 'looking for your processes with RANK, LOCAL_RANK or SLURM_PROCID set; use --pid or --match';
+			return `looking for your processes with ${rankVariablesText()} set; use --pid or --match`;
 		case 'pid':
 			return pidRunning
 				? `looking among process ${selector.pid} and its descendants`

@@ -1,4 +1,5 @@
 import type {WholeJobEnd} from '../ranks/whole-job.js';
+import {taskSchedulers} from '../scheduler/kinds.js';
 
 // The words of ranks/whole-job.ts's fact: said in the confirm box and by `traintop signal --rank`, before sending.
 
@@ -11,8 +12,10 @@ function why(end: WholeJobEnd): string {
 				: `its elastic agent (${end.name}, as torchrun) stops every rank when one fails`;
 		case 'deepspeed':
 			return 'the DeepSpeed launcher kills every rank when one exits with an error';
-		case 'srun':
-			return 'srun ends the whole step when a task exits with an error if it runs with --kill-on-bad-exit (or KillOnBadExit=1)';
+		default: {
+			const scheduler = taskSchedulers().find(one => one.launcher === end.launcher);
+			return scheduler?.words?.launcherEndsStep ?? `${end.name} may end the whole step when a task exits with an error`;
+		}
 	}
 }
 

@@ -1,5 +1,6 @@
 import type {Job, RankSet} from '../core/types.js';
 import type {RankSelector} from './tree.js';
+import {schedulerOf} from '../scheduler/kinds.js';
 
 // Which one job an action goes to. A signal goes to the ranks of one job, picked explicitly (--job, a
 // RUN_DIR that names it; --pid / --match narrow the search before this) or unambiguously (the only job).
@@ -13,7 +14,7 @@ export type JobChoice =
 	| {readonly kind: 'refused'; readonly jobs: readonly Job[]; readonly why: string};
 
 export interface JobPick {
-	/** --job: a job id (`torchrun:4242`), its launcher pid (`4242`), or a SLURM job (`998`) or step (`998.0`). */
+	/** --job: a job id (`torchrun:4242`), its launcher pid (`4242`), or its scheduler's job (`998`) or step (`998.0`). */
 	readonly job?: string | null;
 	/** The RUN_DIR given (the sampler matched it: RankSet.runDirMatch). */
 	readonly runDir?: string | null;
@@ -32,14 +33,15 @@ function selectorFlag(selector: RankSelector | undefined): string | null {
 }
 
 /**
- * Does `text` name the job: its whole id, its launcher's pid, its SLURM job or job.step (only a job whose step is
- * proven has SLURM ids). Never a part of an id: `29500` is not `rdzv:127.0.0.1:29500`, and `1` not `pid:1`.
+ * Does `text` name the job: its whole id, its launcher's pid, its scheduler's job or job.step as the scheduler says
+ * (only a job whose step is proven has a task). Never a part of an id: `29500` is not `rdzv:127.0.0.1:29500`, and `1`
+ * not `pid:1`.
  */
 export function jobMatches(job: Job, text: string): boolean {
 	const wanted = text.trim();
 	if (wanted === job.id || (job.launcher !== null && wanted === String(job.launcher.pid))) return true;
-	const slurm = job.slurm;
-	return slurm !== null && (wanted === slurm.jobId || wanted === `${slurm.jobId}.${slurm.stepId ?? ''}`);
+	const task = job.task;
+	return task !== null && (schedulerOf(task)?.names(task, wanted) ?? false);
 }
 
 export function chooseJob(set: RankSet, pick: JobPick): JobChoice {

@@ -1,17 +1,14 @@
 import type {RankProcess, SignalState} from '../core/job-types.js';
 import type {ProcReader} from '../system/procfs.js';
+import {taskSchedulers} from '../scheduler/kinds.js';
 
 // What the TUI's rank detail shows of one rank: what the last scan knew (state, CPU, memory, signals)
 // and what only /proc knows and no scan keeps (the whole argv, the working directory, the launch
 // variables, each worker's RSS). Read once, when the detail is asked for: a few small /proc files,
 // never per tick. Plain data, no words: ui/rank-detail-lines.ts writes them.
 
-/**
- * The variables that say where a rank sits in its job, in the order shown: the torch launcher's, then
- * SLURM's, then the GPUs it may use. Only these: an environment also holds tokens and passwords, which
- * have no place on a screen someone may be sharing.
- */
-export const RANK_VARIABLES = [
+/** The torch launchers' variables, shown first. */
+const LAUNCH_VARIABLES = [
 	'RANK',
 	'LOCAL_RANK',
 	'WORLD_SIZE',
@@ -19,13 +16,16 @@ export const RANK_VARIABLES = [
 	'MASTER_ADDR',
 	'MASTER_PORT',
 	'TORCHELASTIC_RUN_ID',
-	'SLURM_JOB_ID',
-	'SLURM_STEP_ID',
-	'SLURM_PROCID',
-	'SLURM_LOCALID',
-	'SLURM_NTASKS',
-	'CUDA_VISIBLE_DEVICES',
-] as const;
+];
+
+/**
+ * The variables that say where a rank sits in its job, in the order shown: the torch launcher's, then each
+ * scheduler's (its task's ids), then the GPUs it may use. Only these: an environment also holds tokens and
+ * passwords, which have no place on a screen someone may be sharing.
+ */
+export function rankVariables(): readonly string[] {
+	return [...LAUNCH_VARIABLES, ...taskSchedulers().flatMap(one => one.detailVars), 'CUDA_VISIBLE_DEVICES'];
+}
 
 export interface WorkerDetail {
 	readonly pid: number;
@@ -46,7 +46,7 @@ export interface RankDetail {
 	/** False when argv is the scan's cmd, not /proc/PID/cmdline (the read failed, or a zombie has none). */
 	readonly argvExact: boolean;
 	readonly cwd: string | null;
-	/** The RANK_VARIABLES set in its environment, in that order; null when the environment is unreadable. */
+	/** The rankVariables() set in its environment, in that order; null when the environment is unreadable. */
 	readonly variables: readonly {readonly name: string; readonly value: string}[] | null;
 	/** The watched signals as the last scan read them. */
 	readonly signals: Readonly<Record<string, SignalState>>;
@@ -116,7 +116,7 @@ export function rankDetail(rank: RankProcess, proc: ProcReader, readAt: number):
 		variables:
 			environ === null
 				? null
-				: RANK_VARIABLES.flatMap(name => {
+				: rankVariables().flatMap(name => {
 						const value = environ.get(name);
 						return value === undefined ? [] : [{name, value}];
 					}),

@@ -10,13 +10,15 @@ import {
 	type UnprovenReason,
 } from '../core/types.js';
 import type {ProcReader} from '../system/procfs.js';
+import {taskFromEnv} from '../scheduler/kinds.js';
+import type {ScheduledJob} from '../scheduler/task.js';
 import {searchText} from '../format/jobs.js';
 import {signalStates} from './dispositions.js';
 import {describeJob} from './job-facts.js';
 import {decodeWaitStatus, JobTracker} from './lifecycle.js';
 import {jobEvidence, jobsNaming, type RunDirEvidence} from './run-dir-match.js';
 import {CLOCK_TICKS_PER_SECOND, readBootTimeMs} from './proc-clock.js';
-import {slurmInfo} from '../slurm/task-env.js';
+import {isStepDaemon} from './programs.js';
 import {nextStall, type StallState} from './stall.js';
 import {
 	buildRankTree,
@@ -39,8 +41,8 @@ export interface RankSamplerOptions {
 	readonly now?: () => number;
 	/** Epoch ms of boot, to turn start times into times; read from /proc/stat by default. */
 	readonly bootTimeMs?: number;
-	/** traintop's own SLURM job (inside an allocation): only that job's tasks are ranks. */
-	readonly slurmJob?: string | null;
+	/** traintop's own scheduler job (inside an allocation): only that job's tasks are ranks. */
+	readonly schedulerJob?: ScheduledJob | null;
 	/** The RUN_DIR given, absolute: the job that names it gets it as its run dir. */
 	readonly runDir?: string | null;
 }
@@ -129,9 +131,9 @@ export class RankSampler {
 				gpuMemoryBytes: gpuMemoryOf([stat.pid, ...r.workers], gpu),
 				signals: signalStates(status),
 				workers: r.workers,
-				// SLURM ids only where the step is proven (job-proof.ts): a stranger's SLURM_JOB_ID must not make it a
-				// task of the job for --slurm-job or the SLURM pane.
-				slurm: r.inSlurmStep ? slurmInfo(env) : null,
+				// The task only where its step is proven (job-proof.ts): a stranger's copy of the job's variables must not
+				// make it a task of the scheduler's job for its signal route or its pane.
+				task: r.inStep ? taskFromEnv(env) : null,
 				stalled: stall.stalled,
 				stopped: stat.state === 'T' || stat.state === 't',
 				job: '',
@@ -186,7 +188,7 @@ export class RankSampler {
 		const live = new Set(present.map(f => processIdentity(f)));
 		for (const key of this.#cache.keys()) if (!live.has(key.slice(0, key.indexOf('|')))) this.#cache.delete(key);
 		this.#tree = buildRankTree(present, selector, this.#self, {
-			slurmJob: this.#options.slurmJob ?? null,
+			schedulerJob: this.#options.schedulerJob ?? null,
 			cgroupOf: pid => proc.cgroup?.(pid) ?? null,
 			usesGpu: pid => proc.openFiles(pid)?.some(file => file.startsWith('/dev/nvidia')) ?? false,
 		});
@@ -247,10 +249,10 @@ export class RankSampler {
 		const uid = stat && proc.owner(pid);
 		if (!stat || uid === null || uid === undefined) return null;
 		const base = {pid, ppid: stat.ppid, uid, startTime: stat.startTime, comm: stat.comm, session: stat.session};
-		// Other users' environments are unreadable anyway, and their processes never ours to signal. A slurmstepd's
-		// title (`slurmstepd: [42.0]`) is read: it proves which step the tasks under it belong to.
+		// Other users' environments are unreadable anyway, and their processes never ours to signal. A step daemon's
+		// title (root's) is read: it proves which step the tasks under it belong to (ranks/job-proof.ts).
 		if (uid !== this.#self.uid)
-			return {...base, argv: stat.comm === 'slurmstepd' ? (proc.cmdline(pid) ?? []) : [], env: null};
+			return {...base, argv: isStepDaemon(stat.comm) ? (proc.cmdline(pid) ?? []) : [], env: null};
 		const key = `${processIdentity(stat)}|${stat.comm}`;
 		const cached = this.#cache.get(key);
 		if (cached) return {...base, ...cached};

@@ -1,22 +1,15 @@
 import type {Job, JobIdentityKind, LauncherProcess, RankProcess} from '../core/types.js';
-import {envInteger} from './tree.js';
+import {taskSchedulers} from '../scheduler/kinds.js';
+import {envInteger} from './env-integer.js';
 
-// A job's facts from its ranks: world size, how many ranks this host should have, its SLURM ids.
+// A job's facts from its ranks: world size, how many ranks this host should have, its scheduler's task ids.
 
-/** `4`, `4(x2)` → 4: SLURM's tasks per node when every node has the same number; null for `3,2` or nothing. */
-function uniformTasksPerNode(value: string | undefined): number | null {
-	const match = value === undefined ? null : /^(\d+)(?:\(x\d+\))?$/.exec(value.trim());
-	return match ? Number(match[1]) : null;
-}
-
-/** Ranks this host should run: LOCAL_WORLD_SIZE (torchrun), else SLURM's uniform tasks per node. */
+/** Ranks this host should run: LOCAL_WORLD_SIZE (torchrun), else what a scheduler's variables say (tasks per node). */
 function localWorldSize(envs: readonly (ReadonlyMap<string, string> | null)[]): number | null {
 	for (const env of envs) {
 		if (!env) continue;
-		const size =
-			envInteger(env.get('LOCAL_WORLD_SIZE')) ??
-			uniformTasksPerNode(env.get('SLURM_STEP_TASKS_PER_NODE')) ??
-			uniformTasksPerNode(env.get('SLURM_TASKS_PER_NODE'));
+		let size = envInteger(env.get('LOCAL_WORLD_SIZE'));
+		for (const scheduler of taskSchedulers()) size ??= scheduler.localWorldSize(env);
 		if (size !== null) return size;
 	}
 	return null;
@@ -43,6 +36,6 @@ export function describeJob(
 		allLocalRanksPresent: local === null || present >= local,
 		runDir,
 		cwd,
-		slurm: ranks.find(r => r.slurm)?.slurm ?? null,
+		task: ranks.find(r => r.task)?.task ?? null,
 	};
 }

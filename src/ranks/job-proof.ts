@@ -1,11 +1,13 @@
 import type {MembershipProof, UnprovenReason} from '../core/types.js';
+import {taskFromEnv, taskSchedulers} from '../scheduler/kinds.js';
+import type {TaskStep} from '../scheduler/task.js';
 import {canBeLauncher, isReaper, isShell} from './programs.js';
 import type {ProcessFacts} from './process-facts.js';
 
 // What proves that a rank belongs to a job. Environment variables prove nothing: any process of the user can be
-// started with a job's MASTER_ADDR, SLURM_JOB_ID or TORCHELASTIC_RUN_ID, and a job-scoped signal would then reach
-// it. What a stranger cannot set is where the process sits: under the launcher that started the job's ranks, under
-// the SLURM step's slurmstepd (root's) or in the step's cgroup, or started by the same shell in the same session.
+// started with a job's MASTER_ADDR, TORCHELASTIC_RUN_ID or its scheduler's job id, and a job-scoped signal would then
+// reach it. What a stranger cannot set is where the process sits: under the launcher that started the job's ranks,
+// under the scheduler step's daemon (root's) or in the step's cgroup, or started by the same shell in the same session.
 
 export interface GroupContext {
 	readonly byPid: ReadonlyMap<number, ProcessFacts>;
@@ -14,11 +16,11 @@ export interface GroupContext {
 	/** Pids that are ranks or workers of ranks: never a launcher. */
 	readonly isCandidate: ReadonlySet<number>;
 	readonly self: {readonly pid: number; readonly uid: number};
-	/** /proc/PID/cgroup's text, read only for a SLURM task no slurmstepd is seen above; null when unreadable. */
+	/** /proc/PID/cgroup's text, read only for a scheduler's task no step daemon is seen above; null when unreadable. */
 	readonly cgroupOf?: (pid: number) => string | null;
 }
 
-/** An ancestor the user may see as the job's launcher: theirs, not a shell or SLURM daemon, not traintop's own ancestor. */
+/** An ancestor the user may see as the job's launcher: theirs, not a shell or a scheduler's program, not traintop's ancestor. */
 export function usableLauncher(pid: number | undefined, context: GroupContext): ProcessFacts | null {
 	const launcher = pid === undefined ? undefined : context.byPid.get(pid);
 	if (!launcher || launcher.pid <= 1 || launcher.uid !== context.self.uid) return null;
@@ -60,50 +62,33 @@ export function unanchoredReason(process: ProcessFacts, context: GroupContext): 
 	return !parent || parent.pid <= 1 || isReaper(parent) ? 'orphan' : 'env-only';
 }
 
-/** `slurmstepd: [4242.0]` (its whole rewritten command line) → {job: '4242', step: '0'}; array tasks `[4242_3.0]` too. */
-function parseStepdTitle(title: string): {job: string; step: string} | null {
-	const match = /^slurmstepd: \[(\d+(?:_\d+)?)\.([A-Za-z0-9_]+)\]$/.exec(title);
-	return match ? {job: match[1]!, step: match[2]!} : null;
+/** The job and step a task's environment names, and its scheduler; null: no scheduler's task. */
+export function claimedStep(env: ReadonlyMap<string, string> | null): (TaskStep & {readonly scheduler: string}) | null {
+	const task = env === null ? null : taskFromEnv(env);
+	return task && {scheduler: task.scheduler, job: task.jobId, step: task.stepId};
 }
 
 /**
- * The SLURM job and step a /proc/PID/cgroup places the process in: `job_J/step_S` below a slurm directory (cgroup v1
- * `/slurm/uid_U/job_J/step_S/…`, v2 `/system.slice/slurmstepd.scope/job_J/step_S/…`). Only root moves a process there.
- */
-function stepOfCgroup(text: string): {job: string; step: string} | null {
-	for (const line of text.split('\n')) {
-		const match = /\/slurm[^/]*\/(?:[^\n]*\/)?job_(\d+)\/step_([A-Za-z0-9_]+)(?:\/|$)/.exec(line);
-		if (match) return {job: match[1]!, step: match[2]!};
-	}
-	return null;
-}
-
-/** The SLURM job and step a task's environment names; null outside SLURM. */
-export function claimedStep(env: ReadonlyMap<string, string> | null): {job: string; step: string | null} | null {
-	const job = env?.get('SLURM_JOB_ID') ?? env?.get('SLURM_JOBID');
-	if (job === undefined) return null;
-	return {job, step: env?.get('SLURM_STEP_ID') ?? env?.get('SLURM_STEPID') ?? null};
-}
-
-/**
- * Is the task in the SLURM job and step its environment names? The nearest slurmstepd above it (root's: slurmd runs
- * it) must be that step's, else its cgroup must be that step's. A step id the environment leaves out (a batch
- * script's own processes) accepts any step of the job.
+ * Is the task in the scheduler's job and step its environment names? The nearest step daemon above it (root's: the
+ * scheduler's node daemon runs it) must be that step's, else its cgroup must be that step's. A step id the
+ * environment leaves out (a batch script's own processes) accepts any step of the job.
  */
 export function inClaimedStep(process: ProcessFacts, context: GroupContext): boolean {
 	const claim = claimedStep(process.env);
-	if (claim === null) return false;
-	const fits = (found: {job: string; step: string} | null) =>
+	const scheduler = claim && taskSchedulers().find(one => one.kind === claim.scheduler);
+	if (!claim || !scheduler) return false;
+	const fits = (found: TaskStep | null) =>
 		found !== null && found.job === claim.job && (claim.step === null || found.step === claim.step);
+	const daemon = scheduler.stepDaemon;
 	for (const pid of context.ancestors(process.pid)) {
 		const ancestor = context.byPid.get(pid);
 		if (!ancestor) break;
-		const title = parseStepdTitle(ancestor.argv.join(' '));
-		if (title === null && ancestor.comm !== 'slurmstepd') continue;
-		// The first slurmstepd above decides: a task of another step is not in this one.
+		const title = daemon.step(ancestor.argv.join(' '));
+		if (title === null && ancestor.comm !== daemon.comm) continue;
+		// The first step daemon above decides: a task of another step is not in this one.
 		if (ancestor.uid === 0 && fits(title)) return true;
 		break;
 	}
 	const cgroup = context.cgroupOf?.(process.pid) ?? null;
-	return cgroup !== null && fits(stepOfCgroup(cgroup));
+	return cgroup !== null && fits(scheduler.cgroupStep(cgroup));
 }

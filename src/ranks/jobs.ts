@@ -9,6 +9,7 @@ import {
 	unanchoredReason,
 	usableLauncher,
 } from './job-proof.js';
+import {taskSchedulers} from '../scheduler/kinds.js';
 import {programName} from './programs.js';
 import type {ProcessFacts} from './process-facts.js';
 
@@ -17,7 +18,7 @@ export type {GroupContext} from './job-proof.js';
 // Which ranks are one job: a pure function of process facts, so each rule has a table test. The identity is the
 // strongest one the ranks carry AND prove (ARCHITECTURE.md "a job is the unit"; job-proof.ts says what proves):
 //   1. the torchrun / elastic agent: TORCHELASTIC_RUN_ID, proven by the agent above the rank (not PID 1, not a shell);
-//   2. the SLURM job and step (SLURM_JOB_ID, SLURM_STEP_ID), proven by the step's slurmstepd above it or its cgroup;
+//   2. a scheduler's job and step (its task's variables), proven by the step's daemon above it or its cgroup;
 //   3. the rendezvous: MASTER_ADDR:MASTER_PORT, proven by one launcher (or one shell session) that started them all;
 //   4. the nearest launcher ancestor (deepspeed, accelerate, mpirun, a Python launcher);
 //   5. nothing: a lone rank is a job of its own, never merged with another by guesswork.
@@ -68,9 +69,11 @@ function elasticJob(process: ProcessFacts, context: GroupContext): Proven | null
 	return agent && {id: launcherId(agent), identity: 'elastic', provenBy: 'launcher-tree', launcher: agent};
 }
 
-function slurmId(process: ProcessFacts): string | null {
+/** The scheduler's id of the job and step the rank's environment claims (`KIND:J.S`, one id on every node). */
+function stepId(process: ProcessFacts): string | null {
 	const claim = claimedStep(process.env);
-	return claim && `slurm:${claim.step === null ? claim.job : `${claim.job}.${claim.step}`}`;
+	const scheduler = claim && taskSchedulers().find(one => one.kind === claim.scheduler);
+	return claim && scheduler ? scheduler.jobId(claim) : null;
 }
 
 function rdzvId(process: ProcessFacts): string | null {
@@ -111,13 +114,13 @@ export function groupJobs<R extends {readonly process: ProcessFacts}>(
 			join(elastic, rank);
 			continue;
 		}
-		const slurm = slurmId(process);
-		if (slurm !== null) {
+		const step = stepId(process);
+		if (step !== null) {
 			if (inClaimedStep(process, context)) {
-				join({id: slurm, identity: 'slurm', provenBy: 'slurm-step', launcher: null}, rank);
+				join({id: step, identity: 'scheduler', provenBy: 'scheduler-step', launcher: null}, rank);
 				continue;
 			}
-			claimed.push({id: slurm, reason: 'not-in-step'});
+			claimed.push({id: step, reason: 'not-in-step'});
 		}
 		const anchor = anchorOf(process, context);
 		const rendezvous = rdzvId(process);

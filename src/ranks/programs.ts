@@ -1,24 +1,19 @@
 import path from 'node:path';
+import {taskSchedulers} from '../scheduler/kinds.js';
 
 // What a process's program is, from its argv and comm: which programs can never be a rank (a shell that
-// inherited SLURM_PROCID is not one) and which are never offered as a launcher.
+// inherited a scheduler's task index is not one) and which are never offered as a launcher.
 
-/** Shells: a batch script's `bash` carries SLURM_PROCID, an interactive shell may carry RANK; neither trains. */
+/** Shells: a batch script's `bash` carries the scheduler's task index, an interactive shell may carry RANK; neither trains. */
 const SHELLS = new Set(['bash', 'sh', 'dash', 'zsh', 'fish', 'ksh', 'mksh', 'tcsh', 'csh', 'ash', 'busybox']);
 
 /**
- * Never a rank, whatever the environment: SLURM's own processes (srun forwards signals to its tasks from a
- * signal thread, so /proc shows every signal blocked and unhandled; slurmstepd is the step's daemon),
- * terminals and session managers, package runners, nvidia-smi (a child of a traintop that runs under srun
- * inherits SLURM_PROCID), and traintop itself.
+ * Never a rank, whatever the environment: terminals and session managers, package runners, nvidia-smi (a child of
+ * a traintop that runs in a scheduler's step inherits its task's variables), and traintop itself; and each
+ * scheduler's own programs (its launcher, its step daemon: schedulerProgram).
  */
 const NEVER_A_RANK = new Set([
 	...SHELLS,
-	'srun',
-	'slurmstepd',
-	'sbatch',
-	'salloc',
-	'sattach',
 	'tmux',
 	'tmux: server',
 	'screen',
@@ -39,7 +34,7 @@ const NEVER_A_RANK = new Set([
 ]);
 
 /**
- * Launchers and runners: they start the ranks (and may carry SLURM_PROCID, as torchrun inside an srun step does)
+ * Launchers and runners: they start the ranks (and may carry a scheduler's task index, as torchrun in a step does)
  * but are not ranks themselves; launchers are offered as a job's launcher.
  */
 const LAUNCHERS = new Set([
@@ -104,25 +99,38 @@ export function programName({argv}: ProgramFacts): string {
 	return first;
 }
 
-/** The names a process goes by: comm, argv[0] (`slurmstepd: [42.0]` as `slurmstepd` too), the program run. */
+/** The names a process goes by: comm, argv[0] (a daemon's title `daemon: [42.0]` as `daemon` too), the program run. */
 function names(facts: ProgramFacts): string[] {
 	const first = base(facts.argv[0]);
 	return [first, first.split(':')[0]!, programName(facts), ...(facts.comm === undefined ? [] : [facts.comm])];
 }
 
-/** A process that can carry a rank: not a shell, not SLURM's, not traintop, not a runner of other programs. */
+/** One of a scheduler's own programs (srun, its step daemon…): never a rank, never a launcher. */
+function schedulerProgram(name: string): boolean {
+	return taskSchedulers().some(one => one.programs.includes(name));
+}
+
+/** A scheduler's step daemon (root's), by its comm: its title names the step of the tasks under it. */
+export function isStepDaemon(comm: string): boolean {
+	return taskSchedulers().some(one => one.stepDaemon.comm === comm);
+}
+
+/** A process that can carry a rank: not a shell, not a scheduler's, not traintop, not a runner of other programs. */
 export function canBeRank(facts: ProgramFacts): boolean {
-	return !isTraintop(facts) && !names(facts).some(name => NEVER_A_RANK.has(name) || LAUNCHERS.has(name));
+	return (
+		!isTraintop(facts) &&
+		!names(facts).some(name => NEVER_A_RANK.has(name) || LAUNCHERS.has(name) || schedulerProgram(name))
+	);
 }
 
 /**
- * The step's srun: never a rank (above), but the step's forwarder. srun(1), SIGNALS AND ESCAPE SEQUENCES: "Signals
- * sent to the srun command are automatically forwarded to the tasks it is controlling" — on every node of the step.
- * Its /proc disposition reads "blocked, no handler" for every signal because a dedicated thread takes them with
- * sigwait(2); that is how it forwards, not a sign that the signal would kill it.
+ * A step's launcher (a scheduler's: srun): never a rank (above), but the step's forwarder, which passes a signal on
+ * to every task of the step on every node. Its /proc disposition may read "blocked, no handler" for every signal
+ * because a dedicated thread takes them with sigwait(2); that is how it forwards, not a sign that it would die.
  */
 export function isStepForwarder(facts: ProgramFacts): boolean {
-	return base(facts.argv[0]) === 'srun' || facts.comm === 'srun';
+	const first = base(facts.argv[0]);
+	return taskSchedulers().some(one => first === one.launcher || facts.comm === one.launcher);
 }
 
 /** A shell: it starts what the user types, so ranks it started in one session are one start (ranks/job-proof.ts). */
@@ -145,5 +153,5 @@ export function runsPython(facts: ProgramFacts): boolean {
 }
 
 export function canBeLauncher(facts: ProgramFacts): boolean {
-	return !isTraintop(facts) && !names(facts).some(name => NEVER_A_LAUNCHER.has(name));
+	return !isTraintop(facts) && !names(facts).some(name => NEVER_A_LAUNCHER.has(name) || schedulerProgram(name));
 }

@@ -1,6 +1,7 @@
 import type {Job, RankProcess, SignalState} from '../core/types.js';
 import type {ProcReader} from '../system/procfs.js';
 import {signalState, wouldStop, wouldTerminate} from './dispositions.js';
+import {taskFromEnv} from '../scheduler/kinds.js';
 import {isStepForwarder} from './programs.js';
 import {type SignalName, stopsByDefault} from './signals.js';
 
@@ -15,7 +16,7 @@ import {type SignalName, stopsByDefault} from './signals.js';
 // - so is a handled signal to a rank that is stopped (it would act only at some later SIGCONT); an ignored
 //   signal is never sent (it would do nothing), so neither reads as an action that happened (exit 3).
 //   A view never forces (session/actions.ts), so the TUI never stops a rank.
-// The one exception to "only ranks" is a SLURM step's srun as its forwarder (sendToForwarder), under the same
+// The one exception to "only ranks" is a scheduler step's launcher as its forwarder (sendToForwarder), under the same
 // identity and ownership checks.
 
 export type Outcome = 'sent' | 'refused' | 'gone' | 'denied';
@@ -143,20 +144,22 @@ export function sendSignal(request: SendRequest): {results: SendResult[]; unknow
 	return {results: targets.map(target => sendOne(target, request)), unknown};
 }
 
-/** A step's srun on this node, as found (its identity is re-checked before the kill). */
+/** A step's launcher on this node (the scheduler's: srun), as found (its identity is re-checked before the kill). */
 export interface ForwarderTarget {
 	readonly pid: number;
 	readonly startTime: number;
-	/** The SLURM job it must belong to (its environment's SLURM_JOB_ID). */
+	/** Its program's name, for the messages: 'srun'. */
+	readonly program: string;
+	/** The scheduler's job it must belong to (its environment's task). */
 	readonly jobId: string;
 	/** `step 3.0` — for the messages. */
 	readonly label: string;
 }
 
 /**
- * SIGNAL to a step's srun, which forwards it to every task of the step on every node (isStepForwarder says why its
+ * SIGNAL to a step's launcher, which forwards it to every task of the step on every node (isStepForwarder says why its
  * own disposition is not checked). The other rules hold as for a rank: never PID <= 1 or traintop, never another
- * user's process, identity (pid, start time) re-read right before kill(2), and it must still be an srun of the job.
+ * user's process, identity (pid, start time) re-read right before kill(2), and it must still be the job's launcher.
  */
 export function sendToForwarder(
 	target: ForwarderTarget,
@@ -169,7 +172,7 @@ export function sendToForwarder(
 		outcome,
 		reason,
 	});
-	const who = `the srun of ${target.label}`;
+	const who = `the ${target.program} of ${target.label}`;
 	if (target.pid <= 1 || target.pid === self.pid) return result('refused', `PID ${target.pid} is never a target`);
 	const stat = request.proc.stat(target.pid);
 	const status = request.proc.status(target.pid);
@@ -178,9 +181,9 @@ export function sendToForwarder(
 	if (status.uid.real !== self.uid) return result('refused', `pid ${target.pid} belongs to another user`);
 	const argv = request.proc.cmdline(target.pid) ?? [];
 	const env = request.proc.environ(target.pid);
-	const jobId = env?.get('SLURM_JOB_ID') ?? env?.get('SLURM_JOBID');
+	const jobId = env ? taskFromEnv(env)?.jobId : undefined;
 	if (!isStepForwarder({argv, comm: stat.comm}) || (jobId !== undefined && jobId !== target.jobId)) {
-		return result('refused', `pid ${target.pid} is not an srun of job ${target.jobId}`);
+		return result('refused', `pid ${target.pid} is not an ${target.program} of job ${target.jobId}`);
 	}
 	try {
 		(request.kill ?? ((pid, signal) => process.kill(pid, signal)))(target.pid, request.signal);

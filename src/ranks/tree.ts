@@ -1,3 +1,6 @@
+import type {ScheduledJob} from '../scheduler/task.js';
+import {taskFromEnv, taskSchedulers} from '../scheduler/kinds.js';
+import {envInteger} from './env-integer.js';
 import {inClaimedStep} from './job-proof.js';
 import {groupJobs, type GroupContext, type JobGroup} from './jobs.js';
 import type {ProcessFacts} from './process-facts.js';
@@ -24,8 +27,8 @@ export interface TreeRank {
 	readonly process: ProcessFacts;
 	readonly ids: RankIds;
 	readonly workers: readonly number[];
-	/** It runs in the SLURM job and step its environment names (job-proof.ts): only then are its SLURM ids shown and used. */
-	readonly inSlurmStep: boolean;
+	/** It runs in the scheduler's job and step its environment names (job-proof.ts): only then is its task shown and used. */
+	readonly inStep: boolean;
 }
 
 export interface RankTree {
@@ -36,24 +39,33 @@ export interface RankTree {
 	readonly launcher: ProcessFacts | null;
 }
 
-const RANK_VARS = ['RANK', 'LOCAL_RANK', 'SLURM_PROCID'] as const;
-
-/** A non-negative integer environment value ("3", " 3 "); null when absent or anything else. */
-export function envInteger(value: string | undefined): number | null {
-	return value !== undefined && /^\d+$/.test(value.trim()) ? Number(value) : null;
+/** The first of `names` set to an integer in `env`; null when none is. */
+function firstInteger(env: ReadonlyMap<string, string>, names: readonly string[]): number | null {
+	for (const name of names) {
+		const value = envInteger(env.get(name));
+		if (value !== null) return value;
+	}
+	return null;
 }
 
-/** RANK (torchrun, DeepSpeed), else SLURM_PROCID (srun), else LOCAL_RANK (Lightning's spawned ranks). */
+/**
+ * RANK (torchrun, DeepSpeed), else a scheduler's task index (srun's), else LOCAL_RANK (Lightning's spawned ranks);
+ * LOCAL_RANK and WORLD_SIZE before the scheduler's own.
+ */
 export function rankIds(env: ReadonlyMap<string, string>): RankIds {
+	const vars = taskSchedulers().map(scheduler => scheduler.rankVars);
 	return {
-		rank: envInteger(env.get('RANK')) ?? envInteger(env.get('SLURM_PROCID')) ?? envInteger(env.get('LOCAL_RANK')),
-		localRank: envInteger(env.get('LOCAL_RANK')) ?? envInteger(env.get('SLURM_LOCALID')),
-		worldSize: envInteger(env.get('WORLD_SIZE')) ?? envInteger(env.get('SLURM_NTASKS')),
+		rank: firstInteger(env, ['RANK', ...vars.map(v => v.rank), 'LOCAL_RANK']),
+		localRank: firstInteger(env, ['LOCAL_RANK', ...vars.map(v => v.localRank)]),
+		worldSize: firstInteger(env, ['WORLD_SIZE', ...vars.map(v => v.worldSize)]),
 	};
 }
 
+/** RANK, LOCAL_RANK or a scheduler's task index is set: the process says it is a rank. */
 export function carriesRank(env: ReadonlyMap<string, string> | null): boolean {
-	return env !== null && RANK_VARS.some(name => env.has(name));
+	if (env === null) return false;
+	if (env.has('RANK') || env.has('LOCAL_RANK')) return true;
+	return taskSchedulers().some(scheduler => env.has(scheduler.rankVars.rank));
 }
 
 /** The rank a process belongs to, as a comparable key ('' for a --match process without rank variables). */
@@ -64,9 +76,9 @@ function rankKey(facts: ProcessFacts): string {
 }
 
 export interface RankTreeLimits {
-	/** traintop's own SLURM job (inside an allocation): only processes naming it are looked at. */
-	readonly slurmJob: string | null;
-	/** /proc/PID/cgroup's text (a SLURM task's step, when no slurmstepd is seen above it); null when unreadable. */
+	/** traintop's own scheduler job (inside an allocation): only processes whose task is of it are looked at. */
+	readonly schedulerJob: ScheduledJob | null;
+	/** /proc/PID/cgroup's text (a scheduler task's step, when no step daemon is seen above it); null when unreadable. */
 	readonly cgroupOf?: (pid: number) => string | null;
 	/** Has the process a GPU device open: a --match process without rank variables that is not Python may train. */
 	readonly usesGpu?: (pid: number) => boolean;
@@ -76,7 +88,7 @@ export function buildRankTree(
 	all: readonly ProcessFacts[],
 	selector: RankSelector,
 	self: {readonly pid: number; readonly uid: number},
-	limits: RankTreeLimits = {slurmJob: null},
+	limits: RankTreeLimits = {schedulerJob: null},
 ): RankTree {
 	const byPid = new Map(all.map(p => [p.pid, p]));
 	const children = new Map<number, number[]>();
@@ -103,11 +115,15 @@ export function buildRankTree(
 
 	// Only the user's own processes, and never traintop or its ancestors.
 	const excluded = new Set([self.pid, ...ancestors(self.pid)]);
-	// A shell, srun, slurmstepd or another traintop is never a rank, whatever its environment says.
+	// A shell, a scheduler's own program (its launcher, its step daemon) or another traintop is never a rank.
 	const own = all.filter(p => p.uid === self.uid && !excluded.has(p.pid) && p.pid > 1 && canBeRank(p));
-	// Inside an allocation, only that SLURM job's tasks: another job of the same user on this node is not ours.
-	const inScope = (p: ProcessFacts) =>
-		limits.slurmJob === null || (p.env?.get('SLURM_JOB_ID') ?? p.env?.get('SLURM_JOBID')) === limits.slurmJob;
+	// Inside an allocation, only that job's tasks: another job of the same user on this node is not ours.
+	const ownJob = limits.schedulerJob;
+	const inScope = (p: ProcessFacts) => {
+		if (ownJob === null) return true;
+		const task = p.env === null ? null : taskFromEnv(p.env);
+		return task !== null && task.scheduler === ownJob.kind && task.jobId === ownJob.jobId;
+	};
 	let candidates: ProcessFacts[];
 	switch (selector.kind) {
 		case 'env':
@@ -164,7 +180,7 @@ export function buildRankTree(
 		const process = byPid.get(pid)!;
 		const ids =
 			process.env && carriesRank(process.env) ? rankIds(process.env) : {rank: null, localRank: null, worldSize: null};
-		return {process, ids, workers: workers.sort((a, b) => a - b), inSlurmStep: inClaimedStep(process, context)};
+		return {process, ids, workers: workers.sort((a, b) => a - b), inStep: inClaimedStep(process, context)};
 	});
 	ranks.sort((a, b) => (a.ids.rank ?? Infinity) - (b.ids.rank ?? Infinity) || a.process.pid - b.process.pid);
 

@@ -1,4 +1,5 @@
 import type {Job, RankProcess} from '../core/types.js';
+import {schedulerOf} from '../scheduler/kinds.js';
 import type {SignalName} from './signals.js';
 
 // Whether a signal to some of a job's ranks ends all of them (ARCHITECTURE, "A partial signal that ends the whole job
@@ -7,17 +8,17 @@ import type {SignalName} from './signals.js';
 //   group (and, within --max-restarts, starts them all again): torch/distributed/elastic/agent/server/api.py,
 //   SimpleElasticAgent._invoke_run.
 // - DeepSpeed's launcher (deepspeed/launcher/launch.py): a rank that exits with an error makes it kill every rank.
-// - srun ends the step when a task exits with an error only with --kill-on-bad-exit (or KillOnBadExit=1 in
-//   slurm.conf): SLURM's default is 0, under which the other tasks run on (checked on SLURM 22.05), so the fact is
-//   conditional there.
+// - a scheduler's step launcher may end the step when a task exits with an error, depending on a setting traintop
+//   cannot read (its words say which: scheduler/kind.ts), so the fact is conditional there.
 
-export type WholeJobLauncher = 'elastic' | 'deepspeed' | 'srun';
+/** elastic, deepspeed, or a scheduler's step launcher by its program's name (a contract of `signal --json`). */
+export type WholeJobLauncher = 'elastic' | 'deepspeed' | (string & {});
 
 export interface WholeJobEnd {
 	readonly launcher: WholeJobLauncher;
 	/** The launcher's name as the job id gives it (`torchrun`), for the words. */
 	readonly name: string;
-	/** False where it depends on a setting traintop cannot read (srun's --kill-on-bad-exit). */
+	/** False where it depends on a setting traintop cannot read (a scheduler launcher's, such as a kill-on-bad-exit). */
 	readonly certain: boolean;
 	/** How many of the job's ranks would be signalled, and how many it has (the world, where declared). */
 	readonly chosen: number;
@@ -44,7 +45,8 @@ function wholeJobLauncher(job: Job): Pick<WholeJobEnd, 'launcher' | 'name' | 'ce
 	const name = job.id.slice(0, job.id.indexOf(':'));
 	if (job.identity === 'elastic') return {launcher: 'elastic', name, certain: true};
 	if (/\bdeepspeed\b/.test(job.launcher?.cmd ?? '')) return {launcher: 'deepspeed', name: 'deepspeed', certain: true};
-	if (job.slurm !== null) return {launcher: 'srun', name: 'srun', certain: false};
+	const scheduler = job.task && schedulerOf(job.task);
+	if (scheduler) return {launcher: scheduler.launcher, name: scheduler.launcher, certain: false};
 	return null;
 }
 

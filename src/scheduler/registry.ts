@@ -4,6 +4,8 @@ import type {RankSet} from '../core/job-types.js';
 import type {SchedulerSignalRoute} from './signal-route.js';
 import type {SchedulerEntry} from './entry.js';
 import type {SchedulerSource} from './types.js';
+import type {ScheduledJob} from './task.js';
+import {registerKind} from './kinds.js';
 
 // The schedulers traintop knows, in the order they are asked (the first whose environment or flag names a job wins).
 // Adding one is its folder (src/<kind>/) and one line here; a test adds its own with registerScheduler.
@@ -22,20 +24,16 @@ export function schedulers(): readonly SchedulerEntry[] {
 export function registerScheduler(entry: SchedulerEntry): () => void {
 	if (entries.some(one => one.kind === entry.kind)) throw new Error(`scheduler ${entry.kind} is already registered`);
 	entries.splice(entries.length - 1, 0, entry);
+	const removeKind = registerKind(entry);
 	return () => {
 		const at = entries.indexOf(entry);
 		if (at >= 0) entries.splice(at, 1);
+		removeKind();
 	};
 }
 
 export function schedulerEntry(kind: string): SchedulerEntry | null {
 	return entries.find(one => one.kind === kind) ?? null;
-}
-
-/** A job of a scheduler: its kind and its id there. */
-export interface ScheduledJob {
-	readonly kind: string;
-	readonly jobId: string;
 }
 
 /** The scheduler job traintop itself runs inside (an allocation, a pod), or null. */

@@ -11,8 +11,7 @@ import {hostCpuReader} from '../system/cpu.js';
 import {readHostMemory} from '../system/memory.js';
 import {openGpuBackend} from '../system/gpu-backend.js';
 import {procReader} from '../system/procfs.js';
-import {slurmJobOfTraintop} from '../slurm/task-env.js';
-import {followJob} from '../scheduler/registry.js';
+import {followJob, jobOfTraintop} from '../scheduler/registry.js';
 import {sessionActions} from './actions.js';
 import {logPathFrom} from './log-path.js';
 import type {LocalSession} from './types.js';
@@ -58,7 +57,7 @@ export async function openLocalNode(options: LocalNodeOptions): Promise<LocalSes
 		host,
 		stallAfterMs: settings.stallAfter * 1000,
 		// Inside an allocation (or with --slurm-job) only that SLURM job's tasks are ranks; the RUN_DIR names one job.
-		slurmJob: options.slurmJob ?? slurmJobOfTraintop(),
+		schedulerJob: options.slurmJob ? {kind: 'slurm', jobId: options.slurmJob} : jobOfTraintop(),
 		runDir: runDir && path.resolve(runDir),
 	});
 	// With a RUN_DIR the snapshot carries its checkpoints. Sampling does not wait for the first scan (a run dir of

@@ -5,10 +5,12 @@ import {srunConnection} from './agent-transport.js';
 import {SlurmEndWatch} from './end-events.js';
 import {slurmJobNodes} from './job-nodes.js';
 import {SlurmJobReader} from './job-reader.js';
-import {SLURM_KIND, slurmState, slurmViewOf} from './scheduler-state.js';
+import {readSlurmJobOnce} from './read-job.js';
+import {slurmKind} from './kind.js';
+import {slurmState, slurmViewOf} from './scheduler-state.js';
 import type {SlurmView} from './types.js';
 import {slurmJobPick, slurmPlan} from './signal-plan.js';
-import {slurmJobOfTraintop} from './task-env.js';
+import {slurmJobOfTraintop} from './tasks.js';
 
 // SLURM as a scheduler (scheduler/types.ts): the job read from slurmctld on its own slow cadence, a step's end held
 // for the controller's exit, the signal route through srun or scancel, and agents through one `srun --overlap`.
@@ -45,9 +47,9 @@ function follow(jobId: string): SchedulerSource {
 }
 
 export const slurmScheduler: SchedulerEntry = {
-	kind: SLURM_KIND,
-	name: 'SLURM',
+	...slurmKind,
 	jobOfTraintop: env => slurmJobOfTraintop(env),
+	readOnce: async jobId => slurmState(await readSlurmJobOnce(jobId), jobId),
 	follow,
 	signal: {
 		pick: (set, job, flag) => {

@@ -14,6 +14,7 @@ import {type JobFacts, type LocalPids, readBatchScript, readJobFacts, readLocalP
 import {chooseRoute} from './signal-route.js';
 import {localForwarder} from './signal-targets.js';
 import {findTrap, type Trap} from './signal-trap.js';
+import {slurmJobOf} from './tasks.js';
 
 // SLURM's signal route for `traintop signal` (scheduler/signal-route.ts): which SLURM job a signal is for, and how it
 // reaches that job's tasks: the guarded send here, the step's srun, or scancel; each gated on the tasks' dispositions.
@@ -32,7 +33,7 @@ export function slurmJobPick(set: RankSet, job: string | null, slurmJob: string 
 	}
 	const wanted = job?.trim() ?? '';
 	if (!SLURM_JOB_ID.test(wanted)) return null;
-	const others = set.jobs.filter(j => j.slurm?.jobId !== wanted && jobMatches(j, wanted));
+	const others = set.jobs.filter(j => slurmJobOf(j) !== wanted && jobMatches(j, wanted));
 	return others.length === 0 ? wanted : null;
 }
 
@@ -51,7 +52,7 @@ function withoutOwnStep(facts: JobFacts, env: NodeJS.ProcessEnv = process.env): 
  * only those it lists (another SLURM on the same host may have a job J too; its ranks are not this job's).
  */
 function jobsOf(set: RankSet, jobId: string, here: LocalPids | null): Job[] {
-	const jobs = set.jobs.filter(job => job.slurm?.jobId === jobId);
+	const jobs = set.jobs.filter(job => slurmJobOf(job) === jobId);
 	if (here === null) return jobs;
 	return jobs
 		.map(job => ({...job, ranks: job.ranks.filter(rank => here.tasks.has(rank.pid))}))
@@ -78,7 +79,7 @@ export async function slurmPlan(input: SchedulerPlanInput): Promise<SignalPlan |
 	const trap = script === null ? undefined : findTrap(script, signal, signalNumber(signal));
 	// Each running step as seen here; a step none of whose tasks here is a rank (traintop's own --overlap step) is
 	// left out of the targets, so that it neither hides the ranks' local route nor receives the signal.
-	const claimed = input.set.jobs.filter(job => job.slurm?.jobId === jobId).flatMap(job => job.ranks.map(r => r.pid));
+	const claimed = input.set.jobs.filter(job => slurmJobOf(job) === jobId).flatMap(job => job.ranks.map(r => r.pid));
 	const views = 'steps' in facts ? stepViews(facts, here, localJobs, signal, proc, claimed) : [];
 	const leftOut = views.filter(view => view.notRanks !== null).map(view => view.step.id);
 	const targetFacts =

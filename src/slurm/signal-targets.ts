@@ -29,5 +29,5 @@ export function localForwarder(
 	if (!isStepForwarder({argv: proc.cmdline(pid) ?? [], comm: stat.comm})) return null;
 	const env = proc.environ(pid);
 	if ((env?.get('SLURM_JOB_ID') ?? env?.get('SLURM_JOBID')) !== jobId) return null;
-	return {pid, startTime: stat.startTime, jobId, label: `step ${step.id}`};
+	return {pid, startTime: stat.startTime, program: 'srun', jobId, label: `step ${step.id}`};
 }

@@ -2,6 +2,7 @@ import type {Job, RankProcess} from '../core/types.js';
 import type {NodeView} from '../fleet/node-state.js';
 import {linkWords} from '../fleet/node-words.js';
 import {printable} from '../format/printable.js';
+import {schedulerOf} from '../scheduler/kinds.js';
 import {wholeJobWarning} from '../format/whole-job.js';
 import {rankPreview} from '../ranks/preview.js';
 import type {SignalName} from '../ranks/signals.js';
@@ -68,16 +69,16 @@ function runDirWords(job: Job, sessionRunDir: string | null): string {
 
 /**
  * The local route, as `traintop signal` names it (`route: local`), and what it leaves out: ranks the job declares that
- * run elsewhere get nothing from a send here. For a SLURM job the box says which command reaches every task.
+ * run elsewhere get nothing from a send here. For a scheduler's job the box says which command reaches every task.
  */
 function localRoute(job: Job, action: SignalAction): string[] {
 	const local = "route: local — from this node to each rank's pid, checked again just before sending";
 	const elsewhere = job.worldSize === null ? 0 : job.worldSize - job.ranks.length;
 	if (elsewhere <= 0) return [local];
 	const ranks = `${elsewhere} of its ${job.worldSize} ranks run elsewhere and get nothing`;
-	const slurm = job.slurm ? printable(job.slurm.jobId) : undefined;
-	if (slurm === undefined) return [local, `${ranks}: signal them on their nodes`];
-	return [local, `${ranks}: \`traintop signal ${action} --slurm-job ${slurm}\` reaches every task (scancel)`];
+	const words = job.task && schedulerOf(job.task)?.words;
+	if (!job.task || !words) return [local, `${ranks}: signal them on their nodes`];
+	return [local, `${ranks}: ${words.reachEveryTask(action, printable(job.task.jobId))}`];
 }
 
 /** The node whose snapshots show the save: the first of the job's nodes whose agent watches a run dir. */
@@ -175,7 +176,7 @@ export function confirmText(
 	target: SendTarget,
 	scope: LocalScope | NodesScope,
 ): ConfirmText {
-	// A job's id is made of its ranks' environment (SLURM_JOB_ID, MASTER_ADDR…): shown, never obeyed.
+	// A job's id is made of its ranks' environment (the scheduler's job id, MASTER_ADDR…): shown, never obeyed.
 	const id = printable(target.job);
 	const title = `Send ${signalWord(action, signal)} to job ${id}?`;
 	const gone = {title, lines: [`job ${id} is no longer running: nothing will be sent`]};

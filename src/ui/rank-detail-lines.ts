@@ -1,6 +1,7 @@
 import type {JobEvent, SignalState} from '../core/types.js';
 import {formatDuration} from '../format/duration.js';
 import {printable} from '../format/printable.js';
+import {schedulerVariablesText} from '../format/jobs.js';
 import {LEVEL_TAG} from '../format/levels.js';
 import {columns} from '../format/columns.js';
 import {wrapText, wrapWords} from '../format/wrap-text.js';
@@ -92,7 +93,10 @@ function variableLines(detail: RankDetail, width: number): string[] {
 		return item("not in the last scan: its node's agent reads them", width);
 	if (detail.variables === null) return item("not readable: the environment of another user's process", width);
 	if (detail.variables.length === 0)
-		return item('none of RANK, LOCAL_RANK, WORLD_SIZE, MASTER_ADDR, SLURM_… is set', width);
+		return item(
+			`none of ${['RANK', 'LOCAL_RANK', 'WORLD_SIZE', 'MASTER_ADDR', ...schedulerVariablesText()].join(', ')} is set`,
+			width,
+		);
 	const name = Math.max(...detail.variables.map(v => v.name.length)) + 2;
 	return detail.variables.flatMap(v =>
 		wrapText(`${ITEM}${v.name.padEnd(name)}${v.value}`, width, ' '.repeat(ITEM.length + name)),

@@ -138,7 +138,7 @@ export type SendEvent =
 			readonly timeoutS: number;
 	  };
 
-/** `sending SIGUSR1 (save) to job slurm:998.0…`: the result box while the send runs (the agents answer). */
+/** `sending SIGUSR1 (save) to job rdzv:10.0.0.1:29500…`: the result box while the send runs (the agents answer). */
 function sendingView(action: SignalAction, signal: SignalName, target: SendTarget): TextView {
 	const through = acrossNodes(target) ? " through its nodes' agents" : '';
 	return {title: `sending ${signalWord(action, signal)} to job ${printable(target.job)}${through}…`, lines: []};

@@ -4,6 +4,7 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, beforeEach, describe, expect, test} from 'vitest';
 import type {DetailMessage} from '../../src/agent/protocol.js';
+import {rankFromWire} from '../../src/agent/wire-tasks.js';
 import type {RankProcess} from '../../src/core/types.js';
 import type {DemoJob} from '../../src/demo/job.js';
 import {agentMessages} from '../helpers/agent-messages.js';
@@ -34,7 +35,9 @@ const answerTo = (run: CliRun, id: string) =>
 /** The ranks of the latest snapshot that carried them. */
 function scannedRanks(run: CliRun): readonly RankProcess[] {
 	const withRanks = agentMessages(run).findLast(m => m.kind === 'snapshot' && m.snapshot.ranks);
-	return withRanks?.kind === 'snapshot' ? (withRanks.snapshot.ranks?.jobs.flatMap(job => job.ranks) ?? []) : [];
+	return withRanks?.kind === 'snapshot'
+		? (withRanks.snapshot.ranks?.jobs.flatMap(job => job.ranks.map(rankFromWire)) ?? [])
+		: [];
 }
 
 async function ask(run: CliRun, id: string, pid: number, startTime: number): Promise<DetailMessage> {

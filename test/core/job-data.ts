@@ -22,7 +22,7 @@ function rank(n: number, job: string, extra: Partial<RankProcess> = {}): RankPro
 		gpuMemoryBytes: null,
 		signals: {},
 		workers: [],
-		slurm: null,
+		task: null,
 		stalled: false,
 		stopped: false,
 		job,
@@ -43,7 +43,7 @@ export function job(id: string, count: number, each: (n: number) => Partial<Rank
 		allLocalRanksPresent: true,
 		runDir: null,
 		cwd: '/runs/exp1',
-		slurm: null,
+		task: null,
 	};
 }
 

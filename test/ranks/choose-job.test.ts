@@ -13,7 +13,7 @@ function job(id: string, launcherPid: number | null, slurm: {jobId: string; step
 		allLocalRanksPresent: true,
 		runDir: null,
 		cwd: null,
-		slurm: slurm && {...slurm, restartCount: 0, procId: 0},
+		task: slurm && {scheduler: 'slurm', ...slurm, restartCount: 0, taskId: 0},
 	};
 }
 

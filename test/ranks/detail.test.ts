@@ -2,7 +2,7 @@ import {realpathSync} from 'node:fs';
 import {hostname} from 'node:os';
 import {afterEach, describe, expect, test} from 'vitest';
 import type {RankProcess} from '../../src/core/types.js';
-import {RANK_VARIABLES, rankDetail} from '../../src/ranks/detail.js';
+import {rankDetail, rankVariables} from '../../src/ranks/detail.js';
 import {RankSampler} from '../../src/ranks/discover.js';
 import {type ProcReader, type ProcStat, type ProcStatus, procReader} from '../../src/system/procfs.js';
 import {startPython, type PythonChild} from '../helpers/python-child.js';
@@ -67,7 +67,7 @@ describe('rankDetail', () => {
 		expect(detail.argv).toEqual(['/opt/conda/bin/python3', '-u', 'train.py', '--name', 'two words']);
 		expect(detail.argvExact).toBe(true);
 		expect(detail.cwd).toBe('/home/u/runs/a');
-		// In RANK_VARIABLES' order, not the environment's; PATH and the token are never shown.
+		// In rankVariables()' order, not the environment's; PATH and the token are never shown.
 		expect(detail.variables).toEqual([
 			{name: 'RANK', value: '0'},
 			{name: 'MASTER_ADDR', value: '10.0.0.7'},
@@ -98,7 +98,7 @@ describe('rankDetail', () => {
 	test('a rank with none of the variables set lists none', () => {
 		const detail = rankDetail(theRank, fakeProc({environ: () => new Map([['HOME', '/home/u']])}), 5)!;
 		expect(detail.variables).toEqual([]);
-		expect(RANK_VARIABLES).toContain('SLURM_PROCID');
+		expect(rankVariables()).toContain('SLURM_PROCID');
 	});
 });
 

@@ -69,9 +69,9 @@ describe('RankSampler on real processes', () => {
 			cpuPercent: null,
 		});
 		expect(first?.cmd).toContain(tag);
-		// SLURM_JOB_ID in its environment, but no step of job 777 above it (nor its cgroup): no SLURM ids (job-proof.ts).
-		expect(first?.slurm).toBeNull();
-		expect(second?.slurm).toBeNull();
+		// SLURM_JOB_ID in its environment, but no step of job 777 above it (nor its cgroup): no task (job-proof.ts).
+		expect(first?.task).toBeNull();
+		expect(second?.task).toBeNull();
 		expect(first?.signals.SIGUSR1?.disposition).toBe('handled');
 		expect(second?.signals.SIGUSR1?.disposition).toBe('default');
 		expect(first?.rssBytes).toBeGreaterThan(1_000_000);

@@ -43,7 +43,9 @@ function elastic(agent: number, runId: string, port: string): ProcessFacts[] {
 }
 
 const jobsOf = (all: ProcessFacts[], slurmJob: string | null = null) =>
-	buildRankTree(all, {kind: 'env'}, ME, {slurmJob}).jobs.map(job => ({
+	buildRankTree(all, {kind: 'env'}, ME, {
+		schedulerJob: slurmJob === null ? null : {kind: 'slurm', jobId: slurmJob},
+	}).jobs.map(job => ({
 		id: job.id,
 		identity: job.identity,
 		launcher: job.launcher?.pid ?? null,
@@ -88,8 +90,8 @@ describe('jobs', () => {
 			task(61, '1', '0'),
 		];
 		expect(jobsOf(all).map(j => [j.id, j.identity, j.ranks])).toEqual([
-			['slurm:4242.0', 'slurm', [51, 52]],
-			['slurm:4242.1', 'slurm', [61]],
+			['slurm:4242.0', 'scheduler', [51, 52]],
+			['slurm:4242.1', 'scheduler', [61]],
 		]);
 	});
 
@@ -245,7 +247,7 @@ describe('jobs', () => {
 		expect(proofOf(all)).toEqual([
 			{
 				id: 'slurm:9.0',
-				provenBy: 'slurm-step',
+				provenBy: 'scheduler-step',
 				ranks: [51],
 				unproven: [
 					[61, 'not-in-step'],
@@ -254,7 +256,7 @@ describe('jobs', () => {
 			},
 		]);
 		const tree = buildRankTree(all, {kind: 'env'}, ME);
-		expect(tree.ranks.map(r => [r.process.pid, r.inSlurmStep])).toEqual([[51, true]]);
+		expect(tree.ranks.map(r => [r.process.pid, r.inStep])).toEqual([[51, true]]);
 	});
 
 	test("a SLURM task is proven by its step's cgroup when no slurmstepd is seen above it", () => {
@@ -264,7 +266,7 @@ describe('jobs', () => {
 			70: '0::/system.slice/slurmstepd.scope/job_9/step_0/user/task_0\n',
 			71: '0::/user.slice/user-1000.slice/session-3.scope\n',
 		};
-		const tree = buildRankTree(all, {kind: 'env'}, ME, {slurmJob: null, cgroupOf: pid => cgroups[pid] ?? null});
+		const tree = buildRankTree(all, {kind: 'env'}, ME, {schedulerJob: null, cgroupOf: pid => cgroups[pid] ?? null});
 		expect(
 			tree.jobs.map(j => [j.id, j.ranks.map(r => r.process.pid), j.unproven.map(u => u.member.process.pid)]),
 		).toEqual([['slurm:9.0', [70], [71]]]);
@@ -296,7 +298,7 @@ describe('jobs', () => {
 		];
 		const match = {kind: 'match', pattern: /train/} as const;
 		const pids = (usesGpu?: (pid: number) => boolean) =>
-			buildRankTree(all, match, ME, {slurmJob: null, ...(usesGpu ? {usesGpu} : {})}).ranks.map(r => r.process.pid);
+			buildRankTree(all, match, ME, {schedulerJob: null, ...(usesGpu ? {usesGpu} : {})}).ranks.map(r => r.process.pid);
 		expect(pids()).toEqual([201]);
 		expect(pids(pid => pid === 204)).toEqual([201, 204]);
 	});

@@ -17,7 +17,7 @@ function job(ranks: RankProcess[], id = 'torchrun:10'): Job {
 		allLocalRanksPresent: true,
 		runDir: null,
 		cwd: null,
-		slurm: null,
+		task: null,
 	};
 }
 

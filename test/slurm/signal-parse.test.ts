@@ -79,7 +79,7 @@ describe('the route', () => {
 	};
 	const rank = (n: number) => ({rank: n, pid: 25520 + n}) as unknown as Job['ranks'][number];
 	const job = (ranks: number[]) => ({id: 'slurm:7.0', ranks: ranks.map(rank)}) as unknown as Job;
-	const srun: ForwarderTarget = {pid: 25505, startTime: 1, jobId: '7', label: 'step 7.0'};
+	const srun: ForwarderTarget = {pid: 25505, startTime: 1, program: 'srun', jobId: '7', label: 'step 7.0'};
 	const handled: SignalState = {disposition: 'handled', blocked: false, pending: false, terminatesByDefault: true};
 	const base: RouteInput = {
 		jobId: '7',

@@ -53,8 +53,15 @@ describe('confirmText', () => {
 
 	test('ranks elsewhere: the local route leaves them out, and for a SLURM job the box names the command that does not', () => {
 		// Two of a 4-rank SLURM step run here; the other two on another node.
-		const slurm = {jobId: '42', stepId: '0', restartCount: 0, procId: 0};
-		const here = {...b, id: 'slurm:42.0', identity: 'slurm' as const, worldSize: 4, ranks: b.ranks.slice(0, 2), slurm};
+		const task = {scheduler: 'slurm', jobId: '42', stepId: '0', restartCount: 0, taskId: 0};
+		const here = {
+			...b,
+			id: 'slurm:42.0',
+			identity: 'scheduler' as const,
+			worldSize: 4,
+			ranks: b.ranks.slice(0, 2),
+			task,
+		};
 		const target = {job: here.id, pids: here.ranks.map(r => r.pid), identities: here.ranks, marked: false, of: 2};
 		expect(confirmText('emergency', 'SIGTERM', target, {job: here, sessionRunDir: null}).lines.slice(1, 4)).toEqual([
 			// Its ranks here exit; whether srun ends the others depends on a setting traintop cannot read.
@@ -62,7 +69,7 @@ describe('confirmText', () => {
 			"route: local — from this node to each rank's pid, checked again just before sending",
 			'2 of its 4 ranks run elsewhere and get nothing: `traintop signal emergency --slurm-job 42` reaches every task (scancel)',
 		]);
-		const rendezvous = {...here, id: 'rdzv:10.0.0.1:29500', slurm: null};
+		const rendezvous = {...here, id: 'rdzv:10.0.0.1:29500', identity: 'rendezvous' as const, task: null};
 		expect(
 			confirmText('save', 'SIGUSR1', {...target, job: rendezvous.id}, {job: rendezvous, sessionRunDir: null}).lines[2],
 		).toBe('2 of its 4 ranks run elsewhere and get nothing: signal them on their nodes');

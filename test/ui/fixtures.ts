@@ -49,7 +49,7 @@ export function rank(n: number, extra: Partial<RankProcess> = {}): RankProcess {
 			SIGQUIT: signal('default'),
 		},
 		workers: [20_000 + n * 10, 20_001 + n * 10],
-		slurm: null,
+		task: null,
 		stalled: false,
 		stopped: false,
 		job: JOB_ID,
@@ -73,7 +73,7 @@ export function job(id: string, ranks: readonly RankProcess[], extra: Partial<Jo
 		allLocalRanksPresent: true,
 		runDir: null,
 		cwd: null,
-		slurm: null,
+		task: null,
 		...extra,
 	};
 }

@@ -22,7 +22,7 @@ function expectInert(text: string): void {
 describe("a job id or checkpoint name with escapes in the TUI's words", () => {
 	const hostile = job(ID, [rank(0, {pid: 100})], {
 		worldSize: 2,
-		slurm: {jobId: `9${PWNED}`, stepId: null, restartCount: 0, procId: 0},
+		task: {scheduler: 'slurm', jobId: `9${PWNED}`, stepId: null, restartCount: 0, taskId: 0},
 	});
 	const target = {job: ID, pids: [100], identities: hostile.ranks, marked: false, of: 1};
 

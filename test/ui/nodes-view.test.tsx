@@ -32,7 +32,7 @@ afterEach(() => {
 	across = [];
 });
 
-const SLURM = {jobId: '998', stepId: '0', restartCount: 0, procId: null};
+const SLURM = {scheduler: 'slurm', jobId: '998', stepId: '0', restartCount: 0, taskId: null};
 
 /** Ranks `ranks` of SLURM job 998.0 (world 4, two a node) on one node. */
 const slurmRanks = (ranks: number[]) =>
@@ -40,7 +40,7 @@ const slurmRanks = (ranks: number[]) =>
 		job(
 			'slurm:998.0',
 			ranks.map(n => rank(n, {worldSize: 4, pid: 600 + n})),
-			{identity: 'slurm', localWorldSize: 2, slurm: SLURM},
+			{identity: 'scheduler', localWorldSize: 2, task: SLURM},
 		),
 	]);
 

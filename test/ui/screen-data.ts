@@ -21,7 +21,7 @@ function oneJob(ranks: readonly RankProcess[]): RankSet {
 				allLocalRanksPresent: true,
 				runDir: null,
 				cwd: null,
-				slurm: null,
+				task: null,
 			},
 		],
 		launcher: null,

@@ -38,7 +38,7 @@ function slurmExitWords(exit: ExitStatus | null): string {
 }
 
 /** `FAILED (NonZeroExitCode), exit 99 — saved for requeue`; TIMEOUT also says which limit it reached. */
-export function endOf(job: SlurmJob): string {
+function endOf(job: SlurmJob): string {
 	const state = job.reason === null ? job.state : `${job.state} (${job.reason})`;
 	const limit =
 		job.state === 'TIMEOUT' && job.timeLimitS !== null
@@ -57,11 +57,17 @@ export function slurmStepEndText(stepJob: string, job: SlurmJob): string {
 	return `job ${stepJob} ended; SLURM job ${job.jobId} ${endOf(job)}`;
 }
 
+/** `SLURM job 42 TIMEOUT (TimeLimit)…`: how the controller says a step of `stepJob` ended; null: it does not. */
+export function slurmStepEnd(stepJob: string, view: SlurmView | null | undefined): string | null {
+	const job = endedSlurmJobOf(stepJob, view);
+	return job === null ? null : `SLURM job ${job.jobId} ${endOf(job)}`;
+}
+
 /**
  * The controller's answer when it is about a step of `stepJob` (`slurm:42.0`) and says the job ended; else null.
  * Where /proc could not read a SLURM step's exit, this is how it ended.
  */
-export function endedSlurmJobOf(stepJob: string, view: SlurmView | null | undefined): SlurmJob | null {
+function endedSlurmJobOf(stepJob: string, view: SlurmView | null | undefined): SlurmJob | null {
 	if (view?.status !== 'ok' || (view.job.exit ?? null) === null) return null;
 	return stepJob.startsWith(`slurm:${view.job.jobId}.`) ? view.job : null;
 }

@@ -4,7 +4,7 @@ import {linkWords} from '../../fleet/node-words.js';
 import {fleetJobId} from './fleet-ranks.js';
 
 // Which job s and e act on from the list of nodes, and on which nodes it runs: the one job of the node under the
-// cursor, across every node that holds ranks of it (a SLURM step or a rendezvous spans nodes; another job is its
+// cursor, across every node that holds ranks of it (a scheduler's step or a rendezvous spans nodes; another job is its
 // node's own). Pure.
 
 /** Why a job is sent to on all of its nodes or on none: lines short enough for a box on 80 columns. */

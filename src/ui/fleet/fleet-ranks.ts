@@ -1,13 +1,15 @@
 import type {EndedJob, Job, RankProcess, RankSet} from '../../core/types.js';
 import type {NodeView} from '../../fleet/node-state.js';
+import {rankVariablesText} from '../../format/jobs.js';
+import {taskSchedulers} from '../../scheduler/kinds.js';
 
 // Every node's ranks as one rank set for the ranks pane: a job that spans nodes is one job, each rank with the name
-// of the node it runs on (the host column). A job's identity says whether it can span nodes: a SLURM job and step,
-// or a rendezvous address (MASTER_ADDR:PORT), name the same job wherever they are read; a launcher's pid or a lone
+// of the node it runs on (the host column). A job's identity says whether it can span nodes: a scheduler's job and
+// step, or a rendezvous address (MASTER_ADDR:PORT), name the same job wherever they are read; a launcher's pid or a lone
 // process's is only unique on its own node, so such a job is qualified by it (`node1/torchrun:4242`).
 
-/** The identities that name one job across nodes (ranks/jobs.ts: `slurm:J.S`, `rdzv:ADDR:PORT`). */
-const SPANS_NODES: ReadonlySet<Job['identity']> = new Set(['slurm', 'rendezvous']);
+/** The identities that name one job across nodes (ranks/jobs.ts: a scheduler's `KIND:J.S`, `rdzv:ADDR:PORT`). */
+const SPANS_NODES: ReadonlySet<Job['identity']> = new Set(['scheduler', 'rendezvous']);
 
 /** How many ended jobs the merged set keeps (the pane shows a few when no job runs). */
 const ENDED_KEPT = 20;
@@ -45,13 +47,14 @@ function merged(id: string, parts: readonly Part[]): Job {
 		allLocalRanksPresent: parts.every(part => part.job.allLocalRanksPresent),
 		runDir: parts.find(part => part.job.runDir !== null)?.job.runDir ?? null,
 		cwd: first.cwd,
-		slurm: first.slurm,
+		task: first.task,
 	};
 }
 
-/** An ended job's id across nodes: its identity is not kept, but a cross-node id (slurm:, rdzv:) says what it is. */
+/** An ended job's id across nodes: its identity is not kept, but a cross-node id (a scheduler's, rdzv:) says what it is. */
 function endedId(node: string, job: EndedJob): string {
-	return job.id.startsWith('slurm:') || job.id.startsWith('rdzv:') ? job.id : `${node}/${job.id}`;
+	const spans = job.id.startsWith('rdzv:') || taskSchedulers().some(one => job.id.startsWith(`${one.kind}:`));
+	return spans ? job.id : `${node}/${job.id}`;
 }
 
 /**
@@ -87,7 +90,7 @@ export function fleetRankSet(nodes: readonly NodeView[]): RankSet | null {
 		departed: [],
 		ended: [...ended.values()].sort((a, b) => a.endedAt - b.endedAt).slice(-ENDED_KEPT),
 		runDirMatch: null,
-		search: 'no ranks on any node: each agent looks for processes with RANK, LOCAL_RANK or SLURM_PROCID set',
+		search: `no ranks on any node: each agent looks for processes with ${rankVariablesText()} set`,
 		sampledAt,
 	};
 }

@@ -5,6 +5,7 @@ import Line from '../widgets/Line.js';
 import type {RankSet} from '../../core/types.js';
 import type {SlurmView} from '../../slurm/types.js';
 import {slurmViewOf} from '../../slurm/scheduler-state.js';
+import {slurmStepEnd} from '../../slurm/views/job-lines.js';
 import {columns} from '../../format/columns.js';
 import {unprovenText} from '../../format/membership.js';
 import {sortLabel} from '../rank-sort.js';
@@ -66,7 +67,7 @@ function noJobLines(
 ): string[] {
 	if (error && (ranks === null || ranks.ranks.length === 0)) return [`rank scan failed: ${error}`];
 	const ended = [...(ranks?.ended ?? [])].reverse();
-	if (ended.length > 0) return ended.map(job => endedText(job, now, slurm));
+	if (ended.length > 0) return ended.map(job => endedText(job, now, id => slurmStepEnd(id, slurm)));
 	return [`no ranks found (${ranks?.search ?? searchHint})`];
 }
 

@@ -1,10 +1,8 @@
-import type {EndedJob, Job, RankProcess, RankSet, SlurmInfo, UnprovenMember} from '../../core/types.js';
+import type {EndedJob, Job, RankProcess, RankSet, UnprovenMember} from '../../core/types.js';
 import {columns, truncate} from '../../format/columns.js';
 import {compactCommand} from '../../format/command-line.js';
 import {jobExitWords} from '../../format/events.js';
-import type {SlurmView} from '../../slurm/types.js';
-import {endedSlurmJobOf, endOf} from '../../slurm/views/job-lines.js';
-import {missingLocalText, rankCountText, slurmIdText} from '../../format/jobs.js';
+import {missingLocalText, rankCountText, taskText} from '../../format/jobs.js';
 import {printable} from '../../format/printable.js';
 import {localTimeShort} from '../../format/time.js';
 import {scrollWindow} from '../scroll.js';
@@ -131,28 +129,21 @@ export function shortPath(path: string, max: number): string {
 	return truncate(`…/${tail}`, max);
 }
 
-/** `SLURM 998.0, 1 restart`: job.step, as squeue and sacct write it; restarts only once there have been some. */
-function slurmText(slurm: SlurmInfo): string {
-	const restarts =
-		slurm.restartCount === 0 ? '' : `, ${slurm.restartCount} restart${slurm.restartCount === 1 ? '' : 's'}`;
-	return `SLURM ${slurmIdText(slurm)}${restarts}`;
-}
-
-/** The job's places: run dir (when it is RUN_DIR's job, else where it runs: what tells two jobs apart), SLURM job, launcher. */
+/** The job's places: run dir (when it is RUN_DIR's job, else where it runs: what tells two jobs apart), scheduler job, launcher. */
 function detailParts(job: Job): string[] {
 	const parts: string[] = [];
 	// Paths and ids from the ranks' environment and the file system: shown, never obeyed.
 	if (job.runDir !== null) parts.push(`run dir ${shortPath(printable(job.runDir), 32)}`);
 	else if (job.cwd !== null) parts.push(`in ${shortPath(printable(job.cwd), 32)}`);
-	const slurm = job.slurm ?? job.ranks.find(r => r.slurm)?.slurm;
-	if (slurm) parts.push(slurmText(slurm));
+	const task = job.task ?? job.ranks.find(r => r.task)?.task;
+	if (task) parts.push(taskText(task));
 	if (job.launcher) parts.push(`launcher ${job.launcher.pid} ${truncate(compactCommand(job.launcher.cmd), 40)}`);
 	return parts;
 }
 
 /**
  * A job's header line when there are several: `JOB torchrun:4242 · 4 ranks (world 4) · 1 STALLED ·
- * 2 marked · run dir …/runs/a · SLURM 998.0 · launcher 4242 torchrun …`; most urgent first, as the pane
+ * 2 marked · run dir …/runs/a · NAME 998.0 · launcher 4242 torchrun …`; most urgent first, as the pane
  * cuts it to its width.
  */
 export function jobHeaderText(job: Job, marked: ReadonlySet<number>): string {
@@ -194,13 +185,18 @@ export function groupedTitleParts(set: RankSet, target: Target | null, error: st
 }
 
 /**
- * `job torchrun:4242 ended 12:03:11, exit 99 — saved for requeue` (the date too when not today). A SLURM step whose
- * exit /proc could not read (slurmstepd reaps its tasks) gets the controller's: `…; SLURM job 42 TIMEOUT (TimeLimit)…`.
+ * `job torchrun:4242 ended 12:03:11, exit 99 — saved for requeue` (the date too when not today). A scheduler's step
+ * whose exit /proc could not read (its step daemon reaps its tasks) gets the scheduler's words for its job's end,
+ * from `schedulerEnd` (job id → words; null: it has none): `…; NAME job 42 TIMEOUT…`.
  */
-export function endedText(job: EndedJob, now: number, slurm: SlurmView | null = null): string {
+export function endedText(
+	job: EndedJob,
+	now: number,
+	schedulerEnd: (jobId: string) => string | null = () => null,
+): string {
 	const when = `job ${printable(job.id)} ended ${localTimeShort(job.endedAt, now)}`;
-	const controller = job.exit === null ? endedSlurmJobOf(job.id, slurm) : null;
-	if (controller !== null) return `${when}; SLURM job ${controller.jobId} ${endOf(controller)}`;
+	const end = job.exit === null ? schedulerEnd(job.id) : null;
+	if (end !== null) return `${when}; ${end}`;
 	return `${when}, ${jobExitWords(job.exit)}`;
 }
 

@@ -1,5 +1,6 @@
 import type {RankProcess, SignalState} from '../../core/types.js';
 import {columns, padEnd, padStart, truncate} from '../../format/columns.js';
+import {searchText} from '../../format/jobs.js';
 import {signalMark, signalName} from '../../format/signals.js';
 import {formatBytes} from '../../format/units.js';
 import {WATCHED_SIGNALS} from '../../ranks/signals.js';
@@ -14,8 +15,7 @@ function shownSignals(compact: boolean): readonly string[] {
 	return compact ? COMPACT_SIGNALS : WATCHED_SIGNALS;
 }
 
-export const DEFAULT_SEARCH_HINT =
-	'looking for your processes with RANK, LOCAL_RANK or SLURM_PROCID set; use --pid or --match';
+export const DEFAULT_SEARCH_HINT = searchText({kind: 'env'}, true);
 
 const COLUMNS = {rank: 4, pid: 7, state: 2, cpu: 5, rss: 8, gpu: 8, workers: 3} as const;
 

@@ -2,6 +2,7 @@ import {readFileSync} from 'node:fs';
 import {localPlan} from '../../../src/commands/signal-plan.js';
 import type {SchedulerEntry} from '../../../src/scheduler/entry.js';
 import type {SchedulerJob, SchedulerState} from '../../../src/scheduler/types.js';
+import {fakeTasks} from './tasks.js';
 
 // A scheduler that is not SLURM, to show the seam holds: its job's identity, deadline and requeues come from a JSON
 // file the test writes (what a controller would answer), and its signal route reaches the tasks that file lists
@@ -45,6 +46,7 @@ export function fakeScheduler(file: string): SchedulerEntry {
 	return {
 		kind: FAKE_KIND,
 		name: 'FAKE',
+		tasks: fakeTasks,
 		jobOfTraintop: env => env.FAKE_JOB_ID ?? null,
 		follow: jobId => {
 			let text = '';

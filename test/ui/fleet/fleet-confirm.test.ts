@@ -11,7 +11,7 @@ import {FakeFleet} from './fleet-fixtures.js';
 // the confirm box's words node by node, the refusal when a node of the job is not connected, and the reducer's
 // way from s to the send and its result box.
 
-const SLURM = {jobId: '998', stepId: '0', restartCount: 0, procId: null};
+const SLURM = {scheduler: 'slurm', jobId: '998', stepId: '0', restartCount: 0, taskId: null};
 
 /** Rank `n` of SLURM job 998.0 (world 4); rank 3 has no SIGUSR1 handler. */
 function slurmRank(n: number) {
@@ -20,7 +20,7 @@ function slurmRank(n: number) {
 }
 
 const slurmRanks = (ranks: number[]): Partial<Snapshot> => ({
-	ranks: jobSet([job('slurm:998.0', ranks.map(slurmRank), {identity: 'slurm', localWorldSize: 2, slurm: SLURM})]),
+	ranks: jobSet([job('slurm:998.0', ranks.map(slurmRank), {identity: 'scheduler', localWorldSize: 2, task: SLURM})]),
 });
 
 /** node1 (ranks 0, 1; its agent watches /runs/exp1) and node2 (ranks 2, 3) of one SLURM job, both connected. */
@@ -65,7 +65,7 @@ describe('the job s and e act on from the nodes', () => {
 			.hello('node2')
 			.hello('node3')
 			.send('node1', {
-				ranks: jobSet([job('slurm:998.0', [slurmRank(0)], {identity: 'slurm'}), job('torchrun:77', [rank(5)])]),
+				ranks: jobSet([job('slurm:998.0', [slurmRank(0)], {identity: 'scheduler'}), job('torchrun:77', [rank(5)])]),
 			})
 			.send('node2', {ranks: jobSet([])});
 		const nodes = fleet.current().nodes;

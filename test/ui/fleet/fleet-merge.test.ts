@@ -7,7 +7,7 @@ import {FakeFleet} from './fleet-fixtures.js';
 // Every node's ranks as one set (a job spanning nodes one job, each rank with its node's name) and every node's
 // alerts and events with its name, merged by time.
 
-const SLURM = {jobId: '998', stepId: '0', restartCount: 0, procId: null};
+const SLURM = {scheduler: 'slurm', jobId: '998', stepId: '0', restartCount: 0, taskId: null};
 
 describe('fleetRankSet', () => {
 	it("a SLURM job on two nodes is one job of both nodes' ranks, by rank; a launcher's job stays its node's", () => {
@@ -16,7 +16,7 @@ describe('fleetRankSet', () => {
 			job(
 				'slurm:998.0',
 				ranks.map(n => rank(n, {worldSize: 4, pid: 500 + (n % 2), host: 'compute-a'})),
-				{identity: 'slurm', localWorldSize: 2, slurm: SLURM},
+				{identity: 'scheduler', localWorldSize: 2, task: SLURM},
 			);
 		const local = job('torchrun:4242', [rank(0, {pid: 700})], {identity: 'launcher'});
 		// node2 reports first in its own set, with ranks 2 and 3; both nodes' rank pids collide (500, 501).

@@ -106,10 +106,14 @@ describe('RanksPane', () => {
 	});
 
 	test('the SLURM job.step and its restarts, then the launcher, in the title line', () => {
-		const set = rankSet(2, {}, n => ({slurm: {jobId: '998', stepId: '0', restartCount: 1, procId: n}}));
+		const set = rankSet(2, {}, n => ({
+			task: {scheduler: 'slurm', jobId: '998', stepId: '0', restartCount: 1, taskId: n},
+		}));
 		const {lastFrame} = render(<RanksPane {...base} ranks={set} width={100} />);
 		expect(frameLines(lastFrame())[0]).toMatch(/ · SLURM 998\.0, 1 restart · launcher 9999 /);
-		const first = rankSet(2, {}, n => ({slurm: {jobId: '998', stepId: null, restartCount: 0, procId: n}}));
+		const first = rankSet(2, {}, n => ({
+			task: {scheduler: 'slurm', jobId: '998', stepId: null, restartCount: 0, taskId: n},
+		}));
 		expect(frameLines(render(<RanksPane {...base} ranks={first} />).lastFrame())[0]).toContain(' · SLURM 998 · ');
 	});
 

@@ -100,7 +100,7 @@ describe('escape sequences in the TUI', () => {
 		const hostile = (id: string, pid: number) =>
 			job(`slurm:${id}${PWNED}`, [rank(0, {pid})], {
 				cwd: `/runs/x${PWNED}`,
-				slurm: {jobId: `${id}${PWNED}`, stepId: null, restartCount: 0, procId: 0},
+				task: {scheduler: 'slurm', jobId: `${id}${PWNED}`, stepId: null, restartCount: 0, taskId: 0},
 			});
 		for (const set of [jobSet([hostile('9', 100)]), jobSet([hostile('9', 100), hostile('10', 200)])]) {
 			const shown = ranksPane(set, `scan of /proc/1${PWNED} failed`);

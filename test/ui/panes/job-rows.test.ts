@@ -15,6 +15,7 @@ import {
 } from '../../../src/ui/panes/job-rows.js';
 import {endedJob, job, jobSet, NOW, rank, rankSet, twoJobs} from '../fixtures.js';
 import {slurmOk} from '../../helpers/slurm-job.js';
+import {slurmStepEnd} from '../../../src/slurm/views/job-lines.js';
 
 // The ranks pane's jobs as lines: what is drawn where, and which lines a window of rows keeps.
 
@@ -129,7 +130,7 @@ describe('a job in words', () => {
 			localWorldSize: 4,
 			allLocalRanksPresent: false,
 			runDir: '/home/ann/projects/big/runs/a',
-			slurm: {jobId: '998', stepId: '0', restartCount: 2, procId: 0},
+			task: {scheduler: 'slurm', jobId: '998', stepId: '0', restartCount: 2, taskId: 0},
 			launcher: {pid: 4242, startTime: 1, cmd: '/opt/conda/bin/torchrun --nproc_per_node 4 train.py'},
 		});
 		expect(jobHeaderText(a, new Set([10_001]))).toBe(
@@ -190,11 +191,13 @@ describe('a job in words', () => {
 			timeLimitS: 60,
 			exit: {code: 143, signal: null},
 		});
-		expect(endedText(step, NOW, timeout)).toBe(
+		expect(endedText(step, NOW, id => slurmStepEnd(id, timeout))).toBe(
 			`job slurm:16.0 ended ${localTimeShort(NOW - 5000, NOW)}; SLURM job 16 TIMEOUT (TimeLimit): its 1 m 00 s time limit reached, exit 143 (128 + SIGTERM)`,
 		);
 		// Still running by the controller, or another job's: nothing to add.
-		expect(endedText(step, NOW, slurmOk(NOW))).toMatch(/, exit status unknown$/);
-		expect(endedText(endedJob('slurm:17.0', 5), NOW, timeout)).toMatch(/, exit status unknown$/);
+		expect(endedText(step, NOW, id => slurmStepEnd(id, slurmOk(NOW)))).toMatch(/, exit status unknown$/);
+		expect(endedText(endedJob('slurm:17.0', 5), NOW, id => slurmStepEnd(id, timeout))).toMatch(
+			/, exit status unknown$/,
+		);
 	});
 });
