@@ -1,6 +1,6 @@
 import {lastSaveAt} from '../checkpoints/retention.js';
 import type {CheckpointIndex, RankSet} from '../core/types.js';
-import {jobFromWire, jobToWire, rankFromWire, type WireJob, type WireRank} from './wire-tasks.js';
+import {jobToWire, jobWithout, rankWithout, taskWireKeys, type WireJob, type WireRank} from './wire-tasks.js';
 
 // What the slow parts of a snapshot cost on the wire, kept to what changed. Measured on the demo job (8 ranks, 50
 // checkpoints): the checkpoint index is renewed every second only because its last save's age grew (17 KB a second
@@ -57,7 +57,8 @@ export function slimRankSet(set: RankSet | null): WireRankSet | null {
 /** The rank set as received: `ranks` rebuilt from the jobs when the sender left it out. */
 export function fullRankSet(set: WireRankSet | null): RankSet | null {
 	if (set === null) return null;
-	const jobs = set.jobs.map(jobFromWire);
-	const ranks = set.ranks ? set.ranks.map(rankFromWire) : jobs.flatMap(job => job.ranks);
+	const keys = taskWireKeys();
+	const jobs = set.jobs.map(job => jobWithout(job, keys));
+	const ranks = set.ranks ? set.ranks.map(rank => rankWithout(rank, keys)) : jobs.flatMap(job => job.ranks);
 	return {...set, jobs, ranks};
 }

@@ -40,11 +40,19 @@ function taskOf(wire: Wire): SchedulerTask | null {
 	return (wire.task as SchedulerTask | undefined) ?? null;
 }
 
-/** Strips `task` and the schedulers' own keys from a received rank or job. */
-function withoutKeys<T extends Wire>(wire: T): T {
-	const out: Record<string, unknown> = {...wire};
-	delete out.task;
-	for (const one of taskSchedulers()) if (one.wire) delete out[one.wire.key];
+/** The keys a received rank or job carries its task under: `task` and the schedulers' own. */
+export function taskWireKeys(): ReadonlySet<string> {
+	return new Set(['task', ...taskSchedulers().flatMap(one => (one.wire ? [one.wire.key] : []))]);
+}
+
+/**
+ * A received rank or job without `task` and the schedulers' own keys: one copy, key by key in the order sent (every
+ * rank gets the same shape; a spread then `delete` copied each rank twice and left it a slow dictionary object, for
+ * 512 ranks every scan of 64 nodes).
+ */
+function withoutKeys<T extends Wire>(wire: T, keys: ReadonlySet<string>): T {
+	const out: Record<string, unknown> = {};
+	for (const name in wire) if (!keys.has(name)) out[name] = wire[name];
 	return out as T;
 }
 
@@ -54,7 +62,14 @@ export function rankToWire(rank: RankProcess): WireRank {
 }
 
 export function rankFromWire(wire: WireRank): RankProcess {
-	return {...withoutKeys(wire), task: taskOf(wire)} as unknown as RankProcess;
+	return rankWithout(wire, taskWireKeys());
+}
+
+/** rankFromWire with the keys to leave out given (a whole rank set's ranks share them). */
+export function rankWithout(wire: WireRank, keys: ReadonlySet<string>): RankProcess {
+	const rank = withoutKeys(wire, keys) as Record<string, unknown>;
+	rank.task = taskOf(wire);
+	return rank as unknown as RankProcess;
 }
 
 export function jobToWire(job: Job): WireJob {
@@ -80,6 +95,11 @@ function codes(wire: Wire): {identity: JobIdentityKind; provenBy?: MembershipPro
 }
 
 export function jobFromWire(wire: WireJob): Job {
-	const ranks = wire.ranks.map(rankFromWire);
-	return {...withoutKeys(wire), ...codes(wire), ranks, task: taskOf(wire)} as unknown as Job;
+	return jobWithout(wire, taskWireKeys());
+}
+
+/** jobFromWire with the keys to leave out given. */
+export function jobWithout(wire: WireJob, keys: ReadonlySet<string>): Job {
+	const ranks = wire.ranks.map(rank => rankWithout(rank, keys));
+	return {...withoutKeys(wire, keys), ...codes(wire), ranks, task: taskOf(wire)} as unknown as Job;
 }

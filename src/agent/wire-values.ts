@@ -129,7 +129,8 @@ function walk(value: unknown, key: string, path: Path, exact: boolean, exactUnde
 	}
 	const object = value as Record<string, unknown>;
 	let copy: Record<string, unknown> | null = null;
-	for (const name of Object.keys(object)) {
+	// for…in, not Object.keys: no array of keys per object (a parsed line's objects are its own, plain ones).
+	for (const name in object) {
 		const shownKey = exact ? name : printable(name);
 		const inside = exact || (path.length === 0 && name === exactUnder);
 		path.push(shownKey);

@@ -1,6 +1,6 @@
 import {UsageError} from '../core/errors.js';
 import type {SettledCall} from './call.js';
-import {monitorHeap} from './monitor-heap.js';
+import {manyNodesHeap, monitorHeap} from './monitor-heap.js';
 
 // The commands that watch for as long as the job runs (the monitor, many nodes, the demo, the agent): each sets up
 // the monitor's heap before its modules load, and imports them only when chosen.
@@ -11,6 +11,8 @@ export async function monitorEntry({cli, settings, given, json, selector, exitNo
 	checkMistypedCommand(cli.input[0]);
 	monitorHeap();
 	// One node or many (--hosts, --cluster, --slurm-job J --agents): the monitor's session has the nodes.
+	const {wantsAgents} = await import('../commands/fleet-connections.js');
+	if (wantsAgents(cli.flags)) manyNodesHeap();
 	const {runMonitor} = await import('../commands/monitor.js');
 	return runMonitor({input: cli.input, flags: cli.flags, settings, given, json, selector, exitNow});
 }

@@ -79,20 +79,34 @@ export default function RankRow({
 	const lead = `${selected ? '›' : ' '}${marked ? '●' : ' '} `;
 	// A stopped rank (T) makes no progress until SIGCONT; a stalled one may be hung in a collective.
 	const color = rank.stopped ? 'red' : rank.stalled ? 'yellow' : null;
+	const cells = signalCells(rank, compact, signalsFirst, compact ? signalRoom(width, hostWidth) : undefined);
+	const columnsAndSignals = (
+		<>
+			{lead}
+			<Text color={color === null ? undefined : paint(color)} bold={color !== null}>
+				{fixedColumns(rank, hostWidth)}
+			</Text>{' '}
+			<Signals cells={cells} width={compact ? 0 : signalsWidth} paint={paint} />
+		</>
+	);
+	if (compact)
+		return (
+			<Box width={width}>
+				<Text wrap="truncate-end" inverse={selected}>
+					{columnsAndSignals}
+				</Text>
+			</Box>
+		);
+	// The command is its own text, cut at the row's end: Ink measures each text's width on every frame, and a row
+	// with one ✓ in it went character by character through Unicode segmentation (string-width's slow path) for all
+	// its ~300 columns, command included: the largest garbage of the many-node screen. Measured apart, the command
+	// (plain ASCII as a rule) takes the fast path. The columns never shrink, as they did not in one text.
 	return (
 		<Box width={width}>
-			<Text wrap="truncate-end" inverse={selected}>
-				{lead}
-				<Text color={color === null ? undefined : paint(color)} bold={color !== null}>
-					{fixedColumns(rank, hostWidth)}
-				</Text>{' '}
-				<Signals
-					cells={signalCells(rank, compact, signalsFirst, compact ? signalRoom(width, hostWidth) : undefined)}
-					width={compact ? 0 : signalsWidth}
-					paint={paint}
-				/>
-				{compact ? '' : ` ${compactCommand(rank.cmd)}`}
-			</Text>
+			<Box flexShrink={0}>
+				<Text inverse={selected}>{columnsAndSignals}</Text>
+			</Box>
+			<Text wrap="truncate-end" inverse={selected}>{` ${compactCommand(rank.cmd)}`}</Text>
 		</Box>
 	);
 }
