@@ -12,6 +12,11 @@ export interface SchedulerEntry {
 	readonly name: string;
 	/** The job traintop itself runs inside, from its environment (SLURM_JOB_ID); null: none of this scheduler's. */
 	jobOfTraintop(env: NodeJS.ProcessEnv): string | null;
+	/**
+	 * Its key in the memory log (SLURM: 'slurm'): every record written says there the job it was written under, as
+	 * `{job_id, restart_count}` from the neutral SchedulerJob (memlog/record.ts), or null; absent: the log has none.
+	 */
+	readonly logKey?: string;
 	/** Follows job `jobId` on the scheduler's own cadence for a Monitor. */
 	follow(jobId: string): SchedulerSource;
 	/** Its signal route (scancel, srun), for `traintop signal`; absent: the guarded local send only. */

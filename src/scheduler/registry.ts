@@ -32,6 +32,18 @@ export function schedulerEntry(kind: string): SchedulerEntry | null {
 	return entries.find(one => one.kind === kind) ?? null;
 }
 
+/** A scheduler's key in the memory log (entry.ts `logKey`), with its kind and its name for the report's words. */
+export interface SchedulerLogKey {
+	readonly kind: string;
+	readonly name: string;
+	readonly key: string;
+}
+
+/** The memory log's scheduler keys, in the registry's order (read once, where a module is loaded). */
+export function schedulerLogKeys(): SchedulerLogKey[] {
+	return entries.flatMap(one => (one.logKey === undefined ? [] : [{kind: one.kind, name: one.name, key: one.logKey}]));
+}
+
 /** A job of a scheduler: its kind and its id there. */
 export interface ScheduledJob {
 	readonly kind: string;

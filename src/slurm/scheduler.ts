@@ -48,6 +48,7 @@ export const slurmScheduler: SchedulerEntry = {
 	kind: SLURM_KIND,
 	name: 'SLURM',
 	jobOfTraintop: env => slurmJobOfTraintop(env),
+	logKey: 'slurm',
 	follow,
 	signal: {
 		pick: (set, job, flag) => {
