@@ -11,7 +11,8 @@ import {procReader, type ProcReader} from '../system/procfs.js';
 import {formatRanks, ranksJson} from './ranks-format.js';
 import {versioned} from '../format/json-version.js';
 import {jobMatches} from '../ranks/choose-job.js';
-import {slurmJobOfTraintop} from '../slurm/task-env.js';
+import type {ScheduledJob} from '../scheduler/types.js';
+import {jobOfTraintop} from '../scheduler/registry.js';
 import type {SlurmJob} from '../slurm/types.js';
 import {readSlurmJobOnce} from '../slurm/read-job.js';
 
@@ -32,7 +33,7 @@ export async function scanRanks(
 		selector,
 		host: hostname(),
 		stallAfterMs: settings.stallAfter * 1000,
-		slurmJob: slurmJobOfTraintop(),
+		scheduledJob: jobOfTraintop(),
 		runDir,
 	});
 	const [gpu] = await Promise.all([readGpuProcessesOnce(settings.nvidiaSmi), sampler.sample()]);
@@ -47,7 +48,7 @@ export async function runRanksCommand(options: {
 	/** --job: only that job. */
 	job: string | null;
 	/** --slurm-job J: with --json, the controller is asked once for its time limit and time left. */
-	slurmJob?: string | null;
+	scheduledJob?: ScheduledJob | null;
 	json: boolean;
 	stdout: Writable;
 	/** Where a controller that does not answer is said, keeping stdout's JSON clean. */
@@ -59,7 +60,7 @@ export async function runRanksCommand(options: {
 	const scanned = await scanRanks(options.settings, options.selector);
 	const set = options.job === null ? scanned : onlyJob(scanned, options.job);
 	if (options.json) {
-		const controller = options.slurmJob ? await controllerJob(options.slurmJob, options.stderr) : null;
+		const controller = options.scheduledJob ? await controllerJob(options.scheduledJob.jobId, options.stderr) : null;
 		options.stdout.write(`${JSON.stringify(versioned(ranksJson(set, controller)), null, 2)}\n`);
 	} else if (set.ranks.length === 0) {
 		options.stdout.write(`${noRanksText(options.selector)}\n`);

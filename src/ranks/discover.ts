@@ -16,6 +16,7 @@ import {describeJob} from './job-facts.js';
 import {decodeWaitStatus, JobTracker} from './lifecycle.js';
 import {jobEvidence, jobsNaming, type RunDirEvidence} from './run-dir-match.js';
 import {CLOCK_TICKS_PER_SECOND, readBootTimeMs} from './proc-clock.js';
+import type {ScheduledJob} from '../scheduler/types.js';
 import {slurmInfo} from '../slurm/task-env.js';
 import {nextStall, type StallState} from './stall.js';
 import {
@@ -39,8 +40,8 @@ export interface RankSamplerOptions {
 	readonly now?: () => number;
 	/** Epoch ms of boot, to turn start times into times; read from /proc/stat by default. */
 	readonly bootTimeMs?: number;
-	/** traintop's own SLURM job (inside an allocation): only that job's tasks are ranks. */
-	readonly slurmJob?: string | null;
+	/** traintop's own scheduler job (inside an allocation): only that job's tasks are ranks. */
+	readonly scheduledJob?: ScheduledJob | null;
 	/** The RUN_DIR given, absolute: the job that names it gets it as its run dir. */
 	readonly runDir?: string | null;
 }
@@ -186,7 +187,7 @@ export class RankSampler {
 		const live = new Set(present.map(f => processIdentity(f)));
 		for (const key of this.#cache.keys()) if (!live.has(key.slice(0, key.indexOf('|')))) this.#cache.delete(key);
 		this.#tree = buildRankTree(present, selector, this.#self, {
-			slurmJob: this.#options.slurmJob ?? null,
+			slurmJob: this.#options.scheduledJob?.kind === 'slurm' ? this.#options.scheduledJob.jobId : null,
 			cgroupOf: pid => proc.cgroup?.(pid) ?? null,
 			usesGpu: pid => proc.openFiles(pid)?.some(file => file.startsWith('/dev/nvidia')) ?? false,
 		});

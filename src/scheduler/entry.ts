@@ -1,3 +1,4 @@
+import type {OptionWords, SchedulerOption} from '../config/option-spec.js';
 import type {SchedulerAgents, SchedulerSignalRoute} from './signal-route.js';
 import type {SchedulerSource} from './types.js';
 
@@ -17,6 +18,22 @@ export interface SchedulerEntry {
 	 * `{job_id, restart_count}` from the neutral SchedulerJob (memlog/record.ts), or null; absent: the log has none.
 	 */
 	readonly logKey?: string;
+	/** The variable its tasks carry their rank in (said in help beside RANK and LOCAL_RANK); absent: none. */
+	readonly rankVariable?: string;
+	/** Its own command-line options (its job flag among them), in every help and the docs' options table. */
+	readonly options?: readonly SchedulerOption[];
+	/** Its words in generic options' help, by option name (its job id forms in --job's); absent: the neutral words. */
+	readonly optionWords?: Readonly<Record<string, OptionWords>>;
+	/**
+	 * Its job flag (one of `options`, by name), and the job it names: `value` as parsed, or undefined when the flag is
+	 * not given (then the job traintop runs inside, as the flag would take it, or null). Throws a UsageError for a
+	 * malformed id.
+	 */
+	readonly jobFlag?: {readonly name: string; jobOf(value: unknown, env: NodeJS.ProcessEnv): string | null};
+	/** Its name for the node this runs on (an agent it starts on every node is addressed by it); undefined: none. */
+	nodeName?(env: NodeJS.ProcessEnv): string | undefined;
+	/** The job's working directory (`traintop checkpoints` with the job flag and no RUN_DIR); a UsageError if unknown. */
+	workDir?(jobId: string): Promise<string>;
 	/** Follows job `jobId` on the scheduler's own cadence for a Monitor. */
 	follow(jobId: string): SchedulerSource;
 	/** Its signal route (scancel, srun), for `traintop signal`; absent: the guarded local send only. */

@@ -3,7 +3,7 @@ import {noScheduler} from './none.js';
 import type {RankSet} from '../core/job-types.js';
 import type {SchedulerSignalRoute} from './signal-route.js';
 import type {SchedulerEntry} from './entry.js';
-import type {SchedulerSource} from './types.js';
+import type {ScheduledJob, SchedulerSource} from './types.js';
 
 // The schedulers traintop knows, in the order they are asked (the first whose environment or flag names a job wins).
 // Adding one is its folder (src/<kind>/) and one line here; a test adds its own with registerScheduler.
@@ -44,12 +44,6 @@ export function schedulerLogKeys(): SchedulerLogKey[] {
 	return entries.flatMap(one => (one.logKey === undefined ? [] : [{kind: one.kind, name: one.name, key: one.logKey}]));
 }
 
-/** A job of a scheduler: its kind and its id there. */
-export interface ScheduledJob {
-	readonly kind: string;
-	readonly jobId: string;
-}
-
 /** The scheduler job traintop itself runs inside (an allocation, a pod), or null. */
 export function jobOfTraintop(env: NodeJS.ProcessEnv = process.env): ScheduledJob | null {
 	for (const entry of entries) {
@@ -64,6 +58,52 @@ export function followJob(job: ScheduledJob): SchedulerSource | null {
 	return schedulerEntry(job.kind)?.follow(job.jobId) ?? null;
 }
 
+/** The scheduler whose job flag is given, and the flag's value as given; null: none is. */
+export function jobFlagGiven(
+	flags: Readonly<Record<string, unknown>>,
+): {readonly entry: SchedulerEntry; readonly flag: string; readonly value: string} | null {
+	for (const entry of entries) {
+		const name = entry.jobFlag?.name;
+		const value = name === undefined ? undefined : flags[name];
+		if (name !== undefined && typeof value === 'string' && value !== '') return {entry, flag: name, value};
+	}
+	return null;
+}
+
+/** This node's name as the scheduler that runs it says it; undefined outside a scheduler that names nodes. */
+export function schedulerNodeName(env: NodeJS.ProcessEnv = process.env): string | undefined {
+	for (const entry of entries) {
+		const name = entry.nodeName?.(env);
+		if (name) return name;
+	}
+	return undefined;
+}
+
+/** The job a scheduler's own flag names (SLURM's is in its folder); null when no scheduler's flag is given. */
+export function flaggedJob(flags: Readonly<Record<string, unknown>>): ScheduledJob | null {
+	for (const entry of entries) {
+		const flag = entry.jobFlag;
+		if (flag === undefined || flags[flag.name] === undefined) continue;
+		const jobId = flag.jobOf(flags[flag.name], {});
+		if (jobId !== null) return {kind: entry.kind, jobId};
+	}
+	return null;
+}
+
+/** The job to follow: the one a scheduler's flag names, else the one traintop runs inside as that flag takes it. */
+export function selectedJob(
+	flags: Readonly<Record<string, unknown>>,
+	env: NodeJS.ProcessEnv = process.env,
+): ScheduledJob | null {
+	const flagged = flaggedJob(flags);
+	if (flagged !== null) return flagged;
+	for (const entry of entries) {
+		const jobId = entry.jobFlag?.jobOf(undefined, env) ?? null;
+		if (jobId !== null) return {kind: entry.kind, jobId};
+	}
+	return null;
+}
+
 /** A job a signal is for, picked by its scheduler's route (scheduler/signal-route.ts). */
 export interface PickedJob extends ScheduledJob {
 	readonly pickedBy: string;
@@ -71,17 +111,13 @@ export interface PickedJob extends ScheduledJob {
 }
 
 /**
- * The scheduler job `traintop signal` is for: each scheduler with a route is asked in turn, with its own flag's value
- * (`flags.slurm`: --slurm-job) and --job. null: none claims one (the guarded local send picks the job).
+ * The scheduler job `traintop signal` is for: each scheduler with a route is asked in turn, with its own flag's job
+ * (`flagged`, when it is this scheduler's) and --job. null: none claims one (the guarded local send picks the job).
  */
-export function pickScheduledJob(
-	set: RankSet,
-	job: string | null,
-	flags: Readonly<Record<string, string | null>>,
-): PickedJob | null {
+export function pickScheduledJob(set: RankSet, job: string | null, flagged: ScheduledJob | null): PickedJob | null {
 	for (const entry of entries) {
 		const route = entry.signal;
-		const picked = route?.pick(set, job, flags[entry.kind] ?? null);
+		const picked = route?.pick(set, job, flagged?.kind === entry.kind ? flagged.jobId : null);
 		if (route && picked) return {kind: entry.kind, ...picked, route};
 	}
 	return null;

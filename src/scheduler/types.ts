@@ -4,6 +4,12 @@ import type {ExitStatus, JobEvent, RankSet} from '../core/job-types.js';
 // what it says before, how often it requeued it, and how to reach the job's tasks. The Snapshot and the judgements
 // carry these neutral facts; each scheduler keeps its own detail for its own views (src/<scheduler>/).
 
+/** A job of a scheduler: its kind (the registry's key) and its id there. */
+export interface ScheduledJob {
+	readonly kind: string;
+	readonly jobId: string;
+}
+
 /** When the scheduler ends the job and what it says before. Seconds; null: the scheduler does not say. */
 export interface JobDeadline {
 	/** Seconds until the scheduler ends the job (its time limit); null: no limit, or the job is not running. */

@@ -5,6 +5,7 @@ import {srunConnection} from './agent-transport.js';
 import {SlurmEndWatch} from './end-events.js';
 import {slurmJobNodes} from './job-nodes.js';
 import {SlurmJobReader} from './job-reader.js';
+import {SLURM_OPTION_WORDS, SLURM_OPTIONS, slurmJobFromFlags} from './options.js';
 import {SLURM_KIND, slurmState, slurmViewOf} from './scheduler-state.js';
 import type {SlurmView} from './types.js';
 import {slurmJobPick, slurmPlan} from './signal-plan.js';
@@ -49,6 +50,13 @@ export const slurmScheduler: SchedulerEntry = {
 	name: 'SLURM',
 	jobOfTraintop: env => slurmJobOfTraintop(env),
 	logKey: 'slurm',
+	rankVariable: 'SLURM_PROCID',
+	options: SLURM_OPTIONS,
+	optionWords: SLURM_OPTION_WORDS,
+	jobFlag: {name: 'slurmJob', jobOf: slurmJobFromFlags},
+	// Read from the controller only when asked: its module stays unloaded otherwise.
+	nodeName: env => env.SLURMD_NODENAME,
+	workDir: async jobId => (await import('./job-work-dir.js')).jobWorkDir(jobId),
 	follow,
 	signal: {
 		pick: (set, job, flag) => {
