@@ -1,6 +1,7 @@
 import type {OptionWords, SchedulerOption} from '../config/option-spec.js';
 import type {SchedulerAgents, SchedulerSignalRoute} from './signal-route.js';
 import type {SchedulerSource} from './types.js';
+import type {SchedulerView} from './view.js';
 
 // A scheduler as the registry lists it: apart from the state types (types.ts), which the Snapshot carries, because
 // its routes reach into the signal plan and the agents' transports, which themselves read snapshots.
@@ -34,6 +35,8 @@ export interface SchedulerEntry {
 	nodeName?(env: NodeJS.ProcessEnv): string | undefined;
 	/** The job's working directory (`traintop checkpoints` with the job flag and no RUN_DIR); a UsageError if unknown. */
 	workDir?(jobId: string): Promise<string>;
+	/** How its job is shown: the job pane's lines, the headless news; absent: the job is not shown. */
+	readonly view?: SchedulerView;
 	/** Follows job `jobId` on the scheduler's own cadence for a Monitor. */
 	follow(jobId: string): SchedulerSource;
 	/** Its signal route (scancel, srun), for `traintop signal`; absent: the guarded local send only. */

@@ -10,6 +10,7 @@ import {SLURM_KIND, slurmState, slurmViewOf} from './scheduler-state.js';
 import type {SlurmView} from './types.js';
 import {slurmJobPick, slurmPlan} from './signal-plan.js';
 import {slurmJobOfTraintop} from './task-env.js';
+import {slurmSchedulerView} from './views/scheduler-view.js';
 
 // SLURM as a scheduler (scheduler/types.ts): the job read from slurmctld on its own slow cadence, a step's end held
 // for the controller's exit, the signal route through srun or scancel, and agents through one `srun --overlap`.
@@ -56,6 +57,7 @@ export const slurmScheduler: SchedulerEntry = {
 	jobFlag: {name: 'slurmJob', jobOf: slurmJobFromFlags},
 	// Read from the controller only when asked: its module stays unloaded otherwise.
 	nodeName: env => env.SLURMD_NODENAME,
+	view: slurmSchedulerView,
 	workDir: async jobId => (await import('./job-work-dir.js')).jobWorkDir(jobId),
 	follow,
 	signal: {

@@ -2,8 +2,8 @@ import type {EndedJob, Job, RankProcess, RankSet, SlurmInfo, UnprovenMember} fro
 import {columns, truncate} from '../../format/columns.js';
 import {compactCommand} from '../../format/command-line.js';
 import {jobExitWords} from '../../format/events.js';
-import type {SlurmView} from '../../slurm/types.js';
-import {endedSlurmJobOf, endOf} from '../../slurm/views/job-lines.js';
+import {schedulerEntry} from '../../scheduler/registry.js';
+import type {SchedulerState} from '../../scheduler/types.js';
 import {missingLocalText, rankCountText, slurmIdText} from '../../format/jobs.js';
 import {printable} from '../../format/printable.js';
 import {localTimeShort} from '../../format/time.js';
@@ -197,10 +197,11 @@ export function groupedTitleParts(set: RankSet, target: Target | null, error: st
  * `job torchrun:4242 ended 12:03:11, exit 99 — saved for requeue` (the date too when not today). A SLURM step whose
  * exit /proc could not read (slurmstepd reaps its tasks) gets the controller's: `…; SLURM job 42 TIMEOUT (TimeLimit)…`.
  */
-export function endedText(job: EndedJob, now: number, slurm: SlurmView | null = null): string {
+export function endedText(job: EndedJob, now: number, scheduler: SchedulerState | null = null): string {
 	const when = `job ${printable(job.id)} ended ${localTimeShort(job.endedAt, now)}`;
-	const controller = job.exit === null ? endedSlurmJobOf(job.id, slurm) : null;
-	if (controller !== null) return `${when}; SLURM job ${controller.jobId} ${endOf(controller)}`;
+	const view = scheduler === null ? undefined : schedulerEntry(scheduler.kind)?.view;
+	const told = job.exit === null && scheduler !== null ? (view?.endedText?.(job.id, scheduler) ?? null) : null;
+	if (told !== null) return `${when}; ${told}`;
 	return `${when}, ${jobExitWords(job.exit)}`;
 }
 
