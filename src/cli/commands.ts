@@ -56,7 +56,7 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
 			['traintop [RUN_DIR] --hosts A,B,…', '--cluster FILE', ...agentsUsage()].join(' | '),
 		],
 		notes: [
-			`Ranks are found among your processes that carry ${orList(['RANK', 'LOCAL_RANK', ...schedulers().flatMap(one => one.rankVariable ?? [])])} (or with --pid / --match), and grouped into jobs. On the TUI, ? lists its keys.`,
+			`Ranks are found among your processes that carry ${orList(['RANK', 'LOCAL_RANK', ...schedulers().flatMap(one => one.rankVariables?.slice(0, 1) ?? [])])} (or with --pid / --match), and grouped into jobs. On the TUI, ? lists its keys.`,
 		],
 		isWord: false,
 		arguments: {paths: 'dirs'},

@@ -76,7 +76,7 @@ export interface SignalCommandOptions {
 	readonly stdin: Readable;
 	readonly stdout: Writable;
 	readonly stderr: Writable;
-	/** Through a `traintop agent` per node (--hosts, --cluster, --slurm-job J --agents): the agents to run. */
+	/** Through a `traintop agent` per node (--hosts, --cluster, a scheduler's job flag with --agents): the agents to run. */
 	readonly agents?: readonly FleetConnection[] | null;
 }
 

@@ -8,19 +8,22 @@ import type {SchedulerView} from './view.js';
 
 /** One scheduler: its folder (src/<kind>/) builds it, and one line of scheduler/registry.ts lists it. */
 export interface SchedulerEntry {
-	/** The registry's key, and the prefix of its jobs' ids ('slurm' → 'slurm:42'). */
+	/** The registry's key, and the prefix of its jobs' ids (`<kind>:42`). */
 	readonly kind: string;
-	/** Its name in words: 'SLURM'. */
+	/** Its name in words, as the views say it. */
 	readonly name: string;
-	/** The job traintop itself runs inside, from its environment (SLURM_JOB_ID); null: none of this scheduler's. */
+	/** The job traintop itself runs inside, from its environment (its job id variable); null: none of this scheduler's. */
 	jobOfTraintop(env: NodeJS.ProcessEnv): string | null;
 	/**
-	 * Its key in the memory log (SLURM: 'slurm'): every record written says there the job it was written under, as
+	 * Its key in the memory log: every record written says there the job it was written under, as
 	 * `{job_id, restart_count}` from the neutral SchedulerJob (memlog/record.ts), or null; absent: the log has none.
 	 */
 	readonly logKey?: string;
-	/** The variable its tasks carry their rank in (said in help beside RANK and LOCAL_RANK); absent: none. */
-	readonly rankVariable?: string;
+	/**
+	 * The variables its tasks carry their rank in, the global rank's first (help names it beside RANK and LOCAL_RANK);
+	 * no child traintop starts inherits them (system/process-group.ts).
+	 */
+	readonly rankVariables?: readonly string[];
 	/** Its own command-line options (its job flag among them), in every help and the docs' options table. */
 	readonly options?: readonly SchedulerOption[];
 	/** Its words in generic options' help, by option name (its job id forms in --job's); absent: the neutral words. */
@@ -35,6 +38,8 @@ export interface SchedulerEntry {
 	nodeName?(env: NodeJS.ProcessEnv): string | undefined;
 	/** The job's working directory (`traintop checkpoints` with the job flag and no RUN_DIR); a UsageError if unknown. */
 	workDir?(jobId: string): Promise<string>;
+	/** Preflight's advice on having it send `warning` (without SIG) to the ranks before the end; absent: none. */
+	signalAdvice?(warning: string): string;
 	/** How its job is shown: the job pane's lines, the headless news; absent: the job is not shown. */
 	readonly view?: SchedulerView;
 	/** Follows job `jobId` on the scheduler's own cadence for a Monitor. */

@@ -1,4 +1,5 @@
 import {slurmScheduler} from '../slurm/scheduler.js';
+import {addRankVariables} from '../system/process-group.js';
 import {noScheduler} from './none.js';
 import type {RankSet} from '../core/job-types.js';
 import type {SchedulerSignalRoute} from './signal-route.js';
@@ -14,6 +15,9 @@ const entries: SchedulerEntry[] = [
 	noScheduler,
 ];
 
+// No child traintop starts inherits a scheduler's rank variables (system/process-group.ts).
+for (const entry of entries) addRankVariables(entry.rankVariables ?? []);
+
 export function schedulers(): readonly SchedulerEntry[] {
 	return entries;
 }
@@ -21,6 +25,7 @@ export function schedulers(): readonly SchedulerEntry[] {
 /** Adds a scheduler ahead of "none" (a test's fake one); returns its removal. */
 export function registerScheduler(entry: SchedulerEntry): () => void {
 	if (entries.some(one => one.kind === entry.kind)) throw new Error(`scheduler ${entry.kind} is already registered`);
+	addRankVariables(entry.rankVariables ?? []);
 	entries.splice(entries.length - 1, 0, entry);
 	return () => {
 		const at = entries.indexOf(entry);
@@ -79,7 +84,7 @@ export function schedulerNodeName(env: NodeJS.ProcessEnv = process.env): string 
 	return undefined;
 }
 
-/** The job a scheduler's own flag names (SLURM's is in its folder); null when no scheduler's flag is given. */
+/** The job a scheduler's own flag names; null when no scheduler's flag is given. */
 export function flaggedJob(flags: Readonly<Record<string, unknown>>): ScheduledJob | null {
 	for (const entry of entries) {
 		const flag = entry.jobFlag;

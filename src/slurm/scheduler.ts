@@ -51,13 +51,15 @@ export const slurmScheduler: SchedulerEntry = {
 	name: 'SLURM',
 	jobOfTraintop: env => slurmJobOfTraintop(env),
 	logKey: 'slurm',
-	rankVariable: 'SLURM_PROCID',
+	rankVariables: ['SLURM_PROCID', 'SLURM_LOCALID'],
 	options: SLURM_OPTIONS,
 	optionWords: SLURM_OPTION_WORDS,
 	jobFlag: {name: 'slurmJob', jobOf: slurmJobFromFlags},
 	// Read from the controller only when asked: its module stays unloaded otherwise.
 	nodeName: env => env.SLURMD_NODENAME,
 	view: slurmSchedulerView,
+	signalAdvice: warning =>
+		`under SLURM: put \`#SBATCH --signal=${warning}@120\` in the batch script (a --signal on the sbatch command line shows nowhere); not \`B:${warning}\`, which signals the batch shell, not the ranks`,
 	workDir: async jobId => (await import('./job-work-dir.js')).jobWorkDir(jobId),
 	follow,
 	signal: {

@@ -7,13 +7,21 @@ import {unwatchGroup, watchGroup} from './orphan-reaper.js';
 
 const IS_WINDOWS = process.platform === 'win32';
 
-/** The variables that make a process a rank to traintop's discovery (ranks/discover.ts). */
-const RANK_VARIABLES = ['RANK', 'LOCAL_RANK', 'SLURM_PROCID', 'SLURM_LOCALID'];
+/**
+ * The variables that make a process a rank to traintop's discovery (ranks/discover.ts): torchrun's, and each
+ * scheduler's own, which the registry adds when it loads (a leaf here: the registry's schedulers start children).
+ */
+const RANK_VARIABLES = new Set(['RANK', 'LOCAL_RANK']);
+
+/** Adds a scheduler's rank variables (scheduler/entry.ts `rankVariables`). */
+export function addRankVariables(names: readonly string[]): void {
+	for (const name of names) RANK_VARIABLES.add(name);
+}
 
 /**
- * The environment for any child traintop starts (nvidia-smi, squeue/scontrol, ssh, srun): without the rank
- * variables. A traintop inside a job (an agent under `srun --overlap` carries SLURM_PROCID) must not hand them on:
- * its `squeue` was seen as a rank of the agent's own step, and a wrapper script around nvidia-smi would be too.
+ * The environment for any child traintop starts (nvidia-smi, the scheduler's clients, ssh): without the rank
+ * variables. A traintop inside a job (an agent started in a scheduler's step carries its rank variable) must not hand
+ * them on: its scheduler client was seen as a rank of the agent's own step, and a wrapper around nvidia-smi would be.
  */
 export function helperEnv(env: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
 	const copy = {...(env ?? process.env)};
