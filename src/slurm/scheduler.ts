@@ -7,7 +7,6 @@ import {slurmJobNodes} from './job-nodes.js';
 import {SlurmJobReader} from './job-reader.js';
 import {SLURM_OPTION_WORDS, SLURM_OPTIONS, slurmJobFromFlags} from './options.js';
 import {SLURM_KIND, slurmState, slurmViewOf} from './scheduler-state.js';
-import type {SlurmView} from './types.js';
 import {slurmJobPick, slurmPlan} from './signal-plan.js';
 import {slurmJobOfTraintop} from './task-env.js';
 import {slurmSchedulerView} from './views/scheduler-view.js';
