@@ -6,7 +6,7 @@ import {printable} from './format/printable.js';
 import {endQuietlyIfTerminalDies} from './system/dead-terminal.js';
 
 // Named for what it is: `ps`, /proc/PID/comm and another traintop's rank discovery see "traintop …", not
-// "node …/dist/cli.js" (a traintop under `srun --overlap` carries SLURM_PROCID and must never pass for a rank).
+// "node …/dist/cli.js" (a traintop started in a scheduler's step carries its rank variable and must never pass for a rank).
 process.title = ['traintop', ...process.argv.slice(2)].join(' ');
 // SIGUSR1 to a Node process opens an inspector (a debug port on 127.0.0.1:9229) unless a listener is installed.
 // A stray save signal must not turn a monitor into a debug port: listen, and do nothing.

@@ -1,6 +1,7 @@
 import {PREFLIGHT_OPTIONS} from '../commands/preflight-options.js';
 import type {OptionSpec} from '../config/option-spec.js';
 import {OPTIONS} from '../config/options.js';
+import {schedulers} from '../scheduler/registry.js';
 import {COMMAND_NAMES, type CommandName} from './command-names.js';
 
 // The commands of the command line, as help and completion describe them: a command's help is its usage and the
@@ -33,16 +34,29 @@ export interface CommandSpec {
 	readonly arguments: ArgumentCompletion;
 }
 
+/** Each scheduler's job flag with --agents, for the schedulers that start agents on their job's nodes. */
+function agentsUsage(): string[] {
+	return schedulers().flatMap(one => {
+		const flag = one.agents && one.options?.find(option => option.name === one.jobFlag?.name);
+		return flag ? [`${flag.usage} --agents`] : [];
+	});
+}
+
+/** 'a, b or c'. */
+function orList(words: readonly string[]): string {
+	return words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
+}
+
 export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
 	monitor: {
 		summary: 'watch a job: the TUI on a terminal, else status lines and the log',
 		usage: [
 			'traintop [RUN_DIR] [--pid P | --match RE] [options]',
 			'traintop --headless [--json] [RUN_DIR]',
-			'traintop [RUN_DIR] --hosts A,B,… | --cluster FILE | --slurm-job J --agents',
+			['traintop [RUN_DIR] --hosts A,B,…', '--cluster FILE', ...agentsUsage()].join(' | '),
 		],
 		notes: [
-			'Ranks are found among your processes that carry RANK, LOCAL_RANK or SLURM_PROCID (or with --pid / --match), and grouped into jobs. On the TUI, ? lists its keys.',
+			`Ranks are found among your processes that carry ${orList(['RANK', 'LOCAL_RANK', ...schedulers().flatMap(one => (one.tasks ? [one.tasks.rankVars.rank] : []))])} (or with --pid / --match), and grouped into jobs. On the TUI, ? lists its keys.`,
 		],
 		isWord: false,
 		arguments: {paths: 'dirs'},

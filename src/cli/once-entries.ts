@@ -1,5 +1,5 @@
 import {jobFromFlag, ranksFromFlag} from '../config/selection.js';
-import {slurmJobFromFlags} from '../slurm/job-flag.js';
+import {flaggedJob, schedulerEntry} from '../scheduler/registry.js';
 import {EXIT, UsageError} from '../core/errors.js';
 import type {Call, SettledCall} from './call.js';
 
@@ -33,18 +33,15 @@ export async function analyzeEntry({cli, settings, json}: SettledCall): Promise<
 	});
 }
 
-const slurmJobOf = (flags: Readonly<Record<string, unknown>>): string | null =>
-	flags.slurmJob === undefined ? null : slurmJobFromFlags(flags.slurmJob);
-
 export async function ranksEntry({cli, args, settings, selector, json}: SettledCall): Promise<number> {
 	if (args.length > 0) throw new UsageError(`ranks takes no arguments (got ${args.join(' ')})`);
 	const {runRanksCommand} = await import('../commands/ranks.js');
 	return runRanksCommand({
 		settings,
 		selector,
-		// --slurm-job J picks that job's ranks as --job J does.
-		job: jobFromFlag(cli.flags.job) ?? slurmJobOf(cli.flags),
-		schedulerJob: ((jobId: string | null) => (jobId === null ? null : {kind: 'slurm', jobId}))(slurmJobOf(cli.flags)),
+		// A scheduler's job flag picks that job's ranks as --job J does.
+		job: jobFromFlag(cli.flags.job) ?? flaggedJob(cli.flags)?.jobId ?? null,
+		scheduledJob: flaggedJob(cli.flags),
 		json,
 		stdout: process.stdout,
 		stderr: process.stderr,
@@ -58,12 +55,12 @@ export async function checkpointsEntry({cli, args, settings, json}: SettledCall)
 	if (args.length > 1) throw new UsageError(`checkpoints takes at most one RUN_DIR (got ${args.join(' ')})`);
 	const {runCheckpointsCommand} = await import('../commands/checkpoints.js');
 	let runDir = args[0] ?? '.';
-	if (args[0] === undefined && cli.flags.slurmJob !== undefined) {
-		// The SLURM job's own directory, said on stderr so that --json stays clean.
-		const jobId = slurmJobFromFlags(cli.flags.slurmJob) ?? '';
-		const {jobWorkDir} = await import('../slurm/job-work-dir.js');
-		runDir = await jobWorkDir(jobId);
-		process.stderr.write(`traintop: RUN_DIR: SLURM job ${jobId}'s working directory ${runDir}\n`);
+	const job = args[0] === undefined ? flaggedJob(cli.flags) : null;
+	const entry = job === null ? null : schedulerEntry(job.kind);
+	if (job !== null && entry?.workDir) {
+		// The scheduler's job's own directory, said on stderr so that --json stays clean.
+		runDir = await entry.workDir(job.jobId);
+		process.stderr.write(`traintop: RUN_DIR: ${entry.name} job ${job.jobId}'s working directory ${runDir}\n`);
 	}
 	return runCheckpointsCommand({runDir, settings, json, stdout: process.stdout});
 }
@@ -84,7 +81,7 @@ export async function preflightEntry({cli, args, settings, json}: SettledCall): 
 export async function signalEntry({cli, args, settings, given, selector, json}: SettledCall): Promise<number> {
 	if (args.length > 2) throw new UsageError(`signal takes an action and an optional RUN_DIR (got ${args.join(' ')})`);
 	const {runSignalCommand} = await import('../commands/signal.js');
-	// Many nodes: through a `traintop agent` on each (--hosts, --cluster, --slurm-job J --agents).
+	// Many nodes: through a `traintop agent` on each (--hosts, --cluster, a scheduler's job flag with --agents).
 	let agents = null;
 	const {fleetConnections, wantsAgents} = await import('../commands/fleet-connections.js');
 	if (wantsAgents(cli.flags)) {
@@ -96,8 +93,8 @@ export async function signalEntry({cli, args, settings, given, selector, json}: 
 		settings,
 		selector,
 		job: jobFromFlag(cli.flags.job),
-		// Only as given: inside an allocation the ranks beside traintop are the job already (no scancel route).
-		slurmJob: slurmJobOf(cli.flags),
+		// Only as given: inside a scheduler's job the ranks beside traintop are the job already (no scheduler route).
+		scheduledJob: flaggedJob(cli.flags),
 		batch: Boolean(cli.flags.batch),
 		action: args[0],
 		ranks: ranksFromFlag(cli.flags.rank),

@@ -10,7 +10,7 @@ export async function monitorEntry({cli, settings, given, json, selector, exitNo
 	const {checkMistypedCommand} = await import('./suggest.js');
 	checkMistypedCommand(cli.input[0]);
 	monitorHeap();
-	// One node or many (--hosts, --cluster, --slurm-job J --agents): the monitor's session has the nodes.
+	// One node or many (--hosts, --cluster, a scheduler's job flag with --agents): the monitor's session has the nodes.
 	const {wantsAgents} = await import('../commands/fleet-connections.js');
 	if (wantsAgents(cli.flags)) manyNodesHeap();
 	const {runMonitor} = await import('../commands/monitor.js');

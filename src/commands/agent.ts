@@ -2,10 +2,10 @@ import {existsSync} from 'node:fs';
 import {hostname} from 'node:os';
 import {runAgent} from '../agent/agent.js';
 import {traintopVersion} from '../agent/version.js';
-import {slurmJobFromFlags} from '../slurm/job-flag.js';
 import type {Settings} from '../config/schema.js';
 import {EXIT, UsageError} from '../core/errors.js';
 import type {RankSelector} from '../ranks/tree.js';
+import {flaggedJob, schedulerNodeName} from '../scheduler/registry.js';
 import {openSession} from '../session/session.js';
 import {runDirFrom} from './run-dir.js';
 import {stopOnSignals} from './stop-signals.js';
@@ -22,11 +22,11 @@ export interface AgentCommandOptions {
 
 /**
  * The name its messages carry: --node-name (the viewer's name for the node, so its commands find this agent),
- * else SLURM's name for the node (an agent started by `srun` on every node of a job is addressed by it), else the
+ * else the scheduler's name for the node (an agent it starts on every node of a job is addressed by it), else the
  * hostname.
  */
 function nodeName(flag: unknown, env: NodeJS.ProcessEnv = process.env): string {
-	if (flag === undefined) return env.SLURMD_NODENAME || hostname();
+	if (flag === undefined) return schedulerNodeName(env) || hostname();
 	const name = String(flag).trim();
 	if (name === '') throw new UsageError('--node-name needs a name (the host its messages carry), got an empty one');
 	return name;
@@ -47,10 +47,10 @@ export async function runAgentCommand({
 	const runDir = runDirFrom(input);
 	const host = nodeName(flags.nodeName);
 	const agentSettings: Settings = {...settings, log: flags.logFile !== undefined && flags.log !== false};
-	// The SLURM controller is read only when asked (--slurm-job): the viewer reads it once for every node. Without
-	// it, an agent inside an allocation still takes only that job's tasks as ranks (its own SLURM_JOB_ID).
-	const slurmJob = flags.slurmJob === undefined ? undefined : slurmJobFromFlags(flags.slurmJob);
-	const session = await openSession({settings: agentSettings, runDir, selector, host, slurmJob});
+	// The scheduler is read only when asked (its job flag): the viewer reads it once for every node. Without it, an
+	// agent inside a scheduler's job still takes only that job's tasks as ranks.
+	const scheduledJob = flaggedJob(flags) ?? undefined;
+	const session = await openSession({settings: agentSettings, runDir, selector, host, scheduledJob});
 	// However the agent exits, no nvidia-smi may outlive it.
 	process.on('exit', () => session.killNow());
 	// Only with --log-file: said where whoever started the agent reads (the viewer shows an agent's last stderr lines).

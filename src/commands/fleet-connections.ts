@@ -6,7 +6,8 @@ import type {Settings, SettingsInput} from '../config/schema.js';
 import {UsageError} from '../core/errors.js';
 import type {FleetConnection} from '../fleet/fleet.js';
 import {type AgentArgs, DEFAULT_SSH_COMMAND, localConnection, sshConnection} from '../fleet/transports.js';
-import {schedulerEntry} from '../scheduler/registry.js';
+import {flagName} from '../config/options.js';
+import {jobFlagGiven} from '../scheduler/registry.js';
 
 // From the command line to the agents to run: `--hosts a,user@b,local` (ssh, or a local child), each agent asked
 // to watch what this traintop would (the same RUN_DIR, interval, thresholds and selection). cluster.yaml's nodes
@@ -93,9 +94,11 @@ export function connectionsFor(
 	});
 }
 
-/** Many nodes, each through its `traintop agent`: --hosts, --cluster, or --slurm-job J --agents. */
+/** Many nodes, each through its `traintop agent`: --hosts, --cluster, or a scheduler's job flag with --agents. */
 export function wantsAgents(flags: Readonly<Record<string, unknown>>): boolean {
-	return flags.hosts !== undefined || flags.cluster !== undefined || (Boolean(flags.agents) && Boolean(flags.slurmJob));
+	return (
+		flags.hosts !== undefined || flags.cluster !== undefined || (Boolean(flags.agents) && jobFlagGiven(flags) !== null)
+	);
 }
 
 /** `--ssh-command`, else TRAINTOP_SSH_COMMAND, else the default (fleet/transports.ts). */
@@ -145,7 +148,7 @@ export interface FleetPlan {
 
 /**
  * The agents to run for these flags: one per node of `--hosts` or `--cluster` (ssh, or a child for `local`), or one
- * `srun --overlap` step over the nodes of `--slurm-job J`. `given` is what the user set (not defaults).
+ * connection the scheduler starts over the nodes of the job its flag names. `given` is what the user set (not defaults).
  */
 export async function fleetPlan(
 	flags: Readonly<Record<string, unknown>>,
@@ -154,15 +157,17 @@ export async function fleetPlan(
 	runDir: string | null,
 ): Promise<FleetPlan> {
 	const plan = agentArgs(settings, flags, runDir);
-	if (flags.hosts === undefined && flags.cluster === undefined && typeof flags.slurmJob === 'string') {
-		// The scheduler's own transport: one step over the job's nodes, each agent following the job.
-		const jobId = flags.slurmJob;
-		const agents = schedulerEntry('slurm')?.agents;
-		if (!agents) throw new UsageError("--slurm-job: no scheduler here starts agents on a job's nodes");
+	const flagged = flags.hosts === undefined && flags.cluster === undefined ? jobFlagGiven(flags) : null;
+	if (flagged !== null) {
+		// The scheduler's own transport over the job's nodes, each agent following the job (its flag passed on).
+		const {entry, flag, value: jobId} = flagged;
+		const agents = entry.agents;
+		if (!agents) throw new UsageError(`${flagName(flag)}: ${entry.name} does not start agents on a job's nodes`);
 		const nodes = await agents.nodes(jobId);
 		const own = plan.gpuThresholds.size > 0 ? ['--gpu-thresholds', formatGpuThresholds(plan.gpuThresholds)] : [];
+		const args = [...plan.args, flagName(flag), jobId, ...own];
 		return {
-			connections: [agents.connection(jobId, nodes, {args: [...plan.args, '--slurm-job', jobId, ...own]})],
+			connections: [agents.connection(jobId, nodes, {args})],
 			declared: new Map(),
 		};
 	}

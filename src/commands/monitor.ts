@@ -1,8 +1,8 @@
 import {existsSync} from 'node:fs';
 import type {Settings, SettingsInput} from '../config/schema.js';
-import {slurmJobFromFlags} from '../slurm/job-flag.js';
 import {EXIT} from '../core/errors.js';
 import type {RankSelector} from '../ranks/tree.js';
+import {selectedJob} from '../scheduler/registry.js';
 import {openSession, type Session} from '../session/session.js';
 import {fleetPlan, wantsAgents} from './fleet-connections.js';
 import {runDirFrom} from './run-dir.js';
@@ -23,12 +23,12 @@ export interface MonitorOptions {
 	readonly exitNow: () => void;
 }
 
-/** The session's nodes: this machine's own, or a `traintop agent` per node (--hosts, --cluster, --slurm-job J --agents). */
+/** The session's nodes: this machine's own, or a `traintop agent` per node (--hosts, --cluster, a job's --agents). */
 async function sessionFor(options: MonitorOptions, runDir: string | null): Promise<Session> {
 	const {flags, settings} = options;
 	if (!options.localOnly && wantsAgents(flags))
 		return openSession({settings, runDir, ...(await fleetPlan(flags, options.given, settings, runDir))});
-	return openSession({settings, runDir, selector: options.selector, slurmJob: slurmJobFromFlags(flags.slurmJob)});
+	return openSession({settings, runDir, selector: options.selector, scheduledJob: selectedJob(flags)});
 }
 
 /**

@@ -32,7 +32,7 @@ export async function scanRanks(
 		selector,
 		host: hostname(),
 		stallAfterMs: settings.stallAfter * 1000,
-		schedulerJob: jobOfTraintop(),
+		scheduledJob: jobOfTraintop(),
 		runDir,
 	});
 	const [gpu] = await Promise.all([readGpuProcessesOnce(settings.nvidiaSmi), sampler.sample()]);
@@ -47,7 +47,7 @@ export async function runRanksCommand(options: {
 	/** --job: only that job. */
 	job: string | null;
 	/** A scheduler's job given by its flag: with --json, its controller is asked once for its time limit and time left. */
-	schedulerJob?: ScheduledJob | null;
+	scheduledJob?: ScheduledJob | null;
 	json: boolean;
 	stdout: Writable;
 	/** Where a controller that does not answer is said, keeping stdout's JSON clean. */
@@ -59,7 +59,7 @@ export async function runRanksCommand(options: {
 	const scanned = await scanRanks(options.settings, options.selector);
 	const set = options.job === null ? scanned : onlyJob(scanned, options.job);
 	if (options.json) {
-		const controller = options.schedulerJob ? await controllerJob(options.schedulerJob, options.stderr) : null;
+		const controller = options.scheduledJob ? await controllerJob(options.scheduledJob, options.stderr) : null;
 		options.stdout.write(`${JSON.stringify(versioned(ranksJson(set, controller)), null, 2)}\n`);
 	} else if (set.ranks.length === 0) {
 		options.stdout.write(`${noRanksText(options.selector)}\n`);

@@ -18,6 +18,7 @@ import type {RankSelector} from '../ranks/tree.js';
 import {procReader} from '../system/procfs.js';
 import {noRanksText, scanRanks} from './ranks.js';
 import {pickScheduledJob} from '../scheduler/registry.js';
+import type {ScheduledJob} from '../scheduler/task.js';
 import {localPlan, type SignalPlan, type TargetResult} from './signal-plan.js';
 
 /** `save` and `emergency` name the configured signals; anything else must be a signal name. */
@@ -55,11 +56,11 @@ async function confirm(question: string, stdin: Readable, stderr: Writable): Pro
 export interface SignalCommandOptions {
 	readonly settings: Settings;
 	readonly selector: RankSelector;
-	/** --job: which job, when several are found (a SLURM job id that no local job answers to: that SLURM job). */
+	/** --job: which job, when several are found (a scheduler's job id that no local job answers to: that job). */
 	readonly job: string | null;
-	/** --slurm-job: the SLURM job, wherever its ranks run (the route follows from what this node sees). */
-	readonly slurmJob?: string | null;
-	/** --batch: signal the SLURM job's batch shell (only where it handles the signal). */
+	/** A scheduler's job flag: its job, wherever its ranks run (the route follows from what this node sees). */
+	readonly scheduledJob?: ScheduledJob | null;
+	/** --batch: signal the scheduler job's batch shell (only where it handles the signal). */
 	readonly batch?: boolean;
 	readonly action: string | undefined;
 	readonly ranks: readonly number[] | undefined;
@@ -75,7 +76,7 @@ export interface SignalCommandOptions {
 	readonly stdin: Readable;
 	readonly stdout: Writable;
 	readonly stderr: Writable;
-	/** Through a `traintop agent` per node (--hosts, --cluster, --slurm-job J --agents): the agents to run. */
+	/** Through a `traintop agent` per node (--hosts, --cluster, a scheduler's job flag with --agents): the agents to run. */
 	readonly agents?: readonly FleetConnection[] | null;
 }
 
@@ -102,8 +103,8 @@ export async function runSignalCommand(o: SignalCommandOptions): Promise<number>
 	const runDir = o.runDir === null ? null : existingRunDir(o.runDir);
 	const set = await scanRanks(o.settings, o.selector, {runDir});
 	const common = {signal, label, ranks: o.ranks, force: o.force, emergency: expect === 'emergency', proc: procReader()};
-	// A job of a scheduler (--slurm-job J, or --job J that names one) goes by that scheduler's route.
-	const scheduled = pickScheduledJob(set, o.job, {slurm: o.slurmJob ?? null});
+	// A job of a scheduler (its job flag, or --job J that names one) goes by that scheduler's route.
+	const scheduled = pickScheduledJob(set, o.job, o.scheduledJob ?? null);
 	const planned =
 		scheduled === null
 			? null
@@ -114,8 +115,8 @@ export async function runSignalCommand(o: SignalCommandOptions): Promise<number>
 					batch: o.batch ?? false,
 					pickedBy: scheduled.pickedBy,
 				});
-	// --job J that SLURM does not know either: the jobs found here are listed, as for any unknown --job.
-	const fallBack = planned !== null && 'refused' in planned && planned.unknownJob && !o.slurmJob && !o.batch;
+	// --job J that the scheduler does not know either: the jobs found here are listed, as for any unknown --job.
+	const fallBack = planned !== null && 'refused' in planned && planned.unknownJob && !o.scheduledJob && !o.batch;
 	if (planned !== null && 'refused' in planned && !fallBack) {
 		say(`traintop: signal: ${planned.refused}; nothing sent`);
 		if (o.json) {
@@ -134,7 +135,9 @@ export async function runSignalCommand(o: SignalCommandOptions): Promise<number>
 	if (planned !== null && !('refused' in planned)) plan = planned;
 	else {
 		if (o.batch)
-			throw new UsageError('--batch: the batch shell belongs to a SLURM job; name it with --slurm-job J (or --job J)');
+			throw new UsageError(
+				"--batch: the batch shell belongs to a scheduler's job; name it with its job flag (or --job J)",
+			);
 		const choice = chooseJob(set, {job: o.job, runDir, selector: o.selector});
 		if (choice.kind === 'none') {
 			say(`traintop: ${noRanksText(o.selector)}; nothing sent`);
@@ -154,7 +157,8 @@ async function signalThroughAgents(
 	action: {signal: SignalName; label: string; expect: 'manual' | 'emergency' | null},
 ): Promise<number> {
 	if (o.force) throw new UsageError('--force: an agent never forces; signal a node from the node itself to force');
-	if (o.batch) throw new UsageError('--batch: not through agents; use --slurm-job J --batch without --agents');
+	if (o.batch)
+		throw new UsageError("--batch: not through agents; name the scheduler's job with --batch, without --agents");
 	const {agentsPlan} = await import('./signal-agents.js');
 	const planned = await agentsPlan({
 		connections,
@@ -164,7 +168,7 @@ async function signalThroughAgents(
 		emergency: action.expect === 'emergency',
 		expect: action.expect,
 		ranks: o.ranks,
-		job: o.job ?? o.slurmJob ?? null,
+		job: o.job ?? o.scheduledJob?.jobId ?? null,
 		runDir: o.runDir,
 		selector: o.selector,
 		timeoutS: o.settings.timeout,

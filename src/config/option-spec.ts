@@ -21,3 +21,14 @@ export interface OptionSpec {
 	/** A one-letter form (`h` for -h). */
 	readonly short?: string;
 }
+
+/** A scheduler's own option (scheduler/entry.ts `options`): listed right after the option `after` names. */
+export interface SchedulerOption extends OptionSpec {
+	readonly after: string;
+}
+
+/** A scheduler's words for a generic option's help (scheduler/entry.ts `optionWords`), in place of the neutral ones. */
+export interface OptionWords {
+	readonly description?: string;
+	readonly defaultText?: string;
+}

@@ -1,4 +1,5 @@
 import type {OptionSpec} from './option-spec.js';
+import {schedulers} from '../scheduler/registry.js';
 import {SETTING_OPTIONS} from './options-settings.js';
 
 /** Every command that reads settings (the config file among them). */
@@ -86,17 +87,8 @@ const JOB_OPTIONS: readonly OptionSpec[] = [
 		name: 'job',
 		usage: '--job ID',
 		kind: 'string',
-		description: 'the job (an id as `traintop ranks` lists it, its launcher pid, or a SLURM job or job.step)',
+		description: "the job (an id as `traintop ranks` lists it, its launcher pid, or a scheduler's job)",
 		commands: ['ranks', 'signal'],
-	},
-	{
-		name: 'slurmJob',
-		usage: '--slurm-job J',
-		kind: 'string',
-		defaultText: '$SLURM_JOB_ID inside an allocation',
-		description:
-			'the SLURM job: its state, time left, warning signal and steps in the job pane; its ranks for the TUI, headless, ranks and signal (as --job J); its working directory for checkpoints',
-		commands: ['monitor', 'agent', 'ranks', 'checkpoints', 'signal'],
 	},
 	{
 		name: 'rank',
@@ -117,14 +109,7 @@ const JOB_OPTIONS: readonly OptionSpec[] = [
 		usage: '--force',
 		kind: 'boolean',
 		description:
-			'send even where a rank has no handler (the signal terminates it), is stopped, or (srun, scancel) cannot be read here',
-		commands: ['signal'],
-	},
-	{
-		name: 'batch',
-		usage: '--batch',
-		kind: 'boolean',
-		description: "to the SLURM job's batch shell instead of its steps (refused unless the shell handles the signal)",
+			"send even where a rank has no handler (the signal terminates it), is stopped, or (the scheduler's tools) cannot be read here",
 		commands: ['signal'],
 	},
 	{
@@ -166,14 +151,14 @@ const NODE_OPTIONS: readonly OptionSpec[] = [
 		usage: '--agents',
 		kind: 'boolean',
 		description:
-			'with --slurm-job J: watch (and signal) every node of the job through a `traintop agent` on each, one srun --overlap step',
+			"with a scheduler's job: watch (and signal) every node of the job through a `traintop agent` on each, started by the scheduler",
 		commands: FLEET,
 	},
 	{
 		name: 'nodeName',
 		usage: '--node-name NAME',
 		kind: 'string',
-		defaultText: '$SLURMD_NODENAME, else the hostname',
+		defaultText: "the scheduler's name for the node, else the hostname",
 		description: 'the host name its messages carry and its commands must name',
 		commands: ['agent'],
 	},
@@ -200,13 +185,29 @@ const GENERAL_OPTIONS: readonly OptionSpec[] = [
 	{name: 'version', usage: '-v, --version', short: 'v', kind: 'boolean', description: 'show the version', commands: []},
 ];
 
-export const OPTIONS: readonly OptionSpec[] = [
+/**
+ * The generic options with the schedulers' own (each after the one its `after` names) and in the schedulers' words
+ * where one has them (the first registered wins): its job flag and its job id forms are its folder's to say.
+ */
+function withSchedulers(options: readonly OptionSpec[]): OptionSpec[] {
+	const out = options.map(option => {
+		const words = schedulers().find(entry => entry.optionWords?.[option.name])?.optionWords?.[option.name];
+		return words === undefined ? option : {...option, ...words};
+	});
+	for (const {after, ...option} of schedulers().flatMap(entry => entry.options ?? [])) {
+		const at = out.findIndex(one => one.name === after);
+		out.splice(at < 0 ? out.length : at + 1, 0, option);
+	}
+	return out;
+}
+
+export const OPTIONS: readonly OptionSpec[] = withSchedulers([
 	...OUTPUT_OPTIONS,
 	...JOB_OPTIONS,
 	...NODE_OPTIONS,
 	...SETTING_OPTIONS,
 	...GENERAL_OPTIONS,
-];
+]);
 
 /** `logInterval` → `--log-interval`: how a camelCase name is written as a flag. */
 export function flagName(name: string): string {

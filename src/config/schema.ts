@@ -84,7 +84,7 @@ export interface Settings {
 	readonly nvidiaSmi: string;
 	/** `signal save` and the TUI's save key: SIGUSR1, what Lightning and the seed tooling catch. */
 	readonly saveSignal: SignalName;
-	/** `signal emergency`: SIGTERM, what SLURM sends before the end (save and exit for requeue). */
+	/** `signal emergency`: SIGTERM, what a batch scheduler sends before the end (save and exit for requeue). */
 	readonly emergencySignal: SignalName;
 	/** Seconds between rank scans. */
 	readonly ranksInterval: number;

@@ -26,7 +26,7 @@ export interface DemoJobOptions {
 	masterPort?: number; // 29500 (nothing listens on it)
 	/** Interpreter: a command looked up on PATH, or a path. Default `python3`. */
 	python?: string;
-	/** Extra environment for the launcher (it removes RANK, LOCAL_RANK, SLURM_PROCID, SLURM_LOCALID from its own). */
+	/** Extra environment for the launcher (it removes the rank variables, torchrun's and the scheduler's, from its own). */
 	env?: NodeJS.ProcessEnv;
 	/** The launcher shuts down (as on SIGTERM) when this process dies. Default true: no orphaned demo jobs. */
 	exitWithParent?: boolean;

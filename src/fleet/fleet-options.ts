@@ -1,7 +1,7 @@
 // How the Fleet runs its links: the agents to run and its timings (how long to wait for a hello, a reply, a
 // silent link; how fast to reconnect; how often to tell the views).
 
-/** One agent process to run: a node through ssh or locally, or every node of a SLURM job through one srun. */
+/** One agent process to run: a node through ssh or locally, or every node of a scheduler's job through one start of its own. */
 export interface FleetConnection {
 	/** The nodes it carries, by name. Empty: whatever hosts its agents say hello as (srun over a job's nodes). */
 	readonly nodes: readonly string[];

@@ -22,7 +22,7 @@ import {versioned} from '../format/json-version.js';
 import {traintopVersion} from '../agent/version.js';
 import {printable} from '../format/printable.js';
 
-// Pure text for the headless mode. Lines are meant for a tmux pane, `tail -f` or a SLURM .out
+// Pure text for the headless mode. Lines are meant for a tmux pane, `tail -f` or a batch job's .out
 // file: one line each, greppable (`grep CRIT`), levels upper-case only when they need attention.
 
 function metricPart(

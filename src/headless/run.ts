@@ -6,13 +6,14 @@ import {formatAge} from '../format/duration.js';
 import {localTime} from '../format/time.js';
 import {formatThreshold} from '../format/units.js';
 import {freshestJobView, isJobLevelEvent, JobLevelEvents} from '../session/job-level.js';
+import {schedulerEntry} from '../scheduler/registry.js';
+import type {SchedulerView} from '../scheduler/view.js';
 import type {Session} from '../session/session.js';
 import {watchPauses} from '../system/pause-watch.js';
 import {eventRecord, formatEventLine, startRecord} from './format.js';
 import {printLinks} from './link-lines.js';
 import {NodeLines} from './node-lines.js';
 import {type Print, printTo} from './print.js';
-import {SlurmReport} from '../slurm/views/headless-report.js';
 import {stdoutReader} from './stdout-reader.js';
 
 export interface HeadlessOptions {
@@ -51,7 +52,7 @@ function sayStart(session: Session, print: Print): void {
 	const count = `${listed.length} node${listed.length === 1 ? '' : 's'}`;
 	const which = listed.length > 0 ? `${count} (${listed.map(nodeLabel).join(', ')})` : "the job's nodes";
 	print.note(`watching ${which} every ${settings.interval} s; ${logs}`);
-	// `hosts` is empty until a SLURM job's nodes are known.
+	// `hosts` is empty until a scheduler's job's nodes are known.
 	print.record(startRecord({hosts: listed.map(node => node.name), time: Date.now()}));
 }
 
@@ -62,7 +63,12 @@ function sayStart(session: Session, print: Print): void {
  */
 function jobLevel(print: Print, many: boolean) {
 	const latest = new Map<string, Snapshot>();
-	const report = new SlurmReport();
+	// Each scheduler's own reporter (scheduler/view.ts), made when its job is first seen.
+	const reports = new Map<string, ReturnType<SchedulerView['report']> | null>();
+	const reportOf = (kind: string) => {
+		if (!reports.has(kind)) reports.set(kind, schedulerEntry(kind)?.view?.report() ?? null);
+		return reports.get(kind) ?? null;
+	};
 	const once = new JobLevelEvents();
 	return {
 		/** Whether the node's view leaves this event to the job level (said here, once). */
@@ -77,7 +83,8 @@ function jobLevel(print: Print, many: boolean) {
 		update(node: string, snapshot: Snapshot): void {
 			latest.set(node, snapshot);
 			const job = freshestJobView(latest.values());
-			if (job === null) return;
+			const report = job?.scheduler ? reportOf(job.scheduler.kind) : null;
+			if (job === null || report === null) return;
 			const news = report.update(job);
 			for (const line of news.lines) print.note(line);
 			for (const record of news.records) print.record(record);

@@ -6,6 +6,7 @@ import {OTHER_GPUS_ID} from './fold.js';
 import {type GpuLineOptions, type MetricLines, metricLines, type ThresholdSource} from './gpu-lines.js';
 import {maxOf, percentile} from './percentile.js';
 import {type RamBasis, ramBasisOf, ramLabel} from './ram-basis.js';
+import {schedulerNameOf} from './record-keys.js';
 import {type MetricKind, type MetricSeries, recordOf} from './metric-series.js';
 import type {Series} from './series-types.js';
 import {trendOf, type Trend} from './trend.js';
@@ -70,13 +71,17 @@ export interface Restart {
 	/** ISO time of the first record after the restart. */
 	readonly time: string;
 	/**
-	 * time: time went back; requeue: the SLURM job's restart count grew (scontrol requeue…). Judged within one
+	 * time: time went back; requeue: the scheduler's restart count of its job grew (a requeue). Judged within one
 	 * host: another host's records are its own series (by-host.ts), not a restart of this one.
 	 */
 	readonly reason: 'time' | 'requeue';
 	/** For time going backwards: the time of the record before. */
 	readonly previous_time: string | null;
-	/** For a requeue: the SLURM job, its restart count in this record and in the last record before naming the job. */
+	/**
+	 * For a requeue: the scheduler (its name, in words), the job, its restart count in this record and in the last
+	 * record before naming the job.
+	 */
+	readonly scheduler?: string;
 	readonly job_id?: string;
 	readonly restart_count?: number;
 	readonly previous_restart_count?: number;
@@ -205,26 +210,25 @@ function analyzeMetric(
 }
 
 /**
- * Requeues: after `scontrol requeue` or a preemption the job keeps its id and its restart count grows by one
- * (src/slurmctld/job_mgr.c: job_ptr->restart_cnt++ on requeue; on SLURM 22.05 `scontrol requeue` took `scontrol show
- * job` from Restarts=0 to Restarts=1, `squeue --json` restart_cnt likewise). Compared with
- * the last record that named the same job, so records without one (before the controller's first answer, an older
- * traintop) in between do not hide it.
+ * Requeues: after a requeue or a preemption the scheduler's job keeps its id and its restart count grows by one.
+ * Compared with the last record that named the same job, so records without one (before the scheduler's first
+ * answer, an older traintop) in between do not hide it.
  */
 function requeues(series: Series): Restart[] {
 	const out: Restart[] = [];
 	let lastJob = -1;
 	let lastRestarts = -1;
 	for (let i = 0; i < series.records; i++) {
-		const job = series.slurmJob.at(i);
+		const job = series.schedulerJob.at(i);
 		if (job < 0) continue;
-		const restarts = series.slurmRestarts.at(i);
+		const restarts = series.schedulerRestarts.at(i);
 		if (job === lastJob && restarts > lastRestarts) {
 			out.push({
 				time: iso(series.time[i]!),
 				reason: 'requeue',
 				previous_time: null,
-				job_id: series.slurmJobs[job]!,
+				scheduler: schedulerNameOf(series.schedulerJobs[job]!.key),
+				job_id: series.schedulerJobs[job]!.id,
 				restart_count: restarts,
 				previous_restart_count: lastRestarts,
 			});

@@ -25,8 +25,8 @@ class HostPart {
 	readonly time: Float64Array;
 	readonly interval = new ColumnBuilder(float32);
 	readonly host = new ColumnBuilder(int32);
-	readonly slurmJob = new ColumnBuilder(int32);
-	readonly slurmRestarts = new ColumnBuilder(int32);
+	readonly schedulerJob = new ColumnBuilder(int32);
+	readonly schedulerRestarts = new ColumnBuilder(int32);
 	readonly ramAgainst = new ColumnBuilder(int32);
 	readonly ramLimitGb = new ColumnBuilder(float32);
 	readonly metrics: MetricSeries[] = [];
@@ -68,8 +68,8 @@ export function splitByHost(series: Series, only?: string): HostSeries[] {
 		part.interval.push(series.interval.at(i));
 		// A host's series names one host, its own (index 0 of its `hosts`), or none.
 		part.host.push(g === 0 ? -1 : 0);
-		part.slurmJob.push(series.slurmJob.at(i));
-		part.slurmRestarts.push(series.slurmRestarts.at(i));
+		part.schedulerJob.push(series.schedulerJob.at(i));
+		part.schedulerRestarts.push(series.schedulerRestarts.at(i));
 		part.ramAgainst.push(series.ramAgainst.at(i));
 		part.ramLimitGb.push(series.ramLimitGb.at(i));
 	}
@@ -112,9 +112,9 @@ export function splitByHost(series: Series, only?: string): HostSeries[] {
 			interval: column(part.interval),
 			host: column(part.host),
 			hosts: g === 0 ? [] : [series.hosts[g - 1]!],
-			slurmJob: column(part.slurmJob),
-			slurmJobs: series.slurmJobs,
-			slurmRestarts: column(part.slurmRestarts),
+			schedulerJob: column(part.schedulerJob),
+			schedulerJobs: series.schedulerJobs,
+			schedulerRestarts: column(part.schedulerRestarts),
 			ramAgainst: column(part.ramAgainst),
 			ramLimitGb: column(part.ramLimitGb),
 			metrics: part.metrics,

@@ -4,6 +4,7 @@
 
 import {outOfRange} from './plausible.js';
 import {fillFromRecord, RecordFields} from './record-fields.js';
+import {JOB_KEYS} from './record-keys.js';
 import {logRecordReadSchema, type ReadLogRecord} from './record.js';
 import {describe} from './split-objects.js';
 
@@ -68,10 +69,14 @@ function cgroupOk(v: unknown): boolean {
 	);
 }
 
-/** `slurm`: absent, null, or the job the record was written under. */
-function slurmOk(v: unknown): boolean {
-	if (v === undefined || v === null) return true;
-	return isObj(v) && typeof v.job_id === 'string' && num(v.restart_count);
+/** Each scheduler's log key: absent, null, or the job the record was written under. */
+function jobsOk(r: Obj): boolean {
+	for (const key of JOB_KEYS) {
+		const v = r[key];
+		if (v !== undefined && v !== null && !(isObj(v) && typeof v.job_id === 'string' && num(v.restart_count)))
+			return false;
+	}
+	return true;
 }
 
 function alertsOk(v: unknown): boolean {
@@ -135,7 +140,7 @@ function fastCheck(r: Obj): boolean {
 		optStr(r.gpu_message) &&
 		gpusOk(r.gpus) &&
 		alertsOk(r.alerts) &&
-		slurmOk(r.slurm)
+		jobsOk(r)
 	);
 }
 

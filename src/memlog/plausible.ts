@@ -60,8 +60,8 @@ export function outOfRange(f: RecordFields): string | null {
 		if (!Number.isNaN(threshold) && !(threshold > 0 && threshold <= 100))
 			return outside(`gpus[${d}].threshold`, threshold, 'a threshold: above 0, at most 100');
 	}
-	const restarts = f.slurmRestarts;
+	const restarts = f.schedulerRestarts;
 	if (!Number.isNaN(restarts) && !(Number.isInteger(restarts) && restarts >= 0))
-		return outside('slurm.restart_count', restarts, 'a whole number, 0 or more');
+		return outside(`${f.schedulerKey}.restart_count`, restarts, 'a whole number, 0 or more');
 	return null;
 }

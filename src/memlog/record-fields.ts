@@ -1,4 +1,5 @@
-import type {ReadLogRecord} from './record.js';
+import {logJobOf, type ReadLogRecord} from './record.js';
+import {JOB_KEYS} from './record-keys.js';
 
 // The numbers `--analyze` takes from one memory record, in a flat reusable struct. Both ways of
 // reading a record fill it: the byte scanner (scan-line.ts) for our own JSON Lines, and
@@ -39,10 +40,12 @@ export class RecordFields {
 	gpuPercent = Number.NaN;
 	gpuPeak = Number.NaN;
 
-	/** `slurm.job_id`; undefined when the record has no SLURM job. */
-	slurmJob: string | undefined = undefined;
-	/** `slurm.restart_count`; NaN without a SLURM job. */
-	slurmRestarts = Number.NaN;
+	/** The scheduler's log key the record names its job under (its entry's `logKey`); undefined: no scheduler's job. */
+	schedulerKey: string | undefined = undefined;
+	/** Its `job_id`; undefined when the record names no scheduler's job. */
+	schedulerJob: string | undefined = undefined;
+	/** Its `restart_count`; NaN without a scheduler's job. */
+	schedulerRestarts = Number.NaN;
 
 	/** Entries of `gpus`; the arrays below are valid up to this count. */
 	devices = 0;
@@ -67,9 +70,16 @@ export class RecordFields {
 		this.cgPercent = this.cgPeak = this.cgUsed = this.cgLimit = Number.NaN;
 	}
 
-	resetSlurm(): void {
-		this.slurmJob = undefined;
-		this.slurmRestarts = Number.NaN;
+	resetScheduler(): void {
+		this.schedulerKey = this.schedulerJob = undefined;
+		this.schedulerRestarts = Number.NaN;
+	}
+
+	/** The job under the scheduler's log key `key`. */
+	setScheduler(key: string, job: string | undefined, restarts: number): void {
+		this.schedulerKey = key;
+		this.schedulerJob = job;
+		this.schedulerRestarts = restarts;
 	}
 
 	resetSwap(): void {
@@ -88,7 +98,7 @@ export class RecordFields {
 		this.resetMemory();
 		this.resetSwap();
 		this.resetGpu();
-		this.resetSlurm();
+		this.resetScheduler();
 		this.devices = 0;
 	}
 
@@ -136,9 +146,9 @@ export function fillFromRecord(f: RecordFields, record: ReadLogRecord, time: num
 			f.cgLimit = c.limit_gb;
 		}
 	}
-	if (record.slurm) {
-		f.slurmJob = record.slurm.job_id;
-		f.slurmRestarts = record.slurm.restart_count;
+	for (const key of JOB_KEYS) {
+		const job = logJobOf(record, key);
+		if (job) f.setScheduler(key, job.job_id, job.restart_count);
 	}
 	const s = record.swap;
 	if (s) {

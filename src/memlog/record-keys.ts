@@ -1,8 +1,10 @@
+import {schedulerLogKeys} from '../scheduler/registry.js';
 import {KeyTable} from './json-bytes.js';
 
 // The keys of a memory-log record as the byte scanner (scan-line.ts) knows them: an id per key, the
 // table that finds the id from a key's bytes, and which fields of memory, swap and the GPU aggregate
-// it converts and which the record schema requires.
+// it converts and which the record schema requires. The schedulers' log keys (their entries' `logKey`) come from the
+// registry when the module loads and take the ids after the fixed keys.
 
 const KEYS = [
 	'timestamp',
@@ -36,12 +38,19 @@ const KEYS = [
 	'path',
 	'version',
 	'limit_gb',
-	'slurm',
 	'job_id',
 	'restart_count',
 	'threshold',
 ] as const;
-export const KEY_TABLE = new KeyTable(KEYS);
+const LOG_KEYS = schedulerLogKeys();
+/** The schedulers' log keys: key id JOB_KEY_FROM + i is the i-th. */
+export const JOB_KEYS: readonly string[] = LOG_KEYS.map(({key}) => key);
+/** The name of the scheduler whose log key is `key` (its entry's `name`), for the report's words. */
+export function schedulerNameOf(key: string): string {
+	return LOG_KEYS.find(one => one.key === key)?.name ?? key;
+}
+export const JOB_KEY_FROM = KEYS.length + 1;
+export const KEY_TABLE = new KeyTable([...KEYS, ...JOB_KEYS]);
 /** Key ids: position in KEYS + 1 (0 = a key we do not know). */
 export const KEY_ID = Object.fromEntries(KEYS.map((k, i) => [k, i + 1])) as Record<(typeof KEYS)[number], number>;
 

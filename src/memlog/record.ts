@@ -1,4 +1,5 @@
 import {z} from 'zod';
+import {schedulerLogKeys} from '../scheduler/registry.js';
 
 // One line of the JSON Lines memory log (stable contract, see docs/configuration.md "Memory log format").
 // A superset of the seed tool's record — `timestamp`, `memory.{total_gb, used_gb, percent}`,
@@ -40,8 +41,11 @@ export interface CgroupRecord {
 	readonly peak_percent: number;
 }
 
-/** `slurm`: the SLURM job a record was written under; `restart_count` grows by one at each requeue (scontrol(1)). */
-export interface LogSlurmJob {
+/**
+ * The scheduler's job a record was written under, under the scheduler's own key (its entry's `logKey`);
+ * `restart_count` grows by one at each requeue.
+ */
+export interface LogSchedulerJob {
 	readonly job_id: string;
 	readonly restart_count: number;
 }
@@ -104,11 +108,11 @@ export interface LogRecord {
 	/** Level changes inside the window. */
 	readonly alerts: readonly AlertRecord[];
 	/**
-	 * The SLURM job this record was written under (the controller's last answer); null outside SLURM or before the
-	 * first answer. `--analyze` reads a grown restart_count as a requeue. The window always sets it; older records
-	 * lack it.
+	 * Under each registered scheduler's log key (scheduler/entry.ts `logKey`), a LogSchedulerJob: the
+	 * job of the scheduler's last answer, null outside its jobs or before its first answer. `--analyze` reads a grown
+	 * restart_count as a requeue. The window always writes every key; older records lack them.
 	 */
-	readonly slurm?: LogSlurmJob | null;
+	readonly [schedulerLogKey: string]: unknown;
 }
 
 const num = z.number();
@@ -118,7 +122,7 @@ const nullableNum = z.number().nullable();
  * What a reader accepts as a memory record: the seed tool's minimal record up to ours. Extra
  * fields are ignored (z.object strips them), so newer writers do not break older readers.
  */
-export const logRecordReadSchema = z.object({
+const recordSchema = z.object({
 	timestamp: z.string().refine(s => !Number.isNaN(Date.parse(s)), 'not a date'),
 	host: z.string().optional(),
 	interval_s: num.optional(),
@@ -177,7 +181,19 @@ export const logRecordReadSchema = z.object({
 			z.object({time: z.string(), metric: z.string(), value: num, threshold: num, from: z.string(), to: z.string()}),
 		)
 		.optional(),
-	slurm: z.object({job_id: z.string(), restart_count: num}).nullable().optional(),
 });
 
-export type ReadLogRecord = z.infer<typeof logRecordReadSchema>;
+/** A checked record; the schedulers' log keys are in it too (logJobOf reads them). */
+export type ReadLogRecord = z.infer<typeof recordSchema> & {readonly [schedulerLogKey: string]: unknown};
+
+const jobSchema = z.object({job_id: z.string(), restart_count: num}).nullable().optional();
+
+/** The schema with the schedulers' log keys (from the registry), which its inferred type cannot name. */
+export const logRecordReadSchema = recordSchema.extend(
+	Object.fromEntries(schedulerLogKeys().map(({key}) => [key, jobSchema])),
+) as unknown as z.ZodType<ReadLogRecord>;
+
+/** The job a checked record names under the scheduler's log key `key`; null or undefined when none. */
+export function logJobOf(record: ReadLogRecord, key: string): LogSchedulerJob | null | undefined {
+	return record[key] as LogSchedulerJob | null | undefined;
+}

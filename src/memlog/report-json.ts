@@ -58,7 +58,7 @@ interface HostJson {
 	readonly breached: boolean;
 	readonly metrics: Record<string, MetricJson>;
 	readonly gaps: {start: string; end: string; host?: string}[];
-	/** A requeue's with its SLURM job and its restart count before and after. */
+	/** A requeue's with its scheduler's job and its restart count before and after. */
 	readonly restarts: RestartJson[];
 }
 

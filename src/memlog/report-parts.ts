@@ -93,8 +93,9 @@ function episodeLine(e: Episode): string {
 }
 
 export function restartText(r: Restart): string {
-	const {job_id: job, previous_restart_count: from, restart_count: to} = r;
-	if (r.reason === 'requeue') return `requeued: SLURM job ${job ?? '?'} restart ${from ?? '?'} → ${to ?? '?'}`;
+	const {scheduler, job_id: job, previous_restart_count: from, restart_count: to} = r;
+	if (r.reason === 'requeue')
+		return `requeued: ${scheduler ?? '?'} job ${job ?? '?'} restart ${from ?? '?'} → ${to ?? '?'}`;
 	return `time went back from ${r.previous_time ? isoTimeText(r.previous_time, true) : '?'}`;
 }
 

@@ -1,10 +1,11 @@
 import {Interner} from './interner.js';
 import {BYTE, JsonBytes} from './json-bytes.js';
-import {KEY_ID, KEY_TABLE} from './record-keys.js';
+import {JOB_KEYS, KEY_ID, KEY_TABLE} from './record-keys.js';
 import type {RecordFields} from './record-fields.js';
 
 // The part of the memory-log byte scanner (scan-line.ts) below the record: the key ids guessed from the line
-// before, the strings interned, and the small nested objects `memory.cgroup` and `slurm`. Same rule as there:
+// before, the strings interned, and the small nested objects `memory.cgroup` and the scheduler's job
+// (under its log key, record-keys.ts JOB_KEYS). Same rule as there:
 // accept only what JSON.parse + the schema accept (record.ts), and read exactly the values they would.
 
 const {COMMA, OPEN_BRACE, CLOSE_BRACE} = BYTE;
@@ -16,7 +17,7 @@ const TABLE = KEY_TABLE;
 const JOB = new TextEncoder().encode('job');
 
 export class KeyedScanner extends JsonBytes {
-	/** Slots: 0 the host, 1 the SLURM job id, 2 + 2i and 3 + 2i the uuid and name of the i-th GPU entry. */
+	/** Slots: 0 the host, 1 the scheduler's job id, 2 + 2i and 3 + 2i the uuid and name of the i-th GPU entry. */
 	// biome-ignore lint/style/useConsistentMemberAccessibility: the subclass LineScanner uses it; `protected` has no #private form.
 	protected readonly names = new Interner();
 	/**
@@ -110,9 +111,17 @@ export class KeyedScanner extends JsonBytes {
 		return true;
 	}
 
-	/** `slurm`: the job the record was written under; the schema requires both fields. */
+	/**
+	 * The job the record was written under, as the `which`-th scheduler's log key holds it: null, or an object where
+	 * the schema requires both fields. A null clears only a job the same key named (the last key wins, as in JSON.parse).
+	 */
 	// biome-ignore lint/style/useConsistentMemberAccessibility: the subclass LineScanner uses it; `protected` has no #private form.
-	protected slurm(f: RecordFields): boolean {
+	protected schedulerJob(f: RecordFields, which: number): boolean {
+		const key = JOB_KEYS[which]!;
+		if (this.nul()) {
+			if (f.schedulerKey === key) f.resetScheduler();
+			return true;
+		}
 		if (!this.take(OPEN_BRACE)) return false;
 		let seen = 0;
 		let job: string | undefined;
@@ -139,8 +148,7 @@ export class KeyedScanner extends JsonBytes {
 			if (!this.take(CLOSE_BRACE)) return false;
 		}
 		if (seen !== 3) return false;
-		f.slurmJob = job;
-		f.slurmRestarts = restarts;
+		f.setScheduler(key, job, restarts);
 		return true;
 	}
 

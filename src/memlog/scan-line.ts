@@ -1,5 +1,5 @@
 import {BYTE} from './json-bytes.js';
-import {GPU_FIELDS, KEY_ID, MEMORY_FIELDS, SWAP_FIELDS, type ObjectSpec} from './record-keys.js';
+import {GPU_FIELDS, JOB_KEY_FROM, KEY_ID, MEMORY_FIELDS, SWAP_FIELDS, type ObjectSpec} from './record-keys.js';
 import type {RecordFields} from './record-fields.js';
 import {outOfRange} from './plausible.js';
 import {KeyedScanner} from './scan-keyed.js';
@@ -23,6 +23,7 @@ const ID = KEY_ID;
 const MEMORY = MEMORY_FIELDS;
 const SWAP = SWAP_FIELDS;
 const GPU = GPU_FIELDS;
+const JOB_FROM = JOB_KEY_FROM;
 
 export class LineScanner extends KeyedScanner {
 	/** #numbers' output, reused. */
@@ -48,7 +49,8 @@ export class LineScanner extends KeyedScanner {
 		let hasTimestamp = false;
 		let hasMemory = false;
 		do {
-			switch (this.keyId()) {
+			const id = this.keyId();
+			switch (id) {
 				case -1:
 					return false;
 				case ID.timestamp:
@@ -109,17 +111,12 @@ export class LineScanner extends KeyedScanner {
 				case ID.gpu_message:
 					if (!this.string()) return false;
 					break;
-				case ID.slurm:
-					f.resetSlurm();
-					if (this.nul()) break;
-					if (!this.slurm(f)) return false;
-					break;
 				case ID.alerts:
 					// Level changes are rare and hold strings of every kind: only an empty list is ours to vouch for.
 					if (!this.take(OPEN_BRACKET) || !this.take(CLOSE_BRACKET)) return false;
 					break;
 				default:
-					if (!this.skip(1)) return false;
+					if (!(id >= JOB_FROM ? this.schedulerJob(f, id - JOB_FROM) : this.skip(1))) return false;
 			}
 		} while (this.take(COMMA));
 		return this.take(CLOSE_BRACE) && hasTimestamp && hasMemory;

@@ -4,6 +4,12 @@ import type {MetricSeries} from './metric-series.js';
 
 // What the collector (series.ts) makes of a memory log: per-record columns and the metrics' series, for the reports.
 
+/** A scheduler's job as the log names it: the scheduler's log key (its entry's `logKey`) and the job's id there. */
+export interface LoggedJob {
+	readonly key: string;
+	readonly id: string;
+}
+
 /** A time going backwards in input order (a restart, or files given out of order). */
 export interface TimeJump {
 	/** Epoch ms of the record that went back. */
@@ -24,11 +30,14 @@ export interface Series {
 	/** Index into `hosts` per record; -1 when the record names none. */
 	readonly host: Column;
 	readonly hosts: readonly string[];
-	/** Index into `slurmJobs` per record; -1 when the record names no SLURM job (outside SLURM, or an older log). */
-	readonly slurmJob: Column;
-	readonly slurmJobs: readonly string[];
-	/** The SLURM job's restart count per record; -1 when the record names no job. */
-	readonly slurmRestarts: Column;
+	/**
+	 * Index into `schedulerJobs` per record; -1 when the record names no scheduler's job (outside one, or an older
+	 * log).
+	 */
+	readonly schedulerJob: Column;
+	readonly schedulerJobs: readonly LoggedJob[];
+	/** The scheduler's restart count of the job per record; -1 when the record names no job. */
+	readonly schedulerRestarts: Column;
 	/** What the record's `ram` point is judged against (RAM_AGAINST); HOST_RAM when it has no RAM point. */
 	readonly ramAgainst: Column;
 	/** The cgroup limit of the record's `ram` point, GiB; NaN where the point is against the host's RAM. */

@@ -4,7 +4,7 @@ import {GpuIds, HostIds, OTHER_GPUS_ID} from './fold.js';
 import {MetricBuilder} from './metric-builder.js';
 import type {MetricKind} from './metric-series.js';
 import {fillFromRecord, RecordFields} from './record-fields.js';
-import {RAM_AGAINST, type Series, type TimeJump} from './series-types.js';
+import {type LoggedJob, RAM_AGAINST, type Series, type TimeJump} from './series-types.js';
 import {grow, resize} from './typed-arrays.js';
 
 // Collects memory-log records into per-metric numeric series, for `traintop --analyze` (the shapes it builds are
@@ -28,10 +28,11 @@ export class SeriesCollector {
 	readonly #interval = new ColumnBuilder(n => new Float32Array(n));
 	readonly #host = new ColumnBuilder(n => new Int32Array(n));
 	readonly #hostIds: HostIds;
-	readonly #slurmJob = new ColumnBuilder(n => new Int32Array(n));
-	readonly #slurmJobIds = new Map<string, number>();
-	readonly #slurmJobs: string[] = [];
-	readonly #slurmRestarts = new ColumnBuilder(n => new Int32Array(n));
+	readonly #schedulerJob = new ColumnBuilder(n => new Int32Array(n));
+	/** A job's index in #schedulerJobs, by its log key and id. */
+	readonly #schedulerJobIds = new Map<string, Map<string, number>>();
+	readonly #schedulerJobs: LoggedJob[] = [];
+	readonly #schedulerRestarts = new ColumnBuilder(n => new Int32Array(n));
 	readonly #ramAgainst = new ColumnBuilder(n => new Int32Array(n));
 	readonly #ramLimitGb = new ColumnBuilder(n => new Float32Array(n));
 	readonly #metrics = new Map<string, MetricBuilder>();
@@ -77,8 +78,24 @@ export class SeriesCollector {
 		for (const metric of this.#metrics.values()) if (metric.count * 2 >= this.#count) metric.reserve(capacity);
 	}
 
+	/** The index of the record's scheduler job in #schedulerJobs (added when new); -1: it names none. */
+	#jobOf(f: RecordFields): number {
+		const key = f.schedulerKey;
+		const id = f.schedulerJob;
+		if (key === undefined || id === undefined || !isNum(f.schedulerRestarts)) return -1;
+		let ids = this.#schedulerJobIds.get(key);
+		if (ids === undefined) this.#schedulerJobIds.set(key, (ids = new Map()));
+		let job = ids.get(id);
+		if (job === undefined) {
+			job = this.#schedulerJobs.length;
+			this.#schedulerJobs.push({key, id});
+			ids.set(id, job);
+		}
+		return job;
+	}
+
 	#perRecord(): ColumnBuilder[] {
-		return [this.#slurmJob, this.#slurmRestarts, this.#ramAgainst, this.#ramLimitGb];
+		return [this.#schedulerJob, this.#schedulerRestarts, this.#ramAgainst, this.#ramLimitGb];
 	}
 
 	/** Add one record; `time` is its timestamp in epoch ms (as the reader parsed it). */
@@ -102,17 +119,9 @@ export class SeriesCollector {
 			if (host + 1 === this.#hostLast.length) this.#hostLast.push(Number.NEGATIVE_INFINITY);
 		}
 		this.#host.push(host);
-		let job = -1;
-		if (f.slurmJob !== undefined && isNum(f.slurmRestarts)) {
-			job = this.#slurmJobIds.get(f.slurmJob) ?? -1;
-			if (job < 0) {
-				job = this.#slurmJobs.length;
-				this.#slurmJobs.push(f.slurmJob);
-				this.#slurmJobIds.set(f.slurmJob, job);
-			}
-		}
-		this.#slurmJob.push(job);
-		this.#slurmRestarts.push(job < 0 ? -1 : f.slurmRestarts);
+		const job = this.#jobOf(f);
+		this.#schedulerJob.push(job);
+		this.#schedulerRestarts.push(job < 0 ? -1 : f.schedulerRestarts);
 		if (time < this.#last) {
 			this.#ordered = false;
 			this.#jumps.push({time, previous: this.#last, host});
@@ -190,7 +199,7 @@ export class SeriesCollector {
 		}
 		const interval = this.#interval.build(order);
 		const host = this.#host.build(order);
-		const [slurmJob, slurmRestarts, ramAgainst, ramLimitGb] = this.#perRecord().map(c => c.build(order)) as [
+		const [schedulerJob, schedulerRestarts, ramAgainst, ramLimitGb] = this.#perRecord().map(c => c.build(order)) as [
 			Column,
 			Column,
 			Column,
@@ -206,9 +215,9 @@ export class SeriesCollector {
 			interval,
 			host,
 			hosts: [...this.#hostIds.names],
-			slurmJob,
-			slurmJobs: [...this.#slurmJobs],
-			slurmRestarts,
+			schedulerJob,
+			schedulerJobs: [...this.#schedulerJobs],
+			schedulerRestarts,
 			ramAgainst,
 			ramLimitGb,
 			metrics,

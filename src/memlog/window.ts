@@ -1,9 +1,9 @@
 import type {Alert, Snapshot} from '../core/types.js';
 import type {LogContext} from '../metrics/metric.js';
 import {METRICS} from '../metrics/registry.js';
-import {slurmViewOf} from '../slurm/scheduler-state.js';
+import {schedulerLogKeys} from '../scheduler/registry.js';
 import {roundPercent} from './log-rounding.js';
-import type {AlertRecord, LogRecord, LogSlurmJob} from './record.js';
+import type {AlertRecord, LogRecord, LogSchedulerJob} from './record.js';
 
 function alertRecord(alert: Alert): AlertRecord {
 	return {
@@ -33,8 +33,11 @@ export class LogWindow {
 	/** Each metric's own state for this window (its peaks), in the registry's order. */
 	#states: unknown[] = startStates();
 	#alerts: Alert[] = [];
-	/** The SLURM job of the controller's last answer: kept across windows while the controller does not answer. */
-	#slurm: LogSlurmJob | null = null;
+	/**
+	 * The scheduler's job of its last answer, and the scheduler's kind: kept across windows while the scheduler does
+	 * not answer.
+	 */
+	#job: LoggedSchedulerJob | null = null;
 	readonly #context: LogContext;
 
 	/**
@@ -70,7 +73,7 @@ export class LogWindow {
 		this.#samples++;
 		this.#last = s;
 		this.#alerts.push(...s.newAlerts);
-		this.#slurm = slurmJobOf(s, this.#slurm);
+		this.#job = schedulerJobOf(s, this.#job);
 		for (const [i, metric] of METRICS.entries()) metric.log.fold(this.#states[i], s);
 	}
 
@@ -91,7 +94,15 @@ export class LogWindow {
 		};
 		const metrics = METRICS.map((metric, i) => metric.log.write(this.#states[i], last, this.#context));
 		// The registry's entries write `memory`, `swap`, `gpu`, `gpus` and `gpu_status` into every record.
-		return Object.assign(head, ...metrics, {alerts: this.#alerts.map(alertRecord), slurm: this.#slurm}) as LogRecord;
+		return Object.assign(head, ...metrics, {alerts: this.#alerts.map(alertRecord)}, this.#jobKeys()) as LogRecord;
+	}
+
+	/** Every scheduler's log key: the job under its own scheduler's, null under the others'. */
+	#jobKeys(): Record<string, LogSchedulerJob | null> {
+		const job = this.#job;
+		return Object.fromEntries(
+			LOG_KEYS.map(({kind, key}) => [key, job !== null && job.kind === kind ? job.record : null]),
+		);
 	}
 }
 
@@ -99,15 +110,25 @@ function startStates(): unknown[] {
 	return METRICS.map(metric => metric.log.start());
 }
 
+/** The schedulers' keys in the log, as the registry lists them. */
+const LOG_KEYS = schedulerLogKeys();
+
+interface LoggedSchedulerJob {
+	readonly kind: string;
+	readonly record: LogSchedulerJob;
+}
+
 /**
- * The job a record is written under: the controller's answer when it gave one; while it does not answer, the last
- * known (the job did not change because slurmctld is busy); null outside SLURM and once the job is not found.
+ * The job a record is written under: the scheduler's answer when it gave one; while it does not answer, the last
+ * known (the job did not change because its controller is busy); null outside a scheduler's job and once the job is
+ * not found.
  */
-function slurmJobOf(s: Snapshot, last: LogSlurmJob | null): LogSlurmJob | null {
-	const view = slurmViewOf(s.scheduler ?? null);
-	if (view === null || view.status === 'not-found') return null;
-	const job = view.status === 'ok' ? view.job : (view.last ?? null);
+function schedulerJobOf(s: Snapshot, last: LoggedSchedulerJob | null): LoggedSchedulerJob | null {
+	const state = s.scheduler ?? null;
+	if (state === null || state.status === 'not-found') return null;
+	const job = state.job;
 	if (job === null) return last;
-	if (last !== null && last.job_id === job.jobId && last.restart_count === job.restarts) return last;
-	return {job_id: job.jobId, restart_count: job.restarts};
+	const {kind} = state;
+	if (last?.kind === kind && last.record.job_id === job.id && last.record.restart_count === job.restarts) return last;
+	return {kind, record: {job_id: job.id, restart_count: job.restarts}};
 }

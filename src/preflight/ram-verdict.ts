@@ -3,7 +3,7 @@ import type {HostMemory} from '../core/types.js';
 
 // Will the DataLoader's RAM fit on this node? Judged as the monitor will judge the job once it runs: usage after
 // launch (what is used now + the estimate) against the RAM threshold and its warn line, on the RAM the OOM killer
-// counts — the cgroup's limit when traintop runs inside a limited one (a SLURM job, a container), else the host's.
+// counts — the cgroup's limit when traintop runs inside a limited one (a scheduler's job, a container), else the host's.
 
 export type Verdict = 'fits' | 'tight' | 'will_not_fit';
 

@@ -42,7 +42,7 @@ export interface RankSamplerOptions {
 	/** Epoch ms of boot, to turn start times into times; read from /proc/stat by default. */
 	readonly bootTimeMs?: number;
 	/** traintop's own scheduler job (inside an allocation): only that job's tasks are ranks. */
-	readonly schedulerJob?: ScheduledJob | null;
+	readonly scheduledJob?: ScheduledJob | null;
 	/** The RUN_DIR given, absolute: the job that names it gets it as its run dir. */
 	readonly runDir?: string | null;
 }
@@ -188,7 +188,7 @@ export class RankSampler {
 		const live = new Set(present.map(f => processIdentity(f)));
 		for (const key of this.#cache.keys()) if (!live.has(key.slice(0, key.indexOf('|')))) this.#cache.delete(key);
 		this.#tree = buildRankTree(present, selector, this.#self, {
-			schedulerJob: this.#options.schedulerJob ?? null,
+			scheduledJob: this.#options.scheduledJob ?? null,
 			cgroupOf: pid => proc.cgroup?.(pid) ?? null,
 			usesGpu: pid => proc.openFiles(pid)?.some(file => file.startsWith('/dev/nvidia')) ?? false,
 		});

@@ -77,7 +77,7 @@ function rankKey(facts: ProcessFacts): string {
 
 export interface RankTreeLimits {
 	/** traintop's own scheduler job (inside an allocation): only processes whose task is of it are looked at. */
-	readonly schedulerJob: ScheduledJob | null;
+	readonly scheduledJob: ScheduledJob | null;
 	/** /proc/PID/cgroup's text (a scheduler task's step, when no step daemon is seen above it); null when unreadable. */
 	readonly cgroupOf?: (pid: number) => string | null;
 	/** Has the process a GPU device open: a --match process without rank variables that is not Python may train. */
@@ -88,7 +88,7 @@ export function buildRankTree(
 	all: readonly ProcessFacts[],
 	selector: RankSelector,
 	self: {readonly pid: number; readonly uid: number},
-	limits: RankTreeLimits = {schedulerJob: null},
+	limits: RankTreeLimits = {scheduledJob: null},
 ): RankTree {
 	const byPid = new Map(all.map(p => [p.pid, p]));
 	const children = new Map<number, number[]>();
@@ -118,7 +118,7 @@ export function buildRankTree(
 	// A shell, a scheduler's own program (its launcher, its step daemon) or another traintop is never a rank.
 	const own = all.filter(p => p.uid === self.uid && !excluded.has(p.pid) && p.pid > 1 && canBeRank(p));
 	// Inside an allocation, only that job's tasks: another job of the same user on this node is not ours.
-	const ownJob = limits.schedulerJob;
+	const ownJob = limits.scheduledJob;
 	const inScope = (p: ProcessFacts) => {
 		if (ownJob === null) return true;
 		const task = p.env === null ? null : taskFromEnv(p.env);

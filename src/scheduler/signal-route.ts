@@ -14,8 +14,8 @@ export interface RouteRefusal {
 
 export interface SchedulerSignalRoute {
 	/**
-	 * The job a signal is for, when it is this scheduler's, and how it was named (`--slurm-job 3`, for the heading):
-	 * its own flag's value (`flag`: --slurm-job), or --job when it names one of its jobs that no other local job
+	 * The job a signal is for, when it is this scheduler's, and how it was named (its flag and the id, for the
+	 * heading): its own job flag's value (`flag`), or --job when it names one of its jobs that no other local job
 	 * answers to. null: not this scheduler's. Throws a UsageError for a malformed id.
 	 */
 	pick(

@@ -1,6 +1,6 @@
 import type {ExitStatus, JobEvent, RankSet} from '../core/job-types.js';
 
-// A scheduler (SLURM, "none", later Kubernetes) as traintop sees it: the job it runs, when it will end that job and
+// A scheduler (a batch scheduler, "none", later Kubernetes) as traintop sees it: the job it runs, when it will end that job and
 // what it says before, how often it requeued it, and how to reach the job's tasks. The Snapshot and the judgements
 // carry these neutral facts; each scheduler keeps its own detail for its own views (src/<scheduler>/).
 
@@ -18,7 +18,7 @@ export interface JobDeadline {
 export interface SchedulerJob {
 	/** The scheduler's own id for the job ('42'). */
 	readonly id: string;
-	/** The job id its events carry ('slurm:42'); a rank's job id of this job starts with it and a dot ('slurm:42.0'). */
+	/** The job id its events carry (`<kind>:42`); a rank's job id of this job starts with it and a dot (`<kind>:42.0`). */
 	readonly eventJob: string;
 	/** The scheduler's own word for the state ('RUNNING', 'TIMEOUT'). */
 	readonly state: string;
@@ -35,9 +35,9 @@ export interface SchedulerJob {
 
 /** What the scheduler said last about the job: a new object only when it said something new (views memoise on it). */
 export interface SchedulerState {
-	/** The registry's key: 'slurm'. */
+	/** The registry's key (its entry's `kind`). */
 	readonly kind: string;
-	/** The scheduler's name, as the words say it: 'SLURM'. */
+	/** The scheduler's name, as the words say it (its entry's `name`). */
 	readonly name: string;
 	/** ok: it answered; unavailable: it did not (job: the last answer); not-found: it does not know the job. */
 	readonly status: 'ok' | 'unavailable' | 'not-found';
@@ -48,11 +48,11 @@ export interface SchedulerState {
 	readonly job: SchedulerJob | null;
 	/** Why it did not answer (unavailable); else null. */
 	readonly reason: string | null;
-	/** The scheduler's own reading, for its own views only (SLURM: its SlurmView); generic code never reads it. */
+	/** The scheduler's own reading, for its own views only (its own folder's type); generic code never reads it. */
 	readonly detail?: unknown;
 }
 
-/** Events a scheduler holds or adds (SLURM: a step's end completed with the controller's exit). */
+/** Events a scheduler holds or adds (a step's end completed with the controller's exit). */
 export interface JobEndWatch {
 	update(
 		events: readonly JobEvent[],
@@ -76,7 +76,7 @@ export interface SchedulerSource {
 }
 
 /**
- * A scheduler's key on the agent protocol from before the scheduler seam (SLURM: `slurm`, its SlurmView): its detail
+ * A scheduler's key on the agent protocol from before the scheduler seam (its own view under its own key): its detail
  * is sent there as it was, so a reader of that key keeps reading it; `scheduler` carries the neutral part.
  */
 export interface SchedulerWireKey {

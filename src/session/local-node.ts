@@ -12,6 +12,7 @@ import {readHostMemory} from '../system/memory.js';
 import {openGpuBackend} from '../system/gpu-backend.js';
 import {procReader} from '../system/procfs.js';
 import {followJob, jobOfTraintop} from '../scheduler/registry.js';
+import type {ScheduledJob} from '../scheduler/task.js';
 import {sessionActions} from './actions.js';
 import {logPathFrom} from './log-path.js';
 import type {LocalSession} from './types.js';
@@ -26,8 +27,8 @@ export interface LocalNodeOptions {
 	/** Which processes are the job's ranks. */
 	readonly selector: RankSelector;
 	readonly host?: string;
-	/** The SLURM job to follow (--slurm-job, else the allocation traintop runs in); null outside SLURM. */
-	readonly slurmJob?: string | null;
+	/** The scheduler's job to follow (its job flag, else the job traintop runs in); null outside one. */
+	readonly scheduledJob?: ScheduledJob | null;
 	/** Replaces the host readers: tests script memory and the GPU; the ranks and the run dir stay real. */
 	readonly sources?: Pick<MonitorSources, 'readMemory' | 'gpu'>;
 }
@@ -56,8 +57,8 @@ export async function openLocalNode(options: LocalNodeOptions): Promise<LocalSes
 		selector: options.selector,
 		host,
 		stallAfterMs: settings.stallAfter * 1000,
-		// Inside an allocation (or with --slurm-job) only that SLURM job's tasks are ranks; the RUN_DIR names one job.
-		schedulerJob: options.slurmJob ? {kind: 'slurm', jobId: options.slurmJob} : jobOfTraintop(),
+		// Inside a scheduler's job (or with its job flag) only that job's tasks are ranks; the RUN_DIR names one job.
+		scheduledJob: options.scheduledJob ?? jobOfTraintop(),
 		runDir: runDir && path.resolve(runDir),
 	});
 	// With a RUN_DIR the snapshot carries its checkpoints. Sampling does not wait for the first scan (a run dir of
@@ -74,7 +75,7 @@ export async function openLocalNode(options: LocalNodeOptions): Promise<LocalSes
 	});
 	nvidiaSmi?.start();
 	// The scheduler is read on its own slow cadence (never per tick: a controller is shared), in the background.
-	const scheduler = options.slurmJob ? followJob({kind: 'slurm', jobId: options.slurmJob}) : null;
+	const scheduler = options.scheduledJob ? followJob(options.scheduledJob) : null;
 	scheduler?.start?.();
 	const sources: MonitorSources = {
 		readMemory: options.sources?.readMemory ?? readHostMemory,

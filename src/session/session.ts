@@ -5,7 +5,7 @@ import {type LocalNodeOptions, openLocalNode} from './local-node.js';
 export type {AgentsSession, LocalSession, Session} from './types.js';
 
 // The one composition root, for one node and many. A node is a source of snapshots: this machine's own sampler
-// (the ranks, the host's memory and GPUs, the run dir, the SLURM job), or an agent link to another machine's. Each
+// (the ranks, the host's memory and GPUs, the run dir, the scheduler's job), or an agent link to another machine's. Each
 // node's snapshots go to its own memory log; the TUI and the headless view receive the session and only render or
 // print it; the command that runs them owns the process (signals, exit, final words).
 

@@ -36,7 +36,7 @@ export interface LocalSession extends SessionNodes {
 	readonly actions: SessionActions;
 }
 
-/** Nodes reached through their agents (ssh, a local child, one srun step over a SLURM job's nodes). */
+/** Nodes reached through their agents (ssh, a local child, the scheduler's one start over its job's nodes). */
 export interface AgentsSession extends SessionNodes {
 	readonly kind: 'agents';
 	/** The agent links: each node's latest snapshot and link state, and the way back to its agent. */

@@ -20,6 +20,9 @@ export function schedulerJobOf(job: SlurmJob): SchedulerJob {
 		state: job.state,
 		phase: phase(job.state),
 		startTime: job.startTime,
+		// A requeue or a preemption keeps the job's id and adds one (src/slurmctld/job_mgr.c: job_ptr->restart_cnt++; on
+		// SLURM 22.05 `scontrol requeue` took `scontrol show job` from Restarts=0 to Restarts=1, `squeue --json`
+		// restart_cnt likewise): the log's requeues (memlog/analyze.ts) are read from it.
 		restarts: job.restarts,
 		requeueable: job.requeue,
 		exit: job.exit ?? null,

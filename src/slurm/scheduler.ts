@@ -7,10 +7,12 @@ import {slurmJobNodes} from './job-nodes.js';
 import {SlurmJobReader} from './job-reader.js';
 import {readSlurmJobOnce} from './read-job.js';
 import {slurmKind} from './kind.js';
-import {slurmState, slurmViewOf} from './scheduler-state.js';
+import {SLURM_OPTION_WORDS, SLURM_OPTIONS, slurmJobFromFlags} from './options.js';
+import {SLURM_KIND, slurmState, slurmViewOf} from './scheduler-state.js';
 import type {SlurmView} from './types.js';
 import {slurmJobPick, slurmPlan} from './signal-plan.js';
 import {slurmJobOfTraintop} from './tasks.js';
+import {slurmSchedulerView} from './views/scheduler-view.js';
 
 // SLURM as a scheduler (scheduler/types.ts): the job read from slurmctld on its own slow cadence, a step's end held
 // for the controller's exit, the signal route through srun or scancel, and agents through one `srun --overlap`.
@@ -50,6 +52,16 @@ export const slurmScheduler: SchedulerEntry = {
 	...slurmKind,
 	jobOfTraintop: env => slurmJobOfTraintop(env),
 	readOnce: async jobId => slurmState(await readSlurmJobOnce(jobId), jobId),
+	logKey: 'slurm',
+	options: SLURM_OPTIONS,
+	optionWords: SLURM_OPTION_WORDS,
+	jobFlag: {name: 'slurmJob', jobOf: slurmJobFromFlags},
+	// Read from the controller only when asked: its module stays unloaded otherwise.
+	nodeName: env => env.SLURMD_NODENAME,
+	view: slurmSchedulerView,
+	signalAdvice: warning =>
+		`under SLURM: put \`#SBATCH --signal=${warning}@120\` in the batch script (a --signal on the sbatch command line shows nowhere); not \`B:${warning}\`, which signals the batch shell, not the ranks`,
+	workDir: async jobId => (await import('./job-work-dir.js')).jobWorkDir(jobId),
 	follow,
 	signal: {
 		pick: (set, job, flag) => {

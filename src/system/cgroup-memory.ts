@@ -11,8 +11,8 @@ import {
 	parseProcCgroup,
 } from './cgroup-parse.js';
 
-// The memory limit the ranks run under. Under SLURM's task/cgroup plugin (and in containers) the kernel's OOM
-// killer acts when the job's cgroup reaches its limit, however much RAM the host has left.
+// The memory limit the ranks run under. Under a batch scheduler's cgroup confinement (and in containers) the
+// kernel's OOM killer acts when the job's cgroup reaches its limit, however much RAM the host has left.
 //
 // Usage is counted as `docker stats` counts it (docker/cli cli/command/container/stats_helpers.go,
 // calculateMemUsageUnixNoCache): the charged memory (v2 memory.current, v1 memory.usage_in_bytes) less the
@@ -46,7 +46,7 @@ export interface CgroupMemoryReaderOptions {
 	readonly now?: () => number;
 }
 
-/** `/slurm/uid_0/job_5/step_0` less `up` trailing segments: the ancestors' names for the display. */
+/** `/batch/job_5/step_0` less `up` trailing segments: the ancestors' names for the display. */
 function ancestorPath(path: string, up: number): string {
 	const segments = path.split('/').filter(Boolean);
 	return `/${segments.slice(0, Math.max(0, segments.length - up)).join('/')}`;

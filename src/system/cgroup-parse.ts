@@ -67,11 +67,11 @@ export function parseCgroupMounts(text: string): CgroupMount[] {
 /** Where a process's memory cgroup lives in the file system. */
 export interface MemoryCgroupLocation {
 	readonly version: 1 | 2;
-	/** The cgroup's directory (`/sys/fs/cgroup/memory/slurm/uid_0/job_5/step_0`). */
+	/** The cgroup's directory (`/sys/fs/cgroup/memory/batch/job_5/step_0`). */
 	readonly dir: string;
 	/** The mount point: the walk up for a tighter limit stops there. */
 	readonly mountPoint: string;
-	/** As /proc/PID/cgroup names it (`/slurm/uid_0/job_5/step_0`). */
+	/** As /proc/PID/cgroup names it (`/batch/job_5/step_0`). */
 	readonly path: string;
 }
 

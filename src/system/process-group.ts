@@ -3,21 +3,28 @@
 // fires and the helper lives on; killing the group (process.kill(-pid)) reaches it too.
 
 import {spawn, type ChildProcess} from 'node:child_process';
+import {taskSchedulers} from '../scheduler/kinds.js';
 import {unwatchGroup, watchGroup} from './orphan-reaper.js';
 
 const IS_WINDOWS = process.platform === 'win32';
 
-/** The variables that make a process a rank to traintop's discovery (ranks/discover.ts). */
-const RANK_VARIABLES = ['RANK', 'LOCAL_RANK', 'SLURM_PROCID', 'SLURM_LOCALID'];
+/**
+ * The variables that make a process a rank to traintop's discovery (ranks/discover.ts): torchrun's, and each
+ * scheduler's own global and local rank (scheduler/task.ts `rankVars`), asked when a child starts: a scheduler added
+ * in a test is in them too.
+ */
+function rankVariables(): string[] {
+	return ['RANK', 'LOCAL_RANK', ...taskSchedulers().flatMap(one => [one.rankVars.rank, one.rankVars.localRank])];
+}
 
 /**
- * The environment for any child traintop starts (nvidia-smi, squeue/scontrol, ssh, srun): without the rank
- * variables. A traintop inside a job (an agent under `srun --overlap` carries SLURM_PROCID) must not hand them on:
- * its `squeue` was seen as a rank of the agent's own step, and a wrapper script around nvidia-smi would be too.
+ * The environment for any child traintop starts (nvidia-smi, the scheduler's clients, ssh): without the rank
+ * variables. A traintop inside a job (an agent started in a scheduler's step carries its rank variable) must not hand
+ * them on: its scheduler client was seen as a rank of the agent's own step, and a wrapper around nvidia-smi would be.
  */
 export function helperEnv(env: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
 	const copy = {...(env ?? process.env)};
-	for (const name of RANK_VARIABLES) delete copy[name];
+	for (const name of rankVariables()) delete copy[name];
 	return copy;
 }
 

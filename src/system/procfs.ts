@@ -9,7 +9,7 @@ export interface ProcStat {
 	readonly pid: number;
 	/**
 	 * The kernel's 15-character thread name. Renamed by some torch versions (pt_data_worker), so it never makes a
-	 * process a rank; it only rules one out (`traintop …` sets its title; `slurmstepd` rewrites its argv).
+	 * process a rank; it only rules one out (`traintop …` sets its title; a scheduler's step daemon may rewrite its argv).
 	 */
 	readonly comm: string;
 	/** R running, S sleeping, D disk sleep, Z zombie, T stopped, t traced, I idle, X dead. */
@@ -136,7 +136,7 @@ export interface ProcReader {
 	cwd(pid: number): string | null;
 	/** The paths of its open file descriptors (/proc/PID/fd links; sockets and pipes as the kernel names them). */
 	openFiles(pid: number): string[] | null;
-	/** /proc/PID/cgroup's text: a SLURM task's step (ranks/job-proof.ts). Optional: readers over fixtures may lack it. */
+	/** /proc/PID/cgroup's text: a scheduler task's step (ranks/job-proof.ts). Optional: readers over fixtures may lack it. */
 	cgroup?(pid: number): string | null;
 }
 

@@ -7,7 +7,7 @@ import {fleetAlerts} from './fleet/fleet-alerts.js';
 import {fleetRankSet} from './fleet/fleet-ranks.js';
 import type {FleetScreenData} from './fleet/fleet-screen-data.js';
 import type {FleetTuiSession} from './fleet/fleet-tui-session.js';
-import {jobSlurm} from './fleet/job-slurm.js';
+import {fleetJob} from './fleet/job-level.js';
 import {nodeRow, orderRows} from './fleet/node-rows.js';
 import {keyBarHints} from './hints.js';
 import useTerminalSize from './hooks/use-terminal-size.js';
@@ -23,7 +23,7 @@ import {type NodesKeyContext, nodeCursor, type UiEvent, type UiState} from './st
 import type {KeyHint} from './widgets/key-bar.js';
 
 // The list of nodes (traintop --hosts): a view of the app's one state (state.ts), drawn from the fleet's view: the
-// SLURM job's time left and requeues on top (the freshest job view among the nodes), a row per node, every node's
+// scheduler's job, its time left and requeues, on top (the freshest among the nodes), a row per node, every node's
 // ranks, alerts and events; its one input handler sends the keys to the one reducer. Enter opens a node's own view
 // (node-view.tsx), Esc there comes back.
 
@@ -71,7 +71,7 @@ export default function NodesView({session, view, ui, keys: keySlot}: Props) {
 	const names = useMemo(() => ordered.map(row => row.name), [ordered]);
 	const ranks = useMemo(() => fleetRankSet(view.nodes), [view.nodes]);
 	// The job as its scheduler sees it, on top: the freshest view among the nodes' snapshots.
-	const slurm = useMemo(() => jobSlurm(view.nodes), [view.nodes]);
+	const job = useMemo(() => fleetJob(view.nodes), [view.nodes]);
 	// The nodes' link changes and their differences from cluster.yaml (seen, cleared): news about the nodes.
 	const declaredEvents = session.declared.events();
 	const nodeNews = useMemo(
@@ -89,7 +89,7 @@ export default function NodesView({session, view, ui, keys: keySlot}: Props) {
 		alerts,
 		events,
 		alertsScroll: ui.alertsScroll,
-		slurm,
+		job,
 	};
 	const layout = layoutBands(columns, rows, data, NODES_SCREEN);
 	// The alerts pane's entries as it lays them out: how far `[` scrolls it.

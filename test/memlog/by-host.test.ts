@@ -119,6 +119,7 @@ describe('two hosts, one series each', () => {
 					time: iso(T0 + 40 * 30_000),
 					reason: 'requeue',
 					previous_time: null,
+					scheduler: 'SLURM',
 					job_id: '9',
 					restart_count: 1,
 					previous_restart_count: 0,

@@ -44,7 +44,7 @@ function elastic(agent: number, runId: string, port: string): ProcessFacts[] {
 
 const jobsOf = (all: ProcessFacts[], slurmJob: string | null = null) =>
 	buildRankTree(all, {kind: 'env'}, ME, {
-		schedulerJob: slurmJob === null ? null : {kind: 'slurm', jobId: slurmJob},
+		scheduledJob: slurmJob === null ? null : {kind: 'slurm', jobId: slurmJob},
 	}).jobs.map(job => ({
 		id: job.id,
 		identity: job.identity,
@@ -266,7 +266,7 @@ describe('jobs', () => {
 			70: '0::/system.slice/slurmstepd.scope/job_9/step_0/user/task_0\n',
 			71: '0::/user.slice/user-1000.slice/session-3.scope\n',
 		};
-		const tree = buildRankTree(all, {kind: 'env'}, ME, {schedulerJob: null, cgroupOf: pid => cgroups[pid] ?? null});
+		const tree = buildRankTree(all, {kind: 'env'}, ME, {scheduledJob: null, cgroupOf: pid => cgroups[pid] ?? null});
 		expect(
 			tree.jobs.map(j => [j.id, j.ranks.map(r => r.process.pid), j.unproven.map(u => u.member.process.pid)]),
 		).toEqual([['slurm:9.0', [70], [71]]]);
@@ -298,7 +298,7 @@ describe('jobs', () => {
 		];
 		const match = {kind: 'match', pattern: /train/} as const;
 		const pids = (usesGpu?: (pid: number) => boolean) =>
-			buildRankTree(all, match, ME, {schedulerJob: null, ...(usesGpu ? {usesGpu} : {})}).ranks.map(r => r.process.pid);
+			buildRankTree(all, match, ME, {scheduledJob: null, ...(usesGpu ? {usesGpu} : {})}).ranks.map(r => r.process.pid);
 		expect(pids()).toEqual([201]);
 		expect(pids(pid => pid === 204)).toEqual([201, 204]);
 	});

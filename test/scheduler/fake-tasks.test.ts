@@ -58,7 +58,7 @@ function scan(jobId: string, proc: ProcReader) {
 		proc,
 		selector: {kind: 'env'},
 		host: hostname(),
-		schedulerJob: {kind: 'fake', jobId},
+		scheduledJob: {kind: 'fake', jobId},
 	}).sample();
 }
 

@@ -2,6 +2,8 @@ import {describe, expect, it} from 'vitest';
 import {AgentStream} from '../../src/fleet/agent-stream.js';
 import {runSlurm} from '../../src/slurm/slurm-exec.js';
 import {spawnInOwnGroup} from '../../src/system/process-group.js';
+// The registry adds each scheduler's rank variables (SLURM's among them) when it loads, as every command line does.
+import '../../src/scheduler/registry.js';
 import {until} from '../helpers/until.js';
 
 // A traintop inside a job (an agent under `srun --overlap`) carries SLURM_PROCID; no child it starts may inherit the

@@ -4,11 +4,11 @@ import {DEFAULT_SETTINGS} from '../../src/config/schema.js';
 import App from '../../src/ui/app.js';
 import type {FleetJobActions} from '../../src/ui/fleet/fleet-job-actions.js';
 import {type FleetTuiSession, fleetTuiSession} from '../../src/ui/fleet/fleet-tui-session.js';
-import {jobSlurm} from '../../src/ui/fleet/job-slurm.js';
+import {fleetJob} from '../../src/ui/fleet/job-level.js';
 import {untilFrame as until} from '../helpers/ink.js';
 import {hostMemory} from '../helpers/snapshots.js';
 import {slurmOk} from '../helpers/slurm-job.js';
-import {slurmState} from '../../src/slurm/scheduler-state.js';
+import {slurmState, slurmViewOf} from '../../src/slurm/scheduler-state.js';
 import {expectFits, NOW, status} from './fixtures.js';
 import {FakeFleet} from './fleet/fleet-fixtures.js';
 
@@ -46,12 +46,14 @@ describe('the SLURM job on the list of nodes', () => {
 			.send('node1', {scheduler: read(older)})
 			.send('node2', {scheduler: read(newer)})
 			.send('node3', {scheduler: null});
-		expect(jobSlurm(fleet.current().nodes)).toEqual({view: newer, risk: null});
-		expect(jobSlurm(fleet.current().nodes.filter(node => node.name === 'node3'))).toBeNull();
+		const top = fleetJob(fleet.current().nodes);
+		expect(slurmViewOf(top?.state)).toEqual(newer);
+		expect(top?.risk).toBeNull();
+		expect(fleetJob(fleet.current().nodes.filter(node => node.name === 'node3'))).toBeNull();
 		// A tie: the first node listed.
 		const same = new FakeFleet(['node1', 'node2']).hello('node1').hello('node2');
 		same.send('node1', {scheduler: read(newer)}).send('node2', {scheduler: read({...newer})});
-		expect(jobSlurm(same.current().nodes)?.view).toBe(newer);
+		expect(slurmViewOf(fleetJob(same.current().nodes)?.state)).toBe(newer);
 	});
 
 	test('drawn above the nodes: the job, its time left and its restarts, from the freshest read', async () => {

@@ -2,7 +2,8 @@
 //   ModelCheckpoint names each save by its template, `{epoch}-{step}` by default, each field written `name=value`
 //   (auto_insert_metric_name): epoch=2-step=300.ckpt, epoch=2-step=300-val_loss=0.32.ckpt; a name already taken gets
 //   -v1, -v2… A `last` save is last.ckpt (last-v1.ckpt when taken): a symlink to the newest save (save_last='link')
-//   or a full copy. SLURM's SIGUSR1 handler saves hpc_ckpt_N.ckpt in default_root_dir; OnExceptionCheckpoint writes
+//   or a full copy. Its cluster environment's SIGUSR1 handler (a batch scheduler's requeue) saves hpc_ckpt_N.ckpt in
+//   default_root_dir; OnExceptionCheckpoint writes
 //   on_exception.ckpt. DeepSpeed saves a `.ckpt` DIRECTORY (engine.save_checkpoint, tag `checkpoint`, `latest`
 //   written last); FSDP/ModelParallel sharded saves one too (DCP shards + .metadata, then meta.pt last).
 // Partial: a file without its zip end record (torch.save goes through an fsspec transaction, so a cut-off file is one

@@ -1,5 +1,5 @@
 import type {DeadlineRisk} from '../../core/deadline-risk.js';
-import type {Level} from '../../core/types.js';
+import type {JobLine} from '../../scheduler/view.js';
 import type {SlurmJob, SlurmView} from '../types.js';
 import type {ExitStatus} from '../../core/job-types.js';
 import {signalName} from '../slurm-values.js';
@@ -15,12 +15,8 @@ import {localTime} from '../../format/time.js';
 /** The job reader's view before its first answer (slurm/job-reader.ts). */
 export const NOT_READ_YET = 'not read yet';
 
-export interface SlurmLine {
-	readonly text: string;
-	readonly level: Level;
-	/** Drawn dim: a last-known value while the controller does not answer. */
-	readonly stale?: boolean;
-}
+/** A line of the job pane (scheduler/view.ts); dim: a last-known value while the controller does not answer. */
+type SlurmLine = JobLine;
 
 function jobName(job: SlurmJob): string {
 	const array = job.arrayJobId !== null && job.arrayTaskId !== null ? ` (array ${job.arrayJobId})` : '';

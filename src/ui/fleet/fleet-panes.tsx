@@ -1,26 +1,23 @@
 import {columns} from '../../format/columns.js';
 import AlertsPane, {alertsNeed} from '../panes/AlertsPane.js';
+import JobPane, {JOB_PANE_WIDE, jobPaneNeed} from '../panes/JobPane.js';
 import type {PaneDefinition} from '../panes/pane.js';
 import RanksPane, {ranksNeed} from '../panes/RanksPane.js';
-import SlurmPane, {slurmNeed} from '../../slurm/views/SlurmPane.js';
 import type {FleetScreenData} from './fleet-screen-data.js';
 
 // The list of nodes' own forms of the one-node screen's panes, given the fleet's data (the bands: panes/registry.ts):
-// the SLURM job on top (the freshest of the nodes' views), every node's ranks (a host column, a job spanning nodes
+// the scheduler's job on top (the freshest of the nodes' states), every node's ranks (a host column, a job spanning nodes
 // one job), every node's alerts and events.
 
-/** From this width the SLURM pane says the job's user and partition too. */
-const SLURM_WIDE = 100;
-
-export const jobSlurmPane: PaneDefinition<FleetScreenData> = {
-	id: 'slurm',
-	wideFrom: SLURM_WIDE,
+export const fleetJobPane: PaneDefinition<FleetScreenData> = {
+	id: 'job',
+	wideFrom: JOB_PANE_WIDE,
 	firstRows: 2,
-	need: ({slurm}, room) => slurmNeed(slurm?.view ?? null, slurm?.risk ?? null, room.width < SLURM_WIDE),
-	render: ({slurm}, box) => (
-		<SlurmPane
-			view={slurm?.view ?? null}
-			risk={slurm?.risk ?? null}
+	need: ({job}, room) => jobPaneNeed(job?.state ?? null, job?.risk ?? null, room.width < JOB_PANE_WIDE),
+	render: ({job}, box) => (
+		<JobPane
+			state={job?.state ?? null}
+			risk={job?.risk ?? null}
 			width={box.width}
 			height={box.height}
 			compact={box.compact}

@@ -1,5 +1,5 @@
 import type {Alert, JobEvent, RankSet} from '../../core/types.js';
-import type {JobSlurm} from './job-slurm.js';
+import type {FleetJob} from './job-level.js';
 import type {NodeOrder, NodeRow} from './node-rows.js';
 
 /** Everything the many-node screen's panes show, gathered once per view by the fleet app: each pane picks its own. */
@@ -18,6 +18,6 @@ export interface FleetScreenData {
 	readonly events: readonly JobEvent[];
 	/** Alerts pane entries skipped from the newest (`[` `]`); absent: 0. */
 	readonly alertsScroll?: number;
-	/** The SLURM job on top: the freshest view among the nodes' snapshots; null outside SLURM. */
-	readonly slurm: JobSlurm | null;
+	/** The scheduler's job on top: the freshest state among the nodes' snapshots; null outside a scheduler's job. */
+	readonly job: FleetJob | null;
 }

@@ -3,9 +3,7 @@ import {Box, Text} from 'ink';
 import type {Need, PaneDefinition} from './pane.js';
 import Line from '../widgets/Line.js';
 import type {RankSet} from '../../core/types.js';
-import type {SlurmView} from '../../slurm/types.js';
-import {slurmViewOf} from '../../slurm/scheduler-state.js';
-import {slurmStepEnd} from '../../slurm/views/job-lines.js';
+import type {SchedulerState} from '../../scheduler/types.js';
 import {columns} from '../../format/columns.js';
 import {unprovenText} from '../../format/membership.js';
 import {sortLabel} from '../rank-sort.js';
@@ -51,8 +49,8 @@ export interface Props {
 	readonly sortText?: string | null;
 	/** Says where ranks are looked for, after "no ranks found". */
 	readonly searchHint?: string;
-	/** The SLURM job as the controller gave it: how a step ended where /proc could not read it. */
-	readonly slurm?: SlurmView | null;
+	/** The job as its scheduler gave it: how a step ended where /proc could not read it. */
+	readonly scheduler?: SchedulerState | null;
 	/** Columns of a HOST column before the rank (ranks of several nodes: the many-node screen); 0: none. */
 	readonly hostWidth?: number;
 }
@@ -63,11 +61,11 @@ function noJobLines(
 	error: string | null,
 	searchHint: string,
 	now: number,
-	slurm: SlurmView | null,
+	scheduler: SchedulerState | null,
 ): string[] {
 	if (error && (ranks === null || ranks.ranks.length === 0)) return [`rank scan failed: ${error}`];
 	const ended = [...(ranks?.ended ?? [])].reverse();
-	if (ended.length > 0) return ended.map(job => endedText(job, now, id => slurmStepEnd(id, slurm)));
+	if (ended.length > 0) return ended.map(job => endedText(job, now, scheduler));
 	return [`no ranks found (${ranks?.search ?? searchHint})`];
 }
 
@@ -92,12 +90,12 @@ function RanksPane({
 	sortText = null,
 	searchHint = DEFAULT_SEARCH_HINT,
 	hostWidth = 0,
-	slurm = null,
+	scheduler = null,
 }: Props) {
 	if (height <= 0) return null;
 	const jobs = ranks?.jobs ?? [];
 	if (ranks === null || jobs.length === 0) {
-		const reasons = noJobLines(ranks, error, searchHint, now, slurm);
+		const reasons = noJobLines(ranks, error, searchHint, now, scheduler);
 		return (
 			<Box flexDirection="column" width={width}>
 				<Line width={width}>
@@ -225,7 +223,7 @@ export const ranksPane: PaneDefinition = {
 			compact={box.compact}
 			signalsFirst={actionSignals}
 			sortText={sortLabel(sort ?? 'rank')}
-			slurm={slurmViewOf(snapshot.scheduler)}
+			scheduler={snapshot.scheduler ?? null}
 		/>
 	),
 };

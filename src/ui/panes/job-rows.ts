@@ -2,6 +2,8 @@ import type {EndedJob, Job, RankProcess, RankSet, UnprovenMember} from '../../co
 import {columns, truncate} from '../../format/columns.js';
 import {compactCommand} from '../../format/command-line.js';
 import {jobExitWords} from '../../format/events.js';
+import {schedulerEntry} from '../../scheduler/registry.js';
+import type {SchedulerState} from '../../scheduler/types.js';
 import {missingLocalText, rankCountText, taskText} from '../../format/jobs.js';
 import {printable} from '../../format/printable.js';
 import {localTimeShort} from '../../format/time.js';
@@ -189,14 +191,11 @@ export function groupedTitleParts(set: RankSet, target: Target | null, error: st
  * whose exit /proc could not read (its step daemon reaps its tasks) gets the scheduler's words for its job's end,
  * from `schedulerEnd` (job id → words; null: it has none): `…; NAME job 42 TIMEOUT…`.
  */
-export function endedText(
-	job: EndedJob,
-	now: number,
-	schedulerEnd: (jobId: string) => string | null = () => null,
-): string {
+export function endedText(job: EndedJob, now: number, scheduler: SchedulerState | null = null): string {
 	const when = `job ${printable(job.id)} ended ${localTimeShort(job.endedAt, now)}`;
-	const end = job.exit === null ? schedulerEnd(job.id) : null;
-	if (end !== null) return `${when}; ${end}`;
+	const view = scheduler === null ? undefined : schedulerEntry(scheduler.kind)?.view;
+	const told = job.exit === null && scheduler !== null ? (view?.endedText?.(job.id, scheduler) ?? null) : null;
+	if (told !== null) return `${when}; ${told}`;
 	return `${when}, ${jobExitWords(job.exit)}`;
 }
 

@@ -48,6 +48,29 @@ export function fakeScheduler(file: string): SchedulerEntry {
 		name: 'FAKE',
 		tasks: fakeTasks,
 		jobOfTraintop: env => env.FAKE_JOB_ID ?? null,
+		// Its own key in the memory log, its own flag, its own job pane lines: the hooks SLURM's folder fills too.
+		logKey: 'fake',
+		options: [
+			{
+				name: 'fakeJob',
+				usage: '--fake-job J',
+				kind: 'string',
+				description: "the FAKE scheduler's job",
+				commands: ['monitor', 'signal'],
+				after: 'job',
+			},
+		],
+		jobFlag: {
+			name: 'fakeJob',
+			jobOf: (value, env) => (value === undefined ? (env.FAKE_JOB_ID ?? null) : String(value)),
+		},
+		view: {
+			lines: state =>
+				state.job === null
+					? []
+					: [{text: `FAKE job ${state.job.id} · ${state.job.state} · restart ${state.job.restarts}`, level: 'ok'}],
+			report: () => ({update: () => ({lines: [], records: []})}),
+		},
 		follow: jobId => {
 			let text = '';
 			let state: SchedulerState | null = null;

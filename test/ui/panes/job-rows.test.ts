@@ -15,7 +15,7 @@ import {
 } from '../../../src/ui/panes/job-rows.js';
 import {endedJob, job, jobSet, NOW, rank, rankSet, twoJobs} from '../fixtures.js';
 import {slurmOk} from '../../helpers/slurm-job.js';
-import {slurmStepEnd} from '../../../src/slurm/views/job-lines.js';
+import {slurmState} from '../../../src/slurm/scheduler-state.js';
 
 // The ranks pane's jobs as lines: what is drawn where, and which lines a window of rows keeps.
 
@@ -191,13 +191,11 @@ describe('a job in words', () => {
 			timeLimitS: 60,
 			exit: {code: 143, signal: null},
 		});
-		expect(endedText(step, NOW, id => slurmStepEnd(id, timeout))).toBe(
+		expect(endedText(step, NOW, slurmState(timeout))).toBe(
 			`job slurm:16.0 ended ${localTimeShort(NOW - 5000, NOW)}; SLURM job 16 TIMEOUT (TimeLimit): its 1 m 00 s time limit reached, exit 143 (128 + SIGTERM)`,
 		);
 		// Still running by the controller, or another job's: nothing to add.
-		expect(endedText(step, NOW, id => slurmStepEnd(id, slurmOk(NOW)))).toMatch(/, exit status unknown$/);
-		expect(endedText(endedJob('slurm:17.0', 5), NOW, id => slurmStepEnd(id, timeout))).toMatch(
-			/, exit status unknown$/,
-		);
+		expect(endedText(step, NOW, slurmState(slurmOk(NOW)))).toMatch(/, exit status unknown$/);
+		expect(endedText(endedJob('slurm:17.0', 5), NOW, slurmState(timeout))).toMatch(/, exit status unknown$/);
 	});
 });

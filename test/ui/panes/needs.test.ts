@@ -61,7 +61,7 @@ describe("the panes' needs", () => {
 		expect(SCREEN.map(band => band.panes.map(p => p.id))).toEqual([
 			['memory'],
 			['history'],
-			['slurm'],
+			['job'],
 			['ranks'],
 			['checkpoints', 'alerts'],
 		]);

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest';
 import {UsageError} from '../../src/core/errors.js';
-import {slurmJobFromFlags} from '../../src/slurm/job-flag.js';
+import {slurmJobFromFlags} from '../../src/slurm/options.js';
 
 // --slurm-job J, else the allocation traintop runs in.
 

@@ -1,10 +1,10 @@
 import {afterEach, describe, expect, test} from 'vitest';
 import {cleanup, render} from 'ink-testing-library';
-import SlurmPane, {slurmNeed} from '../../../src/slurm/views/SlurmPane.js';
+import JobPane, {jobPaneNeed} from '../../../src/ui/panes/JobPane.js';
 import {deadlineRisk} from '../../../src/core/deadline-risk.js';
 import {slurmState} from '../../../src/slurm/scheduler-state.js';
 import {slurmOk} from '../../helpers/slurm-job.js';
-import {expectFits, frameLines, NOW} from '../../ui/fixtures.js';
+import {expectFits, frameLines, NOW} from '../fixtures.js';
 
 afterEach(cleanup);
 
@@ -22,9 +22,13 @@ const view = slurmOk(NOW - 57_000, {
 /** As the Monitor judges it (Snapshot.deadlineRisk): no run dir, so no save seen. */
 const risk = deadlineRisk(slurmState(view).job, null);
 
-describe('SlurmPane', () => {
+describe("the job pane, with SLURM's lines", () => {
 	test('the job, its time and warning, the work at risk, the steps; cut from the end when short', () => {
-		const whole = expectFits(render(<SlurmPane view={view} risk={risk} width={120} height={4} />).lastFrame(), 120, 4);
+		const whole = expectFits(
+			render(<JobPane state={slurmState(view)} risk={risk} width={120} height={4} />).lastFrame(),
+			120,
+			4,
+		);
 		expect(whole[0]).toBe(
 			'SLURM job 16 llm-pretrain · RUNNING · root · debug · nodes vm · 2 tasks · restart 0, requeueable',
 		);
@@ -33,13 +37,15 @@ describe('SlurmPane', () => {
 		);
 		expect(whole[2]).toMatch(/^time limit in 10 min; no save seen yet/);
 		expect(whole[3]).toBe('steps 16.0 bash (2 tasks, RUNNING)');
-		const short = frameLines(render(<SlurmPane view={view} risk={risk} width={80} height={1} compact />).lastFrame());
+		const short = frameLines(
+			render(<JobPane state={slurmState(view)} risk={risk} width={80} height={1} compact />).lastFrame(),
+		);
 		expect(short).toEqual([expect.stringMatching(/^SLURM job 16 llm-pretrain · RUNNING · nodes vm/)]);
 	});
 
 	test('outside SLURM the pane takes no rows; with a job it wants every line and needs the title', () => {
-		expect(slurmNeed(null, null, false)).toEqual({min: 0, want: 0});
-		expect(slurmNeed(view, risk, false)).toEqual({min: 1, want: 4});
-		expect(render(<SlurmPane view={null} risk={null} width={80} height={4} />).lastFrame()).toBe('');
+		expect(jobPaneNeed(null, null, false)).toEqual({min: 0, want: 0});
+		expect(jobPaneNeed(slurmState(view), risk, false)).toEqual({min: 1, want: 4});
+		expect(render(<JobPane state={null} risk={null} width={80} height={4} />).lastFrame()).toBe('');
 	});
 });
