@@ -7,7 +7,7 @@ import type {SchedulerView} from './view.js';
 // A scheduler as the registry lists it: apart from the state types (types.ts), which the Snapshot carries, because
 // its routes reach into the signal plan and the agents' transports, which themselves read snapshots.
 
-/** One scheduler: its folder (src/<kind>/) builds it, and one line of scheduler/registry.ts lists it. */
+/** One scheduler: its folder (src/<kind>/) builds it, and one line in each of scheduler/registry.ts and kinds.ts lists it. */
 export interface SchedulerEntry extends SchedulerKind {
 	/** The job traintop itself runs inside, from its environment (its job id variable); null: none of this scheduler's. */
 	jobOfTraintop(env: NodeJS.ProcessEnv): string | null;

@@ -8,7 +8,8 @@ import type {ScheduledJob} from './task.js';
 import {registerKind} from './kinds.js';
 
 // The schedulers traintop knows, in the order they are asked (the first whose environment or flag names a job wins).
-// Adding one is its folder (src/<kind>/) and one line here; a test adds its own with registerScheduler.
+// Adding one is its folder (src/<kind>/), one line here and one in kinds.ts (its light part); a test adds its own
+// with registerScheduler.
 
 const entries: SchedulerEntry[] = [
 	slurmScheduler,

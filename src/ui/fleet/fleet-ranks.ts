@@ -51,6 +51,20 @@ function merged(id: string, parts: readonly Part[]): Job {
 	};
 }
 
+/**
+ * A job's ranks with their node's name and the job's id across nodes: the same array while the node's job is the
+ * same object (its agent sends a scan every few seconds; the list is drawn every second, 512 ranks at 64 nodes).
+ */
+const RELABELLED = new WeakMap<Job, {readonly node: string; readonly id: string; readonly ranks: RankProcess[]}>();
+
+function relabelled(node: string, job: Job, id: string): readonly RankProcess[] {
+	const known = RELABELLED.get(job);
+	if (known && known.node === node && known.id === id) return known.ranks;
+	const ranks = job.ranks.map(rank => ({...rank, host: node, job: id}));
+	RELABELLED.set(job, {node, id, ranks});
+	return ranks;
+}
+
 /** An ended job's id across nodes: its identity is not kept, but a cross-node id (a scheduler's, rdzv:) says what it is. */
 function endedId(node: string, job: EndedJob): string {
 	const spans = job.id.startsWith('rdzv:') || taskSchedulers().some(one => job.id.startsWith(`${one.kind}:`));
@@ -72,7 +86,7 @@ export function fleetRankSet(nodes: readonly NodeView[]): RankSet | null {
 		sampledAt = Math.max(sampledAt ?? set.sampledAt, set.sampledAt);
 		for (const job of set.jobs) {
 			const id = fleetJobId(node.name, job);
-			const ranks = job.ranks.map(rank => ({...rank, host: node.name, job: id}));
+			const ranks = relabelled(node.name, job, id);
 			parts.set(id, [...(parts.get(id) ?? []), {node: node.name, job, ranks}]);
 		}
 		for (const job of set.ended) {
