@@ -40,11 +40,17 @@ function taskOf(wire: Wire): SchedulerTask | null {
 	return (wire.task as SchedulerTask | undefined) ?? null;
 }
 
+/** The schedulers' list the keys were built from, and the keys. */
+let keysOf: {readonly list: readonly unknown[]; readonly keys: ReadonlySet<string>} | null = null;
+
 /** The keys a received rank or job carries its task under: `task` and the schedulers' own. */
 export function taskWireKeys(): ReadonlySet<string> {
-	return new Set(['task', ...taskSchedulers().flatMap(one => (one.wire ? [one.wire.key] : []))]);
+	// Asked for every rank set received; the list of schedulers is a new array only when one is added.
+	const list = taskSchedulers();
+	if (keysOf?.list !== list)
+		keysOf = {list, keys: new Set(['task', ...list.flatMap(one => (one.wire ? [one.wire.key] : []))])};
+	return keysOf.keys;
 }
-
 /**
  * A received rank or job without `task` and the schedulers' own keys: one copy, key by key in the order sent (every
  * rank gets the same shape; a spread then `delete` copied each rank twice and left it a slow dictionary object, for

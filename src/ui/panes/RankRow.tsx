@@ -64,49 +64,49 @@ interface RowProps {
 	readonly hostWidth: number;
 }
 
-export default function RankRow({
-	rank,
-	selected,
-	marked,
-	compact,
-	signalsFirst,
-	signalsWidth,
-	width,
-	hostWidth,
-}: RowProps) {
+function RankRow({rank, selected, marked, compact, signalsFirst, signalsWidth, width, hostWidth}: RowProps) {
 	const paint = usePaint();
 	// › and ● carry selection and marking without colour or inverse video.
 	const lead = `${selected ? '›' : ' '}${marked ? '●' : ' '} `;
 	// A stopped rank (T) makes no progress until SIGCONT; a stalled one may be hung in a collective.
 	const color = rank.stopped ? 'red' : rank.stalled ? 'yellow' : null;
 	const cells = signalCells(rank, compact, signalsFirst, compact ? signalRoom(width, hostWidth) : undefined);
-	const columnsAndSignals = (
-		<>
-			{lead}
-			<Text color={color === null ? undefined : paint(color)} bold={color !== null}>
-				{fixedColumns(rank, hostWidth)}
-			</Text>{' '}
-			<Signals cells={cells} width={compact ? 0 : signalsWidth} paint={paint} />
-		</>
+	const fixed = (
+		<Text color={color === null ? undefined : paint(color)} bold={color !== null}>
+			{fixedColumns(rank, hostWidth)}
+		</Text>
 	);
+	const signals = <Signals cells={cells} width={compact ? 0 : signalsWidth} paint={paint} />;
 	if (compact)
 		return (
 			<Box width={width}>
 				<Text wrap="truncate-end" inverse={selected}>
-					{columnsAndSignals}
+					{lead}
+					{fixed} {signals}
 				</Text>
 			</Box>
 		);
-	// The command is its own text, cut at the row's end: Ink measures each text's width on every frame, and a row
-	// with one ✓ in it went character by character through Unicode segmentation (string-width's slow path) for all
-	// its ~300 columns, command included: the largest garbage of the many-node screen. Measured apart, the command
-	// (plain ASCII as a rule) takes the fast path. The columns never shrink, as they did not in one text.
+	// The fixed columns, the signal marks and the command are three texts, the command cut at the row's end: Ink
+	// measures each text's width on every frame, and a row with one ✓ in it went character by character through
+	// Unicode segmentation (string-width's slow path) for all its ~300 columns: the largest garbage of the many-node
+	// screen. Apart, only the marks (and the cursor's ›) take that path; the columns and the command (plain ASCII as
+	// a rule) take the fast one. The columns and marks never shrink, as they did not in one text.
 	return (
 		<Box width={width}>
 			<Box flexShrink={0}>
-				<Text inverse={selected}>{columnsAndSignals}</Text>
+				<Text inverse={selected}>
+					{lead}
+					{fixed}{' '}
+				</Text>
+				<Text inverse={selected}>{signals}</Text>
 			</Box>
 			<Text wrap="truncate-end" inverse={selected}>{` ${compactCommand(rank.cmd)}`}</Text>
 		</Box>
 	);
 }
+
+/**
+ * Memoised: a node's ranks keep their objects between its scans (the fleet's relabelled ranks too), and a frame
+ * redraws only the rows whose rank, cursor or widths changed.
+ */
+export default React.memo(RankRow);
