@@ -1,12 +1,10 @@
 import {z} from 'zod';
-import {NO_GPU_PROCESSES, type Snapshot} from '../core/types.js';
 import {printable} from '../format/printable.js';
-import {schedulerWire, schedulerWireKeys, stateFromWire} from '../scheduler/wire.js';
 import type {RankDetail} from '../ranks/detail.js';
 import type {SendResult} from '../ranks/send.js';
-import {freshLastSave, fullRankSet, sameButAge, slimRankSet, type WireRankSet} from './wire-parts.js';
 import {snapshotMessage} from './snapshot-shape.js';
 import {checkedWireValue} from './wire-values.js';
+import type {WireSnapshot} from './wire-snapshot.js';
 
 // The agent protocol: how `traintop agent` on one node talks to the traintop that shows many (docs/agent-protocol.md).
 // A stable contract, as the memory log is: JSON Lines, one message a line, versioned by PROTOCOL. The agent writes
@@ -22,7 +20,12 @@ import {checkedWireValue} from './wire-values.js';
 /** Bumped on any change a reader of the previous version would misread. */
 // 2: a rank set's ranks are sent once, in their jobs (`ranks.ranks` left out), and the checkpoint index is not sent
 // again when only its last save aged (agent/wire-parts.ts): a reader of 1 would find no ranks.
-export const PROTOCOL = 2;
+// 3: a scan that renewed only the ranks' figures sends `rankFigures` instead of `ranks` (agent/rank-figures.ts): a
+// reader of 2 would keep the ranks' old figures.
+export const PROTOCOL = 3;
+
+/** The versions this reader reads: a protocol-2 agent sends every scan's ranks whole, which 3 reads as before. */
+export const READS: ReadonlySet<number> = new Set([2, PROTOCOL]);
 
 /** The first line: who is talking, and its clock (epoch ms when written) to tell the skew from. */
 export interface HelloMessage {
@@ -35,14 +38,6 @@ export interface HelloMessage {
 	readonly interval_ms: number;
 	readonly run_dir: string | null;
 }
-
-/** The parts of a Snapshot sent only when they change. */
-export const SLOW_PARTS = ['ranks', 'checkpoints', 'scheduler', 'gpuProcesses'] as const;
-export type SlowPart = (typeof SLOW_PARTS)[number];
-
-/** A Snapshot as sent: the bounded recent lists stay home (the receiver keeps its own), slow parts when changed. */
-export type WireSnapshot = Omit<Snapshot, 'recentAlerts' | 'recentEvents' | SlowPart> &
-	Partial<Pick<Snapshot, Exclude<SlowPart, 'ranks'>>> & {readonly ranks?: WireRankSet | null};
 
 export interface SnapshotMessage {
 	readonly kind: 'snapshot';
@@ -249,38 +244,4 @@ export function parseAgentMessage(line: string): Parsed<AgentMessage> {
 /** One line of an agent's stdin. */
 export function parseAgentCommand(line: string): Parsed<AgentCommand> {
 	return parseLine(line, commandSchema as z.ZodType<AgentCommand>, 'an agent command');
-}
-
-/**
- * The snapshot as sent: slow parts only when they are not the objects sent last time (the Monitor keeps an object
- * until its source gives a new one, so identity is change), the checkpoint index not when only its last save aged,
- * and ranks once, in their jobs (agent/wire-parts.ts).
- */
-export function wireSnapshot(snapshot: Snapshot, previous: Snapshot | null): WireSnapshot {
-	const {recentAlerts: _alerts, recentEvents: _events, ...rest} = snapshot;
-	const {scheduler, ...others} = rest;
-	// The scheduler's state: `scheduler`, and its detail under the scheduler's own key from before (scheduler/wire.ts).
-	const wire: Record<string, unknown> = {...others, ...schedulerWire(scheduler), ranks: slimRankSet(snapshot.ranks)};
-	for (const part of SLOW_PARTS) if (previous !== null && previous[part] === snapshot[part]) delete wire[part];
-	if (previous !== null && previous.scheduler === scheduler) for (const key of schedulerWireKeys()) delete wire[key];
-	if (previous !== null && sameButAge(previous.checkpoints, snapshot.checkpoints)) delete wire.checkpoints;
-	return wire as WireSnapshot;
-}
-
-/** The receiver's side: a whole Snapshot from a wire one and what it held before (slow parts carried over). */
-export function fullSnapshot(
-	wire: WireSnapshot,
-	previous: Snapshot | null,
-	recent: Pick<Snapshot, 'recentAlerts' | 'recentEvents'>,
-): Snapshot {
-	const carried = (part: SlowPart) => (part in wire ? wire[part] : (previous?.[part] ?? null));
-	return {
-		...wire,
-		ranks: 'ranks' in wire ? fullRankSet(wire.ranks ?? null) : (previous?.ranks ?? null),
-		checkpoints:
-			'checkpoints' in wire ? (wire.checkpoints ?? null) : freshLastSave(previous?.checkpoints ?? null, wire.time),
-		scheduler: stateFromWire(wire) ?? (carried('scheduler') as Snapshot['scheduler']),
-		gpuProcesses: (carried('gpuProcesses') ?? NO_GPU_PROCESSES) as Snapshot['gpuProcesses'],
-		...recent,
-	};
 }

@@ -1,5 +1,6 @@
 import type {Alert, JobEvent, Snapshot} from '../core/types.js';
-import {type SnapshotMessage, wireSnapshot} from './protocol.js';
+import type {SnapshotMessage} from './protocol.js';
+import {wireSnapshot} from './wire-snapshot.js';
 
 // Which snapshots go out, and what each carries. A reader that falls behind (a slow ssh link, a viewer busy for a
 // moment) must not make the agent queue a snapshot a second in memory: while the last message has not been taken,

@@ -1,4 +1,4 @@
-import {type AgentMessage, PROTOCOL, type ReplyMessage, type SignalCommand} from '../agent/protocol.js';
+import {type AgentMessage, PROTOCOL, READS, type ReplyMessage, type SignalCommand} from '../agent/protocol.js';
 import type {JobEvent, Snapshot} from '../core/types.js';
 import {AgentStream} from './agent-stream.js';
 import {ConnectSlots} from './connect-slots.js';
@@ -171,8 +171,13 @@ export class Fleet {
 		const stream = new AgentStream(
 			link.connection.argv,
 			{
-				onMessage: message => this.#message(link, message),
+				// Lines still buffered from a stream the link has left (a hello refused, a hung link killed) are not read:
+				// an agent of an unknown protocol's snapshot was shown after its node was said lost.
+				onMessage: message => {
+					if (link.stream === stream) this.#message(link, message);
+				},
 				onGarbage: (line, why) => {
+					if (link.stream !== stream) return;
 					for (const name of this.#namesOf(link)) this.#node(name).garbage(`${why}: ${line}`);
 				},
 				onEnd: why => this.#ended(link, stream, why),
@@ -200,7 +205,7 @@ export class Fleet {
 		const node = this.#node(name);
 		switch (message.kind) {
 			case 'hello':
-				if (message.protocol !== PROTOCOL) {
+				if (!READS.has(message.protocol)) {
 					// Its snapshots could be misread: the node is lost until that traintop is updated (the retry
 					// backs off to its longest wait, in case it is being updated now).
 					const why = `speaks agent protocol ${message.protocol} (traintop ${message.version}), this traintop speaks ${PROTOCOL}: update traintop on ${name}`;

@@ -1,4 +1,5 @@
-import {fullSnapshot, type HelloMessage, type SnapshotMessage} from '../agent/protocol.js';
+import type {HelloMessage, SnapshotMessage} from '../agent/protocol.js';
+import {fullSnapshot} from '../agent/wire-snapshot.js';
 import {keepRecent} from '../core/event-places.js';
 import type {Snapshot} from '../core/types.js';
 

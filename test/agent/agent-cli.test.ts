@@ -3,13 +3,8 @@ import {mkdtemp, rm} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, beforeEach, describe, expect, test} from 'vitest';
-import {
-	fullSnapshot,
-	type HelloMessage,
-	PROTOCOL,
-	type ReplyMessage,
-	type SnapshotMessage,
-} from '../../src/agent/protocol.js';
+import {type HelloMessage, PROTOCOL, type ReplyMessage, type SnapshotMessage} from '../../src/agent/protocol.js';
+import {fullSnapshot} from '../../src/agent/wire-snapshot.js';
 import type {Snapshot} from '../../src/core/types.js';
 import type {DemoJob} from '../../src/demo/job.js';
 import {allGotSigterm, endJob} from '../helpers/demo-signals.js';

@@ -1,5 +1,5 @@
 import {describe, expect, test} from 'vitest';
-import {fullSnapshot} from '../../src/agent/protocol.js';
+import {fullSnapshot} from '../../src/agent/wire-snapshot.js';
 import {SnapshotSender} from '../../src/agent/snapshot-sender.js';
 import {lastSaveAt} from '../../src/checkpoints/retention.js';
 import {Monitor, type MonitorThresholds} from '../../src/core/monitor.js';

@@ -1,5 +1,6 @@
 import {describe, expect, test} from 'vitest';
-import {parseAgentMessage, wireSnapshot} from '../../src/agent/protocol.js';
+import {parseAgentMessage} from '../../src/agent/protocol.js';
+import {wireSnapshot} from '../../src/agent/wire-snapshot.js';
 import {snapshotOf} from '../ui/fleet/fleet-fixtures.js';
 
 // A snapshot line's shape, checked by hand (agent/snapshot-shape.ts): a real wire snapshot parses as itself, each

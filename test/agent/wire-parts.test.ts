@@ -1,5 +1,5 @@
 import {describe, expect, test} from 'vitest';
-import {fullSnapshot, wireSnapshot} from '../../src/agent/protocol.js';
+import {fullSnapshot, wireSnapshot} from '../../src/agent/wire-snapshot.js';
 import {freshLastSave, fullRankSet, sameButAge, slimRankSet} from '../../src/agent/wire-parts.js';
 import {rankToWire} from '../../src/agent/wire-tasks.js';
 import {lastSaveAt} from '../../src/checkpoints/retention.js';

@@ -1,7 +1,8 @@
 import {writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {describe, expect, it} from 'vitest';
-import {PROTOCOL, wireSnapshot} from '../../src/agent/protocol.js';
+import {PROTOCOL} from '../../src/agent/protocol.js';
+import {wireSnapshot} from '../../src/agent/wire-snapshot.js';
 import type {Snapshot} from '../../src/core/types.js';
 import {CLI} from '../helpers/dist.js';
 import {fleetNodesForThisFile} from '../helpers/fleet-nodes.js';

@@ -1,5 +1,6 @@
 import {describe, expect, it} from 'vitest';
-import {type HelloMessage, PROTOCOL, type SnapshotMessage, wireSnapshot} from '../../src/agent/protocol.js';
+import {type HelloMessage, PROTOCOL, type SnapshotMessage} from '../../src/agent/protocol.js';
+import {wireSnapshot} from '../../src/agent/wire-snapshot.js';
 import type {Snapshot} from '../../src/core/types.js';
 import {NodeState} from '../../src/fleet/node-state.js';
 import {linkWords} from '../../src/fleet/node-words.js';

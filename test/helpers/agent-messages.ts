@@ -1,4 +1,5 @@
-import {type AgentMessage, fullSnapshot, parseAgentMessage, type SnapshotMessage} from '../../src/agent/protocol.js';
+import {type AgentMessage, parseAgentMessage, type SnapshotMessage} from '../../src/agent/protocol.js';
+import {fullSnapshot} from '../../src/agent/wire-snapshot.js';
 import type {Snapshot} from '../../src/core/types.js';
 import type {CliRun} from './run-cli.js';
 

@@ -3,7 +3,7 @@ import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {PassThrough} from 'node:stream';
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
-import {fullSnapshot, type WireSnapshot, wireSnapshot} from '../../src/agent/protocol.js';
+import {fullSnapshot, type WireSnapshot, wireSnapshot} from '../../src/agent/wire-snapshot.js';
 import {runSignalCommand} from '../../src/commands/signal.js';
 import {DEFAULT_SETTINGS} from '../../src/config/schema.js';
 import {Monitor} from '../../src/core/monitor.js';

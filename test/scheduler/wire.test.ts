@@ -1,5 +1,5 @@
 import {describe, expect, test} from 'vitest';
-import {fullSnapshot, type WireSnapshot, wireSnapshot} from '../../src/agent/protocol.js';
+import {fullSnapshot, type WireSnapshot, wireSnapshot} from '../../src/agent/wire-snapshot.js';
 import type {Snapshot} from '../../src/core/types.js';
 import {slurmState} from '../../src/slurm/scheduler-state.js';
 import {slurmOk} from '../helpers/slurm-job.js';

@@ -1,4 +1,5 @@
-import {PROTOCOL, type SnapshotMessage, wireSnapshot} from '../../../src/agent/protocol.js';
+import {PROTOCOL, type SnapshotMessage} from '../../../src/agent/protocol.js';
+import {wireSnapshot} from '../../../src/agent/wire-snapshot.js';
 import type {Snapshot} from '../../../src/core/types.js';
 import type {FleetView} from '../../../src/fleet/fleet.js';
 import {NodeState, type NodeView} from '../../../src/fleet/node-state.js';
