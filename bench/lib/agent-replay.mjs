@@ -5,6 +5,8 @@
 // it exits when the viewer closes its stdin, as an agent does.
 
 import {readFileSync} from 'node:fs';
+import path from 'node:path';
+import {root} from './scenario.mjs';
 
 const [stream, ...args] = process.argv.slice(2);
 while (args[0] === '-l' || args[0] === '-o') args.splice(0, 2);
@@ -14,18 +16,8 @@ const [hello, ...snapshots] = readFileSync(stream, 'utf8')
 	.split('\n')
 	.map(line => JSON.parse(line.replaceAll('"@HOST@"', JSON.stringify(host))));
 
-/** The epoch-ms fields of a snapshot (agent/wire-values.ts's time keys): moved by the same offset. */
-const TIMES = new Set([
-	'time',
-	'sampledAt',
-	'readAt',
-	'startedAt',
-	'endedAt',
-	'scannedAt',
-	'at',
-	'nextAt',
-	'overdueAt',
-]);
+/** The epoch-ms fields of a snapshot, as the viewer checks them (agent/wire-values.ts): moved by the same offset. */
+const {TIME_KEYS: TIMES} = await import(path.join(root, 'dist/agent/wire-values.js'));
 function moved(value, by) {
 	if (Array.isArray(value)) return value.map(item => moved(item, by));
 	if (value === null || typeof value !== 'object') return value;

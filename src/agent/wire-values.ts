@@ -13,8 +13,12 @@ import {printable} from '../format/printable.js';
 //   (no counter, size or tick traintop reads is larger).
 // - Nesting is bounded (the deepest message, a rank's signal disposition in a snapshot, is 10 levels).
 
-/** Epoch-ms fields: a Date holds ±8.64e15 ms; none of these can be before 1970. */
-const TIME_KEYS = new Set([
+/**
+ * Epoch-ms fields: a Date holds ±8.64e15 ms; none of these can be before 1970. Also read by the bench's agent replay
+ * (bench/lib/agent-replay.mjs, from the build), which moves them to now.
+ * @public
+ */
+export const TIME_KEYS: ReadonlySet<string> = new Set([
 	'time',
 	'clock',
 	'sampledAt',

@@ -2,7 +2,8 @@ import {mkdtemp, readFile, rm, writeFile} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterAll, beforeAll, describe, expect, test} from 'vitest';
-import {Monitor} from '../../src/core/monitor.js';
+import {scriptedMonitor, TEST_THRESHOLDS} from '../helpers/scripted-monitor.js';
+import {testRecorder} from '../helpers/test-recorder.js';
 import {slurmState} from '../../src/slurm/scheduler-state.js';
 import type {SlurmJob, SlurmView} from '../../src/slurm/types.js';
 import {slurmJob} from '../helpers/slurm-job.js';
@@ -10,7 +11,6 @@ import type {HostMemory} from '../../src/core/types.js';
 import {type AnalysisThresholds, analyze} from '../../src/memlog/analyze.js';
 import {readAllRecords, readSeries, type SkippedLine} from '../../src/memlog/reader.js';
 import type {LogRecord} from '../../src/memlog/record.js';
-import {MemoryLogRecorder} from '../../src/memlog/recorder.js';
 import {analysisJson} from '../../src/memlog/report-json.js';
 import {formatReport} from '../../src/memlog/report.js';
 import {LineScanner} from '../../src/memlog/scan-line.js';
@@ -23,8 +23,7 @@ import {hostMemory, ScriptedSources} from '../helpers/snapshots.js';
 // the cgroup limit where the record has one, as the live alerts judged it.
 
 const GIB = 1024 ** 3;
-const rule = (critical: number) => ({critical, warnMargin: 10, hysteresis: 2});
-const thresholds: AnalysisThresholds = {ram: rule(90), swap: rule(50), gpu: rule(90)};
+const thresholds: AnalysisThresholds = TEST_THRESHOLDS;
 const T0 = Date.parse('2026-11-24T10:00:00Z');
 
 let dir: string;
@@ -48,19 +47,8 @@ class SlurmSources extends ScriptedSources {
 function traintop(file: string, start: number, withSlurm: boolean) {
 	const sources = withSlurm ? new SlurmSources() : new ScriptedSources();
 	let now = start;
-	const monitor = new Monitor({
-		sources,
-		thresholds: {ram: rule(90), swap: rule(50), gpu: rule(90)},
-		intervalMs: 1000,
-		host: 'n',
-		now: () => now,
-	});
-	const recorder = new MemoryLogRecorder({
-		logPath: file,
-		logIntervalMs: 5000,
-		sampleIntervalMs: 1000,
-		gpuThreshold: 90,
-	});
+	const monitor = scriptedMonitor(sources, () => now);
+	const recorder = testRecorder(file, 5000);
 	return {
 		sources,
 		async ticks(count: number, memory: HostMemory = hostMemory(40)) {

@@ -1,53 +1,29 @@
-import {mkdtemp, rm, writeFile} from 'node:fs/promises';
-import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {PassThrough} from 'node:stream';
-import {afterAll, beforeAll, describe, expect, test} from 'vitest';
+import {afterAll, describe, expect, test} from 'vitest';
+import {scriptedMonitor} from '../helpers/scripted-monitor.js';
 import {fullSnapshot, type WireSnapshot, wireSnapshot} from '../../src/agent/wire-snapshot.js';
 import {runSignalCommand} from '../../src/commands/signal.js';
 import {DEFAULT_SETTINGS} from '../../src/config/schema.js';
-import {Monitor} from '../../src/core/monitor.js';
-import {followJob, jobOfTraintop, registerScheduler} from '../../src/scheduler/registry.js';
+import {followJob, jobOfTraintop} from '../../src/scheduler/registry.js';
 import {hostMemory, ScriptedSources} from '../helpers/snapshots.js';
 import {killRecorders, type Recorder, receivedBefore, startOutsider} from '../helpers/signal-recorder.js';
-import {FAKE_KIND, type FakeJobFile, fakeScheduler} from './fake/scheduler.js';
+import {fakeJob, withFakeScheduler} from './fake/job-file.js';
+import {FAKE_KIND, type FakeJobFile} from './fake/scheduler.js';
 
 // The scheduler seam, proved by a scheduler that is not SLURM: registered by one line, its job file read by a real
 // Monitor (the deadline in the snapshot, a requeue as a job event) and its signal route taken by `traintop signal`
 // for a real process, through the guarded send. No generic code knows it.
 
-const rule = (critical: number) => ({critical, warnMargin: 10, hysteresis: 2});
 const NOW = 1_800_000_000_000;
 
-let dir: string;
-let file: string;
-let unregister: () => void;
 const recorders: Recorder[] = [];
 
-const job = (fields: Partial<FakeJobFile> = {}): FakeJobFile => ({
-	id: 'F7',
-	state: 'RUNNING',
-	startTime: NOW - 60_000,
-	restarts: 0,
-	timeLeftS: 1200,
-	warning: {signal: 'USR1', leadS: 90},
-	graceS: 30,
-	tasks: [],
-	...fields,
-});
+const job = (fields: Partial<FakeJobFile> = {}): FakeJobFile =>
+	fakeJob(NOW, {warning: {signal: 'USR1', leadS: 90}, ...fields});
+const fake = withFakeScheduler('traintop-fake-scheduler-', job());
 
-beforeAll(async () => {
-	dir = await mkdtemp(path.join(tmpdir(), 'traintop-fake-scheduler-'));
-	file = path.join(dir, 'job.json');
-	await writeFile(file, JSON.stringify(job()));
-	unregister = registerScheduler(fakeScheduler(file));
-});
-
-afterAll(async () => {
-	unregister();
-	killRecorders(recorders);
-	await rm(dir, {recursive: true, force: true});
-});
+afterAll(() => killRecorders(recorders));
 
 describe('a scheduler added by one registry line', () => {
 	test('names the job traintop runs in from its own environment', () => {
@@ -61,13 +37,7 @@ describe('a scheduler added by one registry line', () => {
 		const sources = new ScriptedSources();
 		sources.memory = hostMemory(40);
 		let now = NOW;
-		const monitor = new Monitor({
-			sources: Object.assign(sources, {scheduler: scheduler!}),
-			thresholds: {ram: rule(90), swap: rule(50), gpu: rule(90)},
-			intervalMs: 1000,
-			host: 'n',
-			now: () => now,
-		});
+		const monitor = scriptedMonitor(Object.assign(sources, {scheduler: scheduler!}), () => now);
 		const first = await monitor.tick();
 		expect(first.scheduler).toMatchObject({kind: FAKE_KIND, name: 'FAKE', status: 'ok', jobId: 'F7'});
 		expect(first.scheduler?.job?.deadline).toEqual({timeLeftS: 1200, warning: {signal: 'USR1', leadS: 90}, graceS: 30});
@@ -81,7 +51,7 @@ describe('a scheduler added by one registry line', () => {
 		expect(received.deadlineRisk).toEqual(first.deadlineRisk);
 
 		// The scheduler requeues the job: its answer shows restart 1.
-		await writeFile(file, JSON.stringify(job({restarts: 1, state: 'PENDING', startTime: null, timeLeftS: null})));
+		await fake().write(job({restarts: 1, state: 'PENDING', startTime: null, timeLeftS: null}));
 		now += 1000;
 		const second = await monitor.tick();
 		expect(second.scheduler?.job).toMatchObject({restarts: 1, phase: 'pending', deadline: {timeLeftS: null}});
@@ -96,9 +66,13 @@ describe('a scheduler added by one registry line', () => {
 	});
 
 	test('`traintop signal --job F7` goes by its route to the task its file lists, gated as every send', async () => {
-		const recorder = await startOutsider(path.join(dir, 'rank.log'), {RANK: '0', LOCAL_RANK: '0', WORLD_SIZE: '1'});
+		const recorder = await startOutsider(path.join(fake().dir, 'rank.log'), {
+			RANK: '0',
+			LOCAL_RANK: '0',
+			WORLD_SIZE: '1',
+		});
 		recorders.push(recorder);
-		await writeFile(file, JSON.stringify(job({tasks: [recorder.pid]})));
+		await fake().write(job({tasks: [recorder.pid]}));
 		const stdout = new PassThrough();
 		const out: Buffer[] = [];
 		stdout.on('data', (chunk: Buffer) => out.push(chunk));
