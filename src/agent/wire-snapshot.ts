@@ -25,17 +25,18 @@ export type WireSnapshot = Omit<Snapshot, 'recentAlerts' | 'recentEvents' | Slow
  */
 export function wireSnapshot(snapshot: Snapshot, previous: Snapshot | null): WireSnapshot {
 	const {recentAlerts: _alerts, recentEvents: _events, ...rest} = snapshot;
-	const {scheduler, ...others} = rest;
+	const {scheduler, ranks: _ranks, ...others} = rest;
 	// The scheduler's state: `scheduler`, and its detail under the scheduler's own key from before (scheduler/wire.ts).
-	const wire: Record<string, unknown> = {...others, ...schedulerWire(scheduler), ranks: slimRankSet(snapshot.ranks)};
+	const wire: Record<string, unknown> = {...others, ...schedulerWire(scheduler)};
 	for (const part of SLOW_PARTS) if (previous !== null && previous[part] === snapshot[part]) delete wire[part];
 	if (previous !== null && previous.scheduler === scheduler) for (const key of schedulerWireKeys()) delete wire[key];
 	if (previous !== null && sameButAge(previous.checkpoints, snapshot.checkpoints)) delete wire.checkpoints;
-	// A scan that renewed only the ranks' figures: those alone (agent/rank-figures.ts).
-	const figures = figuresOnly(previous?.ranks ?? null, snapshot.ranks);
-	if (figures !== null) {
-		delete wire.ranks;
-		wire.rankFigures = figures;
+	// The ranks: none while the scan is the one sent; its figures alone when only they changed (agent/rank-figures.ts);
+	// else the set, each rank once, made only then.
+	if (previous === null || previous.ranks !== snapshot.ranks) {
+		const figures = figuresOnly(previous?.ranks ?? null, snapshot.ranks);
+		if (figures === null) wire.ranks = slimRankSet(snapshot.ranks);
+		else wire.rankFigures = figures;
 	}
 	return wire as WireSnapshot;
 }
