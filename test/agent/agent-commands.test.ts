@@ -3,6 +3,7 @@ import {mkdtempSync, readFileSync, readlinkSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, describe, expect, test} from 'vitest';
+import {until} from '../helpers/until.js';
 import {CommandLines} from '../../src/agent/agent-commands.js';
 import type {SignalCommand} from '../../src/agent/protocol.js';
 import {CheckpointWatcher} from '../../src/checkpoints/watch.js';
@@ -96,6 +97,13 @@ describe('signal commands on real ranks', () => {
 			const reader = lines(set, false, watcher);
 			const sent = await reader.answer(command({ranks: [identity(set, 0)], expect: 'emergency'}));
 			expect(sent).toMatchObject({kind: 'reply', refused: null});
+			// Handled before the second is sent: two SIGUSR1 pending at once are one (signals are not queued), and on a
+			// loaded machine the rank had not yet run its handler when the second came.
+			await until(
+				() => ranks[0]!.lines,
+				seen => seen.includes('got USR1'),
+				'the first SIGUSR1 handled',
+			);
 			await reader.answer(command({id: 'c2', ranks: [identity(set, 0)]}));
 			expect(watcher.signalsSent.map(s => [s.signal, s.expect, s.job])).toEqual([
 				['SIGUSR1', 'emergency', 'job-1'],
