@@ -1,4 +1,5 @@
 import type {ExitStatus, JobEvent, RankSet} from '../core/job-types.js';
+import type {ShellTrapKind} from '../core/readiness-types.js';
 
 // A scheduler (a batch scheduler, "none", later Kubernetes) as traintop sees it: the job it runs, when it will end that job and
 // what it says before, how often it requeued it, and how to reach the job's tasks. The Snapshot and the judgements
@@ -9,9 +10,19 @@ export interface JobDeadline {
 	/** Seconds until the scheduler ends the job (its time limit); null: no limit, or the job is not running. */
 	readonly timeLeftS: number | null;
 	/** The signal sent ahead of the end (without SIG: 'USR1') and how long ahead; null: none, or not known. */
-	readonly warning: {readonly signal: string; readonly leadS: number} | null;
+	readonly warning: JobWarning | null;
 	/** Seconds from the terminating signal to the kill (KillWait, terminationGracePeriodSeconds); null: not known. */
 	readonly graceS: number | null;
+}
+
+/** The signal a scheduler sends ahead of the end, and where it goes. */
+export interface JobWarning {
+	readonly signal: string;
+	readonly leadS: number;
+	/** tasks: the job's tasks (absent: so); batch-shell: the batch shell alone (SLURM's `B:`). */
+	readonly target?: 'tasks' | 'batch-shell';
+	/** What the batch shell's trap for the signal does; absent or null: no batch script read. */
+	readonly shellTrap?: ShellTrapKind | null;
 }
 
 /** The job as its scheduler sees it, in the terms every judgement shares. */
