@@ -35,15 +35,25 @@ export interface DdpJob {
 	output(): string;
 	/** The ranks' pids, once both said they are ready. */
 	ranks(): Promise<number[]>;
-	/** The steps of the saves rank 0 reported, in order, with their reason (periodic, signal, exit). */
-	saves(): {readonly step: number; readonly name: string; readonly reason: string}[];
+	/** The saves rank 0 reported, in order, with their reason (periodic, signal, exit) and the write time it measured. */
+	saves(): {readonly step: number; readonly name: string; readonly reason: string; readonly writeS: number}[];
 	/** The mtime (epoch ms) of a checkpoint file the job wrote, while it is there. */
 	savedAt(name: string): number;
 	readonly exited: Promise<number | string>;
 	stop(): Promise<void>;
 }
 
-export function startDdpJob(runDir: string, options: {saveEvery: number; stepSeconds: number; keep?: number}): DdpJob {
+export interface DdpOptions {
+	readonly saveEvery: number;
+	readonly stepSeconds: number;
+	readonly keep?: number;
+	/** Each checkpoint's bytes written over this many seconds (a slow file system); 0: at once. */
+	readonly saveSeconds?: number;
+	/** This rank starts without a SIGTERM handler. */
+	readonly noTermHandler?: number;
+}
+
+export function startDdpJob(runDir: string, options: DdpOptions): DdpJob {
 	const python = torchPython();
 	const env: NodeJS.ProcessEnv = {...process.env, OMP_NUM_THREADS: '1'};
 	for (const name of SCRUB) delete env[name];
@@ -54,7 +64,8 @@ export function startDdpJob(runDir: string, options: {saveEvery: number; stepSec
 		...['-m', 'torch.distributed.run', '--nproc_per_node', '2', '--master_port', port],
 		...['--redirects', '1', '--tee', '1', JOB, '--run-dir', runDir],
 		...['--save-every', String(options.saveEvery), '--step-seconds', String(options.stepSeconds)],
-		...['--keep', String(options.keep ?? 0)],
+		...['--keep', String(options.keep ?? 0), '--save-seconds', String(options.saveSeconds ?? 0)],
+		...['--no-term-handler', String(options.noTermHandler ?? -1)],
 	];
 	const child = spawn(python, args, {env, stdio: ['ignore', 'pipe', 'pipe']});
 	let out = '';
@@ -77,10 +88,11 @@ export function startDdpJob(runDir: string, options: {saveEvery: number; stepSec
 			return readyPids();
 		},
 		saves: () =>
-			[...out.matchAll(/saved (ckpt_step(\d+)\.pt) step \d+ reason (\w+)/g)].map(m => ({
+			[...out.matchAll(/saved (ckpt_step(\d+)\.pt) step \d+ reason (\w+) write ([\d.]+) s/g)].map(m => ({
 				name: m[1] ?? '',
 				step: Number(m[2]),
 				reason: m[3] ?? '',
+				writeS: Number(m[4]),
 			})),
 		savedAt: name => statSync(path.join(runDir, 'checkpoints', name)).mtimeMs,
 		exited,
