@@ -34,6 +34,7 @@ export const TIME_KEYS: ReadonlySet<string> = new Set([
 	'periodicTime',
 	'nextAt',
 	'overdueAt',
+	'lastSaveAt',
 ]);
 const MAX_TIME = 8.64e15;
 

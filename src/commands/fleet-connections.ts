@@ -73,6 +73,9 @@ export function agentArgs(
 		const value = flags[name];
 		if (typeof value === 'string' && value !== '') args.push(`--${kebab(name)}`, value);
 	}
+	// Each node judges its jobs' readiness by what the user said here (a config file's too, not only flags).
+	if (settings.grace !== null) args.push('--grace', String(settings.grace));
+	if (settings.maxWorkAtRisk !== null) args.push('--max-work-at-risk', String(settings.maxWorkAtRisk));
 	if (settings.readonly) args.push('--readonly');
 	// Per node: a cluster.yaml node's own GPUs' thresholds replace these (connectionsFor).
 	return {args, gpuThresholds: settings.gpuThresholds};

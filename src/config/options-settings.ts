@@ -165,6 +165,25 @@ export const SETTING_OPTIONS: readonly OptionSpec[] = [
 		commands: [...SAMPLERS, 'checkpoints', 'signal'],
 	},
 	{
+		name: 'grace',
+		usage: '--grace S',
+		kind: 'number',
+		setting: 'grace',
+		defaultText: "the scheduler's",
+		description:
+			"seconds a preemption's SIGTERM gives before the kill (a cloud's spot notice: 30, 120); else the scheduler's warning or kill wait",
+		commands: [...SAMPLERS, 'ranks'],
+	},
+	{
+		name: 'maxWorkAtRisk',
+		usage: '--max-work-at-risk S',
+		kind: 'number',
+		setting: 'maxWorkAtRisk',
+		defaultText: 'twice the save cadence',
+		description: 'seconds of training since the last save a preemption may lose before the job is at risk',
+		commands: [...SAMPLERS, 'ranks'],
+	},
+	{
 		name: 'poll',
 		usage: '--poll S',
 		kind: 'number',

@@ -58,6 +58,14 @@ export const settingsShape = {
 		.min(0, 'must be 0 (off: inotify) or more (seconds)')
 		.max(3600, 'must be at most 3600 (seconds)'),
 	timeout: seconds(1, 86_400),
+	grace: z
+		.number({error: 'must be a number of seconds'})
+		.gt(0, 'must be above 0 (seconds)')
+		.max(86_400, 'must be at most 86400 (seconds)'),
+	maxWorkAtRisk: z
+		.number({error: 'must be a number of seconds'})
+		.gt(0, 'must be above 0 (seconds)')
+		.max(31_536_000, 'must be at most 31536000 (seconds)'),
 } as const;
 
 /** What a config file may hold: any subset of the settings, and nothing else. */
@@ -98,6 +106,10 @@ export interface Settings {
 	readonly poll: number;
 	/** `signal … --wait`: seconds to wait for the new checkpoint. */
 	readonly timeout: number;
+	/** Seconds from a preemption's SIGTERM to the kill that the user knows of (a cloud's spot notice); null: not given. */
+	readonly grace: number | null;
+	/** Seconds of training the user accepts losing to a preemption; null: twice the save cadence. */
+	readonly maxWorkAtRisk: number | null;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -121,6 +133,8 @@ export const DEFAULT_SETTINGS: Settings = {
 	keep: null,
 	poll: 0,
 	timeout: 60,
+	grace: null,
+	maxWorkAtRisk: null,
 };
 
 export const DEFAULT_LOG_FILE_NAME = 'traintop-memory.jsonl';

@@ -26,6 +26,7 @@ export function monitorOptions(settings: Settings, sources: MonitorSources, host
 		thresholds: {...thresholdsFrom(settings), gpuByUuid},
 		intervalMs: settings.interval * 1000,
 		ranksIntervalMs: settings.ranksInterval * 1000,
+		readiness: {graceS: settings.grace, maxWorkAtRiskS: settings.maxWorkAtRisk},
 		host,
 	};
 }

@@ -1,6 +1,7 @@
 // What a Monitor is built from: its sources (injected, so tests drive it with plain objects), thresholds and
 // options. Kept apart from monitor.ts, which is the sampling itself.
 
+import type {ReadinessOptions} from './job-readiness.js';
 import type {ThresholdRule} from './thresholds.js';
 import type {SchedulerSource} from '../scheduler/types.js';
 import type {CheckpointIndex, GpuProcessTable, GpuState, HostCpu, HostMemory, RankSet} from './types.js';
@@ -62,5 +63,7 @@ export interface MonitorOptions {
 	readonly recentAlertLimit?: number;
 	/** Job events kept in `recentEvents`, of each place (core/event-places.ts: alerts, checkpoints; default 50). */
 	readonly recentEventLimit?: number;
+	/** --grace and --max-work-at-risk, for each job's preemption readiness; absent: neither given. */
+	readonly readiness?: ReadinessOptions;
 	readonly now?: () => number;
 }

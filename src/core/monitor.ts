@@ -9,6 +9,7 @@ import {RingBuffer} from './ring-buffer.js';
 import {gpuMetricId} from './metric-id.js';
 import {ramAgainstLimit} from './ram-limit.js';
 import {deadlineRisk} from './deadline-risk.js';
+import {NO_READINESS_OPTIONS, readinessOfJobs} from './job-readiness.js';
 import {NO_GPU_PROCESSES} from './types.js';
 import type {Alert, GpuProcessTable, HostMemory, MetricId, MetricStatus, RankSet, Snapshot} from './types.js';
 
@@ -206,6 +207,13 @@ export class Monitor {
 			scheduler,
 			// Judged here, once, so that every view, the log and the agent stream carry the same verdict.
 			deadlineRisk: scheduler?.status === 'ok' ? deadlineRisk(scheduler.job, life.checkpoints) : null,
+			// Each job's preemption readiness; the same object while nothing in it changed (the agent sends it only then).
+			readiness: readinessOfJobs(
+				{ranks: this.#ranks, checkpoints: life.checkpoints, scheduler},
+				this.#options.readiness ?? NO_READINESS_OPTIONS,
+				time,
+				this.#snapshot?.readiness ?? null,
+			),
 			ranksError: this.#ranksError,
 			metrics,
 			newAlerts,

@@ -86,7 +86,7 @@ function handlerReasons(job: Job, signal: string): ReadinessReason[] {
 function routeReasons(
 	path: SignalPath,
 	launcher: LauncherFacts | null,
-): {readonly reasons: ReadinessReason[]; readonly leadS: number | null} {
+): {readonly reasons: ReadinessReason[]; readonly leadS: number | null; readonly cutBy: string | null} {
 	const {signal} = path;
 	const reasons: ReadinessReason[] = [];
 	let leadS = path.leadS;
@@ -97,28 +97,37 @@ function routeReasons(
 			reasons.push({code: 'batch-shell-only', effect: 'not-ready', signal});
 		else if (trap !== null) reasons.push({code: 'shell-trap-no-forward', effect: 'at-risk', signal, name: trap});
 		// The shell's trap decides; what a launcher does with a signal it never gets does not matter.
-		return {reasons, leadS};
+		return {reasons, leadS, cutBy: null};
 	}
 	if (path.shellTrap !== null && path.shellTrap !== 'none' && path.leadFrom === 'scheduler-warning')
 		reasons.push({code: 'shell-trap-unreached', effect: 'note', signal});
-	if (launcher === null) return {reasons, leadS};
+	if (launcher === null) return {reasons, leadS, cutBy: null};
+	let cutBy: string | null = null;
 	const common = {signal, name: launcher.name, pid: launcher.pid, source: launcher.source};
 	if (launcher.forwards.includes(signal)) {
 		if (launcher.killAfterS !== null) {
 			const cut = leadS === null || launcher.killAfterS < leadS;
 			reasons.push({code: 'launcher-kills', effect: 'note', ...common, seconds: launcher.killAfterS});
-			if (cut) leadS = launcher.killAfterS;
+			if (cut) {
+				leadS = launcher.killAfterS;
+				cutBy = launcher.name;
+			}
 		}
 	} else if (launcher.disposition === 'default') {
 		reasons.push({code: 'launcher-dies', effect: 'at-risk', ...common});
 	}
 	if (launcher.exitCode !== null)
 		reasons.push({code: 'launcher-exit-code', effect: 'note', ...common, seconds: launcher.exitCode});
-	return {reasons, leadS};
+	return {reasons, leadS, cutBy};
 }
 
 /** The saves against the lead and the work since the last one against the limit. */
-function saveReasons(input: ReadinessInput, leadS: number | null, leadFrom: LeadSource | null): ReadinessReason[] {
+function saveReasons(
+	input: ReadinessInput,
+	leadS: number | null,
+	leadFrom: LeadSource | null,
+	cutBy: string | null,
+): ReadinessReason[] {
 	const reasons: ReadinessReason[] = [];
 	const {saves} = input;
 	if (input.savesNeverComplete) reasons.push({code: 'saves-never-complete', effect: 'not-ready'});
@@ -127,7 +136,15 @@ function saveReasons(input: ReadinessInput, leadS: number | null, leadFrom: Lead
 	if (leadS === null) reasons.push({code: 'no-deadline', effect: 'unknown'});
 	else if (saves !== null && saves.max > leadS)
 		reasons.push({code: 'save-over-lead', effect: 'at-risk', seconds: saves.max, limitS: leadS, name: saves.slowest});
-	else reasons.push({code: 'lead', effect: 'fact', seconds: leadS, ...(leadFrom ? {name: leadFrom} : {})});
+	else
+		reasons.push({
+			code: 'lead',
+			effect: 'fact',
+			seconds: leadS,
+			...(leadFrom ? {name: leadFrom} : {}),
+			// The launcher's own limit is shorter than the notice: the words name it.
+			...(cutBy === null ? {} : {source: cutBy}),
+		});
 	if (input.lastSaveAt !== null) {
 		const limit = input.maxWorkAtRiskS;
 		const over = limit !== null && (input.now - input.lastSaveAt) / 1000 > limit;
@@ -146,7 +163,7 @@ export function judgeReadiness(input: ReadinessInput): Readiness {
 	const reasons = [
 		...handlerReasons(job, path.signal),
 		...route.reasons,
-		...saveReasons(input, route.leadS, path.leadFrom),
+		...saveReasons(input, route.leadS, path.leadFrom, route.cutBy),
 	];
 	return {
 		job: job.id,

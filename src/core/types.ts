@@ -24,6 +24,7 @@ export type {
 } from './checkpoint-types.js';
 import type {SchedulerState} from '../scheduler/types.js';
 import type {DeadlineRisk} from './deadline-risk.js';
+import type {Readiness} from './readiness-types.js';
 import type {CheckpointIndex} from './checkpoint-types.js';
 import type {Level} from './level.js';
 
@@ -222,6 +223,11 @@ export interface Snapshot {
 	 * warning's lead against the last save's duration. null (or absent) when the job is not running under a limit.
 	 */
 	readonly deadlineRisk?: DeadlineRisk | null;
+	/**
+	 * Each job's preemption readiness (core/readiness.ts): would it save in time if its node were taken now. Absent
+	 * from an older agent's snapshots.
+	 */
+	readonly readiness?: readonly Readiness[];
 	readonly metrics: Readonly<Record<MetricId, MetricStatus>>;
 	/** Level changes of this tick only. */
 	readonly newAlerts: readonly Alert[];
