@@ -69,9 +69,9 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
 	},
 	ranks: {
 		summary: 'the jobs, their ranks, workers and signal handlers',
-		usage: ['traintop ranks [--json] [--wide] [--job ID] [--pid P | --match RE]'],
+		usage: ['traintop ranks [RUN_DIR] [--json] [--wide] [--job ID] [--pid P | --match RE]'],
 		isWord: true,
-		arguments: {paths: 'none'},
+		arguments: {paths: 'dirs'},
 	},
 	signal: {
 		summary: "send a signal to ONE job's ranks, safely",

@@ -34,9 +34,10 @@ export async function analyzeEntry({cli, settings, json}: SettledCall): Promise<
 }
 
 export async function ranksEntry({cli, args, settings, selector, json}: SettledCall): Promise<number> {
-	if (args.length > 0) throw new UsageError(`ranks takes no arguments (got ${args.join(' ')})`);
+	if (args.length > 1) throw new UsageError(`ranks takes at most one RUN_DIR (got ${args.join(' ')})`);
 	const {runRanksCommand} = await import('../commands/ranks.js');
 	return runRanksCommand({
+		runDir: args[0] ?? null,
 		settings,
 		selector,
 		// A scheduler's job flag picks that job's ranks as --job J does.

@@ -22,7 +22,11 @@ export function existingRunDir(runDir: string): string {
 	return path.resolve(runDir);
 }
 
-async function loadCheckpointIndex(runDir: string, keep: number | null, now = Date.now()): Promise<CheckpointIndex> {
+export async function loadCheckpointIndex(
+	runDir: string,
+	keep: number | null,
+	now = Date.now(),
+): Promise<CheckpointIndex> {
 	const [scan, disk] = await Promise.all([scanRunDir(runDir), diskSpace(runDir)]);
 	return buildIndex(scan, {keep, now, disk});
 }

@@ -12,6 +12,9 @@ import {SIGNAL_LEGEND, signalMark, signalName} from '../format/signals.js';
 import {formatBytesShort} from '../format/units.js';
 import {printable} from '../format/printable.js';
 import {unprovenText} from '../format/membership.js';
+import type {Readiness} from '../core/readiness-types.js';
+import {readinessText} from '../format/readiness.js';
+import {readinessJson} from '../format/readiness-json.js';
 
 // Pure text and JSON for `traintop ranks`. The TUI's ranks pane shows the same signal marks (format/signals.ts).
 
@@ -49,7 +52,18 @@ function troubleLines(job: Job): string[] {
  * are cut to `width` with `…`; `wide` (--wide, or stdout not a terminal: a file, grep, a pager) keeps every row whole
  * and CMD the whole command line, interpreter path and all, since a script or a person scrolling needs all of it.
  */
-export function formatRanks(set: RankSet, {width = 120, wide = false}: {width?: number; wide?: boolean} = {}): string {
+interface RanksTextOptions {
+	readonly width?: number;
+	readonly wide?: boolean;
+	/** Each job's preemption readiness, a line under its ranks. */
+	readonly readiness?: readonly Readiness[];
+	readonly now?: number;
+}
+
+export function formatRanks(
+	set: RankSet,
+	{width = 120, wide = false, readiness = [], now = Date.now()}: RanksTextOptions = {},
+): string {
 	if (set.ranks.length === 0) return 'no ranks found';
 	const cut = (line: string) => (wide ? line : truncate(line, width));
 	const header = ['RANK', 'LOCAL', 'PID', 'ST', 'CPU%', 'RSS', 'GPU', 'WRK', ...WATCHED_SIGNALS.map(signalName), 'CMD'];
@@ -61,6 +75,8 @@ export function formatRanks(set: RankSet, {width = 120, wide = false}: {width?: 
 		for (const rank of job.ranks) out.push(rowOf.get(rank.pid)!);
 		if (job.ranks.length === 0) out.push('  no ranks (the launcher is still there: restarting?)');
 		out.push(...troubleLines(job));
+		const ready = readiness.find(r => r.job === job.id);
+		if (ready) out.push(cut(`  readiness: ${readinessText(ready, now)}`));
 		for (const member of job.unproven ?? [])
 			out.push(cut(`  ${unprovenText(member, job)}: ${wholeCommand(member.cmd)}`));
 	}
@@ -77,7 +93,16 @@ export function formatRanks(set: RankSet, {width = 120, wide = false}: {width?: 
  * job as its controller gave it (given by its flag), whose time limit and time left go in the job's task
  * (under the scheduler's own key); null when not asked for or not read.
  */
-export function ranksJson(set: RankSet, controller: SchedulerState | null = null) {
+export function ranksJson(
+	set: RankSet,
+	controller: SchedulerState | null = null,
+	readiness: readonly Readiness[] = [],
+	now = Date.now(),
+) {
+	const readinessOf = (id: string) => {
+		const found = readiness.find(r => r.job === id);
+		return found ? readinessJson(found, now) : null;
+	};
 	return {
 		jobs: set.jobs.map(job => ({
 			id: job.id,
@@ -97,6 +122,7 @@ export function ranksJson(set: RankSet, controller: SchedulerState | null = null
 				cmd: member.cmd,
 				membership: member.membership,
 			})),
+			readiness: readinessOf(job.id),
 		})),
 		ranks: set.ranks.map(r => ({
 			rank: r.rank,

@@ -10,6 +10,8 @@ import {readGpuProcessesOnce} from '../system/gpu-processes-once.js';
 import {procReader, type ProcReader} from '../system/procfs.js';
 import {formatRanks, ranksJson} from './ranks-format.js';
 import {versioned} from '../format/json-version.js';
+import {jobReadiness} from '../core/job-readiness.js';
+import {existingRunDir, loadCheckpointIndex} from './checkpoints.js';
 import {jobMatches} from '../ranks/choose-job.js';
 import {jobOfTraintop, schedulerEntry} from '../scheduler/registry.js';
 import type {ScheduledJob} from '../scheduler/task.js';
@@ -55,16 +57,29 @@ export async function runRanksCommand(options: {
 	columns?: number;
 	/** Whole rows and command lines (--wide, or stdout not a terminal), never cut to `columns`. */
 	wide?: boolean;
+	/** RUN_DIR: its job's saves, for the readiness verdict (their write times); null: none given. */
+	runDir?: string | null;
 }): Promise<number> {
-	const scanned = await scanRanks(options.settings, options.selector);
+	const runDir = options.runDir ? existingRunDir(options.runDir) : null;
+	const [scanned, index] = await Promise.all([
+		scanRanks(options.settings, options.selector, {runDir}),
+		runDir === null ? null : loadCheckpointIndex(runDir, options.settings.keep),
+	]);
 	const set = options.job === null ? scanned : onlyJob(scanned, options.job);
+	const controller =
+		options.scheduledJob && options.json ? await controllerJob(options.scheduledJob, options.stderr) : null;
+	const now = Date.now();
+	const {grace, maxWorkAtRisk} = options.settings;
+	const readiness = set.jobs.map(job =>
+		jobReadiness(job, set, index, controller, {graceS: grace, maxWorkAtRiskS: maxWorkAtRisk}, now),
+	);
 	if (options.json) {
-		const controller = options.scheduledJob ? await controllerJob(options.scheduledJob, options.stderr) : null;
-		options.stdout.write(`${JSON.stringify(versioned(ranksJson(set, controller)), null, 2)}\n`);
+		options.stdout.write(`${JSON.stringify(versioned(ranksJson(set, controller, readiness, now)), null, 2)}\n`);
 	} else if (set.ranks.length === 0) {
 		options.stdout.write(`${noRanksText(options.selector)}\n`);
 	} else {
-		options.stdout.write(`${formatRanks(set, {width: options.columns ?? 120, wide: options.wide ?? false})}\n`);
+		const width = options.columns ?? 120;
+		options.stdout.write(`${formatRanks(set, {width, wide: options.wide ?? false, readiness, now})}\n`);
 	}
 	return 0;
 }

@@ -28,6 +28,8 @@ export interface ReadinessReason {
 	readonly count?: number;
 	/** Seconds: a save's write time, a lead, a launcher's kill delay, work since the last save. */
 	readonly seconds?: number;
+	/** An exit code (the launcher's own, when a rank fails). */
+	readonly exitCode?: number;
 	/** A second figure in seconds: the lead a save is weighed against, the limit work is weighed against. */
 	readonly limitS?: number;
 	/** A launcher's name ('torchrun'), a lead's source, a trap's kind, the checkpoint a figure was read on. */

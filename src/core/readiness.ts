@@ -106,7 +106,8 @@ function routeReasons(
 	const common = {signal, name: launcher.name, pid: launcher.pid, source: launcher.source};
 	if (launcher.forwards.includes(signal)) {
 		if (launcher.killAfterS !== null) {
-			const cut = leadS === null || launcher.killAfterS < leadS;
+			// Its limit caps a known lead; with none known it is only an upper bound, and the verdict stays unknown.
+			const cut = leadS !== null && launcher.killAfterS < leadS;
 			reasons.push({code: 'launcher-kills', effect: 'note', ...common, seconds: launcher.killAfterS});
 			if (cut) {
 				leadS = launcher.killAfterS;
@@ -117,7 +118,7 @@ function routeReasons(
 		reasons.push({code: 'launcher-dies', effect: 'at-risk', ...common});
 	}
 	if (launcher.exitCode !== null)
-		reasons.push({code: 'launcher-exit-code', effect: 'note', ...common, seconds: launcher.exitCode});
+		reasons.push({code: 'launcher-exit-code', effect: 'note', ...common, exitCode: launcher.exitCode});
 	return {reasons, leadS, cutBy};
 }
 
