@@ -96,6 +96,10 @@ export function readinessOfJobs(
 	previous: readonly Readiness[] | null,
 ): readonly Readiness[] {
 	const jobs = parts.ranks?.jobs ?? [];
-	const next = jobs.map(job => jobReadiness(job, parts.ranks, parts.checkpoints, parts.scheduler, options, now));
+	// While the run dir's first scan runs, its job has no verdict yet rather than a "no save seen" that is not so.
+	const scanning = parts.checkpoints?.scanning === true ? runDirJob(parts.ranks) : null;
+	const next = jobs
+		.filter(job => job.id !== scanning)
+		.map(job => jobReadiness(job, parts.ranks, parts.checkpoints, parts.scheduler, options, now));
 	return previous !== null && JSON.stringify(previous) === JSON.stringify(next) ? previous : next;
 }

@@ -66,7 +66,7 @@ export function reasonText(r: ReadinessReason, workS: number | null): string {
 		case 'work-since-save':
 			return workText(r, workS);
 		case 'launcher-kills':
-			return `${launcher} passes SIG${sig} on and SIGKILLs ranks still running ${exactSpan(r.seconds ?? 0)} later (${printable(r.source ?? '')})`;
+			return `${launcher} passes SIG${sig} on and SIGKILLs ranks still running ${exactSpan(r.seconds ?? 0)} later`;
 		case 'launcher-dies':
 			return `${launcher} (pid ${r.pid ?? '?'}) has no SIG${sig} handler and dies of it, leaving its ranks`;
 		case 'launcher-exit-code':
@@ -86,8 +86,8 @@ export function reasonText(r: ReadinessReason, workS: number | null): string {
 	}
 }
 
-/** Problems first, then what is missing, the traps that do not decide it, and the figures behind it. */
-const SHOWN_ORDER: readonly ReadinessEffect[] = ['not-ready', 'at-risk', 'unknown', 'note', 'fact'];
+/** Problems first, then what is missing, the figures behind the verdict, and the traps that do not decide it. */
+const SHOWN_ORDER: readonly ReadinessEffect[] = ['not-ready', 'at-risk', 'unknown', 'fact', 'note'];
 
 export function orderedReasons(r: Readiness): ReadinessReason[] {
 	return SHOWN_ORDER.flatMap(effect => r.reasons.filter(reason => reason.effect === effect));

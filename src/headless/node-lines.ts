@@ -11,6 +11,7 @@ import {
 	formatStatusLine,
 } from './format.js';
 import type {Print} from './print.js';
+import {ReadinessLines} from './readiness-lines.js';
 
 // One node in the headless view: its status line (or JSON record) per log interval, the ranks it found, its job
 // events, its GPU reader's changes, its memory read failures and its alerts. With many nodes each line carries the
@@ -39,6 +40,7 @@ export class NodeLines {
 	readonly #settings: Settings;
 	#lastGpuKey: string | null = null;
 	#lastRanks: RankSet | null = null;
+	readonly #readiness: ReadinessLines;
 	readonly #offs: (() => void)[] = [];
 
 	constructor(node: string, many: boolean, print: Print, settings: Settings) {
@@ -47,6 +49,7 @@ export class NodeLines {
 		this.#prefix = many ? `${node} ` : '';
 		this.#print = print;
 		this.#settings = settings;
+		this.#readiness = new ReadinessLines(print, many ? node : null);
 	}
 
 	/** Prints the node's records as its log writes them, and its log's trouble. */
@@ -79,6 +82,7 @@ export class NodeLines {
 			print.note(`${this.#prefix}${formatEventLine(event)}`);
 			print.record(this.#many ? {...eventRecord(event), host: this.#node} : eventRecord(event));
 		}
+		this.#readiness.update(snapshot);
 		// One line per change of the reader's state; a sample or a retry countdown is not a change.
 		const gpuKey = gpuStateKey(snapshot.gpu);
 		if (gpuKey !== this.#lastGpuKey) {

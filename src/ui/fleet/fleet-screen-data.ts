@@ -1,4 +1,5 @@
 import type {Alert, JobEvent, RankSet} from '../../core/types.js';
+import type {Readiness} from '../../core/readiness-types.js';
 import type {FleetJob} from './job-level.js';
 import type {NodeOrder, NodeRow} from './node-rows.js';
 
@@ -13,6 +14,8 @@ export interface FleetScreenData {
 	readonly order: NodeOrder;
 	/** Every node's ranks, a job spanning nodes one job, each rank with its node's name; null before any scan. */
 	readonly ranks: RankSet | null;
+	/** Each merged job's preemption readiness, the worst of its nodes'. */
+	readonly readiness: readonly Readiness[];
 	/** Every node's recent level changes and job events, each naming its node, oldest first. */
 	readonly alerts: readonly Alert[];
 	readonly events: readonly JobEvent[];

@@ -9,6 +9,8 @@ import {unprovenText} from '../../format/membership.js';
 import {sortLabel} from '../rank-sort.js';
 import {targetOf} from '../targets.js';
 import RankRow from './RankRow.js';
+import ReadinessLine from './ReadinessLine.js';
+import type {Readiness} from '../../core/readiness-types.js';
 import {
 	cursorLine,
 	endedText,
@@ -53,6 +55,8 @@ export interface Props {
 	readonly scheduler?: SchedulerState | null;
 	/** Columns of a HOST column before the rank (ranks of several nodes: the many-node screen); 0: none. */
 	readonly hostWidth?: number;
+	/** Each job's preemption readiness: a line under its header. */
+	readonly readiness?: readonly Readiness[];
 }
 
 /** Ended jobs newest first, the scan's error, or where ranks were looked for: what the pane says without a job. */
@@ -76,6 +80,7 @@ function noJobLines(
  * job, the jobs that ended, the scan's error or where ranks were looked for.
  */
 const NO_SIGNALS: readonly string[] = [];
+const NO_READINESS: readonly Readiness[] = [];
 
 function RanksPane({
 	ranks,
@@ -91,6 +96,7 @@ function RanksPane({
 	searchHint = DEFAULT_SEARCH_HINT,
 	hostWidth = 0,
 	scheduler = null,
+	readiness = NO_READINESS,
 }: Props) {
 	if (height <= 0) return null;
 	const jobs = ranks?.jobs ?? [];
@@ -111,7 +117,7 @@ function RanksPane({
 		);
 	}
 
-	const lines = jobLines(jobs);
+	const lines = jobLines(jobs, readiness);
 	const all = ranksOf(jobs);
 	const title = grouped(jobs)
 		? groupedTitleParts(ranks, cursor === null ? null : targetOf(all, cursor, marked), error)
@@ -146,6 +152,13 @@ function RanksPane({
 					return (
 						<Line key={`job ${line.job.id}`} width={width}>
 							<Text bold>{jobHeaderText(line.job, marked)}</Text>
+						</Line>
+					);
+				}
+				if (line.kind === 'readiness') {
+					return (
+						<Line key={`ready ${line.job.id}`} width={width}>
+							<ReadinessLine readiness={line.readiness} now={now} />
 						</Line>
 					);
 				}
@@ -195,7 +208,7 @@ const ENDED_SHOWN = 3;
  * Title, column header, then a line per rank (and per job header with several jobs); without a job, the
  * title and a line per ended job (a few at most) or the reason there is none.
  */
-export function ranksNeed(ranks: RankSet | null): Need {
+export function ranksNeed(ranks: RankSet | null, readiness: readonly Readiness[] = NO_READINESS): Need {
 	const jobs = ranks?.jobs ?? [];
 	if (ranks === null || jobs.length === 0) {
 		const ended = Math.min(ENDED_SHOWN, ranks?.ended.length ?? 0);
@@ -203,14 +216,14 @@ export function ranksNeed(ranks: RankSet | null): Need {
 	}
 	// The title, the column header (drawn only over rank rows), then the jobs' lines.
 	const header = jobs.some(job => job.ranks.length > 0) ? 1 : 0;
-	return {min: 2 + header, want: 1 + header + lineCount(jobs)};
+	return {min: 2 + header, want: 1 + header + lineCount(jobs, readiness)};
 }
 
 export const ranksPane: PaneDefinition = {
 	id: 'ranks',
 	wideFrom: 110,
 	firstRows: 8,
-	need: data => ranksNeed(data.snapshot.ranks),
+	need: data => ranksNeed(data.snapshot.ranks, data.snapshot.readiness),
 	render: ({snapshot, cursor, marked, actionSignals, sort}, box) => (
 		<Memo
 			ranks={snapshot.ranks}
@@ -224,6 +237,7 @@ export const ranksPane: PaneDefinition = {
 			signalsFirst={actionSignals}
 			sortText={sortLabel(sort ?? 'rank')}
 			scheduler={snapshot.scheduler ?? null}
+			readiness={snapshot.readiness ?? NO_READINESS}
 		/>
 	),
 };

@@ -1,4 +1,5 @@
 import type {EndedJob, Job, RankProcess, RankSet, UnprovenMember} from '../../core/types.js';
+import type {Readiness} from '../../core/readiness-types.js';
 import {columns, truncate} from '../../format/columns.js';
 import {compactCommand} from '../../format/command-line.js';
 import {jobExitWords} from '../../format/events.js';
@@ -21,20 +22,24 @@ export type PaneLine =
 	/** A job with no rank left to show (its launcher restarts them, or they are gone). */
 	| {readonly kind: 'no-ranks'; readonly job: Job}
 	/** A process that claims the job without proof: shown apart under its ranks, never a rank the cursor or a mark reaches. */
-	| {readonly kind: 'unproven'; readonly job: Job; readonly member: UnprovenMember};
+	| {readonly kind: 'unproven'; readonly job: Job; readonly member: UnprovenMember}
+	/** The job's preemption readiness, under its header (or the pane's title with one job). */
+	| {readonly kind: 'readiness'; readonly job: Job; readonly readiness: Readiness};
 
 /** With one job the pane's title says what its header would: a header line per job only with several. */
 export function grouped(jobs: readonly Job[]): boolean {
 	return jobs.length > 1;
 }
 
-/** The list's lines: per job, its header (when grouped), then its ranks or why it has none. */
-export function jobLines(jobs: readonly Job[]): PaneLine[] {
+/** The list's lines: per job, its header (when grouped), its readiness, then its ranks or why it has none. */
+export function jobLines(jobs: readonly Job[], readiness: readonly Readiness[] = []): PaneLine[] {
 	const lines: PaneLine[] = [];
 	const headers = grouped(jobs);
 	let index = 0;
 	for (const job of jobs) {
 		if (headers) lines.push({kind: 'job', job});
+		const ready = readiness.find(r => r.job === job.id);
+		if (ready) lines.push({kind: 'readiness', job, readiness: ready});
 		if (job.ranks.length === 0) lines.push({kind: 'no-ranks', job});
 		for (const rank of job.ranks) lines.push({kind: 'rank', rank, index: index++});
 		for (const member of job.unproven ?? []) lines.push({kind: 'unproven', job, member});
@@ -43,9 +48,12 @@ export function jobLines(jobs: readonly Job[]): PaneLine[] {
 }
 
 /** How many lines jobLines makes, without making them (the layout asks for 2048 ranks, often). */
-export function lineCount(jobs: readonly Job[]): number {
+export function lineCount(jobs: readonly Job[], readiness: readonly Readiness[] = []): number {
 	const headers = grouped(jobs) ? jobs.length : 0;
-	return headers + jobs.reduce((sum, job) => sum + Math.max(1, job.ranks.length) + (job.unproven?.length ?? 0), 0);
+	const ready = jobs.filter(job => readiness.some(r => r.job === job.id)).length;
+	return (
+		headers + ready + jobs.reduce((sum, job) => sum + Math.max(1, job.ranks.length) + (job.unproven?.length ?? 0), 0)
+	);
 }
 
 /** Every rank, job by job: the order of the rank rows and what the cursor indexes. */
