@@ -1,4 +1,6 @@
-import type {SlurmJob, SlurmView} from './types.js';
+import type {SlurmJob, SlurmView, SlurmWarning} from './types.js';
+import {parseSignalName, signalNumber} from '../ranks/signals.js';
+import {findTrap} from './signal-trap.js';
 import {errorMessage} from '../core/errors.js';
 import {pickJob, type SlurmJobRecord} from './job-record.js';
 import {batchScriptWarning, COMMAND_LINE_SIGNAL_UNKNOWN} from './parse-batch-script.js';
@@ -18,6 +20,8 @@ export interface ReadContext {
 	json?: boolean;
 	/** `jobId:restarts` → the warning fields read from that run's batch script. */
 	readonly scripts: Map<string, Pick<SlurmJob, 'warning' | 'warningUnknown'>>;
+	/** KillWait, read on the first read; null: not readable. */
+	killWaitS?: number | null;
 }
 
 export function readContext(env: NodeJS.ProcessEnv = process.env, timeoutMs = 5_000): ReadContext {
@@ -117,12 +121,32 @@ async function readWarning(
 		fields = {warning: null, warningUnknown: `batch script not readable (${firstLine(result.stderr) || 'no output'})`};
 	} else {
 		const parsed = batchScriptWarning(result.stdout);
-		if (parsed.kind === 'warning') fields = {warning: parsed.warning, warningUnknown: null};
+		if (parsed.kind === 'warning') fields = {warning: withTrap(parsed.warning, result.stdout), warningUnknown: null};
 		else if (parsed.kind === 'invalid') fields = {warning: null, warningUnknown: parsed.reason};
 		else fields = {warning: null, warningUnknown: COMMAND_LINE_SIGNAL_UNKNOWN};
 	}
 	context.scripts.set(key, fields);
 	return fields;
+}
+
+/** The warning with what the script's trap for its signal does: whether the batch shell passes it on (B:). */
+function withTrap(warning: SlurmWarning, script: string): SlurmWarning {
+	const name = parseSignalName(warning.signal);
+	if (name === null) return warning;
+	return {...warning, shellTrap: findTrap(script, name, signalNumber(name))?.kind ?? 'none'};
+}
+
+/**
+ * slurm.conf's KillWait (`scontrol show config`: `KillWait = 30 sec`), read once per reader: the grace between a
+ * time limit's or a preemption's SIGTERM and the SIGKILL. null when it cannot be read (the verdict says unknown).
+ */
+async function killWait(context: ReadContext, readAt: number): Promise<number | null> {
+	if (context.killWaitS === undefined) {
+		const result = await run(context, 'scontrol', ['show', 'config'], readAt);
+		const match = result.code === 0 ? /^KillWait\s*=\s*(\d+)\s*sec/m.exec(result.stdout) : null;
+		context.killWaitS = match ? Number(match[1]) : null;
+	}
+	return context.killWaitS;
 }
 
 /** One read of `jobId` ('42', or '42_1' for an array task). */
@@ -133,7 +157,8 @@ export async function readSlurmJob(context: ReadContext, jobId: string, now = Da
 		if (record === null) return {status: 'not-found', jobId, readAt};
 		const steps = await readSteps(context, record, readAt);
 		const warning = await readWarning(context, record, readAt);
-		return {status: 'ok', job: {...record, ...warning, steps}, readAt};
+		const killWaitS = await killWait(context, readAt);
+		return {status: 'ok', job: {...record, ...warning, killWaitS, steps}, readAt};
 	} catch (error) {
 		if (error instanceof ReadEnd) return error.view;
 		return {status: 'unavailable', reason: errorMessage(error), readAt, last: null};

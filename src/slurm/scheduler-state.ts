@@ -12,7 +12,7 @@ function phase(state: string): SchedulerJob['phase'] {
 	return isEndedState(state) ? 'ended' : 'pending';
 }
 
-/** SLURM's job in neutral terms: the warning is --signal's (its B: target is SLURM detail), grace KillWait (unread). */
+/** SLURM's job in neutral terms: the warning is --signal's (B: sends it to the batch shell alone), grace KillWait. */
 export function schedulerJobOf(job: SlurmJob): SchedulerJob {
 	return {
 		id: job.jobId,
@@ -28,8 +28,16 @@ export function schedulerJobOf(job: SlurmJob): SchedulerJob {
 		exit: job.exit ?? null,
 		deadline: {
 			timeLeftS: job.state === 'RUNNING' ? job.timeLeftS : null,
-			warning: job.warning === null ? null : {signal: job.warning.signal, leadS: job.warning.leadS},
-			graceS: null,
+			warning:
+				job.warning === null
+					? null
+					: {
+							signal: job.warning.signal,
+							leadS: job.warning.leadS,
+							target: job.warning.batchOnly ? 'batch-shell' : 'tasks',
+							shellTrap: job.warning.shellTrap ?? null,
+						},
+			graceS: job.killWaitS ?? null,
 		},
 	};
 }

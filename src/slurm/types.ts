@@ -1,4 +1,5 @@
 import type {ExitStatus} from '../core/job-types.js';
+import type {ShellTrapKind} from '../core/readiness-types.js';
 
 // The job as SLURM's controller sees it: what src/slurm/ reads from squeue/scontrol, and what the job pane, the
 // headless lines and --json show. Times are epoch milliseconds, durations seconds; null means SLURM did not say.
@@ -24,6 +25,8 @@ export interface SlurmWarning {
 	readonly batchOnly: boolean;
 	/** Where it was read: 'batch script'. */
 	readonly from: string;
+	/** What the batch script's trap for this signal does ('none': it sets none); absent: not read. */
+	readonly shellTrap?: ShellTrapKind;
 }
 
 export interface SlurmJob {
@@ -67,6 +70,11 @@ export interface SlurmJob {
 	 */
 	readonly exit: ExitStatus | null;
 	readonly warning: SlurmWarning | null;
+	/**
+	 * slurm.conf's KillWait: seconds from the SIGTERM of a time limit or a preemption to the SIGKILL (slurm.conf(5));
+	 * null: not read. Absent from readers older than this field.
+	 */
+	readonly killWaitS?: number | null;
 	/** Why the warning signal cannot be known (null when it is known, or known to be absent). */
 	readonly warningUnknown: string | null;
 	readonly steps: readonly SlurmStep[];

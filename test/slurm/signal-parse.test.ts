@@ -117,7 +117,7 @@ describe('the route', () => {
 			kind: 'refused',
 			why: 'the batch shell has no handler for SIGUSR1: it would die and take the job down',
 		});
-		expect(chooseRoute({...batch, trap: {command: 'scontrol requeue 7', effect: 'requeues'}})).toMatchObject({
+		expect(chooseRoute({...batch, trap: {command: 'scontrol requeue 7', effect: 'requeues', kind: 'requeues'}})).toMatchObject({
 			kind: 'scancel',
 			target: 'batch',
 		});
