@@ -56,8 +56,9 @@ test('a rank stopped and killed, then the job ended: stderr lines and --json eve
 		'--match',
 		tag,
 	]);
-	// The job's events: not the stream's start line ({"schema_version":1,"event":"start",…}).
-	const events = () => jsonLines(run.stdout()).filter(line => 'event' in line && line.event !== 'start');
+	// The job's life events: not the stream's start line ({"schema_version":1,"event":"start",…}) nor its readiness.
+	const all = () => jsonLines(run.stdout()).filter(line => 'event' in line && line.event !== 'start');
+	const events = () => all().filter(line => line.event !== 'readiness');
 	try {
 		await run.waitFor(o => o.stderr.includes(`rank 1 (pid ${rank1.pid}) found`), 15_000);
 		rank1.kill('SIGSTOP');
@@ -91,6 +92,14 @@ test('a rank stopped and killed, then the job ended: stderr lines and --json eve
 		),
 	);
 	expect(stderr).toMatch(new RegExp(`(CRIT|WARN) job ${jobId} ended, (killed by SIGKILL|exit status unknown)\\n`));
+
+	// Its readiness, once, when first judged: ranks that sleep with SIGTERM's default action would die unsaved.
+	const readiness = all().filter(line => line.event === 'readiness');
+	expect(readiness).toHaveLength(1);
+	expect(readiness[0]).toMatchObject({job: jobId, verdict: 'not-ready', signal: 'SIGTERM'});
+	const missing = (readiness[0]!.reasons as Line[]).filter(reason => reason.code === 'no-handler');
+	expect(missing.map(reason => reason.pid).sort()).toEqual([rank0.pid, rank1.pid].sort());
+	expect(stderr).toContain(`readiness ${jobId}: not-ready — rank 0 (pid ${rank0.pid}) has no SIGTERM handler`);
 
 	expect(events().map(e => [e.event, e.pid])).toEqual([
 		['rank-stopped', rank1.pid],

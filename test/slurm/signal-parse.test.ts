@@ -64,6 +64,7 @@ describe('the batch script trap', () => {
 		expect(findTrap(script, 'SIGUSR1', 10)).toEqual({
 			command: 'scontrol requeue $SLURM_JOB_ID',
 			effect: 'requeues the job: its steps are killed and it starts again',
+			kind: 'requeues',
 		});
 		expect(findTrap('trap "kill -TERM $PID" 15\n', 'SIGTERM', 15)?.effect).toMatch(/^forwards the signal/);
 		expect(findTrap("# trap 'x' USR1\ntrap 'y' USR2\n", 'SIGUSR1', 10)).toBeNull();
