@@ -7,8 +7,11 @@ import {localTime} from '../format/time.js';
 import type {Print} from './print.js';
 
 // Each job's preemption readiness in the headless view: a line on stderr (and with --json an object on stdout,
-// `{"event":"readiness",…}`) when a job's verdict is first known and each time it changes, not as its figures move
-// (the status line is not the place for a save's every second).
+// `{"event":"readiness",…}`) when a job's verdict is first known and each time it or what it rests on changes (its
+// signal, its reasons' codes: the scheduler's deadline read, a save seen), not as its figures move.
+
+/** What a change is: the verdict, the signal and which reasons make it, not their seconds. */
+const keyOf = (r: Readiness): string => `${r.verdict} ${r.signal} ${r.reasons.map(reason => reason.code).join(',')}`;
 
 export class ReadinessLines {
 	readonly #print: Print;
@@ -30,8 +33,9 @@ export class ReadinessLines {
 		if (all === undefined || all === this.#last) return;
 		this.#last = all;
 		for (const r of all) {
-			if (this.#verdicts.get(r.job) === r.verdict) continue;
-			this.#verdicts.set(r.job, r.verdict);
+			const key = keyOf(r);
+			if (this.#verdicts.get(r.job) === key) continue;
+			this.#verdicts.set(r.job, key);
 			const job = printable(r.job);
 			this.#print.note(
 				`${localTime(snapshot.time)} ${this.#prefix}readiness ${job}: ${readinessText(r, snapshot.time)}`,

@@ -93,9 +93,10 @@ test('a rank stopped and killed, then the job ended: stderr lines and --json eve
 	);
 	expect(stderr).toMatch(new RegExp(`(CRIT|WARN) job ${jobId} ended, (killed by SIGKILL|exit status unknown)\\n`));
 
-	// Its readiness, once, when first judged: ranks that sleep with SIGTERM's default action would die unsaved.
+	// Its readiness when first judged, and again as its ranks go: ranks that sleep with SIGTERM's default action would
+	// die unsaved.
 	const readiness = all().filter(line => line.event === 'readiness');
-	expect(readiness).toHaveLength(1);
+	expect(readiness.map(line => line.verdict)).toEqual(readiness.map(() => 'not-ready'));
 	expect(readiness[0]).toMatchObject({job: jobId, verdict: 'not-ready', signal: 'SIGTERM'});
 	const missing = (readiness[0]!.reasons as Line[]).filter(reason => reason.code === 'no-handler');
 	expect(missing.map(reason => reason.pid).sort()).toEqual([rank0.pid, rank1.pid].sort());
