@@ -1,0 +1,83 @@
+import {mkdtempSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import path from 'node:path';
+import {describe, expect, it, type TestContext} from 'vitest';
+import {type DdpJob, startDdpJob, type DdpOptions} from '../helpers/ddp-job.js';
+import {reason, verdictSeen} from '../helpers/readiness-events.js';
+import {type CliRun, startCli} from '../helpers/run-cli.js';
+
+// Preemption readiness on real CPU DDP jobs (test/fixtures/jobs/ddp_plain.py under real torchrun, gloo): the ranks
+// handle SIGTERM, and --save-seconds makes each save write its checkpoint over that many seconds, which the job logs.
+// traintop judges from what it reads: the ranks' dispositions in /proc, the files' own times, --grace.
+
+function job({onTestFinished}: TestContext, options: Omit<DdpOptions, 'stepSeconds'>): {job: DdpJob; runDir: string} {
+	const runDir = mkdtempSync(path.join(tmpdir(), 'traintop-ready-'));
+	const started = startDdpJob(runDir, {stepSeconds: 0.05, ...options});
+	onTestFinished(async () => {
+		// A save of 40 s would hold a graceful stop past the hook's time: the ranks go first, at once.
+		for (const pid of await started.ranks().catch(() => []))
+			try {
+				process.kill(pid, 'SIGKILL');
+			} catch {
+				// gone
+			}
+		await started.stop();
+		rmSync(runDir, {recursive: true, force: true});
+	});
+	return {job: started, runDir};
+}
+
+function watch({onTestFinished}: TestContext, ddp: DdpJob, runDir: string, grace: number): CliRun {
+	const run = startCli([
+		runDir,
+		...['--headless', '--json', '--no-log', '--nvidia-smi', '/nonexistent', '--interval', '0.5'],
+		...['--pid', String(ddp.launcherPid), '--grace', String(grace)],
+	]);
+	onTestFinished(() => void run.child.kill('SIGKILL'));
+	return run;
+}
+
+describe('readiness of a real DDP job', () => {
+	it.concurrent('saves of ~2 s and --grace 30: ready, with the figures measured', async context => {
+		const {job: ddp, runDir} = job(context, {saveEvery: 40, saveSeconds: 2});
+		await ddp.ranks();
+		const run = watch(context, ddp, runDir, 30);
+		const ready = await verdictSeen(run, 'ready', 120_000);
+		expect(ready).toMatchObject({signal: 'SIGTERM', lead_s: 30, lead_from: 'grace'});
+		expect(reason(ready, 'handlers')).toMatchObject({count: 2});
+		// The slowest save traintop read from the files is the job's own measure of it, within a second.
+		const logged = ddp.saves().find(save => save.name === ready.save_s?.slowest);
+		expect(logged).toBeDefined();
+		expect(Math.abs((ready.save_s?.max ?? 0) - (logged?.writeS ?? 0))).toBeLessThan(1);
+		expect(ready.save_s?.max).toBeGreaterThan(1.5);
+		expect(run.stderr()).toMatch(
+			/readiness torch\.distributed\.run:\d+: ready — every rank handles SIGTERM \(2\); saves take/,
+		);
+		expect(run.stderr()).toMatch(/--grace gives 30 s; \d+ s of work since the last save/);
+	}, 180_000);
+
+	it.concurrent('saves of ~40 s and --grace 30: at-risk, naming both numbers', async context => {
+		const {job: ddp, runDir} = job(context, {saveEvery: 20, saveSeconds: 40});
+		await ddp.ranks();
+		const run = watch(context, ddp, runDir, 30);
+		const atRisk = await verdictSeen(run, 'at-risk', 180_000);
+		const over = reason(atRisk, 'save-over-lead');
+		expect(over).toMatchObject({limit_s: 30});
+		const logged = ddp.saves().find(save => save.name === over?.name);
+		expect(Math.abs((over?.seconds ?? 0) - (logged?.writeS ?? 0))).toBeLessThan(1);
+		expect(over?.text).toMatch(/^the slowest save took 4\d s \(ckpt_step\d+\.pt\), longer than the 30 s it gets$/);
+	}, 240_000);
+
+	it.concurrent('a rank started without a SIGTERM handler: not-ready, naming the rank', async context => {
+		const {job: ddp, runDir} = job(context, {saveEvery: 40, saveSeconds: 0, noTermHandler: 1});
+		const [, rank1] = await ddp.ranks();
+		const run = watch(context, ddp, runDir, 30);
+		const notReady = await verdictSeen(run, 'not-ready', 120_000);
+		const missing = notReady.reasons.filter(r => r.code === 'no-handler');
+		// ranks() lists them as they said they were ready: find rank 1 by its number in the verdict.
+		expect(missing).toHaveLength(1);
+		expect(missing[0]).toMatchObject({rank: 1, signal: 'SIGTERM'});
+		expect([rank1, ...(await ddp.ranks())]).toContain(missing[0]?.pid);
+		expect(missing[0]?.text).toBe(`rank 1 (pid ${missing[0]?.pid}) has no SIGTERM handler: it dies unsaved`);
+	}, 180_000);
+});
