@@ -2,6 +2,7 @@ import {expect, test} from 'vitest';
 import {readinessBeforeLaunch} from '../../src/preflight/readiness.js';
 import {readinessHead} from '../../src/preflight/readiness-text.js';
 import {readSlurmBatchScript, shellTrapKind} from '../../src/slurm/batch-readiness.js';
+import {batchScriptWarning} from '../../src/slurm/parse-batch-script.js';
 import {checkpointIndex, NOW} from '../helpers/checkpoint-data.js';
 
 // The judgement itself, on data: saves of 40 s (the crafted index of test/helpers/checkpoint-data.ts; no test
@@ -97,4 +98,29 @@ test("what a trap's command does to the job", () => {
 	const script = ['function on_term {', '  scontrol requeue $SLURM_JOB_ID', '}', 'trap on_term TERM'].join('\n');
 	expect(shellTrapKind(script, 'on_term')).toBe('requeues');
 	expect(shellTrapKind(script, 'undefined_function')).toBe('other');
+});
+
+test("preflight's reading of --signal agrees with the running job's (parse-batch-script.ts)", () => {
+	const scripts = [
+		'#!/bin/bash\n#SBATCH --signal=USR1@30\nsrun x\n',
+		'#!/bin/bash\n#SBATCH --signal="B:TERM@120"\nsrun x\n',
+		'#!/bin/bash\n#SBATCH --signal RB:10\n#SBATCH -N 2\nsrun x\n',
+		'#!/bin/bash\n#SBATCH -N 2\nsrun x\n#SBATCH --signal=USR2\n',
+	];
+	for (const text of scripts) {
+		const live = batchScriptWarning(text);
+		const before = readSlurmBatchScript(text);
+		if (live.kind !== 'warning') {
+			expect(before).toMatchObject({status: 'read', warning: null});
+			continue;
+		}
+		expect(before).toMatchObject({
+			status: 'read',
+			warning: {
+				signal: live.warning.signal,
+				leadS: live.warning.leadS,
+				target: live.warning.batchOnly ? 'batch-shell' : 'tasks',
+			},
+		});
+	}
 });
