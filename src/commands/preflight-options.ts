@@ -72,4 +72,27 @@ export const PREFLIGHT_OPTIONS: readonly OptionSpec[] = [
 		description: 'ranks on one node (torchrun --nproc-per-node), each with its own workers',
 		commands: OWN,
 	},
+	{
+		name: 'batchScript',
+		usage: '--batch-script FILE',
+		kind: 'string',
+		description:
+			"the job's batch script: the warning signal it asks for, its target and the shell's trap, the launcher it starts (readiness)",
+		commands: OWN,
+	},
+	{
+		name: 'runDir',
+		usage: '--run-dir DIR',
+		kind: 'string',
+		description: "a previous run's dir: its saves' write times against the lead (readiness), and its disk as RUN_DIR's",
+		commands: OWN,
+	},
+	// The monitor's --grace (a setting there) is the same lead; preflight takes it as its own flag.
+	{
+		name: 'grace',
+		usage: '--grace SECONDS',
+		kind: 'number',
+		description: "seconds from SIGTERM to the kill (a cloud's spot notice): the lead, ahead of the batch script's",
+		commands: OWN,
+	},
 ];

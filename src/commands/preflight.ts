@@ -14,17 +14,19 @@ import {gpuReport} from '../preflight/gpu-free.js';
 import {type InputFlags, resolveInputs, type TrainConfig} from '../preflight/inputs.js';
 import {parseKeyMapping} from '../preflight/keys.js';
 import {judgeRam, ramBasis} from '../preflight/ram-verdict.js';
+import {readinessBeforeLaunch} from '../preflight/readiness.js';
+import {batchScriptFlag, graceFlag, runDirOf} from '../preflight/readiness-flags.js';
 import {exitCodeOf, overallVerdict, type EstimatePart, type PreflightReport} from '../preflight/report.js';
 import {signalAdvice} from '../preflight/signal-advice.js';
 import {parseTrainConfig} from '../preflight/train-config.js';
 import {readGpuStateOnce} from '../system/gpu-state-once.js';
 import {readHostMemory} from '../system/memory.js';
-import {existingRunDir} from './checkpoints.js';
+import type {CheckpointIndex} from '../core/checkpoint-types.js';
 
 // `traintop preflight [RUN_DIR]`: before sbatch/torchrun, the DataLoader's host RAM (the seed's estimate) against
-// what this node has, the GPUs' free memory, the run dir's disk against the next saves, and what to check about
-// the signals. Run it on the node the job will run on (in the batch script, before srun): a login node's RAM says
-// nothing about a compute node's.
+// what this node has, the GPUs' free memory, the run dir's disk against the next saves, what to check about the
+// signals, and (--batch-script, --run-dir, --grace) whether a preemption's save would make it. Run it on the node
+// the job will run on (in the batch script, before srun): a login node's RAM says nothing about a compute node's.
 
 export interface PreflightOptions {
 	/** The words after `preflight`: at most a RUN_DIR. */
@@ -61,21 +63,31 @@ async function loadTrainConfig(flags: Readonly<Record<string, unknown>>): Promis
 	return {file, data: parseTrainConfig(text, file), mapping};
 }
 
-async function checkDisk(runDir: string, keep: number | null): Promise<PreflightReport['disk']> {
+/** The run dir's checkpoints, scanned as `traintop checkpoints` scans them: its disk need and its save times. */
+async function indexRunDir(runDir: string, keep: number | null, now: number): Promise<CheckpointIndex> {
 	const [scan, disk] = await Promise.all([scanRunDir(runDir), diskSpace(runDir)]);
-	return {runDir, need: diskNeed(buildIndex(scan, {keep, now: Date.now(), disk}))};
+	return buildIndex(scan, {keep, now, disk});
 }
 
 async function buildReport(o: PreflightOptions): Promise<PreflightReport> {
-	if (o.args.length > 1) throw new UsageError(`preflight takes at most one RUN_DIR (got ${o.args.join(' ')})`);
-	const runDir = o.args[0] === undefined ? null : existingRunDir(o.args[0]);
+	const runDir = runDirOf(o.args, o.flags);
+	// The readiness flags are read first: a bad one ends the run before any scan.
+	const script = await batchScriptFlag(o.flags);
+	const graceS = graceFlag(o.flags);
 	const resolved = resolveInputs(o.flags as InputFlags, await loadTrainConfig(o.flags));
 	const {settings} = o;
-	const [memory, gpuState, disk] = await Promise.all([
+	const now = Date.now();
+	const [memory, gpuState, index] = await Promise.all([
 		readHostMemory(),
 		readGpuStateOnce(settings.nvidiaSmi, {env: o.env}),
-		runDir === null ? null : checkDisk(runDir, settings.keep),
+		runDir === null ? null : indexRunDir(runDir, settings.keep, now),
 	]);
+	const run = runDir === null || index === null ? null : {path: runDir, index};
+	// Judged when asked for: --batch-script, --run-dir or --grace (RUN_DIR alone keeps the report it always gave).
+	const readiness =
+		script === null && o.flags.runDir === undefined && graceS === null
+			? null
+			: readinessBeforeLaunch({script, runDir: run, graceS, now});
 	const estimate: EstimatePart =
 		resolved.status === 'ready'
 			? {...resolved, status: 'estimated', estimate: estimateLoader(resolved.inputs)}
@@ -91,12 +103,13 @@ async function buildReport(o: PreflightOptions): Promise<PreflightReport> {
 			judgement: estimate.status === 'estimated' ? judgeRam(basis, estimate.estimate.perNodeBytes, thresholds) : null,
 		},
 		gpus: gpuReport(gpuState, settings),
-		disk,
+		disk: run === null ? null : {runDir: run.path, need: diskNeed(run.index)},
 		signals: {
 			save: settings.saveSignal,
 			emergency: settings.emergencySignal,
 			advice: signalAdvice(settings.saveSignal, settings.emergencySignal),
 		},
+		readiness,
 	};
 }
 
@@ -111,7 +124,7 @@ export async function runPreflightCommand(o: PreflightOptions): Promise<number> 
 		return EXIT.usage;
 	}
 	const verdict = overallVerdict(report);
-	const code = exitCodeOf(verdict, Boolean(o.flags.failOnBreach));
+	const code = exitCodeOf(verdict, Boolean(o.flags.failOnBreach), report.readiness?.readiness.verdict ?? null);
 	o.stdout.write(
 		o.json
 			? `${JSON.stringify(preflightJson(report, verdict, code), null, 2)}\n`

@@ -29,7 +29,8 @@ export interface SignalPath {
 export interface LauncherFacts {
 	/** 'torchrun', 'deepspeed'… as the words name it. */
 	readonly name: string;
-	readonly pid: number;
+	/** null: not running yet (preflight reads it from the batch script's command line). */
+	readonly pid: number | null;
 	/** Signals it catches and passes on to its ranks ('SIGTERM'…). */
 	readonly forwards: readonly string[];
 	/** Seconds after passing one on at which it SIGKILLs ranks still running; null: it waits for them. */
@@ -43,7 +44,9 @@ export interface LauncherFacts {
 }
 
 export interface ReadinessInput {
-	readonly job: Job;
+	/** null before launch (preflight): no ranks to read, so their handlers are not judged; `jobId` names the verdict. */
+	readonly job: Job | null;
+	readonly jobId?: string;
 	readonly path: SignalPath;
 	readonly launcher: LauncherFacts | null;
 	/** Write times of the job's complete saves; null: none seen. */
@@ -103,7 +106,8 @@ function routeReasons(
 		reasons.push({code: 'shell-trap-unreached', effect: 'note', signal});
 	if (launcher === null) return {reasons, leadS, cutBy: null};
 	let cutBy: string | null = null;
-	const common = {signal, name: launcher.name, pid: launcher.pid, source: launcher.source};
+	const pid = launcher.pid === null ? {} : {pid: launcher.pid};
+	const common = {signal, name: launcher.name, ...pid, source: launcher.source};
 	if (launcher.forwards.includes(signal)) {
 		if (launcher.killAfterS !== null) {
 			// Its limit caps a known lead; with none known it is only an upper bound, and the verdict stays unknown.
@@ -162,12 +166,12 @@ export function judgeReadiness(input: ReadinessInput): Readiness {
 	const {job, path} = input;
 	const route = routeReasons(path, input.launcher);
 	const reasons = [
-		...handlerReasons(job, path.signal),
+		...(job === null ? [] : handlerReasons(job, path.signal)),
 		...route.reasons,
 		...saveReasons(input, route.leadS, path.leadFrom, route.cutBy),
 	];
 	return {
-		job: job.id,
+		job: job?.id ?? input.jobId ?? '',
 		verdict: verdictOf(reasons),
 		signal: path.signal,
 		reasons,

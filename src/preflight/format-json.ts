@@ -1,4 +1,5 @@
 import {versioned} from '../format/json-version.js';
+import {readinessJson} from './readiness-json.js';
 import type {OverallVerdict, PreflightReport} from './report.js';
 
 // `traintop preflight --json`: one object, snake_case keys, schema_version first (format/json-version.ts). Sizes
@@ -96,5 +97,6 @@ export function preflightJson(report: PreflightReport, verdict: OverallVerdict, 
 		gpus: gpusJson(report),
 		disk: diskJson(report),
 		signals: {save: report.signals.save, emergency: report.signals.emergency, advice: report.signals.advice},
+		readiness: report.readiness === null ? null : readinessJson(report.readiness),
 	});
 }

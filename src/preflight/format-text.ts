@@ -3,6 +3,7 @@ import {formatBytes, formatPercent} from '../format/units.js';
 import {wrapText} from '../format/wrap-text.js';
 import {TENSORS_PER_SAMPLE} from './estimate.js';
 import type {GpuReport} from './gpu-free.js';
+import {readinessHead, readinessItems} from './readiness-text.js';
 import type {OverallVerdict, PreflightReport} from './report.js';
 import {formatShape} from './shape.js';
 
@@ -108,6 +109,17 @@ function diskLines(report: PreflightReport, width: number): string[] {
 	return [...section('Disk', head, width), ...items([runDir, need.rule], width)];
 }
 
+/** The verdict before launch, its deciding reason on the head line and the others below; nothing without inputs. */
+function readinessLines(report: PreflightReport, width: number): string[] {
+	const part = report.readiness;
+	if (part === null) return [];
+	return [...section('Readiness', readinessHead(part), width), ...items(readinessItems(part), width, '- ')];
+}
+
+function readinessVerdict(report: PreflightReport): string {
+	return report.readiness === null ? '' : `; readiness ${report.readiness.readiness.verdict}`;
+}
+
 export function formatPreflight(
 	report: PreflightReport,
 	verdict: OverallVerdict,
@@ -122,6 +134,7 @@ export function formatPreflight(
 		...diskLines(report, width),
 		...section('Signals', 'not knowable before launch; check instead:', width),
 		...items(report.signals.advice, width, '- '),
-		...section('Verdict', `${WORDS[verdict]} (exit ${exitCode})`, width),
+		...readinessLines(report, width),
+		...section('Verdict', `${WORDS[verdict]}${readinessVerdict(report)} (exit ${exitCode})`, width),
 	].join('\n');
 }

@@ -1,9 +1,11 @@
 import {EXIT} from '../core/errors.js';
+import type {ReadinessVerdict} from '../core/readiness-types.js';
 import type {DiskNeed} from './disk-need.js';
 import type {LoaderEstimate} from './estimate.js';
 import type {GpuReport} from './gpu-free.js';
 import type {ResolvedInputs} from './inputs.js';
 import type {RamBasis, RamJudgement, Verdict} from './ram-verdict.js';
+import type {ReadinessPart} from './readiness.js';
 
 // Everything preflight found, as plain data: the text and the JSON are written from it, and the exit code follows
 // from its verdicts.
@@ -31,6 +33,8 @@ export interface PreflightReport {
 	/** null without a RUN_DIR. */
 	readonly disk: {readonly runDir: string; readonly need: DiskNeed} | null;
 	readonly signals: {readonly save: string; readonly emergency: string; readonly advice: readonly string[]};
+	/** Would a preemption's save make it (--batch-script, --run-dir, --grace); null: none of them given. */
+	readonly readiness: ReadinessPart | null;
 }
 
 export type OverallVerdict = Verdict | 'unknown';
@@ -48,11 +52,16 @@ export function overallVerdict(report: PreflightReport): OverallVerdict {
 }
 
 /**
- * 4 when something will not fit; 4 for tight too with --fail-on-breach (as `--analyze --fail-on-breach`: the line
- * is reached); else 0. A skipped estimate is not a breach: nothing was found over a line.
+ * 4 when something will not fit or the readiness is not-ready; 4 for tight and at-risk too with --fail-on-breach (as
+ * `--analyze --fail-on-breach`: the line is reached); else 0. A skipped estimate or an unknown readiness is not a
+ * breach: nothing was found over a line.
  */
-export function exitCodeOf(verdict: OverallVerdict, failOnBreach: boolean): number {
-	if (verdict === 'will_not_fit') return EXIT.breach;
-	if (verdict === 'tight' && failOnBreach) return EXIT.breach;
+export function exitCodeOf(
+	verdict: OverallVerdict,
+	failOnBreach: boolean,
+	readiness: ReadinessVerdict | null = null,
+): number {
+	if (verdict === 'will_not_fit' || readiness === 'not-ready') return EXIT.breach;
+	if ((verdict === 'tight' || readiness === 'at-risk') && failOnBreach) return EXIT.breach;
 	return EXIT.ok;
 }

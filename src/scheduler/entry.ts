@@ -1,8 +1,18 @@
 import type {OptionWords, SchedulerOption} from '../config/option-spec.js';
 import type {SchedulerAgents, SchedulerSignalRoute} from './signal-route.js';
 import type {SchedulerKind} from './kind.js';
-import type {SchedulerSource, SchedulerState} from './types.js';
+import type {JobWarning, SchedulerSource, SchedulerState} from './types.js';
 import type {SchedulerView} from './view.js';
+
+/** What preflight reads in a batch script of a scheduler's: the warning it asks for, or the line that is wrong. */
+export type BatchScriptReading =
+	| {
+			readonly status: 'read';
+			readonly warning: JobWarning | null;
+			/** The directive that asks for the warning, as written, and its line (1-based); null: none. */
+			readonly directive: {readonly text: string; readonly line: number} | null;
+	  }
+	| {readonly status: 'invalid'; readonly line: number; readonly reason: string};
 
 // A scheduler as the registry lists it: apart from the state types (types.ts), which the Snapshot carries, because
 // its routes reach into the signal plan and the agents' transports, which themselves read snapshots.
@@ -32,6 +42,12 @@ export interface SchedulerEntry extends SchedulerKind {
 	nodeName?(env: NodeJS.ProcessEnv): string | undefined;
 	/** The job's working directory (`traintop checkpoints` with the job flag and no RUN_DIR); a UsageError if unknown. */
 	workDir?(jobId: string): Promise<string>;
+	/**
+	 * Preflight (`--batch-script`): the warning signal the script asks this scheduler for, its target and the batch
+	 * shell's trap for it (`warning` null: none asked, so the scheduler's plain SIGTERM and kill wait); null: the
+	 * script holds none of this scheduler's directives.
+	 */
+	readBatchScript?(script: string): BatchScriptReading | null;
 	/** Preflight's advice on having it send `warning` (without SIG) to the ranks before the end; absent: none. */
 	signalAdvice?(warning: string): string;
 	/** How its job is shown: the job pane's lines, the headless news; absent: the job is not shown. */

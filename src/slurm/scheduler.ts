@@ -2,6 +2,7 @@ import type {JobEvent, RankSet} from '../core/job-types.js';
 import type {SchedulerEntry} from '../scheduler/entry.js';
 import type {JobEndWatch, SchedulerSource, SchedulerState} from '../scheduler/types.js';
 import {srunConnection} from './agent-transport.js';
+import {readSlurmBatchScript} from './batch-readiness.js';
 import {SlurmEndWatch} from './end-events.js';
 import {slurmJobNodes} from './job-nodes.js';
 import {SlurmJobReader} from './job-reader.js';
@@ -61,6 +62,7 @@ export const slurmScheduler: SchedulerEntry = {
 	view: slurmSchedulerView,
 	signalAdvice: warning =>
 		`under SLURM: put \`#SBATCH --signal=${warning}@120\` in the batch script (a --signal on the sbatch command line shows nowhere); not \`B:${warning}\`, which signals the batch shell, not the ranks`,
+	readBatchScript: readSlurmBatchScript,
 	workDir: async jobId => (await import('./job-work-dir.js')).jobWorkDir(jobId),
 	follow,
 	signal: {
