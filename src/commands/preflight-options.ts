@@ -87,12 +87,4 @@ export const PREFLIGHT_OPTIONS: readonly OptionSpec[] = [
 		description: "a previous run's dir: its saves' write times against the lead (readiness), and its disk as RUN_DIR's",
 		commands: OWN,
 	},
-	// The monitor's --grace (a setting there) is the same lead; preflight takes it as its own flag.
-	{
-		name: 'grace',
-		usage: '--grace SECONDS',
-		kind: 'number',
-		description: "seconds from SIGTERM to the kill (a cloud's spot notice): the lead, ahead of the batch script's",
-		commands: OWN,
-	},
 ];

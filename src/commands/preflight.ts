@@ -15,7 +15,7 @@ import {type InputFlags, resolveInputs, type TrainConfig} from '../preflight/inp
 import {parseKeyMapping} from '../preflight/keys.js';
 import {judgeRam, ramBasis} from '../preflight/ram-verdict.js';
 import {readinessBeforeLaunch} from '../preflight/readiness.js';
-import {batchScriptFlag, graceFlag, runDirOf} from '../preflight/readiness-flags.js';
+import {batchScriptFlag, runDirOf} from '../preflight/readiness-flags.js';
 import {exitCodeOf, overallVerdict, type EstimatePart, type PreflightReport} from '../preflight/report.js';
 import {signalAdvice} from '../preflight/signal-advice.js';
 import {parseTrainConfig} from '../preflight/train-config.js';
@@ -73,7 +73,7 @@ async function buildReport(o: PreflightOptions): Promise<PreflightReport> {
 	const runDir = runDirOf(o.args, o.flags);
 	// The readiness flags are read first: a bad one ends the run before any scan.
 	const script = await batchScriptFlag(o.flags);
-	const graceS = graceFlag(o.flags);
+	const graceS = o.settings.grace;
 	const resolved = resolveInputs(o.flags as InputFlags, await loadTrainConfig(o.flags));
 	const {settings} = o;
 	const now = Date.now();

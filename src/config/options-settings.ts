@@ -172,7 +172,7 @@ export const SETTING_OPTIONS: readonly OptionSpec[] = [
 		defaultText: "the scheduler's",
 		description:
 			"seconds a preemption's SIGTERM gives before the kill (a cloud's spot notice: 30, 120); else the scheduler's warning or kill wait",
-		commands: [...SAMPLERS, 'ranks'],
+		commands: [...SAMPLERS, 'ranks', 'preflight'],
 	},
 	{
 		name: 'maxWorkAtRisk',

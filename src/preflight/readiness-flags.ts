@@ -3,8 +3,8 @@ import path from 'node:path';
 import {UsageError} from '../core/errors.js';
 import {readRegular} from '../system/safe-read.js';
 
-// Preflight's readiness flags as given: the batch script's text (--batch-script), the previous run dir (RUN_DIR or
-// --run-dir) and --grace. Each bad one is a UsageError (exit 2) that names the flag, the path and the rule.
+// Preflight's readiness flags as given: the batch script's text (--batch-script) and the previous run dir (RUN_DIR or
+// --run-dir). Each bad one is a UsageError (exit 2) that names the flag, the path and the rule.
 
 /** A batch script is a page of shell; a larger file is a mistake (a checkpoint, a log), not one. */
 const SCRIPT_MAX_BYTES = 1024 * 1024;
@@ -35,15 +35,6 @@ export async function batchScriptFlag(flags: Flags): Promise<{readonly file: str
 		case 'error':
 			throw new UsageError(`--batch-script ${file}: cannot be read: ${read.error}`);
 	}
-}
-
-/** --grace SECONDS: the lead the user knows of (a cloud's notice); null when not given. */
-export function graceFlag(flags: Flags): number | null {
-	const value = given(flags, 'grace', '--grace');
-	if (value === null) return null;
-	const seconds = Number(value);
-	if (Number.isFinite(seconds) && seconds >= 0) return seconds;
-	throw new UsageError(`--grace must be seconds, 0 or more (got '${value}')`);
 }
 
 /** A directory that must exist, named by the flag (or RUN_DIR) it came from; its absolute path. */

@@ -7,8 +7,8 @@ import {handlersNote, reasonText} from './readiness-words.js';
 // not known: `handlers` is null and `handlers_note` says where they are read.
 
 function reasonJson(part: ReadinessPart, reason: ReadinessReason) {
-	const {code, effect, signal, rank, pid, count, seconds, limitS, name, source} = reason;
-	const figures = {signal, rank, pid, count, seconds, limit_s: limitS, name, source};
+	const {code, effect, signal, rank, pid, count, seconds, limitS, name, source, exitCode} = reason;
+	const figures = {signal, rank, pid, count, exit_code: exitCode, seconds, limit_s: limitS, name, source};
 	return {
 		code,
 		effect,

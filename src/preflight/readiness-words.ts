@@ -3,8 +3,8 @@ import {exactSpan, formatDuration} from '../format/duration.js';
 import type {ReadinessPart} from './readiness.js';
 
 // Preflight's words for the readiness reasons, naming what it read: the batch script's directive and line, the
-// launcher's command line, the run dir. Its own until format/readiness.ts (the monitor's words) can be given this
-// context; then the codes' plain words come from there.
+// launcher's command line, the run dir (`#SBATCH --signal=TERM@60` (job.sbatch line 3) but saves in runs/exp1 took up
+// to 95 s). The monitor's words (format/readiness.ts) speak of a running job's ranks and its clock instead.
 
 const TRAP_WORDS: Readonly<Record<string, string>> = {
 	requeues: 'requeues the job',
@@ -74,7 +74,7 @@ export function reasonText(part: ReadinessPart, reason: ReadinessReason): string
 		case 'launcher-dies':
 			return `${launcherText(part, reason)} has no handler for ${signal} and dies of it (${reason.source})`;
 		case 'launcher-exit-code':
-			return `${launcherText(part, reason)} exits ${reason.seconds} when a rank fails, whatever the rank's own code: a script that tests for the rank's (a requeue on 99) never sees it (${reason.source})`;
+			return `${launcherText(part, reason)} exits ${reason.exitCode} when a rank fails, whatever the rank's own code: a script that tests for the rank's (a requeue on 99) never sees it (${reason.source})`;
 		case 'no-save-seen':
 			return part.runDir === null
 				? 'save times unknown: give --run-dir DIR of a previous run'

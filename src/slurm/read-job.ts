@@ -1,6 +1,7 @@
 import type {SlurmJob, SlurmView, SlurmWarning} from './types.js';
 import {parseSignalName, signalNumber} from '../ranks/signals.js';
 import {findTrap} from './signal-trap.js';
+import {shellTrapKind} from './batch-readiness.js';
 import {errorMessage} from '../core/errors.js';
 import {pickJob, type SlurmJobRecord} from './job-record.js';
 import {batchScriptWarning, COMMAND_LINE_SIGNAL_UNKNOWN} from './parse-batch-script.js';
@@ -133,7 +134,8 @@ async function readWarning(
 function withTrap(warning: SlurmWarning, script: string): SlurmWarning {
 	const name = parseSignalName(warning.signal);
 	if (name === null) return warning;
-	return {...warning, shellTrap: findTrap(script, name, signalNumber(name))?.kind ?? 'none'};
+	const trap = findTrap(script, name, signalNumber(name));
+	return {...warning, shellTrap: trap === null ? 'none' : shellTrapKind(script, trap.command)};
 }
 
 /**

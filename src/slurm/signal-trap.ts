@@ -1,4 +1,3 @@
-import type {ShellTrapKind} from '../core/readiness-types.js';
 import type {SignalName} from '../ranks/signals.js';
 
 // What a batch script's shell does with a signal: its `trap 'CMD' SIG…` line (bash(1), SHELL BUILTIN COMMANDS,
@@ -10,8 +9,6 @@ export interface Trap {
 	readonly command: string;
 	/** What it is likely to do, in words. */
 	readonly effect: string;
-	/** The same as a code, for the readiness verdict. */
-	readonly kind: ShellTrapKind;
 }
 
 /** `USR1`, `SIGUSR1`, `10` all name SIGUSR1 in a trap line. */
@@ -27,17 +24,14 @@ function unquote(text: string): string {
 	return t;
 }
 
-/** What a trap command is likely to do to the job, from the commands it names: its kind and its words. */
-function trapEffect(command: string): {readonly kind: ShellTrapKind; readonly effect: string} {
-	if (/\bscontrol\s+requeue/.test(command))
-		return {kind: 'requeues', effect: 'requeues the job: its steps are killed and it starts again'};
-	if (/\bscancel\b/.test(command)) return {kind: 'cancels', effect: 'cancels the job'};
-	if (command.trim() === '' || command.trim() === '-')
-		return {kind: 'ignores', effect: 'nothing: the trap is reset or the signal ignored'};
-	if (/\bexit\b/.test(command)) return {kind: 'ends', effect: 'ends the batch shell, and with it the job'};
-	if (/\bkill\b/.test(command))
-		return {kind: 'forwards', effect: 'forwards the signal with kill (to the processes the script names)'};
-	return {kind: 'other', effect: `runs \`${command.trim()}\``};
+/** What a trap command is likely to do to the job, from the commands it names. */
+function trapEffect(command: string): string {
+	if (/\bscontrol\s+requeue/.test(command)) return 'requeues the job: its steps are killed and it starts again';
+	if (/\bscancel\b/.test(command)) return 'cancels the job';
+	if (command.trim() === '' || command.trim() === '-') return 'nothing: the trap is reset or the signal ignored';
+	if (/\bexit\b/.test(command)) return 'ends the batch shell, and with it the job';
+	if (/\bkill\b/.test(command)) return 'forwards the signal with kill (to the processes the script names)';
+	return `runs \`${command.trim()}\``;
 }
 
 /**
@@ -55,7 +49,7 @@ export function findTrap(script: string, signal: SignalName, number: number): Tr
 		const words = match[2]!.trim().split(/\s+/);
 		if (!words.some(word => namesSignal(word, signal, number))) continue;
 		const command = unquote(match[1]!);
-		found = {command, ...trapEffect(command)};
+		found = {command, effect: trapEffect(command)};
 	}
 	return found;
 }

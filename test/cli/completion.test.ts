@@ -96,7 +96,7 @@ describe('bash', () => {
 		expect(bash('completion', '')).toEqual(['bash', 'zsh']);
 		expect(bash('checkpoints', 'ru')).toEqual(['runs']);
 		expect(bash('--analyze', 'runs/')).toEqual(['runs/exp1']);
-		expect(bash('ranks', '')).toEqual([]);
+		expect(bash('ranks', 'ru')).toEqual(['runs']);
 	});
 
 	test('flag values: files after a FILE or PATH flag (also as --flag=), nothing after --job or --pid', () => {

@@ -64,7 +64,6 @@ describe('the batch script trap', () => {
 		expect(findTrap(script, 'SIGUSR1', 10)).toEqual({
 			command: 'scontrol requeue $SLURM_JOB_ID',
 			effect: 'requeues the job: its steps are killed and it starts again',
-			kind: 'requeues',
 		});
 		expect(findTrap('trap "kill -TERM $PID" 15\n', 'SIGTERM', 15)?.effect).toMatch(/^forwards the signal/);
 		expect(findTrap("# trap 'x' USR1\ntrap 'y' USR2\n", 'SIGUSR1', 10)).toBeNull();
@@ -118,7 +117,7 @@ describe('the route', () => {
 			kind: 'refused',
 			why: 'the batch shell has no handler for SIGUSR1: it would die and take the job down',
 		});
-		expect(chooseRoute({...batch, trap: {command: 'scontrol requeue 7', effect: 'requeues', kind: 'requeues'}})).toMatchObject({
+		expect(chooseRoute({...batch, trap: {command: 'scontrol requeue 7', effect: 'requeues'}})).toMatchObject({
 			kind: 'scancel',
 			target: 'batch',
 		});
