@@ -99,3 +99,37 @@ test('the drill on a real DDP job: its write time within 1 s of the job’s own,
 	const written = Number(line.exec(text.stdout.trim())?.[2]);
 	expect(Math.abs(written - second.writeS)).toBeLessThan(1);
 }, 300_000);
+
+test('the drill on a DDP job with a rank that has no SIGTERM handler, its 3 s saves against --grace 2: not-ready, both named', async () => {
+	requireBuild();
+	dir = await mkdtemp(path.join(tmpdir(), 'traintop-drill-ddp-'));
+	job = startDdpJob(dir, {saveEvery: 100_000, stepSeconds: 0.05, saveSeconds: SAVE_S, noTermHandler: 1});
+	await job.ranks();
+	const rank1 = /rank 1 ready pid (\d+)/.exec(job.output())?.[1];
+	const common = ['--pid', String(job.launcherPid), '--nvidia-smi', '/nonexistent/nvidia-smi', '--yes'];
+
+	// The drill's own signal is SIGUSR1, which every rank handles: it goes ahead, and the verdict says what SIGTERM would do.
+	const {code, stdout, stderr} = await runCli(['drill', dir, '--grace', '2', ...common], {timeoutMs: 120_000});
+	expect(code, stderr).toBe(0);
+	const [save] = await until(
+		() => job!.saves(),
+		saves => saves.length === 1,
+		'the job to log its save',
+		30_000,
+	);
+	const lines = stdout.trim().split('\n');
+	expect(lines[0]).toMatch(
+		new RegExp(
+			`^drill: ${save!.name.replace('.', '\\.')} complete \\d+\\.\\d s after the signal, written in \\d+\\.\\d s; the warning gives 2\\.0 s: not-ready$`,
+		),
+	);
+	expect(lines).toContain(
+		`  not-ready: rank 1 (pid ${rank1}) has no handler for SIGTERM: a preemption kills it unsaved`,
+	);
+	expect(
+		lines.some(line =>
+			/^ {2}at-risk: the slowest save took [\d.]+ s \(ckpt_step\d+\.pt\), longer than the 2 s it gets$/.test(line),
+		),
+		stdout,
+	).toBe(true);
+}, 300_000);
