@@ -94,6 +94,8 @@ export interface DrillReport {
 	readonly sentAt: number;
 	/** The save that answered it; null: none came (or the signal reached no rank). */
 	readonly answer: DrillAnswer | null;
+	/** Saves that completed after the signal but were being written when it went: passed over. */
+	readonly underWay: readonly string[];
 	readonly verdict: DrillVerdict;
 	readonly now: number;
 }
@@ -110,6 +112,7 @@ export function drillJson(r: DrillReport): Record<string, unknown> {
 		checkpoint: checkpointJson(r.answer),
 		after_signal_s: r.answer === null ? null : tenth(r.answer.afterSignalS),
 		write_s: r.answer?.checkpoint.writeS ?? null,
+		...(r.underWay.length > 0 ? {under_way: r.underWay} : {}),
 		readiness: headline === undefined ? null : readinessJson(headline, r.now),
 		// A scheduler's job seen here as several steps: each step's verdict, the weakest first (the one above).
 		...(others.length > 0 ? {readiness_of_jobs: r.verdict.readiness.map(one => readinessJson(one, r.now))} : {}),
@@ -125,6 +128,8 @@ export function drillText(r: DrillReport): string[] {
 	if (r.answer !== null) lines.push(drillLine(r.answer, headline));
 	else if (headline !== null) lines.push(`drill: no save came; from the saves seen before: ${headline.verdict}`);
 	if (r.answer?.outcome.note) lines.push(`  note: ${r.answer.outcome.note}`);
+	for (const name of r.underWay)
+		lines.push(`  note: ${name} was being written when the signal went: not the drill's save`);
 	for (const one of r.verdict.readiness) lines.push(...reasonLines(one, r.now));
 	if (r.verdict.problem !== null) lines.push(`  the ranks could not be read again: ${r.verdict.problem}`);
 	for (const id of r.verdict.gone)

@@ -2,7 +2,8 @@ import type {SaveOutcome} from '../checkpoints/save-attribution.js';
 import {CheckpointWatcher} from '../checkpoints/watch.js';
 import type {Settings} from '../config/schema.js';
 import {UsageError} from '../core/errors.js';
-import type {CheckpointIndex} from '../core/types.js';
+import type {Checkpoint, CheckpointIndex} from '../core/types.js';
+import {TIME_SLACK_MS} from '../checkpoints/index-change.js';
 import type {SignalName} from '../ranks/signals.js';
 import {procReader} from '../system/procfs.js';
 
@@ -15,13 +16,31 @@ import {procReader} from '../system/procfs.js';
 
 export interface DrillWatch {
 	readonly runDir: string;
-	/** Scans now: every save complete from here on is before the signal. */
+	/** Scans now: every save complete from here on is before the signal, every one partial now was under way. */
 	settle(): Promise<void>;
-	/** The save the save signal sent at `sentAt` asked for (signal-saves.ts), and when it was seen complete. */
-	await(sentAt: number, signal: SignalName, job: string | null): Promise<{outcome: SaveOutcome; seenAt: number}>;
+	/** The save the save signal sent at `sentAt` asked for (signal-saves.ts), when it was seen, and the saves passed over. */
+	await(sentAt: number, signal: SignalName, job: string | null): Promise<DrillWait>;
 	/** The run dir's index as it stands now (after the save: its write time among the saves). */
 	index(): CheckpointIndex | null;
 	stop(): Promise<void>;
+}
+
+export interface DrillWait {
+	readonly outcome: SaveOutcome;
+	/** Epoch ms the watcher saw it complete (or gave up). */
+	readonly seenAt: number;
+	/** Saves that completed after the signal but were under way when it went: not its answer. */
+	readonly underWay: readonly string[];
+}
+
+/**
+ * A save already being written when the signal went: partial at the scan right before it, or begun (its first
+ * file's creation) more than the clock slack before it. A job answers a signal at its next step, so such a save is
+ * one it was making anyway, however soon after the signal it completes.
+ */
+function underWayAt(c: Checkpoint, sentAt: number, partial: ReadonlySet<string>): boolean {
+	if (partial.has(c.path)) return true;
+	return c.writeS !== null && c.time - c.writeS * 1000 < sentAt - TIME_SLACK_MS;
 }
 
 /** The run dir to watch: the one given, else where a visible rank of the job runs (as `signal --wait` finds it). */
@@ -53,11 +72,20 @@ export async function drillWatch(
 			await watcher.rescan().catch(() => undefined); // lastError has it; the watch goes on
 		},
 		await: async (sentAt, signal, job) => {
-			const waiting = watcher.awaitSave(sentAt, timeoutMs, 'manual');
-			const before = (watcher.getIndex()?.checkpoints ?? []).filter(c => c.status === 'complete').map(c => c.path);
+			const index = watcher.getIndex()?.checkpoints ?? [];
+			const partial = new Set(index.filter(c => c.status === 'partial').map(c => c.path));
+			// Complete ones are not its answer, and neither are those under way: the attribution skips both.
+			const before = [...index.filter(c => c.status === 'complete').map(c => c.path), ...partial];
 			watcher.noteSignal({signal, expect: 'manual', at: sentAt, job, before});
-			const outcome = await waiting;
-			return {outcome, seenAt: Date.now()};
+			const underWay: string[] = [];
+			for (;;) {
+				const left = sentAt + timeoutMs - Date.now();
+				const outcome = await watcher.awaitSave(sentAt, Math.max(0, left), 'manual');
+				const c = outcome.checkpoint;
+				if (c === null || !underWayAt(c, sentAt, partial) || left <= 0) return {outcome, seenAt: Date.now(), underWay};
+				// Complete now, so the next wait takes it for old: it waits for the save after it.
+				underWay.push(c.name);
+			}
 		},
 		index: () => watcher.getIndex(),
 		stop: () => watcher.stop(),

@@ -139,10 +139,13 @@ async function sendAndJudge(
 		const results = await plan.send();
 		for (const result of results) say(resultLine(result));
 		let answer: DrillAnswer | null = null;
+		let underWay: readonly string[] = [];
 		if (results.some(r => r.outcome === 'sent')) {
 			say(`waiting up to ${o.settings.timeout} s for the save in ${watch.runDir}…`);
 			const job = typeof plan.job.id === 'string' ? plan.job.id : null;
-			const {outcome, seenAt} = await watch.await(sentAt, signal, job);
+			const waited = await watch.await(sentAt, signal, job);
+			const {outcome, seenAt} = waited;
+			underWay = waited.underWay;
 			const {checkpoint} = outcome;
 			// The save asked for, or one that may be it (its kind unrecorded); a periodic one that came instead is not.
 			if (checkpoint !== null && saveCame(outcome, 'manual'))
@@ -157,7 +160,7 @@ async function sendAndJudge(
 			index: watch.index(),
 			options: o.readiness,
 		});
-		const report = {plan, signal, results, sentAt, answer, verdict, now: Date.now()};
+		const report = {plan, signal, results, sentAt, answer, underWay, verdict, now: Date.now()};
 		if (o.json) o.stdout.write(`${JSON.stringify(drillJson(report), null, 2)}\n`);
 		else for (const line of drillText(report)) o.stdout.write(`${printable(line)}\n`);
 		return answer !== null && results.every(r => r.outcome === 'sent') ? EXIT.ok : EXIT.actionRefused;

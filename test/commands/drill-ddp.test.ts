@@ -1,3 +1,4 @@
+import {existsSync} from 'node:fs';
 import {mkdtemp, rm} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
@@ -132,4 +133,34 @@ test('the drill on a DDP job with a rank that has no SIGTERM handler, its 3 s sa
 		),
 		stdout,
 	).toBe(true);
+}, 300_000);
+
+test('a periodic save being written when the drill signals is not its answer: the save the signal asked for is', async () => {
+	requireBuild();
+	dir = await mkdtemp(path.join(tmpdir(), 'traintop-drill-ddp-'));
+	// Saves of 6 s every 40 steps (2 s): the drill goes while the first periodic one is being written.
+	job = startDdpJob(dir, {saveEvery: 40, stepSeconds: 0.05, saveSeconds: 6});
+	await job.ranks();
+	const first = path.join(dir, 'checkpoints', 'ckpt_step40.pt');
+	await until(() => existsSync(first), Boolean, 'the first periodic save to begin', 120_000);
+	expect(job.saves(), 'the periodic save still being written').toEqual([]);
+	const common = ['--pid', String(job.launcherPid), '--nvidia-smi', '/nonexistent/nvidia-smi', '--yes'];
+
+	const {code, stdout, stderr} = await runCli(['drill', dir, '--grace', '30', '--json', ...common], {
+		timeoutMs: 120_000,
+	});
+	expect(code, stderr).toBe(0);
+	const body = JSON.parse(stdout) as DrillJson & {sent_at: string; under_way?: string[]};
+	const saves = await until(
+		() => job!.saves(),
+		list => list.some(s => s.reason === 'signal'),
+		'the save the signal asked for, logged',
+		30_000,
+	);
+	const asked = saves.find(s => s.reason === 'signal')!;
+	expect(body.checkpoint.name, stdout).toBe(asked.name);
+	expect(Math.abs(body.write_s - asked.writeS)).toBeLessThan(1);
+	// Passed over by name when it completed after the signal (else it was complete before, and never a candidate).
+	if (job.savedAt('ckpt_step40.pt') > Date.parse(body.sent_at)) expect(body.under_way).toEqual(['ckpt_step40.pt']);
+	else expect(body.under_way).toBeUndefined();
 }, 300_000);
