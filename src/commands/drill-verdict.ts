@@ -57,7 +57,7 @@ export async function drillVerdict(
 	const readiness = await Promise.all(
 		input.jobs.map(async before => {
 			const found = fresh?.jobs.find(job => job.id === before.id);
-			if (found === undefined) gone.push(before.id);
+			if (found === undefined && fresh !== null) gone.push(before.id);
 			// A job not found again is judged with no ranks: its handlers are unknown now, never taken from before.
 			const job = found ?? {...before, ranks: []};
 			// The run dir watched is this job's (given for it, or its rank's working directory): its saves are the job's.

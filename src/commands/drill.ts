@@ -63,7 +63,7 @@ function blockers(jobs: readonly Job[], signal: SignalName, proc: ProcReader): s
 		const status = proc.status(rank.pid);
 		if (status === null) continue; // gone: the send says so for that rank
 		const state = signalState(status, signal);
-		const who = `${rank.rank === null ? 'pid' : `rank ${rank.rank} (pid`} ${rank.pid}${rank.rank === null ? '' : ')'}`;
+		const who = rank.rank === null ? `pid ${rank.pid}` : `rank ${rank.rank} (pid ${rank.pid})`;
 		if (wouldTerminate(state)) out.push(`${who} has no handler for ${signal}: the signal would kill it`);
 		else if (wouldStop(signal, state)) out.push(`${who}: ${signal} would stop it, which hangs the job`);
 		else if (state.disposition === 'ignored') out.push(`${who} ignores ${signal}: it would not save`);
@@ -103,10 +103,7 @@ export async function runDrillCommand(o: DrillCommandOptions): Promise<number> {
 	const {plan, jobs} = picked;
 	if (plan.preview.length === 0) return refuse(`job ${String(plan.job.id)} has no ranks left`, {job: plan.job});
 	const blocked = blockers(jobs, signal, proc);
-	if (blocked.length > 0) {
-		for (const line of blocked) say(`  ${line}`);
-		return refuse(`${blocked.join('; ')} (a drill never forces)`, {job: plan.job});
-	}
+	if (blocked.length > 0) return refuse(`${blocked.join('; ')} (a drill never forces)`, {job: plan.job});
 	say(plan.heading);
 	for (const line of plan.preview) say(`  ${line}`);
 	say(`route: ${plan.route}`);
