@@ -121,3 +121,37 @@ test('a rank without a handler for SIGUSR1 refuses the drill: named, nothing sen
 	expect(text.stdout).toBe('');
 	expect(text.stderr).toMatch(new RegExp(`rank 1 \\(pid ${pid}\\) has no handler for SIGUSR1`));
 }, 120_000);
+
+test('a job that handles SIGUSR1 but saves nothing: the drill says no save came, with the verdict from before, exit 3', async () => {
+	const rank = await launcher!.launch(['python3', '-u', SAVE_JOB, runDir, 'generic', 'ignore'], {
+		...rankEnv(0),
+		WORLD_SIZE: '1',
+	});
+	await until(
+		() => rank.lines,
+		lines => lines.includes('ready'),
+		'the rank ready',
+		30_000,
+	);
+	const pid = String(launcher!.child.pid);
+	const args = [
+		'drill',
+		runDir,
+		'--pid',
+		pid,
+		'--yes',
+		'--timeout',
+		'3',
+		'--grace',
+		'30',
+		'--nvidia-smi',
+		'/nonexistent',
+	];
+	const {code, stdout, stderr} = await runCli(args, {timeoutMs: 60_000});
+	expect(code, stderr).toBe(3);
+	expect(stderr).toContain(`drill: no new checkpoint in ${runDir} within 3 s after the signal`);
+	// No save at all, before or after: the save time is unknown, and so is the verdict.
+	expect(stdout.split('\n')[0]).toBe('drill: no save came; from the saves seen before: unknown');
+	expect(stdout).toContain('  unknown: no save seen yet');
+	expect(rank.running()).toBe(true);
+}, 120_000);
