@@ -6,6 +6,7 @@ export const COMMAND_NAMES = [
 	'demo',
 	'ranks',
 	'signal',
+	'drill',
 	'checkpoints',
 	'preflight',
 	'agent',

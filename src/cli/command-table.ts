@@ -8,6 +8,7 @@ import {
 	analyzeEntry,
 	checkpointsEntry,
 	completionEntry,
+	drillEntry,
 	helpEntry,
 	preflightEntry,
 	ranksEntry,
@@ -41,6 +42,7 @@ const COMMAND_TABLE: Readonly<Record<CommandName, Entry>> = {
 	preflight: {settled: true, run: refusingHost(preflightEntry)},
 	agent: {settled: true, run: refusingHost(agentEntry)},
 	signal: {settled: true, run: refusingHost(signalEntry)},
+	drill: {settled: true, run: refusingHost(drillEntry)},
 	monitor: {settled: true, run: refusingHost(monitorEntry)},
 };
 

@@ -1,3 +1,4 @@
+import {DRILL_OPTIONS} from '../commands/drill-options.js';
 import {PREFLIGHT_OPTIONS} from '../commands/preflight-options.js';
 import type {OptionSpec} from '../config/option-spec.js';
 import {OPTIONS} from '../config/options.js';
@@ -81,6 +82,31 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
 		],
 		isWord: true,
 		arguments: {first: ['save', 'emergency'], paths: 'dirs'},
+	},
+	drill: {
+		summary: "rehearse a preemption's save: the save signal, timed to its checkpoint, then the verdict",
+		usage: ['traintop drill [RUN_DIR] [--job ID] [--grace S] [--json] [options]'],
+		notes: [
+			"Sends the save signal (--save-signal, never the emergency one) to one job's ranks as signal save --wait does, and never forces: a rank that would die of it, stop or ignore it refuses the drill. It times the new checkpoint, then says whether a preemption would find the job ready.",
+		],
+		options: DRILL_OPTIONS,
+		alsoTakes: [
+			'json',
+			'pid',
+			'match',
+			'job',
+			'yes',
+			'saveSignal',
+			'emergencySignal',
+			'keep',
+			'poll',
+			'timeout',
+			'nvidiaSmi',
+			'readonly',
+			'config',
+		],
+		isWord: true,
+		arguments: {paths: 'dirs'},
 	},
 	checkpoints: {
 		summary: 'the checkpoint timeline, retention plan and disk headroom',

@@ -110,3 +110,39 @@ export async function signalEntry({cli, args, settings, given, selector, json}: 
 		stderr: process.stderr,
 	});
 }
+
+export async function drillEntry({cli, args, settings, selector, json}: SettledCall): Promise<number> {
+	if (args.length > 1) throw new UsageError(`drill takes at most one RUN_DIR (got ${args.join(' ')})`);
+	// A drill never forces, never picks ranks (the save is the whole job's) and signals from this node only.
+	for (const [flag, given] of [
+		['--force', cli.flags.force],
+		['--rank', cli.flags.rank],
+		['--batch', cli.flags.batch],
+		['--hosts', cli.flags.hosts],
+		['--cluster', cli.flags.cluster],
+		['--agents', cli.flags.agents],
+	] as const)
+		if (given !== undefined && given !== false)
+			throw new UsageError(
+				`${flag}: not for a drill (it sends the save signal to every rank of one job, never forced)`,
+			);
+	const [{runDrillCommand}, {readinessOptions}] = await Promise.all([
+		import('../commands/drill.js'),
+		import('../commands/drill-options.js'),
+	]);
+	return runDrillCommand({
+		settings,
+		selector,
+		job: jobFromFlag(cli.flags.job),
+		// A scheduler's job flag picks its job as for `signal` (its route, gated the same way).
+		scheduledJob: flaggedJob(cli.flags),
+		runDir: args[0] ?? null,
+		readiness: readinessOptions(cli.flags),
+		yes: Boolean(cli.flags.yes),
+		json,
+		interactive: Boolean(process.stdin.isTTY && process.stderr.isTTY),
+		stdin: process.stdin,
+		stdout: process.stdout,
+		stderr: process.stderr,
+	});
+}

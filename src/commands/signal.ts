@@ -2,24 +2,21 @@ import {createInterface} from 'node:readline/promises';
 import type {Readable, Writable} from 'node:stream';
 import type {Settings} from '../config/schema.js';
 import {EXIT, UsageError} from '../core/errors.js';
-import type {Job} from '../core/types.js';
 import {type SaveOutcome, saveCame} from '../checkpoints/save-attribution.js';
 import {exitLines, exitsJson, saveWatch} from './signal-watch.js';
-import {jobLine} from '../format/jobs.js';
 import {printable} from '../format/printable.js';
 import {wholeJobWarning} from '../format/whole-job.js';
 import {versioned} from '../format/json-version.js';
 import {existingRunDir} from './checkpoints.js';
 import type {FleetConnection} from '../fleet/fleet.js';
 import type {ExitReport} from '../fleet/node-exit-watch.js';
-import {chooseJob} from '../ranks/choose-job.js';
 import {parseSignalName, type SignalName} from '../ranks/signals.js';
 import type {RankSelector} from '../ranks/tree.js';
 import {procReader} from '../system/procfs.js';
-import {noRanksText, scanRanks} from './ranks.js';
-import {pickScheduledJob} from '../scheduler/registry.js';
+import {noRanksText} from './ranks.js';
+import {pickSignalPlan} from './signal-pick.js';
 import type {ScheduledJob} from '../scheduler/task.js';
-import {localPlan, type SignalPlan, type TargetResult} from './signal-plan.js';
+import type {SignalPlan, TargetResult} from './signal-plan.js';
 
 /** `save` and `emergency` name the configured signals; anything else must be a signal name. */
 function resolveAction(
@@ -43,10 +40,10 @@ function resolveAction(
 	return {signal, label: signal, expect: null};
 }
 
-async function confirm(question: string, stdin: Readable, stderr: Writable): Promise<boolean> {
+/** Asks on the terminal; the default is No (Enter alone cancels). Also the drill's question. */
+export async function confirm(question: string, stdin: Readable, stderr: Writable): Promise<boolean> {
 	const rl = createInterface({input: stdin, output: stderr});
 	try {
-		// Default is No: Enter alone cancels.
 		return /^y(es)?$/i.test((await rl.question(question)).trim());
 	} finally {
 		rl.close();
@@ -80,17 +77,6 @@ export interface SignalCommandOptions {
 	readonly agents?: readonly FleetConnection[] | null;
 }
 
-/** The jobs found, and how to pick one: said when nothing (or several things) picked one. */
-function refusal(why: string, jobs: readonly Job[]): UsageError {
-	return new UsageError(
-		[
-			`signal: ${why}; nothing sent. Jobs found:`,
-			...jobs.map(job => `  ${jobLine(job)}`),
-			'Pick one: traintop signal ACTION RUN_DIR (the run dir its ranks use), --job ID, --pid PID (its launcher or a rank) or --match REGEX.',
-		].join('\n'),
-	);
-}
-
 /** `traintop signal …`: 0 when every target got the signal, 3 when any did not (or none was found), 2 when no one job is picked. */
 export async function runSignalCommand(o: SignalCommandOptions): Promise<number> {
 	const {signal, label, expect} = resolveAction(o.action, o.settings);
@@ -101,53 +87,40 @@ export async function runSignalCommand(o: SignalCommandOptions): Promise<number>
 	}
 	if (o.agents) return await signalThroughAgents(o, o.agents, {signal, label, expect});
 	const runDir = o.runDir === null ? null : existingRunDir(o.runDir);
-	const set = await scanRanks(o.settings, o.selector, {runDir});
 	const common = {signal, label, ranks: o.ranks, force: o.force, emergency: expect === 'emergency', proc: procReader()};
-	// A job of a scheduler (its job flag, or --job J that names one) goes by that scheduler's route.
-	const scheduled = pickScheduledJob(set, o.job, o.scheduledJob ?? null);
-	const planned =
-		scheduled === null
-			? null
-			: await scheduled.route.plan({
-					...common,
-					jobId: scheduled.jobId,
-					set,
-					batch: o.batch ?? false,
-					pickedBy: scheduled.pickedBy,
-				});
-	// --job J that the scheduler does not know either: the jobs found here are listed, as for any unknown --job.
-	const fallBack = planned !== null && 'refused' in planned && planned.unknownJob && !o.scheduledJob && !o.batch;
-	if (planned !== null && 'refused' in planned && !fallBack) {
-		say(`traintop: signal: ${planned.refused}; nothing sent`);
+	const picked = await pickSignalPlan(
+		{
+			settings: o.settings,
+			selector: o.selector,
+			job: o.job,
+			scheduledJob: o.scheduledJob ?? null,
+			batch: o.batch ?? false,
+			runDir,
+			command: 'signal',
+			withRunDir: 'traintop signal ACTION RUN_DIR',
+		},
+		common,
+	);
+	if (picked.kind === 'refused') {
+		say(`traintop: signal: ${picked.refused}; nothing sent`);
 		if (o.json) {
 			const body = versioned({
 				signal,
 				route: null,
-				[`${scheduled?.kind}_job`]: scheduled?.jobId,
-				refused: planned.refused,
+				[`${picked.scheduled.kind}_job`]: picked.scheduled.jobId,
+				refused: picked.refused,
 				results: [],
 			});
 			o.stdout.write(`${JSON.stringify(body)}\n`);
 		}
 		return EXIT.actionRefused;
 	}
-	let plan: SignalPlan;
-	if (planned !== null && !('refused' in planned)) plan = planned;
-	else {
-		if (o.batch)
-			throw new UsageError(
-				"--batch: the batch shell belongs to a scheduler's job; name it with its job flag (or --job J)",
-			);
-		const choice = chooseJob(set, {job: o.job, runDir, selector: o.selector});
-		if (choice.kind === 'none') {
-			say(`traintop: ${noRanksText(o.selector)}; nothing sent`);
-			if (o.json) o.stdout.write(`${JSON.stringify(versioned({signal, results: []}))}\n`);
-			return EXIT.actionRefused;
-		}
-		if (choice.kind === 'refused') throw refusal(choice.why, choice.jobs);
-		plan = localPlan([choice.job], choice.why, common);
+	if (picked.kind === 'none') {
+		say(`traintop: ${noRanksText(o.selector)}; nothing sent`);
+		if (o.json) o.stdout.write(`${JSON.stringify(versioned({signal, results: []}))}\n`);
+		return EXIT.actionRefused;
 	}
-	return await carryOut(o, plan, {signal, expect}, runDir);
+	return await carryOut(o, picked.plan, {signal, expect}, runDir);
 }
 
 /** Many nodes: the plan through their agents, carried out as any other; the agents end with it. */
