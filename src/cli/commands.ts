@@ -1,4 +1,3 @@
-import {DRILL_OPTIONS} from '../commands/drill-options.js';
 import {PREFLIGHT_OPTIONS} from '../commands/preflight-options.js';
 import type {OptionSpec} from '../config/option-spec.js';
 import {OPTIONS} from '../config/options.js';
@@ -89,7 +88,6 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
 		notes: [
 			"Sends the save signal (--save-signal, never the emergency one) to one job's ranks as signal save --wait does, and never forces: a rank that would die of it, stop or ignore it refuses the drill. It times the new checkpoint, then says whether a preemption would find the job ready.",
 		],
-		options: DRILL_OPTIONS,
 		alsoTakes: [
 			'json',
 			'pid',

@@ -126,10 +126,7 @@ export async function drillEntry({cli, args, settings, selector, json}: SettledC
 			throw new UsageError(
 				`${flag}: not for a drill (it sends the save signal to every rank of one job, never forced)`,
 			);
-	const [{runDrillCommand}, {readinessOptions}] = await Promise.all([
-		import('../commands/drill.js'),
-		import('../commands/drill-options.js'),
-	]);
+	const {runDrillCommand} = await import('../commands/drill.js');
 	return runDrillCommand({
 		settings,
 		selector,
@@ -137,7 +134,7 @@ export async function drillEntry({cli, args, settings, selector, json}: SettledC
 		// A scheduler's job flag picks its job as for `signal` (its route, gated the same way).
 		scheduledJob: flaggedJob(cli.flags),
 		runDir: args[0] ?? null,
-		readiness: readinessOptions(cli.flags),
+		readiness: {graceS: settings.grace, maxWorkAtRiskS: settings.maxWorkAtRisk},
 		yes: Boolean(cli.flags.yes),
 		json,
 		interactive: Boolean(process.stdin.isTTY && process.stderr.isTTY),

@@ -4,7 +4,8 @@ import type {Checkpoint} from '../core/types.js';
 import {versioned} from '../format/json-version.js';
 import type {SignalName} from '../ranks/signals.js';
 import type {DrillVerdict} from './drill-verdict.js';
-import {reasonText} from './drill-words.js';
+import {reasonText, workAtRiskS} from '../format/readiness.js';
+import {readinessJson as monitorReadinessJson} from '../format/readiness-json.js';
 import type {SignalPlan, TargetResult} from './signal-plan.js';
 
 // The drill's answer: one line (the fresh save, how long after the signal it was complete, how long it took to
@@ -25,8 +26,15 @@ export interface DrillAnswer {
 	readonly afterSignalS: number;
 }
 
+const LEAD_GIVER: Readonly<Record<string, string>> = {
+	grace: '--grace gives',
+	'scheduler-warning': 'the warning gives',
+	'kill-wait': "the scheduler's kill wait gives",
+};
+
 function leadPart(readiness: Readiness): string {
-	return readiness.leadS === null ? 'no deadline known (pass --grace)' : `the warning gives ${secs(readiness.leadS)}`;
+	if (readiness.leadS === null) return 'no deadline known (pass --grace)';
+	return `${LEAD_GIVER[readiness.leadFrom ?? ''] ?? 'the lead is'} ${secs(readiness.leadS)}`;
 }
 
 /** `drill: ckpt_step714.pt complete 3.4 s after the signal, written in 3.0 s; the warning gives 30.0 s: ready`. */
@@ -44,27 +52,14 @@ function reasonLines(readiness: Readiness, now: number): string[] {
 	if (readiness.verdict === 'ready') return [];
 	return readiness.reasons
 		.filter(r => r.effect !== 'fact')
-		.map(r => `  ${r.effect === 'note' ? 'note' : r.effect}: ${reasonText(r, readiness, now)}`);
+		.map(r => `  ${r.effect === 'note' ? 'note' : r.effect}: ${reasonText(r, workAtRiskS(readiness, now))}`);
 }
 
-/** --json's `readiness`: the verdict as the monitor's JSON carries it, each reason with its words. */
+/** --json's `readiness`: the verdict as the monitor's JSON carries it (format/readiness-json.ts), and its job. */
 function readinessJson(readiness: Readiness, now: number): Record<string, unknown> {
-	const workS = readiness.lastSaveAt === null ? null : tenth(Math.max(0, (now - readiness.lastSaveAt) / 1000));
 	return {
 		job: readiness.job,
-		verdict: readiness.verdict,
-		signal: readiness.signal,
-		reasons: readiness.reasons.map(r => ({...r, text: reasonText(r, readiness, now)})),
-		save_s: readiness.saveS && {
-			p50: readiness.saveS.p50,
-			max: readiness.saveS.max,
-			samples: readiness.saveS.samples,
-			slowest: readiness.saveS.slowest,
-		},
-		lead_s: readiness.leadS,
-		lead_from: readiness.leadFrom,
-		work_at_risk_s: workS,
-		max_work_at_risk_s: readiness.maxWorkAtRiskS,
+		...monitorReadinessJson(readiness, now),
 		last_save_at: readiness.lastSaveAt === null ? null : new Date(readiness.lastSaveAt).toISOString(),
 	};
 }

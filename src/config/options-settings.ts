@@ -172,7 +172,7 @@ export const SETTING_OPTIONS: readonly OptionSpec[] = [
 		defaultText: "the scheduler's",
 		description:
 			"seconds a preemption's SIGTERM gives before the kill (a cloud's spot notice: 30, 120); else the scheduler's warning or kill wait",
-		commands: [...SAMPLERS, 'ranks', 'preflight'],
+		commands: [...SAMPLERS, 'ranks', 'preflight', 'drill'],
 	},
 	{
 		name: 'maxWorkAtRisk',
@@ -181,7 +181,7 @@ export const SETTING_OPTIONS: readonly OptionSpec[] = [
 		setting: 'maxWorkAtRisk',
 		defaultText: 'twice the save cadence',
 		description: 'seconds of training since the last save a preemption may lose before the job is at risk',
-		commands: [...SAMPLERS, 'ranks'],
+		commands: [...SAMPLERS, 'ranks', 'drill'],
 	},
 	{
 		name: 'poll',
