@@ -61,6 +61,8 @@ export interface LauncherProcess {
 	 * names them), those set; absent where not read.
 	 */
 	readonly variables?: Readonly<Record<string, string>>;
+	/** Of `variables`, those its installed code reads (ranks/launcher-code.ts); absent where not read. */
+	readonly reads?: readonly string[];
 }
 
 /**

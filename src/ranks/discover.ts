@@ -15,7 +15,7 @@ import type {ScheduledJob} from '../scheduler/task.js';
 import {searchText} from '../format/jobs.js';
 import {signalStates} from './dispositions.js';
 import {describeJob} from './job-facts.js';
-import {launcherOf, launcherVariables} from './launcher-process.js';
+import {LauncherReader, launcherVariables} from './launcher-process.js';
 import {decodeWaitStatus, JobTracker} from './lifecycle.js';
 import {jobEvidence, jobsNaming, type RunDirEvidence} from './run-dir-match.js';
 import {CLOCK_TICKS_PER_SECOND, readBootTimeMs} from './proc-clock.js';
@@ -63,6 +63,7 @@ export class RankSampler {
 	readonly #bootTimeMs: number;
 	readonly #stall = new Map<string, StallState>();
 	readonly #jobs = new JobTracker();
+	readonly #launchers: LauncherReader;
 	/** argv and environ per process identity (see #facts): both only change with exec. */
 	readonly #cache = new Map<string, CachedFacts>();
 	#tree: RankTree = {ranks: [], jobs: [], launcher: null};
@@ -75,6 +76,7 @@ export class RankSampler {
 	constructor(options: RankSamplerOptions) {
 		this.#options = options;
 		this.#now = options.now ?? Date.now;
+		this.#launchers = new LauncherReader(options.proc);
 		this.#self = options.self ?? {pid: process.pid, uid: process.getuid?.() ?? -1};
 		this.#bootTimeMs = options.bootTimeMs ?? readBootTimeMs();
 	}
@@ -148,7 +150,7 @@ export class RankSampler {
 				return rank ? [{...rank, job: group.id}] : [];
 			});
 			if (ranks.length === 0) return [];
-			const launcher = group.launcher && launcherOf(group.launcher, proc.status(group.launcher.pid));
+			const launcher = group.launcher && this.#launchers.launcher(group.launcher);
 			const runDir =
 				this.#runDirMatch?.jobs.length === 1 && this.#runDirMatch.jobs[0] === group.id
 					? (this.#options.runDir ?? null)

@@ -15,6 +15,16 @@ import {parseSignalName} from './signals.js';
 /** Variables of the agent's environment that its code reads for these (`PET_*`: argparse_util.env, the flags' defaults). */
 export const TORCH_VARIABLES = ['TORCH_ELASTIC_SHUTDOWN_TIMEOUT', 'PET_SHUTDOWN_TIMEOUT', 'PET_SIGNALS_TO_HANDLE'];
 
+/**
+ * Where a torch that reads each variable says so in its source (relative to the torch package): the option whose
+ * `PET_*` default it is, or the variable's name.
+ */
+export const TORCH_CODE_MARKS: Readonly<Record<string, {readonly file: string; readonly text: string}>> = {
+	TORCH_ELASTIC_SHUTDOWN_TIMEOUT: {file: 'distributed/launcher/api.py', text: 'TORCH_ELASTIC_SHUTDOWN_TIMEOUT'},
+	PET_SHUTDOWN_TIMEOUT: {file: 'distributed/run.py', text: '--shutdown-timeout'},
+	PET_SIGNALS_TO_HANDLE: {file: 'distributed/run.py', text: '--signals-to-handle'},
+};
+
 /** The signals every torch since 1.13 handles by default. */
 export const TORCH_SIGNALS: readonly string[] = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGQUIT'];
 const KILL_AFTER_S = 30;
@@ -71,21 +81,39 @@ export interface TorchTraits {
 	readonly source: string;
 }
 
+/** Where a variable stands: the launcher's torch reads it, ignores it, or its code was not read. */
+type Reading = 'read' | 'ignored' | 'unknown';
+
 /**
- * What the agent does, from its options and the variables of its environment (those of TORCH_VARIABLES that were
- * read). A variable's timeout counts only where it is shorter than 30 s: a torch before PR #172596 ignores it and kills
- * at 30 s, so the longer one is not certain.
+ * What the agent does, from its options and the variables of its environment (those of TORCH_VARIABLES set), with
+ * those its installed torch reads (`reads`; null: its code was not read, or before launch). A variable whose reading
+ * is unknown counts for a timeout only where it is shorter than 30 s (a torch that ignores it kills at 30 s: the ranks
+ * get no more than the shorter either way), and its signal list as given (a running agent's dispositions settle it).
  */
-export function torchTraits(args: readonly string[], variables: Readonly<Record<string, string>>): TorchTraits {
+export function torchTraits(
+	args: readonly string[],
+	variables: Readonly<Record<string, string>>,
+	reads: readonly string[] | null,
+): TorchTraits {
+	const reading = (name: string): Reading => (reads === null ? 'unknown' : reads.includes(name) ? 'read' : 'ignored');
+	const counted = (name: string) => (reading(name) === 'ignored' ? undefined : variables[name]);
 	const options = leadingOptions(args);
-	const listed = optionOf(options, 'signals-to-handle') ?? variables.PET_SIGNALS_TO_HANDLE;
+	const listed = optionOf(options, 'signals-to-handle') ?? counted('PET_SIGNALS_TO_HANDLE');
 	const flag = seconds(optionOf(options, 'shutdown-timeout'));
-	const variable = seconds(variables.PET_SHUTDOWN_TIMEOUT ?? variables.TORCH_ELASTIC_SHUTDOWN_TIMEOUT);
-	const killAfterS = flag ?? (variable === null ? KILL_AFTER_S : Math.min(variable, KILL_AFTER_S));
-	const changed = listed !== undefined || flag !== null || variable !== null;
+	// The option's PET_ default comes first; LaunchConfig reads TORCH_ELASTIC_SHUTDOWN_TIMEOUT only without it.
+	const name = ['PET_SHUTDOWN_TIMEOUT', 'TORCH_ELASTIC_SHUTDOWN_TIMEOUT'].find(n => seconds(counted(n)) !== null);
+	const variable = name === undefined ? null : seconds(variables[name]);
+	const killAfterS =
+		flag ??
+		(variable === null ? KILL_AFTER_S : reading(name!) === 'read' ? variable : Math.min(variable, KILL_AFTER_S));
+	const ignored = TORCH_VARIABLES.filter(n => variables[n] !== undefined && reading(n) === 'ignored');
+	const notes = [
+		listed !== undefined || flag !== null || variable !== null ? OPTIONS_SOURCE : null,
+		ignored.length > 0 ? `this torch does not read ${ignored.join(', ')}` : null,
+	];
 	return {
 		forwards: listed === undefined ? TORCH_SIGNALS : signalList(listed),
 		killAfterS,
-		source: changed ? `${SOURCE}; ${OPTIONS_SOURCE}` : SOURCE,
+		source: [SOURCE, ...notes].filter(Boolean).join('; '),
 	};
 }

@@ -63,13 +63,14 @@ export const LAUNCHER_VARIABLES: readonly string[] = TORCH_VARIABLES;
 /** Traits, and the signals the running process may handle besides (an older torch ignores a variable's list). */
 type Traits = LauncherTraits & {readonly mayHandle: readonly string[]};
 
-function torch(
-	name: string,
-	args: readonly string[],
-	variables: Readonly<Record<string, string>>,
-	via?: string,
-): Traits {
-	const traits = torchTraits(args, variables);
+/** The launcher's variables that are set, and those its installed code reads (null: not read, or before launch). */
+interface Environment {
+	readonly variables: Readonly<Record<string, string>>;
+	readonly reads: readonly string[] | null;
+}
+
+function torch(name: string, args: readonly string[], env: Environment, via?: string): Traits {
+	const traits = torchTraits(args, env.variables, env.reads);
 	return {
 		name,
 		forwards: traits.forwards,
@@ -85,19 +86,15 @@ function torch(
  * is proven a torch elastic agent (its ranks carry its TORCHELASTIC_RUN_ID), which decides accelerate's; null before
  * launch, from the command alone.
  */
-function traitsOf(
-	command: LauncherCommand,
-	variables: Readonly<Record<string, string>>,
-	torchAgent: boolean | null,
-): Traits | null {
+function traitsOf(command: LauncherCommand, env: Environment, torchAgent: boolean | null): Traits | null {
 	const {program, args} = command;
 	switch (program) {
 		case 'torchrun':
-			return torch(program, args, variables);
+			return torch(program, args, env);
 		case 'torch.distributed.launch':
 			// Since torch 1.9 a wrapper of run.py (its ranks carry the agent's TORCHELASTIC_RUN_ID); before, a loop of
 			// Popen without the agent: not read.
-			return torchAgent === false ? null : torch(program, args, variables);
+			return torchAgent === false ? null : torch(program, args, env);
 		case 'deepspeed.launcher.launch':
 			// With --enable_elastic_training it runs DeepSpeed's elastic agent instead: not read.
 			return args.includes('--enable_elastic_training') ? null : {...DEEPSPEED, mayHandle: []};
@@ -113,7 +110,7 @@ function traitsOf(
 			if (accelerateOptions(args).includes('--tpu')) return null;
 			const agent = torchAgent ?? accelerateRunsTorch(args);
 			if (agent === null) return null;
-			return agent ? torch(program, [], variables, ACCELERATE_ELASTIC_SOURCE) : {...ACCELERATE_SIMPLE, mayHandle: []};
+			return agent ? torch(program, [], env, ACCELERATE_ELASTIC_SOURCE) : {...ACCELERATE_SIMPLE, mayHandle: []};
 		}
 	}
 }
@@ -130,7 +127,7 @@ export function launcherFromCommand(commandLine: string): LauncherTraits | null 
 	for (const words of shellCommands(commandLine)) {
 		const command = launcherFromArgv(words);
 		if (command === null) continue;
-		const traits = traitsOf(command, command.assigned, null);
+		const traits = traitsOf(command, {variables: command.assigned, reads: null}, null);
 		return traits && withoutMay(traits);
 	}
 	return null;
@@ -148,11 +145,18 @@ function dispositionsOf(launcher: LauncherProcess): Readonly<Record<string, Disp
 	return out;
 }
 
-/** The launcher's variables that were read, those that are strings. */
-function variablesOf(launcher: LauncherProcess): Record<string, string> {
+/** The launcher's variables that were read and those its code reads, those well formed. */
+function environmentOf(launcher: LauncherProcess): Environment {
 	const read: unknown = launcher.variables;
-	if (read === undefined || read === null || typeof read !== 'object') return {};
-	return Object.fromEntries(Object.entries(read).filter(([, value]) => typeof value === 'string'));
+	const variables =
+		read === undefined || read === null || typeof read !== 'object'
+			? {}
+			: Object.fromEntries(Object.entries(read).filter(([, value]) => typeof value === 'string'));
+	const reads: unknown = launcher.reads;
+	return {
+		variables,
+		reads: Array.isArray(reads) ? reads.filter((name): name is string => typeof name === 'string') : null,
+	};
 }
 
 /**
@@ -165,7 +169,7 @@ export function launcherFacts(job: Job): LauncherFacts | null {
 	const launcher = job.launcher;
 	if (launcher === null) return null;
 	const command = launcherFromArgv(launcher.cmd.split(' ').filter(word => word !== ''));
-	const traits = command && traitsOf(command, variablesOf(launcher), job.identity === 'elastic');
+	const traits = command && traitsOf(command, environmentOf(launcher), job.identity === 'elastic');
 	if (!traits) return null;
 	const signals = dispositionsOf(launcher);
 	const facts = withoutMay(traits);

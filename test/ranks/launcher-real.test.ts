@@ -64,3 +64,28 @@ test('real torchrun: launcherFacts names torchrun with the agent pid and its own
 	expect(facts?.signals?.SIGUSR1).toBe('default');
 	expect(facts?.source).toContain('torch/distributed/elastic/multiprocessing/api.py');
 }, 180_000);
+
+test('real torchrun with TORCH_ELASTIC_SHUTDOWN_TIMEOUT=120: torch 1.13 does not read it (its code, as the agent maps it), so 30 s', async () => {
+	dir = await mkdtemp(path.join(tmpdir(), 'traintop-launcher-'));
+	const before = process.env.TORCH_ELASTIC_SHUTDOWN_TIMEOUT;
+	process.env.TORCH_ELASTIC_SHUTDOWN_TIMEOUT = '120';
+	try {
+		job = startDdpJob(dir, {saveEvery: 50, stepSeconds: 0.05});
+	} finally {
+		if (before === undefined) delete process.env.TORCH_ELASTIC_SHUTDOWN_TIMEOUT;
+		else process.env.TORCH_ELASTIC_SHUTDOWN_TIMEOUT = before;
+	}
+	await job.ranks();
+	const sampler = new RankSampler({
+		proc: procReader(),
+		selector: {kind: 'pid', pid: job.launcherPid},
+		host: hostname(),
+		rescanEveryMs: 0,
+	});
+	const found = await agentJob(sampler, job.launcherPid);
+	expect(found.launcher?.variables).toEqual({TORCH_ELASTIC_SHUTDOWN_TIMEOUT: '120'});
+	expect(found.launcher?.reads).toEqual([]);
+	const facts = launcherFacts(found);
+	expect(facts?.killAfterS).toBe(30);
+	expect(facts?.source).toContain('this torch does not read TORCH_ELASTIC_SHUTDOWN_TIMEOUT');
+}, 180_000);

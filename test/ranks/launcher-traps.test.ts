@@ -1,5 +1,6 @@
 import {describe, expect, test} from 'vitest';
 import type {Job, LauncherProcess, SignalState} from '../../src/core/types.js';
+import {checkedWireValue} from '../../src/agent/wire-values.js';
 import {judgeReadiness} from '../../src/core/readiness.js';
 import {launcherFacts, launcherFromCommand} from '../../src/ranks/launcher-traps.js';
 
@@ -9,6 +10,7 @@ import {launcherFacts, launcherFromCommand} from '../../src/ranks/launcher-traps
 // are in launcher-real.test.ts.
 
 const TORCH = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGQUIT'];
+const TORCH_READS = ['TORCH_ELASTIC_SHUTDOWN_TIMEOUT', 'PET_SHUTDOWN_TIMEOUT', 'PET_SIGNALS_TO_HANDLE'];
 
 const state = (disposition: SignalState['disposition']): SignalState => ({
 	disposition,
@@ -49,7 +51,21 @@ describe('torch elastic agent', () => {
 		expect(launcherFromCommand('torchrun t.py --shutdown-timeout 300')).toMatchObject({killAfterS: 30});
 	});
 
-	test('a variable counts only where shorter than 30 s: an older torch ignores it', () => {
+	test("the running agent's variables: as its torch reads them, or only where shorter than 30 s when not known", () => {
+		const agent = (variables: Record<string, string>, reads?: string[]) =>
+			launcherFacts(job({pid: 7, startTime: 1, cmd: 'torchrun t.py', variables, ...(reads ? {reads} : {})}));
+		const long = {TORCH_ELASTIC_SHUTDOWN_TIMEOUT: '600'};
+		expect(agent(long, ['TORCH_ELASTIC_SHUTDOWN_TIMEOUT'])?.killAfterS).toBe(600);
+		const ignored = agent({TORCH_ELASTIC_SHUTDOWN_TIMEOUT: '10'}, []);
+		expect(ignored?.killAfterS).toBe(30);
+		expect(ignored?.source).toContain('this torch does not read TORCH_ELASTIC_SHUTDOWN_TIMEOUT');
+		expect(agent(long)?.killAfterS).toBe(30);
+		expect(agent({PET_SHUTDOWN_TIMEOUT: '45', TORCH_ELASTIC_SHUTDOWN_TIMEOUT: '600'}, TORCH_READS)?.killAfterS).toBe(
+			45,
+		);
+	});
+
+	test('before launch, a variable counts only where shorter than 30 s: an older torch ignores it', () => {
 		expect(launcherFromCommand('TORCH_ELASTIC_SHUTDOWN_TIMEOUT=600 torchrun t.py')?.killAfterS).toBe(30);
 		expect(launcherFromCommand('PET_SHUTDOWN_TIMEOUT=10 torchrun t.py')?.killAfterS).toBe(10);
 		expect(launcherFromCommand('PET_SHUTDOWN_TIMEOUT=10 torchrun --shutdown-timeout 90 t.py')?.killAfterS).toBe(90);
@@ -165,4 +181,23 @@ describe('the judgement reads the launcher’s facts', () => {
 		);
 		expect(readiness.leadS).toBe(120);
 	});
+});
+
+test("a launcher's new fields from an agent: the wire's value check makes them printable, the table reads only well-formed ones", () => {
+	const sent = {
+		pid: 8,
+		startTime: 1,
+		cmd: 'torchrun t.py',
+		signals: {SIGTERM: {...state('handled'), disposition: 'handled'}, SIGUSR1: {disposition: '\u001b]0;x\u0007'}},
+		variables: {TORCH_ELASTIC_SHUTDOWN_TIMEOUT: '\u001b[2J600'},
+		reads: ['TORCH_ELASTIC_SHUTDOWN_TIMEOUT', 7],
+	};
+	const checked = checkedWireValue(JSON.parse(JSON.stringify(sent)));
+	expect(checked.ok).toBe(true);
+	const launcher = (checked as {value: LauncherProcess}).value;
+	expect(JSON.stringify(launcher)).not.toContain('\u001b');
+	const facts = launcherFacts(job(launcher));
+	// The timeout that is not a number is not one; the disposition that is not one is left out.
+	expect(facts).toMatchObject({killAfterS: 30, signals: {SIGTERM: 'handled'}});
+	expect(facts?.signals).not.toHaveProperty('SIGUSR1');
 });
