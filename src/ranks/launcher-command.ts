@@ -20,7 +20,8 @@ export interface LauncherCommand {
 
 /**
  * Programs that run the command after their own options and assignments: the launcher is looked for past them.
- * Their option values (`srun -n 2`, `timeout 10m`) are passed over as they cannot be a launcher's name.
+ * Their option values and words (`srun -n 2`, `timeout 10m`, `apptainer exec --nv image.sif`) are passed over as they
+ * cannot be a launcher's name. What the wrapper itself does with a signal is not this table's.
  */
 const WRAPPERS = new Set([
 	'srun',
@@ -35,6 +36,8 @@ const WRAPPERS = new Set([
 	'ionice',
 	'timeout',
 	'setsid',
+	'apptainer',
+	'singularity',
 ]);
 
 /** Programs that run what follows as a script of their own: what they run is not read. */

@@ -57,6 +57,22 @@ function accelerateRunsTorch(args: readonly string[]): boolean | null {
 	return null;
 }
 
+/**
+ * Does the `deepspeed` runner's command run on one node (runner.py: `--no_ssh`, `--num_nodes 1`, or no hostfile,
+ * `--force_multi` or host list of its own)? A hostfile at its default path, /job/hostfile, is not looked for.
+ */
+function deepspeedOneNode(args: readonly string[]): boolean {
+	const value = (name: string) => {
+		const at = args.findIndex(a => a === name || a.startsWith(`${name}=`));
+		return at < 0 ? undefined : args[at]!.includes('=') ? args[at]!.slice(name.length + 1) : (args[at + 1] ?? '');
+	};
+	if (args.includes('--no_ssh')) return true;
+	const nodes = value('--num_nodes');
+	if (nodes !== undefined) return nodes === '1';
+	const hosts = `${value('--include') ?? ''}${value('--exclude') ?? ''}`;
+	return !args.includes('--force_multi') && value('--hostfile') === undefined && !hosts.includes('@');
+}
+
 /** The variables of a launcher's environment that its code reads for what it does with a signal (discovery keeps them). */
 export const LAUNCHER_VARIABLES: readonly string[] = TORCH_VARIABLES;
 
@@ -98,13 +114,10 @@ function traitsOf(command: LauncherCommand, env: Environment, torchAgent: boolea
 		case 'deepspeed.launcher.launch':
 			// With --enable_elastic_training it runs DeepSpeed's elastic agent instead: not read.
 			return args.includes('--enable_elastic_training') ? null : {...DEEPSPEED, mayHandle: []};
-		case 'deepspeed': {
-			// The `deepspeed` runner starts deepspeed.launcher.launch on this node; over several nodes (a hostfile, a
-			// multi-node launcher) another program starts it: not read. Running, the runner is never the ranks' parent.
-			if (torchAgent !== null) return null;
-			const multi = args.some(a => /^--(hostfile|launcher|force_multi|num_nodes|master_addr)\b/.test(a));
-			return multi ? null : {...DEEPSPEED, mayHandle: []};
-		}
+		case 'deepspeed':
+			// The runner starts the per-node launcher under it on one node; over several, pdsh, srun or mpirun does (and
+			// its own handler then): not read. Running, the runner is never the ranks' parent: the per-node launcher is.
+			return torchAgent === null && deepspeedOneNode(args) ? {...DEEPSPEED, mayHandle: []} : null;
 		case 'accelerate launch': {
 			// On TPUs it spawns through torch_xla: not read.
 			if (accelerateOptions(args).includes('--tpu')) return null;

@@ -98,6 +98,9 @@ describe('a batch script line', () => {
 			killAfterS: 30,
 			exitCode: 1,
 		});
+		expect(launcherFromCommand('srun apptainer exec --nv /images/pt.sif torchrun --standalone t.py')?.name).toBe(
+			'torchrun',
+		);
 		expect(launcherFromCommand('srun python train.py')).toBeNull();
 		expect(launcherFromCommand('srun bash -c "torchrun train.py"')).toBeNull();
 		expect(launcherFromCommand('echo starting')).toBeNull();

@@ -116,8 +116,13 @@ describe('other launchers', () => {
 			exitCode: 1,
 		});
 		expect(launcherFacts(job({pid: 9, startTime: 1, cmd: `${cmd} --enable_elastic_training`}, 'launcher'))).toBeNull();
-		// The runner over several nodes starts it through another program.
+		// The runner over several nodes starts it through another program; on one node, under it.
 		expect(launcherFromCommand('deepspeed --hostfile hosts train.py')).toBeNull();
+		expect(launcherFromCommand('deepspeed --num_nodes=2 train.py')).toBeNull();
+		expect(launcherFromCommand('deepspeed --include worker-1@worker-2 train.py')).toBeNull();
+		expect(launcherFromCommand('deepspeed --hostfile hosts --num_nodes 1 train.py')?.name).toBe('deepspeed');
+		expect(launcherFromCommand('deepspeed --include localhost:0,1 train.py')?.name).toBe('deepspeed');
+		expect(launcherFromCommand('deepspeed --no_ssh --node_rank 0 --hostfile hosts train.py')?.name).toBe('deepspeed');
 	});
 
 	test('accelerate: the torch agent when proven (or named on the line), else its single-process launch', () => {
