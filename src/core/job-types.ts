@@ -54,6 +54,15 @@ export interface LauncherProcess {
 	readonly pid: number;
 	readonly startTime: number;
 	readonly cmd: string;
+	/** Its own signal state, read from /proc/PID/status as a rank's; absent where not read (older senders, tests). */
+	readonly signals?: Readonly<Record<string, SignalState>>;
+	/**
+	 * The variables of its environment that its code reads for what it does with a signal (ranks/launcher-traps.ts
+	 * names them), those set; absent where not read.
+	 */
+	readonly variables?: Readonly<Record<string, string>>;
+	/** Of `variables`, those its installed code reads (ranks/launcher-code.ts); absent where not read. */
+	readonly reads?: readonly string[];
 }
 
 /**

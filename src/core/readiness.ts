@@ -39,8 +39,8 @@ export interface LauncherFacts {
 	readonly source: string;
 	/** The exit code it reports when a rank fails, whatever the rank's own; null: it passes the rank's on. */
 	readonly exitCode: number | null;
-	/** Its own disposition for the signal, when read; null: not read. */
-	readonly disposition: 'handled' | 'ignored' | 'default' | null;
+	/** Its own disposition for each signal traintop watches, read from /proc; absent: not read (before launch). */
+	readonly signals?: Readonly<Record<string, 'handled' | 'ignored' | 'default'>>;
 }
 
 export interface ReadinessInput {
@@ -118,7 +118,7 @@ function routeReasons(
 				cutBy = launcher.name;
 			}
 		}
-	} else if (launcher.disposition === 'default') {
+	} else if (launcher.signals?.[signal] === 'default') {
 		reasons.push({code: 'launcher-dies', effect: 'at-risk', ...common});
 	}
 	if (launcher.exitCode !== null)

@@ -15,6 +15,7 @@ import type {ScheduledJob} from '../scheduler/task.js';
 import {searchText} from '../format/jobs.js';
 import {signalStates} from './dispositions.js';
 import {describeJob} from './job-facts.js';
+import {LauncherReader, launcherVariables} from './launcher-process.js';
 import {decodeWaitStatus, JobTracker} from './lifecycle.js';
 import {jobEvidence, jobsNaming, type RunDirEvidence} from './run-dir-match.js';
 import {CLOCK_TICKS_PER_SECOND, readBootTimeMs} from './proc-clock.js';
@@ -62,6 +63,7 @@ export class RankSampler {
 	readonly #bootTimeMs: number;
 	readonly #stall = new Map<string, StallState>();
 	readonly #jobs = new JobTracker();
+	readonly #launchers: LauncherReader;
 	/** argv and environ per process identity (see #facts): both only change with exec. */
 	readonly #cache = new Map<string, CachedFacts>();
 	#tree: RankTree = {ranks: [], jobs: [], launcher: null};
@@ -74,6 +76,7 @@ export class RankSampler {
 	constructor(options: RankSamplerOptions) {
 		this.#options = options;
 		this.#now = options.now ?? Date.now;
+		this.#launchers = new LauncherReader(options.proc);
 		this.#self = options.self ?? {pid: process.pid, uid: process.getuid?.() ?? -1};
 		this.#bootTimeMs = options.bootTimeMs ?? readBootTimeMs();
 	}
@@ -147,7 +150,7 @@ export class RankSampler {
 				return rank ? [{...rank, job: group.id}] : [];
 			});
 			if (ranks.length === 0) return [];
-			const launcher = group.launcher && launcherOf(group.launcher);
+			const launcher = group.launcher && this.#launchers.launcher(group.launcher);
 			const runDir =
 				this.#runDirMatch?.jobs.length === 1 && this.#runDirMatch.jobs[0] === group.id
 					? (this.#options.runDir ?? null)
@@ -260,9 +263,9 @@ export class RankSampler {
 		const env = proc.environ(pid);
 		const isRank = carriesRank(env);
 		const ageMs = this.#now() - (this.#bootTimeMs + (stat.startTime / CLOCK_TICKS_PER_SECOND) * 1000);
-		// Keep only what matters: a rank's environment, or an old process's argv with no environment.
-		// Job identity needs the launcher's argv too (its name), which an old process keeps.
-		if (isRank || ageMs > 10_000) this.#cache.set(key, {argv, env: isRank ? env : new Map()});
+		// Keep only what matters: a rank's environment, or an old process's argv and the launcher's variables of its
+		// environment (launcher-process.ts). Job identity needs the launcher's argv too (its name).
+		if (isRank || ageMs > 10_000) this.#cache.set(key, {argv, env: isRank ? env : launcherVariables(env)});
 		return {...base, argv, env};
 	}
 }
@@ -276,14 +279,6 @@ function unprovenMember(member: TreeRank, reason: UnprovenReason): UnprovenMembe
 		cmd: process.argv.join(' '),
 		membership: {proven: false, reason},
 	};
-}
-
-function launcherOf(process: {
-	readonly pid: number;
-	readonly startTime: number;
-	readonly argv: readonly string[];
-}): LauncherProcess {
-	return {pid: process.pid, startTime: process.startTime, cmd: process.argv.join(' ')};
 }
 
 /** Sum of the GPU memory the processes hold; null when the per-process table has never been read. */

@@ -138,6 +138,11 @@ export interface ProcReader {
 	openFiles(pid: number): string[] | null;
 	/** /proc/PID/cgroup's text: a scheduler task's step (ranks/job-proof.ts). Optional: readers over fixtures may lack it. */
 	cgroup?(pid: number): string | null;
+	/**
+	 * Another file under /proc/PID: `maps`, or `root/…`, a file as the process sees it (its mount namespace): a
+	 * launcher's installed code (ranks/launcher-code.ts). Optional, as cgroup; null when unreadable or `..` is in it.
+	 */
+	file?(pid: number, name: string): string | null;
 }
 
 /**
@@ -213,6 +218,9 @@ export function procReader(root = '/proc'): ProcReader {
 		},
 		cgroup(pid) {
 			return read(pid, 'cgroup');
+		},
+		file(pid, name) {
+			return name.split('/').includes('..') ? null : read(pid, name);
 		},
 	};
 }
