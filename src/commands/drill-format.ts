@@ -106,7 +106,8 @@ export function drillJson(r: DrillReport): Record<string, unknown> {
 		sent_at: new Date(r.sentAt).toISOString(),
 		checkpoint: checkpointJson(r.answer),
 		after_signal_s: r.answer === null ? null : tenth(r.answer.afterSignalS),
-		write_s: r.answer?.checkpoint.writeS ?? null,
+		// To the millisecond, as readiness's save_s (format/readiness-json.ts): what a file's times hold.
+		write_s: r.answer?.checkpoint.writeS == null ? null : Math.round(r.answer.checkpoint.writeS * 1000) / 1000,
 		...(r.underWay.length > 0 ? {under_way: r.underWay} : {}),
 		readiness: headline === undefined ? null : readinessJson(headline, r.now),
 		// A scheduler's job seen here as several steps: each step's verdict, the weakest first (the one above).

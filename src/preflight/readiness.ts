@@ -87,7 +87,7 @@ export function readinessBeforeLaunch(inputs: ReadinessInputs): ReadinessPart {
 		job: null,
 		jobId: inputs.script?.file ?? 'preflight',
 		path,
-		launcher: found === null ? null : {...found.launcher, pid: null, disposition: null},
+		launcher: found === null ? null : {...found.launcher, pid: null},
 		saves: saveTimes(index),
 		// A previous run's last save says nothing about the work the next run will have at risk.
 		lastSaveAt: null,

@@ -1,27 +1,10 @@
-import type {LauncherFacts} from '../core/readiness.js';
+import {type LauncherTraits, launcherFromCommand} from '../ranks/launcher-traps.js';
 
 // The launcher a batch script starts, from its command lines, before it runs: what that launcher does with a
-// preemption's signal (it may cut the lead short) is the same as once it runs (ranks/launcher-traps.ts).
+// preemption's signal (it may cut the lead short) is the same as once it runs (ranks/launcher-traps.ts reads both).
 
-/** A launcher's facts as its code has them; before launch there is no pid, and its disposition is not read. */
-export type ScriptLauncher = Omit<LauncherFacts, 'pid' | 'disposition'>;
-
-/**
- * The launcher one command line starts, or null. The one place to switch to ranks/launcher-traps.ts'
- * `launcherFromCommand` (the table of launchers, read from each one's code) once it is there; until then torchrun
- * alone, with the facts launcherFacts gives a running torchrun (recorded under torch 2.11).
- */
-function launcherOnLine(line: string): ScriptLauncher | null {
-	const torchrun = /(?:^|[\s;&|(/])torchrun(?:\s|$)/.test(line) || /\s-m\s+torch\.distributed\.run(?:\s|$)/.test(line);
-	if (!torchrun) return null;
-	return {
-		name: 'torchrun',
-		forwards: ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGQUIT'],
-		killAfterS: 30,
-		source: 'torch 2.11 torch/distributed/elastic/multiprocessing/api.py',
-		exitCode: 1,
-	};
-}
+/** A launcher's facts as its code has them; before launch there is no pid, and its dispositions are not read. */
+export type ScriptLauncher = LauncherTraits;
 
 /** The first launcher the script's commands start (comments and blank lines passed over), with its line; or null. */
 export function scriptLauncher(
@@ -30,7 +13,7 @@ export function scriptLauncher(
 	for (const [at, raw] of script.split('\n').entries()) {
 		const text = raw.trim();
 		if (text === '' || text.startsWith('#')) continue;
-		const launcher = launcherOnLine(text);
+		const launcher = launcherFromCommand(text);
 		if (launcher !== null) return {launcher, line: at + 1, text};
 	}
 	return null;

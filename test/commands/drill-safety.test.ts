@@ -152,6 +152,6 @@ test('a job that handles SIGUSR1 but saves nothing: the drill says no save came,
 	expect(stderr).toContain(`drill: no new checkpoint in ${runDir} within 3 s after the signal`);
 	// No save at all, before or after: the save time is unknown, and so is the verdict.
 	expect(stdout.split('\n')[0]).toBe('drill: no save came; from the saves seen before: unknown');
-	expect(stdout).toContain('  unknown: no save seen yet');
+	expect(stdout).toContain('  unknown: no complete save seen yet');
 	expect(rank.running()).toBe(true);
 }, 120_000);

@@ -13,9 +13,9 @@ afterAll(() => rmSync(dir, {recursive: true, force: true}));
 const NONE = ['--match', '^no process is called this$'];
 
 test.each([
-	[['--grace', '0'], "--grace must be a number of seconds above 0 (got '0')"],
-	[['--grace', 'soon'], "--grace must be a number of seconds above 0 (got 'soon')"],
-	[['--max-work-at-risk', '-5'], "--max-work-at-risk must be a number of seconds above 0 (got '-5')"],
+	[['--grace', '0'], '--grace must be above 0 (seconds) (got 0)'],
+	[['--grace', 'soon'], "--grace needs a plain decimal number such as 30 or 0.5 (got 'soon')"],
+	[['--max-work-at-risk', '-5'], '--max-work-at-risk must be above 0 (seconds) (got -5)'],
 	[['--force'], '--force: not for a drill'],
 	[['--rank', '0'], '--rank: not for a drill'],
 	[['--hosts', 'a,b'], '--hosts: not for a drill'],

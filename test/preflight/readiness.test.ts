@@ -167,7 +167,7 @@ describe("the route: the batch shell's trap and the launcher", () => {
 		expect(json.reasons.find((r: {code: string}) => r.code === 'launcher-kills')).toMatchObject({
 			seconds: 30,
 			name: 'torchrun',
-			source: 'torch 2.11 torch/distributed/elastic/multiprocessing/api.py',
+			source: expect.stringContaining('torch/distributed/elastic/multiprocessing/api.py'),
 		});
 		expect(json.reasons.find((r: {code: string}) => r.code === 'launcher-exit-code')).toMatchObject({exit_code: 1});
 		expect(text).toContain('SIGTERM comes 60 s before the end; torchrun leaves the ranks 30 s of it');
