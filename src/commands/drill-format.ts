@@ -4,7 +4,7 @@ import type {Checkpoint} from '../core/types.js';
 import {versioned} from '../format/json-version.js';
 import type {SignalName} from '../ranks/signals.js';
 import type {DrillVerdict} from './drill-verdict.js';
-import {reasonText, workAtRiskS} from '../format/readiness.js';
+import {leadClause, reasonText, workAtRiskS} from '../format/readiness.js';
 import {readinessJson as monitorReadinessJson} from '../format/readiness-json.js';
 import type {SignalPlan, TargetResult} from './signal-plan.js';
 
@@ -26,24 +26,13 @@ export interface DrillAnswer {
 	readonly afterSignalS: number;
 }
 
-const LEAD_GIVER: Readonly<Record<string, string>> = {
-	grace: '--grace gives',
-	'scheduler-warning': 'the warning gives',
-	'kill-wait': "the scheduler's kill wait gives",
-};
-
-function leadPart(readiness: Readiness): string {
-	if (readiness.leadS === null) return 'no deadline known (pass --grace)';
-	return `${LEAD_GIVER[readiness.leadFrom ?? ''] ?? 'the lead is'} ${secs(readiness.leadS)}`;
-}
-
 /** `drill: ckpt_step714.pt complete 3.4 s after the signal, written in 3.0 s; the warning gives 30.0 s: ready`. */
 function drillLine(answer: DrillAnswer, readiness: Readiness | null): string {
 	const c = answer.checkpoint;
 	const written =
 		c.writeS === null ? 'write time not measured (no file creation times here)' : `written in ${secs(c.writeS)}`;
 	const judged =
-		readiness === null ? 'no rank of the job on this node to judge' : `${leadPart(readiness)}: ${readiness.verdict}`;
+		readiness === null ? 'no rank of the job on this node to judge' : `${leadClause(readiness)}: ${readiness.verdict}`;
 	return `drill: ${c.name} complete ${secs(answer.afterSignalS)} after the signal, ${written}; ${judged}`;
 }
 

@@ -33,7 +33,7 @@ function schedulerJobOf(job: Job, state: SchedulerState | null): SchedulerJob | 
  * How a preemption's signal reaches the job and how long it gets: the user's --grace first (they know their notice),
  * else the scheduler's warning (its signal and lead), else its kill wait after SIGTERM; else no lead known.
  */
-export function signalPath(scheduled: SchedulerJob | null, options: ReadinessOptions): SignalPath {
+function signalPath(scheduled: SchedulerJob | null, options: ReadinessOptions): SignalPath {
 	const warning = scheduled?.deadline.warning ?? null;
 	const shellTrap = warning?.shellTrap ?? null;
 	if (options.graceS !== null)

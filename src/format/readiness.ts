@@ -80,7 +80,7 @@ export function reasonText(r: ReadinessReason, workS: number | null): string {
 		case 'handlers':
 			return r.count === 1 ? `the rank handles SIG${sig}` : `every rank handles SIG${sig} (${r.count})`;
 		case 'save-time':
-			return `saves take ${formatDuration(r.seconds ?? 0)} (${formatDuration(r.limitS ?? 0)} at most, ${r.count} saves)`;
+			return `saves take ${formatDuration(r.seconds ?? 0)} (${formatDuration(r.limitS ?? 0)} at most, ${r.count} save${r.count === 1 ? '' : 's'})`;
 		case 'lead':
 			return leadText(r, sig);
 	}
@@ -91,6 +91,18 @@ const SHOWN_ORDER: readonly ReadinessEffect[] = ['not-ready', 'at-risk', 'unknow
 
 export function orderedReasons(r: Readiness): ReadinessReason[] {
 	return SHOWN_ORDER.flatMap(effect => r.reasons.filter(reason => reason.effect === effect));
+}
+
+const LEAD_GIVER: Readonly<Record<string, string>> = {
+	grace: '--grace gives',
+	'scheduler-warning': 'the warning gives',
+	'kill-wait': "the scheduler's kill wait gives",
+};
+
+/** The drill's `the warning gives 120.0 s` (to the tenth, as its timings): the lead the fresh save is weighed against. */
+export function leadClause(r: Readiness): string {
+	if (r.leadS === null) return 'no deadline known (pass --grace)';
+	return `${LEAD_GIVER[r.leadFrom ?? ''] ?? 'the lead is'} ${r.leadS.toFixed(1)} s`;
 }
 
 /** Seconds of work since the last complete save at `now`; null when no save is known. */

@@ -11,6 +11,8 @@ export type Action =
 	| 'mark'
 	| 'save'
 	| 'emergency'
+	/** The save signal, timed: its checkpoint's write time against the lead, and the readiness verdict (one node). */
+	| 'drill'
 	| 'analyze'
 	| 'help'
 	| 'close'

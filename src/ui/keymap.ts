@@ -81,6 +81,16 @@ export const KEYMAP: readonly Binding[] = [
 		matches: is('e'),
 	},
 	{
+		action: 'drill',
+		modes: ['main'],
+		keys: 'd',
+		description:
+			"drill: send the save signal to the cursor's job as s does, time its checkpoint, then say the readiness verdict with it",
+		bar: 'drill',
+		acts: true,
+		matches: is('d'),
+	},
+	{
 		action: 'mark',
 		modes: ['main'],
 		keys: 'space',

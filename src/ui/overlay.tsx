@@ -46,7 +46,9 @@ export function openConfirmText(ui: UiState, signal: SignalName | null, source: 
 	const {action, target} = ui.confirm;
 	if (acrossNodes(target)) return confirmText(action, signal, target, {nodes: source.nodes, now: source.now});
 	const job = source.jobs.find(j => j.id === target.job) ?? null;
-	return confirmText(action, signal, target, {job, sessionRunDir: source.runDir});
+	const text = confirmText(action, signal, target, {job, sessionRunDir: source.runDir});
+	// The drill (d) sends the save signal as s does; its box says what else it does.
+	return ui.confirm.drill ? {...text, title: `Drill: ${text.title.replace(/\?$/, ', and time its save?')}`} : text;
 }
 
 /** The lines under the keys in help: the signal marks' legend, and what --readonly takes away. */

@@ -17,6 +17,7 @@ import {
 	type SaveWatch,
 	saveFinishedStatus,
 	sentStatus,
+	drillStatus,
 	signalWord,
 } from './send-status.js';
 import type {ProcessIdentity, Target} from './targets.js';
@@ -48,7 +49,13 @@ export interface SendFlowState {
 	 * The box's action, highlighted button (Cancel first, always) and target, fixed when it opened: what is sent is
 	 * what the box named, even if the list moves under the cursor meanwhile.
 	 */
-	readonly confirm: {readonly action: SignalAction; readonly choice: Choice; readonly target: SendTarget} | null;
+	readonly confirm: {
+		readonly action: SignalAction;
+		readonly choice: Choice;
+		readonly target: SendTarget;
+		/** A drill (d): a save whose checkpoint is timed and judged. */
+		readonly drill?: boolean;
+	} | null;
 	/** What the last send did, rank by rank. */
 	readonly result: TextView | null;
 	/** What came of its save (the checkpoints pane's status line; under the result box on the list of nodes). */
@@ -57,6 +64,8 @@ export interface SendFlowState {
 	readonly saveFor: number | null;
 	/** The checkpoint is still waited for: once the job's ranks have exited, its absence is no longer news. */
 	readonly awaitingSave: boolean;
+	/** The last send was a drill (d) of this job: what came of it is said as one, with the job's readiness. */
+	readonly drillJob?: string | null;
 	/** After an emergency across nodes: each node's ranks, exited (how), still running, or its node lost. */
 	readonly exits: readonly string[];
 	/** Why a key had nothing to act on, shown on the key bar until `until` (epoch ms). */
@@ -147,8 +156,9 @@ function sendingView(action: SignalAction, signal: SignalName, target: SendTarge
 /** `y` on the box: it closes on the result box, filled in when the send has run; the last send's status is over. */
 export function confirmed(state: SendFlowState, signal: SignalName): SendFlowState {
 	if (!state.confirm) return state;
-	const {action, target} = state.confirm;
-	return {...state, confirm: null, result: sendingView(action, signal, target), saveStatus: null, exits: []};
+	const {action, target, drill = false} = state.confirm;
+	const drillJob = drill ? target.job : null;
+	return {...state, confirm: null, result: sendingView(action, signal, target), saveStatus: null, exits: [], drillJob};
 }
 
 const resultLine = (r: SendResult | NodeSendResult): string =>
@@ -186,7 +196,7 @@ export function onSendEvent(state: SendFlowState, event: SendEvent): SendFlowSta
 		case 'save-finished': {
 			// After the job's ranks exited, only a checkpoint is news: "none within the timeout" says less than the exit.
 			if (state.saveFor !== event.sentAt || (event.checkpoint === null && !state.awaitingSave)) return state;
-			const status = saveFinishedStatus(event);
+			const status = state.drillJob ? drillStatus(event, state.drillJob) : saveFinishedStatus(event);
 			const where = event.checkpoint !== null && event.node ? ` on ${event.node}` : '';
 			return {...state, saveStatus: {...status, text: `${status.text}${where}`}, awaitingSave: false};
 		}

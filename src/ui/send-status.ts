@@ -49,6 +49,8 @@ export interface SaveFinished {
 	readonly note: string | null;
 	readonly seconds: number;
 	readonly timeoutS: number;
+	/** The checkpoint's write time from its files (first file's birth to last write); null: not measured. */
+	readonly writeS?: number | null;
 }
 
 /** What the save watch saw, as the reducer takes it: `outcome` of a send made at `sentAt`, `now` the time it came. */
@@ -68,6 +70,7 @@ export function saveFinished(
 		note: outcome.note,
 		seconds: Math.max(0, Math.round((now - sentAt) / 100) / 10),
 		timeoutS,
+		writeS: outcome.checkpoint?.writeS ?? null,
 	};
 }
 
@@ -83,6 +86,19 @@ export function saveFinishedStatus(event: SaveFinished): SaveStatus {
 	const name = printable(checkpoint);
 	if (event.attributed) return {text: `saved ${name} in ${seconds} s`, level: 'ok'};
 	return {text: `${name} in ${seconds} s${event.note ? ` — ${printable(event.note)}` : ''}`, level: 'warn'};
+}
+
+/**
+ * A drill's save (d): `NAME complete 3.1 s after the signal, written in 3.0 s`; the pane puts the job's verdict before
+ * it and its lead after (`drill ready: … ; --grace gives 30.0 s`), from the snapshot, which judges the fresh save.
+ */
+export function drillStatus(event: SaveFinished, job: string): SaveStatus {
+	if (event.checkpoint === null)
+		return {...saveFinishedStatus(event), text: `drill: ${saveFinishedStatus(event).text}`};
+	const written = event.writeS == null ? 'write time not measured' : `written in ${event.writeS.toFixed(1)} s`;
+	const text = `${printable(event.checkpoint)} complete ${event.seconds.toFixed(1)} s after the signal, ${written}`;
+	const note = event.attributed || !event.note ? '' : ` — ${printable(event.note)}`;
+	return {text: `${text}${note}`, level: event.attributed ? 'ok' : 'warn', drillJob: job};
 }
 
 /** An emergency signal's job ended before its checkpoint was seen. Most telling first: the pane cuts the line. */

@@ -95,7 +95,8 @@ export function onNodeKey(state: UiState, action: Action, context: KeyContext): 
 			return cursorAt({...state, marked}, at + 1, context.ranks);
 		}
 		case 'save':
-		case 'emergency': {
+		case 'emergency':
+		case 'drill': {
 			const target = targetOf(context.ranks, cursorIndex(state, context.ranks), state.marked);
 			// Said, not silently ignored: the user pressed a key that matters, and a confirm box would list no target.
 			if (target === null) {
@@ -107,7 +108,12 @@ export function onNodeKey(state: UiState, action: Action, context: KeyContext): 
 					},
 				};
 			}
-			return {...state, mode: 'confirm', scroll: 0, confirm: {action, choice: 'cancel', target}};
+			// A drill is a save whose outcome is judged: the save signal, the same box, its own words.
+			const confirm =
+				action === 'drill'
+					? {action: 'save' as const, drill: true, choice: 'cancel' as const, target}
+					: {action, choice: 'cancel' as const, target};
+			return {...state, mode: 'confirm', scroll: 0, confirm};
 		}
 		case 'choose-next':
 		case 'activate':

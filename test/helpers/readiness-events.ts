@@ -31,7 +31,7 @@ export interface ReadinessEvent {
 	readonly work_at_risk_s: number | null;
 }
 
-export function readinessEvents(stdout: string): ReadinessEvent[] {
+function readinessEvents(stdout: string): ReadinessEvent[] {
 	return stdout
 		.split('\n')
 		.filter(line => line.startsWith('{') && line.includes('"event":"readiness"'))

@@ -56,13 +56,14 @@ describe('keymap', () => {
 
 	test('--readonly removes every signal action from keys, help and bar, and nothing else', () => {
 		const acting = KEYMAP.filter(b => b.acts).map(b => b.action);
-		expect(acting.sort()).toEqual(['emergency', 'save']);
+		expect(acting.sort()).toEqual(['drill', 'emergency', 'save']);
 		for (const mode of ['main', 'confirm', 'result', 'help', 'analysis'] as Mode[]) {
 			expect(resolveKey('s', {}, mode, true)).toBeNull();
 			expect(resolveKey('e', {}, mode, true)).toBeNull();
+			expect(resolveKey('d', {}, mode, true)).toBeNull();
 		}
 		expect(resolveKey('q', {}, 'main', true)).toBe('quit');
-		expect(helpEntries(true).length).toBe(helpEntries(false).length - 2);
+		expect(helpEntries(true).length).toBe(helpEntries(false).length - 3);
 		expect(barHints('main', true).map(h => h.label)).toEqual([
 			'quit',
 			'mark',
@@ -72,7 +73,18 @@ describe('keymap', () => {
 			'detail',
 			'alerts',
 		]);
-		expect(barHints('main', false).map(h => h.key)).toEqual(['q', 's', 'e', 'space', '↑↓', 'a', '?', 'Enter', '[]']);
+		expect(barHints('main', false).map(h => h.key)).toEqual([
+			'q',
+			's',
+			'e',
+			'd',
+			'space',
+			'↑↓',
+			'a',
+			'?',
+			'Enter',
+			'[]',
+		]);
 	});
 
 	test("every mode's key bar comes from the keymap, most important first", () => {

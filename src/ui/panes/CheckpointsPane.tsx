@@ -10,6 +10,8 @@ import {headingCount, paneItems} from './checkpoint-sections.js';
 import {noCheckpointsText} from '../../format/checkpoints.js';
 import {printable} from '../../format/printable.js';
 import type {SaveStatus} from './save-status.js';
+import type {Readiness} from '../../core/readiness-types.js';
+import {leadClause} from '../../format/readiness.js';
 
 export type {SaveStatus};
 
@@ -20,6 +22,8 @@ export interface Props {
 	readonly now: number;
 	/** The last save request's progress, or null. */
 	readonly status?: SaveStatus | null;
+	/** A drill's job's readiness, judged with its fresh save: said after the status. */
+	readonly drillVerdict?: Readiness | null;
 	/** Saves seen landing since traintop started (snapshot.savesSeen): counted here, not listed as alerts. */
 	readonly savesSeen?: number;
 	readonly width: number;
@@ -34,7 +38,16 @@ export interface Props {
  * the timeline: each framework's group under a heading with its retention rule, newest first: step, age, size, kind,
  * PARTIAL and PRUNE NEXT marks, and "+N older" when the rows run out.
  */
-function CheckpointsPane({index, now, status = null, savesSeen = 0, width, height, compact = false}: Props) {
+function CheckpointsPane({
+	index,
+	now,
+	status = null,
+	drillVerdict = null,
+	savesSeen = 0,
+	width,
+	height,
+	compact = false,
+}: Props) {
 	const paint = usePaint();
 	if (height <= 0) return null;
 	const title = <Text bold>CHECKPOINTS</Text>;
@@ -43,7 +56,9 @@ function CheckpointsPane({index, now, status = null, savesSeen = 0, width, heigh
 		<Line width={width}>
 			<Text color={paint(LEVEL_COLOR[status.level])} bold={status.level !== 'ok'}>
 				{status.level === 'ok' ? '» ' : `${LEVEL_TAG[status.level]} `}
+				{status.drillJob ? `drill ${drillVerdict?.verdict ?? ''}: `.replace(' :', ':') : ''}
 				{status.text}
+				{drillVerdict ? `; ${leadClause(drillVerdict)}` : ''}
 			</Text>
 		</Line>
 	) : null;
@@ -144,6 +159,9 @@ export const checkpointsPane: PaneDefinition = {
 			index={snapshot.checkpoints}
 			now={snapshot.time}
 			status={saveStatus}
+			drillVerdict={
+				saveStatus?.drillJob ? (snapshot.readiness?.find(r => r.job === saveStatus.drillJob) ?? null) : null
+			}
 			savesSeen={snapshot.savesSeen}
 			width={box.width}
 			height={box.height}

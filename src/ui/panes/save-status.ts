@@ -13,4 +13,6 @@ export interface SaveStatus {
 	readonly text: string;
 	/** ok: in progress or done; warn: a save not surely the one asked for, or not watched; critical: none came. */
 	readonly level: Level;
+	/** A drill's save: the job (as its send named it) whose readiness verdict the pane says after the text. */
+	readonly drillJob?: string;
 }
