@@ -173,8 +173,9 @@ try {
 	for (const shot of shots) {
 		const session = shot.name;
 		const env = `PATH=${fakeDir}:${process.env.PATH} FAKE_NVSMI_SCENARIO=${shot.scenario} FAKE_NVSMI_FILL_MISSING=na TERM=xterm-256color`;
-		startTraintop(session, shot.columns, shot.rows, env);
-		await until(session, text => /RANKS 4/.test(text) && /step +\d+/.test(text));
+		// --grace 120: a cloud's two-minute notice, so that the ranks pane's readiness line has a lead to judge.
+		startTraintop(session, shot.columns, shot.rows, env, '--grace 120');
+		await until(session, text => /RANKS 4/.test(text) && /step +\d+/.test(text) && /saves take/.test(text));
 		// Some history for the sparklines, and a save or two on the timeline.
 		await sleep(12_000);
 		const size = `${shot.columns}x${shot.rows}`;
