@@ -23,6 +23,21 @@ function shapeError(message: Fields): string | null {
 	if (!isObject(snapshot.gpu) || typeof snapshot.gpu.status !== 'string') return 'at snapshot.gpu.status: a string';
 	if (!Array.isArray(snapshot.newAlerts)) return 'at snapshot.newAlerts: an array';
 	if (!Array.isArray(snapshot.events)) return 'at snapshot.events: an array';
+	return readinessError(snapshot.readiness);
+}
+
+const VERDICTS: ReadonlySet<unknown> = new Set(['ready', 'at-risk', 'not-ready', 'unknown']);
+
+/** Each job's readiness (a slow part: absent when unchanged), as the views read it: job, verdict, reasons. */
+function readinessError(readiness: unknown): string | null {
+	if (readiness === undefined) return null;
+	if (!Array.isArray(readiness)) return 'at snapshot.readiness: an array';
+	for (const [i, r] of readiness.entries()) {
+		if (!isObject(r) || !nonEmpty(r.job)) return `at snapshot.readiness[${i}].job: a non-empty string`;
+		if (!VERDICTS.has(r.verdict)) return `at snapshot.readiness[${i}].verdict: ready, at-risk, not-ready or unknown`;
+		if (!Array.isArray(r.reasons) || !r.reasons.every(isObject))
+			return `at snapshot.readiness[${i}].reasons: an array of objects`;
+	}
 	return null;
 }
 

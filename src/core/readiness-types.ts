@@ -47,6 +47,8 @@ export type ReadinessCode =
 	| 'batch-shell-only'
 	/** B: sends it to the shell, whose trap does something other than pass it on (requeue, cancel, exit). */
 	| 'shell-trap-no-forward'
+	/** B: sends it to the shell, and what the shell's trap does was not read (no batch script). */
+	| 'shell-trap-unread'
 	/** B: sends it to the shell, and the shell's trap passes it on with kill: the ranks get it if the trap names them. */
 	| 'shell-forwards'
 	/** The warning goes to the steps (no B:), so the batch shell's trap for it never runs. */

@@ -99,6 +99,8 @@ function routeReasons(
 		else if (trap === 'none' || trap === 'ignores')
 			reasons.push({code: 'batch-shell-only', effect: 'not-ready', signal});
 		else if (trap !== null) reasons.push({code: 'shell-trap-no-forward', effect: 'at-risk', signal, name: trap});
+		// Whether the shell passes it on is not known: never a guess either way.
+		else reasons.push({code: 'shell-trap-unread', effect: 'unknown', signal});
 		// The shell's trap decides; what a launcher does with a signal it never gets does not matter.
 		return {reasons, leadS, cutBy: null};
 	}

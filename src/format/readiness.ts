@@ -54,6 +54,8 @@ export function reasonText(r: ReadinessReason, workS: number | null): string {
 			return `B:${sig} goes to the batch shell alone, which has no trap for it: the ranks never see it`;
 		case 'shell-trap-no-forward':
 			return `B:${sig} goes to the batch shell, whose trap ${TRAP_WORDS[r.name ?? 'other'] ?? TRAP_WORDS.other} instead of passing it on`;
+		case 'shell-trap-unread':
+			return `B:${sig} goes to the batch shell alone, and what its trap does was not read (no batch script)`;
 		case 'shell-forwards':
 			return `B:${sig} goes to the batch shell, whose trap passes it on with kill (to the processes it names)`;
 		case 'shell-trap-unreached':

@@ -61,6 +61,8 @@ export function reasonText(part: ReadinessPart, reason: ReadinessReason): string
 			return `${directiveText(part)} sends ${signal} to the batch shell alone, and the script sets no trap for ${bare(signal)} that acts on it: the ranks never get it`;
 		case 'shell-trap-no-forward':
 			return `${directiveText(part)} sends ${signal} to the batch shell alone, and its trap ${TRAP_WORDS[reason.name ?? 'other'] ?? TRAP_WORDS.other}: the ranks never get it to save`;
+		case 'shell-trap-unread':
+			return `${directiveText(part)} sends ${signal} to the batch shell alone, and what its trap does was not read`;
 		case 'shell-forwards':
 			return `${directiveText(part)} sends ${signal} to the batch shell, whose trap passes it on with kill: the ranks get it if the trap names their processes`;
 		case 'shell-trap-unreached':

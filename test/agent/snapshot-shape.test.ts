@@ -31,6 +31,20 @@ describe('a snapshot message', () => {
 		[{snapshot: {...wire, gpu: {}}}, 'at snapshot.gpu.status: a string'],
 		[{snapshot: {...wire, newAlerts: {}}}, 'at snapshot.newAlerts: an array'],
 		[{snapshot: {...wire, events: undefined}}, 'at snapshot.events: an array'],
+		// Each job's readiness, a slow part the views read without looking: its shape, when it is there.
+		[{snapshot: {...wire, readiness: 5}}, 'at snapshot.readiness: an array'],
+		[
+			{snapshot: {...wire, readiness: [{verdict: 'ready', reasons: []}]}},
+			'at snapshot.readiness[0].job: a non-empty string',
+		],
+		[
+			{snapshot: {...wire, readiness: [{job: 'j', verdict: 'fine', reasons: []}]}},
+			'at snapshot.readiness[0].verdict: ready, at-risk, not-ready or unknown',
+		],
+		[
+			{snapshot: {...wire, readiness: [{job: 'j', verdict: 'ready', reasons: [1]}]}},
+			'at snapshot.readiness[0].reasons: an array of objects',
+		],
 	])('%j: not a message, the field named', (fields, why) => {
 		expect(parseAgentMessage(line({...message, ...fields}))).toEqual({ok: false, error: `not an agent message ${why}`});
 	});

@@ -126,6 +126,12 @@ describe('judgeReadiness: the batch shell', () => {
 		expect(reason(r, 'batch-shell-only')).toEqual({code: 'batch-shell-only', effect: 'not-ready', signal: 'SIGUSR1'});
 	});
 
+	test('B: to a shell whose trap was not read: unknown, never taken for one that passes it on', () => {
+		const r = judgeReadiness(input({job: usr1(2), path: warning(null)}));
+		expect(r.verdict).toBe('unknown');
+		expect(reason(r, 'shell-trap-unread')).toEqual({code: 'shell-trap-unread', effect: 'unknown', signal: 'SIGUSR1'});
+	});
+
 	test('B: to a shell that forwards it: a note, and the lead judged', () => {
 		const r = judgeReadiness(input({job: usr1(2), path: warning('forwards'), launcher: torchrun()}));
 		expect(r.verdict).toBe('ready');
