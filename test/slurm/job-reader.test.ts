@@ -88,8 +88,9 @@ describe.skipIf(unavailable !== null)('SlurmJobReader on a real SLURM', () => {
 			.map(line => line.trim().split(/\s+/));
 		expect(job.steps.map(step => [step.id, String(step.tasks), step.nodes]).sort()).toEqual(steps.sort());
 		expect(job.steps.find(step => step.id === `${jobId}.0`)).toMatchObject({tasks: 2, state: 'RUNNING'});
-		// The last #SBATCH --signal before the first command; the one after it does not count.
-		expect(job.warning).toEqual({signal: 'USR1', leadS: 60, batchOnly: true, from: 'batch script'});
+		// The last #SBATCH --signal before the first command; the one after it does not count. The script sets no trap
+		// for USR1: B: sends it to a batch shell that does nothing with it.
+		expect(job.warning).toEqual({signal: 'USR1', leadS: 60, batchOnly: true, from: 'batch script', shellTrap: 'none'});
 		expect(job.warningUnknown).toBeNull();
 	});
 
