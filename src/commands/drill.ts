@@ -19,7 +19,7 @@ import {drillWatch} from './drill-watch.js';
 import {noRanksText} from './ranks.js';
 import {confirm} from './signal.js';
 import {pickSignalPlan} from './signal-pick.js';
-import type {SignalPlan, TargetResult} from './signal-plan.js';
+import {planLines, type SignalPlan, type TargetResult} from './signal-plan.js';
 
 // `traintop drill`: a rehearsal of the save a preemption needs. It sends the save signal (never the emergency one)
 // to one job's ranks by `signal save --wait`'s route and gates, and never forces: where the save signal would kill
@@ -104,11 +104,7 @@ export async function runDrillCommand(o: DrillCommandOptions): Promise<number> {
 	if (plan.preview.length === 0) return refuse(`job ${String(plan.job.id)} has no ranks left`, {job: plan.job});
 	const blocked = blockers(jobs, signal, proc);
 	if (blocked.length > 0) return refuse(`${blocked.join('; ')} (a drill never forces)`, {job: plan.job});
-	say(plan.heading);
-	for (const line of plan.preview) say(`  ${line}`);
-	say(`route: ${plan.route}`);
-	for (const note of plan.notes) say(`note: ${note}`);
-	if (plan.wholeJob) say(`warning: ${wholeJobWarning(plan.wholeJob)}`);
+	for (const line of planLines(plan, wholeJobWarning)) say(line);
 	if (!o.yes) {
 		if (!o.interactive)
 			throw new UsageError(`drill: no terminal to confirm on; add --yes to send ${signal} to ${plan.reach}`);

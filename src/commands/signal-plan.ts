@@ -51,6 +51,17 @@ export interface SignalPlan {
 	};
 }
 
+/** What the plan will do, as `signal` and `drill` say it before they ask: the heading, each target, the route, notes. */
+export function planLines(plan: SignalPlan, wholeJobText: (end: WholeJobEnd) => string): string[] {
+	return [
+		plan.heading,
+		...plan.preview.map(line => `  ${line}`),
+		`route: ${plan.route}`,
+		...plan.notes.map(note => `note: ${note}`),
+		...(plan.wholeJob ? [`warning: ${wholeJobText(plan.wholeJob)}`] : []),
+	];
+}
+
 export interface PlanCommon {
 	readonly signal: SignalName;
 	/** `SIGUSR1 (save)`. */

@@ -16,7 +16,7 @@ import {procReader} from '../system/procfs.js';
 import {noRanksText} from './ranks.js';
 import {pickSignalPlan} from './signal-pick.js';
 import type {ScheduledJob} from '../scheduler/task.js';
-import type {SignalPlan, TargetResult} from './signal-plan.js';
+import {planLines, type SignalPlan, type TargetResult} from './signal-plan.js';
 
 /** `save` and `emergency` name the configured signals; anything else must be a signal name. */
 function resolveAction(
@@ -179,11 +179,7 @@ async function carryOut(
 		return EXIT.actionRefused;
 	}
 
-	say(plan.heading);
-	for (const line of plan.preview) say(`  ${line}`);
-	say(`route: ${plan.route}`);
-	for (const note of plan.notes) say(`note: ${note}`);
-	if (plan.wholeJob) say(`warning: ${wholeJobWarning(plan.wholeJob)}`);
+	for (const line of planLines(plan, wholeJobWarning)) say(line);
 	if (!o.yes) {
 		if (!o.interactive) {
 			throw new UsageError(`signal: no terminal to confirm on; add --yes to send ${signal} to ${plan.reach}`);

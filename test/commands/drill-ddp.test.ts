@@ -3,6 +3,7 @@ import {mkdtemp, rm} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, expect, test} from 'vitest';
+import {alive} from '../helpers/fleet-nodes.js';
 import {type DdpJob, startDdpJob} from '../helpers/ddp-job.js';
 import {requireBuild} from '../helpers/dist.js';
 import {runCli} from '../helpers/run-cli.js';
@@ -32,15 +33,6 @@ interface DrillJson {
 	write_s: number;
 	readiness: {verdict: string; reasons: {code: string; text: string}[]; save_s: {max: number; samples: number}};
 }
-
-const alive = (pid: number): boolean => {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch {
-		return false;
-	}
-};
 
 test('the drill on a real DDP job: its write time within 1 s of the job’s own, ready with --grace 30, the job goes on', async () => {
 	requireBuild();
