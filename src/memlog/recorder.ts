@@ -149,7 +149,7 @@ export class MemoryLogRecorder {
 	/**
 	 * Writes the held records oldest first, each removed only once it is written (false when one failed): a disk that fills up (or is still
 	 * full) keeps the rest for the next record's turn, so a full spell costs no record while it lasts under
-	 * HELD_RECORDS log intervals (only a torn fragment of the one that hit the full disk stays in the file).
+	 * HELD_RECORDS log intervals (the one that hit the full disk is finished where the kernel stopped taking it).
 	 */
 	#writeHeld(writer: MemoryLogWriter): boolean {
 		try {

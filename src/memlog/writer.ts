@@ -16,7 +16,8 @@ import type {LogRecord} from './record.js';
  * - If the file ends in such a torn line, a newline is written first so the next record starts on a
  *   line of its own instead of being glued to the fragment (readers skip the fragment and count it).
  *   A failed append (a full disk: the kernel took the head of the line, then ENOSPC) leaves the same torn
- *   tail, so the check runs again before the next append after any failure, not only at open.
+ *   tail: the same record appended again goes on from where the kernel stopped (nothing else was appended since),
+ *   else the check runs again before the next append after any failure, not only at open.
  */
 /** The sticky bit (S_ISVTX): in such a directory only a file's owner may rename or delete it. */
 const STICKY = 0o1000;
@@ -40,6 +41,8 @@ export class MemoryLogWriter {
 	#fd: number | null;
 	/** The last append failed: the file may end in part of that record. */
 	#maybeTorn = false;
+	/** The line a failed append left cut, how much of it the file took, and the file's size just after. */
+	#torn: {readonly line: Buffer; readonly offset: number; readonly size: number} | null = null;
 
 	// biome-ignore lint/style/useConsistentMemberAccessibility: a constructor has no #private form; open() is the one way in.
 	private constructor(path: string, fd: number) {
@@ -110,17 +113,29 @@ export class MemoryLogWriter {
 	append(record: LogRecord): void {
 		if (this.#fd === null) throw new Error(`memory log ${this.path} is closed`);
 		const line = Buffer.from(`${JSON.stringify(record)}\n`);
+		// The same record again after a full disk took its head: go on from where the kernel stopped. Repairing the tail
+		// instead would keep that head as a line of its own, and a head cut just before its newline is the whole record,
+		// which the retry then wrote a second time.
+		let offset = this.#resumeAt(line);
 		try {
-			if (this.#maybeTorn) this.#repairTornTail();
+			if (offset === 0 && this.#maybeTorn) this.#repairTornTail();
 			// A regular file takes the whole line in one write; the loop only matters on a nearly full
 			// disk, where the kernel may accept part of it.
-			let offset = 0;
 			while (offset < line.length) offset += writeSync(this.#fd, line, offset);
 			this.#maybeTorn = false;
+			this.#torn = null;
 		} catch (error) {
 			this.#maybeTorn = true;
+			this.#torn = offset > 0 ? {line, offset, size: fstatSync(this.#fd).size} : null;
 			throw error;
 		}
+	}
+
+	/** Where to start writing `line`: after the head a failed append left, when nothing was appended since; else 0. */
+	#resumeAt(line: Buffer): number {
+		const torn = this.#torn;
+		if (torn === null || !torn.line.equals(line)) return 0;
+		return fstatSync(this.#fd!).size === torn.size ? torn.offset : 0;
 	}
 
 	/**

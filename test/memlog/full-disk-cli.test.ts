@@ -6,8 +6,9 @@ import {fillUntilFull, smallTmpfsForThisFile} from '../helpers/small-tmpfs.js';
 
 // The disk under the memory log fills while a real `traintop --headless` writes it, stays full for several records,
 // then is freed. Before, every record made while it was full was lost (64 KiB tmpfs, 12 s full: 23 records emitted,
-// 12 logged); now they are kept in memory and written once space returns, and only the torn head of the record that
-// hit the full disk stays in the file as a fragment readers skip. A real 64 KiB tmpfs (mounting needs root).
+// 12 logged); now they are kept in memory and written once space returns, the record that hit the full disk finished
+// from where the kernel stopped taking it (a head cut just before its newline was once written a second time). A real
+// 64 KiB tmpfs (mounting needs root).
 
 const tmpfs = smallTmpfsForThisFile('64k', 'traintop-fulldisk-cli-');
 

@@ -57,3 +57,36 @@ test('after a full disk tore a record, the next record starts a line of its own 
 	expect(fragments.length).toBeGreaterThanOrEqual(1);
 	for (const fragment of fragments) expect(fragment.startsWith('{"timestamp":')).toBe(true);
 });
+
+test('the record a full disk tore, appended again once there is room, is finished where it was cut: once, no fragment', context => {
+	const mount = tmpfs.dir;
+	if (mount === null) return context.skip(tmpfs.why);
+	const file = path.join(mount, 'traintop-memory-again.jsonl');
+	const writer = MemoryLogWriter.open(file);
+	writer.append(plainRecord(0));
+	const filler = path.join(mount, 'filler-again');
+	fillUntilFull(filler, 4096);
+	let torn: LogRecord | null = null;
+	for (let seq = 1; torn === null && seq < 100; seq++) {
+		try {
+			writer.append(plainRecord(seq));
+		} catch {
+			torn = plainRecord(seq);
+		}
+	}
+	expect(torn).not.toBeNull();
+	expect(readFileSync(file, 'utf8').endsWith('\n')).toBe(false);
+	// Still full: the same record fails again, and takes nothing more.
+	expect(() => writer.append(torn!)).toThrow(/ENOSPC/);
+	rmSync(filler);
+	// As the recorder does: the held record first, then the next one.
+	writer.append(torn!);
+	writer.append(plainRecord(1000));
+	writer.close();
+	const lines = readFileSync(file, 'utf8').split('\n');
+	expect(lines.at(-1)).toBe('');
+	const timestamps = lines.slice(0, -1).map(line => (JSON.parse(line) as LogRecord).timestamp);
+	expect(timestamps.at(-2)).toBe(torn!.timestamp);
+	expect(timestamps.at(-1)).toBe(plainRecord(1000).timestamp);
+	expect(new Set(timestamps).size).toBe(timestamps.length);
+});
