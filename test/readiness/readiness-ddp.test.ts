@@ -50,6 +50,9 @@ describe('readiness of a real DDP job', () => {
 		expect(logged).toBeDefined();
 		expect(Math.abs((ready.save_s?.max ?? 0) - (logged?.writeS ?? 0))).toBeLessThan(1);
 		expect(ready.save_s?.max).toBeGreaterThan(1.5);
+		console.log(
+			`DDP readiness, 2 s saves: ${ready.verdict}; save_s ${JSON.stringify(ready.save_s)}, job's log ${logged?.writeS} s`,
+		);
 		expect(run.stderr()).toMatch(
 			/readiness torch\.distributed\.run:\d+: ready — every rank handles SIGTERM \(2\); saves take/,
 		);
@@ -66,6 +69,7 @@ describe('readiness of a real DDP job', () => {
 		const logged = ddp.saves().find(save => save.name === over?.name);
 		expect(Math.abs((over?.seconds ?? 0) - (logged?.writeS ?? 0))).toBeLessThan(1);
 		expect(over?.text).toMatch(/^the slowest save took 4\d s \(ckpt_step\d+\.pt\), longer than the 30 s it gets$/);
+		console.log(`DDP readiness, 40 s saves: ${atRisk.verdict}; ${over?.seconds} s read, ${logged?.writeS} s logged`);
 	}, 240_000);
 
 	it.concurrent('a rank started without a SIGTERM handler: not-ready, naming the rank', async context => {

@@ -61,6 +61,7 @@ describe.skipIf(unavailable !== null)('readiness under SLURM', () => {
 		expect(over?.seconds).toBeLessThan(45);
 		expect(over?.text).toMatch(/^the slowest save took \d+ s \(ckpt_step\d+\.pt\), longer than the 30 s it gets$/);
 		expect(run.stderr()).toMatch(new RegExp(`readiness slurm:${id}\\.0: at-risk — the slowest save took`));
+		console.log(`SLURM readiness, --signal=USR1@30: ${atRisk.verdict}; ${over?.text}`);
 	}, 240_000);
 
 	it.concurrent('B:TERM@120 with the handler only in the ranks: not-ready, the ranks never see it', async context => {
