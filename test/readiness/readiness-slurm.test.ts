@@ -60,7 +60,9 @@ describe.skipIf(unavailable !== null)('readiness under SLURM', () => {
 		expect(over?.seconds).toBeGreaterThan(39);
 		expect(over?.seconds).toBeLessThan(45);
 		expect(over?.text).toMatch(/^the slowest save took \d+ s \(ckpt_step\d+\.pt\), longer than the 30 s it gets$/);
-		expect(run.stderr()).toMatch(new RegExp(`readiness slurm:${id}\\.0: at-risk — the slowest save took`));
+		// Its line on stderr, a pipe of its own, read in its own time.
+		const line = new RegExp(`readiness slurm:${id}\\.0: at-risk — the slowest save took`);
+		await run.waitFor(o => line.test(o.stderr), 30_000);
 		console.log(`SLURM readiness, --signal=USR1@30: ${atRisk.verdict}; ${over?.text}`);
 	}, 240_000);
 
