@@ -11,7 +11,7 @@ import {procReader} from '../system/procfs.js';
 // the attribution are `signal --wait`'s (signal-watch.ts, checkpoints/signal-saves.ts), with one step more: the run
 // dir is scanned again right before the signal goes. A file event is debounced and scanned a moment later, so a
 // periodic save completed just before the signal could still be missing from the watcher's index when it is sent,
-// and then count as new (the known limit of save attribution, test/e2e/ddp-real.test.ts). Scanned right before,
+// and then count as new (the TUI's send scans first too: session/actions.ts). Scanned right before,
 // every save complete by then is one the signal did not ask for: the drill's answer is a save that completes after.
 
 export interface DrillWatch {

@@ -66,6 +66,24 @@ export function expectationOf(signal: SignalName, settings: Settings): SaveExpec
 	return signal === settings.emergencySignal ? 'emergency' : null;
 }
 
+/** Longest the send waits for that scan: a huge run dir's rescan must not hold an emergency signal back. */
+const SCAN_BEFORE_SEND_MS = 1000;
+
+async function scannedBeforeSend(checkpoints: CheckpointWatcher): Promise<void> {
+	let timer: NodeJS.Timeout | undefined;
+	const capped = new Promise<void>(resolve => {
+		timer = setTimeout(resolve, SCAN_BEFORE_SEND_MS);
+	});
+	await Promise.race([
+		checkpoints.rescan().then(
+			() => undefined,
+			() => undefined,
+		),
+		capped,
+	]);
+	clearTimeout(timer);
+}
+
 export function sessionActions({settings, proc, checkpoints, logPath}: ActionSources): SessionActions {
 	return {
 		signalOf: action => (action === 'save' ? settings.saveSignal : settings.emergencySignal),
@@ -73,6 +91,9 @@ export function sessionActions({settings, proc, checkpoints, logPath}: ActionSou
 		send: async (signal, job, pids, expect) => {
 			const chosen = pids && new Set(pids);
 			const targets = chosen ? {...job, ranks: job.ranks.filter(r => chosen.has(r.pid))} : job;
+			// The run dir scanned right before the signal goes: a save completed a moment before (its file event still
+			// debounced) would otherwise be new to the watch and taken for the one asked for.
+			if (checkpoints) await scannedBeforeSend(checkpoints);
 			const at = Date.now();
 			const {results} = sendSignal({job: targets, signal, force: false, proc});
 			// The watcher's kinds follow what was sent (checkpoints/signal-saves.ts); here too when an agent sends.

@@ -70,10 +70,8 @@ test(
 
 			// 1. The TUI's `s` a third of the way in: the confirm box, → Enter sends; the pane confirms a manual save.
 			await term.until(() => periodic() >= third(1), 'a third of the periodic saves', SOAK_S * 10_000);
-			// As a user does, once the screen shows that save: sent before traintop had seen a periodic save written a
-			// moment earlier, the signal took it (on the cadence, written within the clock slack of "after the signal")
-			// for a save that may be its answer, and settled on it before its own save a step later. A known limit of
-			// save attribution; this test is about the saves traintop sees coming after its signal.
+			// As a user does, once the screen shows that save. (The send scans the run dir right before the signal goes, so
+			// a save written a moment earlier is not taken for its answer either: test/session/scan-before-send.test.ts.)
 			const lastPeriodic =
 				job
 					.saves()
