@@ -113,11 +113,13 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
 		arguments: {paths: 'dirs'},
 	},
 	preflight: {
-		summary: "before launch: the DataLoader's host RAM against this node's, GPUs, disk for the next saves",
+		summary:
+			"before launch: the DataLoader's host RAM against this node's, GPUs, disk for the next saves, preemption readiness",
 		usage: [
 			'traintop preflight [RUN_DIR] [--train-config FILE] [--preflight-keys K=PATH,…]',
 			'                   [--workers N] [--prefetch-factor N] [--batch-size N]',
 			'                   [--sample-shape CxHxW] [--dtype T] [--nproc-per-node N]',
+			'                   [--batch-script FILE] [--run-dir DIR] [--grace S]',
 		],
 		notes: [
 			"Run it on the node the job will run on (in the batch script, before srun): this machine's RAM is what it judges. Exit 4 when it will not fit, or when it is tight with --fail-on-breach.",
