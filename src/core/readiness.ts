@@ -147,6 +147,7 @@ function saveReasons(
 		reasons.push({
 			code: 'lead',
 			effect: 'fact',
+			signal: input.path.signal,
 			seconds: leadS,
 			...(leadFrom ? {name: leadFrom} : {}),
 			// The launcher's own limit is shorter than the notice: the words name it.

@@ -17,7 +17,7 @@ const TRAP_WORDS: Readonly<Record<string, string>> = {
 	requeues: 'requeues the job',
 	cancels: 'cancels the job',
 	ends: 'ends the batch shell',
-	other: 'runs a command that does not pass it on',
+	other: 'runs a command other than kill',
 };
 
 const LEAD_WORDS: Readonly<Record<string, (s: string, signal: string) => string>> = {
@@ -53,7 +53,7 @@ export function reasonText(r: ReadinessReason, workS: number | null): string {
 		case 'batch-shell-only':
 			return `B:${sig} goes to the batch shell alone, which has no trap for it: the ranks never see it`;
 		case 'shell-trap-no-forward':
-			return `B:${sig} goes to the batch shell, whose trap ${TRAP_WORDS[r.name ?? 'other'] ?? TRAP_WORDS.other} instead of passing it on`;
+			return `B:${sig} goes to the batch shell, whose trap ${TRAP_WORDS[r.name ?? 'other'] ?? TRAP_WORDS.other}: the ranks may never get it`;
 		case 'shell-trap-unread':
 			return `B:${sig} goes to the batch shell alone, and what its trap does was not read (no batch script)`;
 		case 'shell-forwards':

@@ -65,7 +65,7 @@ describe('judgeReadiness: the ranks', () => {
 		expect(r.reasons).toEqual([
 			{code: 'handlers', effect: 'fact', signal: 'SIGTERM', count: 2},
 			{code: 'save-time', effect: 'fact', seconds: 10, limitS: 12, count: 4},
-			{code: 'lead', effect: 'fact', seconds: 120, name: 'grace'},
+			{code: 'lead', effect: 'fact', signal: 'SIGTERM', seconds: 120, name: 'grace'},
 			{code: 'work-since-save', effect: 'fact', limitS: 1800},
 		]);
 		expect(r.leadS).toBe(120);
@@ -136,7 +136,13 @@ describe('judgeReadiness: the batch shell', () => {
 		const r = judgeReadiness(input({job: usr1(2), path: warning('forwards'), launcher: torchrun()}));
 		expect(r.verdict).toBe('ready');
 		expect(reason(r, 'shell-forwards')).toEqual({code: 'shell-forwards', effect: 'note', signal: 'SIGUSR1'});
-		expect(reason(r, 'lead')).toEqual({code: 'lead', effect: 'fact', seconds: 120, name: 'scheduler-warning'});
+		expect(reason(r, 'lead')).toEqual({
+			code: 'lead',
+			effect: 'fact',
+			signal: 'SIGUSR1',
+			seconds: 120,
+			name: 'scheduler-warning',
+		});
 		// The shell's trap decides: the launcher's own kill delay is not weighed on this route.
 		expect(codes(r)).not.toContain('launcher-kills');
 		expect(r.leadS).toBe(120);
@@ -181,14 +187,21 @@ describe('judgeReadiness: the launcher', () => {
 			source: 'torch 2.11 torch/distributed/elastic/multiprocessing/api.py',
 			seconds: 30,
 		});
-		expect(reason(r, 'lead')).toEqual({code: 'lead', effect: 'fact', seconds: 30, name: 'grace', source: 'torchrun'});
+		expect(reason(r, 'lead')).toEqual({
+			code: 'lead',
+			effect: 'fact',
+			signal: 'SIGTERM',
+			seconds: 30,
+			name: 'grace',
+			source: 'torchrun',
+		});
 		expect(r.verdict).toBe('ready');
 	});
 
 	test('under a 20 s lead the launcher does not cut it', () => {
 		const r = judgeReadiness(input({launcher: torchrun(), path: {...TASKS_GRACE, leadS: 20}}));
 		expect(r.leadS).toBe(20);
-		expect(reason(r, 'lead')).toEqual({code: 'lead', effect: 'fact', seconds: 20, name: 'grace'});
+		expect(reason(r, 'lead')).toEqual({code: 'lead', effect: 'fact', signal: 'SIGTERM', seconds: 20, name: 'grace'});
 		expect(reason(r, 'launcher-kills')?.seconds).toBe(30);
 	});
 

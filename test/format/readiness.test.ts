@@ -49,7 +49,7 @@ describe('reasonText', () => {
 			'B:USR1 goes to the batch shell alone, which has no trap for it: the ranks never see it',
 		);
 		expect(words({code: 'shell-trap-no-forward', effect: 'at-risk', signal: 'SIGUSR1', name: 'requeues'})).toBe(
-			'B:USR1 goes to the batch shell, whose trap requeues the job instead of passing it on',
+			'B:USR1 goes to the batch shell, whose trap requeues the job: the ranks may never get it',
 		);
 	});
 

@@ -107,12 +107,15 @@ describe.skipIf(unavailable !== null)('the SLURM job in traintop, against a real
 		});
 		expect(record?.job?.steps).toEqual(expect.arrayContaining([expect.objectContaining({id: `${id}.0`, tasks: 2})]));
 		expect(record?.time_at_risk?.text).toMatch(/^time limit in [23] min; /);
-		expect(run.stderr()).toMatch(
-			new RegExp(
-				`SLURM job ${id} tt-view · RUNNING · root · debug · nodes ${cluster.node} · 2 tasks · restart 0, requeueable; time .* of 3 m 00 s`,
-			),
+		// The same report's lines on stderr: a pipe of its own, read in its own time (CI once read it first).
+		const head = new RegExp(
+			`SLURM job ${id} tt-view · RUNNING · root · debug · nodes ${cluster.node} · 2 tasks · restart 0, requeueable; time .* of 3 m 00 s`,
 		);
-		expect(run.stderr()).toContain('warning SIGUSR1 to the batch shell 1 m 00 s before the end (batch script)');
+		await run.waitFor(o => head.test(o.stderr), 30_000);
+		await run.waitFor(
+			o => o.stderr.includes('warning SIGUSR1 to the batch shell 1 m 00 s before the end (batch script)'),
+			30_000,
+		);
 
 		// `traintop ranks --slurm-job J`: that job's ranks only, its two tasks.
 		// Room for a loaded machine: the CLI's default 15 s was seen to run out at a load of 100.
