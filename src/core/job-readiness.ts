@@ -101,5 +101,11 @@ export function readinessOfJobs(
 	const next = jobs
 		.filter(job => job.id !== scanning)
 		.map(job => jobReadiness(job, parts.ranks, parts.checkpoints, parts.scheduler, options, now));
-	return previous !== null && JSON.stringify(previous) === JSON.stringify(next) ? previous : next;
+	const key = JSON.stringify(next);
+	if (previous !== null && KEYS.get(previous) === key) return previous;
+	KEYS.set(next, key);
+	return next;
 }
+
+/** Each published array's text, so that a tick compares one new text, not two (the previous is made once). */
+const KEYS = new WeakMap<readonly Readiness[], string>();

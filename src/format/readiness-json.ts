@@ -9,10 +9,12 @@ const round = (seconds: number): number => Math.round(seconds * 10) / 10;
 const ms = (seconds: number): number => Math.round(seconds * 1000) / 1000;
 
 function reasonJson(r: ReadinessReason, work: number | null): Record<string, unknown> {
+	return {code: r.code, effect: r.effect, text: reasonText(r, work), ...reasonFigures(r)};
+}
+
+/** A reason's figures as every JSON output writes them (snake_case, those it has); the words are the caller's. */
+export function reasonFigures(r: ReadinessReason): Record<string, unknown> {
 	return {
-		code: r.code,
-		effect: r.effect,
-		text: reasonText(r, work),
 		...(r.signal === undefined ? {} : {signal: r.signal}),
 		...(r.rank === undefined ? {} : {rank: r.rank}),
 		...(r.pid === undefined ? {} : {pid: r.pid}),

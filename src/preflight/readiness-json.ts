@@ -1,20 +1,14 @@
 import type {ReadinessReason} from '../core/readiness-types.js';
 import type {ReadinessPart} from './readiness.js';
 import {handlersNote, reasonText} from './readiness-words.js';
+import {reasonFigures} from '../format/readiness-json.js';
 
 // `preflight --json`'s `readiness` object (docs/preflight.md): the verdict, each reason as its code, effect, words and
 // figures (snake_case), the save times and the lead; what it was read from. Before launch the ranks' handlers are
 // not known: `handlers` is null and `handlers_note` says where they are read.
 
 function reasonJson(part: ReadinessPart, reason: ReadinessReason) {
-	const {code, effect, signal, rank, pid, count, seconds, limitS, name, source, exitCode} = reason;
-	const figures = {signal, rank, pid, count, exit_code: exitCode, seconds, limit_s: limitS, name, source};
-	return {
-		code,
-		effect,
-		text: reasonText(part, reason),
-		...Object.fromEntries(Object.entries(figures).filter(([, value]) => value !== undefined)),
-	};
+	return {code: reason.code, effect: reason.effect, text: reasonText(part, reason), ...reasonFigures(reason)};
 }
 
 export function readinessJson(part: ReadinessPart) {

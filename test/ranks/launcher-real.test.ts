@@ -22,8 +22,14 @@ afterEach(async () => {
 	dir = null;
 });
 
-/** Samples until the job's launcher shows a handler for SIGTERM (torch installs it as it starts the ranks). */
-async function agentJob(sampler: RankSampler, launcherPid: number): Promise<Job> {
+/** The real discovery under torchrun's agent, sampled until its launcher shows a handler for SIGTERM (torch installs it as it starts the ranks). */
+async function agentJob(launcherPid: number): Promise<Job> {
+	const sampler = new RankSampler({
+		proc: procReader(),
+		selector: {kind: 'pid', pid: launcherPid},
+		host: hostname(),
+		rescanEveryMs: 0,
+	});
 	const deadline = Date.now() + 120_000;
 	let last: RankSet | null = null;
 	for (;;) {
@@ -40,13 +46,7 @@ test('real torchrun: launcherFacts names torchrun with the agent pid and its own
 	dir = await mkdtemp(path.join(tmpdir(), 'traintop-launcher-'));
 	job = startDdpJob(dir, {saveEvery: 50, stepSeconds: 0.05});
 	await job.ranks();
-	const sampler = new RankSampler({
-		proc: procReader(),
-		selector: {kind: 'pid', pid: job.launcherPid},
-		host: hostname(),
-		rescanEveryMs: 0,
-	});
-	const found = await agentJob(sampler, job.launcherPid);
+	const found = await agentJob(job.launcherPid);
 	expect(found.identity).toBe('elastic');
 	expect(found.launcher?.cmd).toContain('-m torch.distributed.run');
 
@@ -76,13 +76,7 @@ test('real torchrun with TORCH_ELASTIC_SHUTDOWN_TIMEOUT=120: torch 1.13 does not
 		else process.env.TORCH_ELASTIC_SHUTDOWN_TIMEOUT = before;
 	}
 	await job.ranks();
-	const sampler = new RankSampler({
-		proc: procReader(),
-		selector: {kind: 'pid', pid: job.launcherPid},
-		host: hostname(),
-		rescanEveryMs: 0,
-	});
-	const found = await agentJob(sampler, job.launcherPid);
+	const found = await agentJob(job.launcherPid);
 	expect(found.launcher?.variables).toEqual({TORCH_ELASTIC_SHUTDOWN_TIMEOUT: '120'});
 	expect(found.launcher?.reads).toEqual([]);
 	const facts = launcherFacts(found);

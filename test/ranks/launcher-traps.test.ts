@@ -3,6 +3,7 @@ import type {Job, LauncherProcess, SignalState} from '../../src/core/types.js';
 import {checkedWireValue} from '../../src/agent/wire-values.js';
 import {judgeReadiness} from '../../src/core/readiness.js';
 import {launcherFacts, launcherFromCommand} from '../../src/ranks/launcher-traps.js';
+import {job as jobOf} from '../core/job-data.js';
 
 // What each launcher does with a signal, as its code says (docs/launchers.md): torch 1.13 to main
 // torch/distributed/elastic/multiprocessing/api.py and torch/distributed/run.py (pytorch 0580428), DeepSpeed 0.16.5
@@ -19,19 +20,9 @@ const state = (disposition: SignalState['disposition']): SignalState => ({
 	terminatesByDefault: true,
 });
 
+/** A job of no ranks under this launcher (test/core/job-data.ts's torchrun job otherwise). */
 function job(launcher: LauncherProcess | null, identity: Job['identity'] = 'elastic'): Job {
-	return {
-		id: 'j',
-		identity,
-		launcher,
-		ranks: [],
-		worldSize: 2,
-		localWorldSize: 2,
-		allLocalRanksPresent: true,
-		runDir: null,
-		cwd: null,
-		task: null,
-	} as unknown as Job;
+	return {...jobOf('j', 0), identity, launcher};
 }
 
 describe('torch elastic agent', () => {
