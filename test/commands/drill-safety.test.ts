@@ -22,11 +22,12 @@ beforeEach(() => {
 	mkdirSync(runDir);
 	launcher = startRankLauncher(scratch);
 });
+// The launcher's ranks end on its stop; a loaded machine once needed longer than the default 30 s hook time.
 afterEach(async () => {
 	await launcher?.stop();
 	launcher = null;
 	rmSync(scratch, {recursive: true, force: true});
-});
+}, 90_000);
 
 function rankEnv(rank: number): NodeJS.ProcessEnv {
 	return {
