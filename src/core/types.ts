@@ -25,6 +25,7 @@ export type {
 import type {SchedulerState} from '../scheduler/types.js';
 import type {DeadlineRisk} from './deadline-risk.js';
 import type {Readiness} from './readiness-types.js';
+import type {JobProgress, NcclRasState} from './progress-types.js';
 import type {CheckpointIndex} from './checkpoint-types.js';
 import type {Level} from './level.js';
 
@@ -228,6 +229,13 @@ export interface Snapshot {
 	 * from an older agent's snapshots.
 	 */
 	readonly readiness?: readonly Readiness[];
+	/**
+	 * Each job's progress (core/progress.ts): progressing, stalled or hung, the odd rank out and the ranks waiting for
+	 * it. Absent from an older agent's snapshots.
+	 */
+	readonly progress?: readonly JobProgress[];
+	/** NCCL's RAS service on this node, when it was asked (system/nccl-ras-poller.ts); absent or null: not asked. */
+	readonly ncclRas?: NcclRasState | null;
 	readonly metrics: Readonly<Record<MetricId, MetricStatus>>;
 	/** Level changes of this tick only. */
 	readonly newAlerts: readonly Alert[];

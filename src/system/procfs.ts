@@ -143,6 +143,8 @@ export interface ProcReader {
 	 * launcher's installed code (ranks/launcher-code.ts). Optional, as cgroup; null when unreadable or `..` is in it.
 	 */
 	file?(pid: number, name: string): string | null;
+	/** The thread ids of a process (/proc/PID/task); null when unreadable. Optional, as cgroup. */
+	tasks?(pid: number): number[] | null;
 }
 
 /**
@@ -221,6 +223,15 @@ export function procReader(root = '/proc'): ProcReader {
 		},
 		file(pid, name) {
 			return name.split('/').includes('..') ? null : read(pid, name);
+		},
+		tasks(pid) {
+			try {
+				return readdirSync(path.join(root, String(pid), 'task'))
+					.filter(name => /^\d+$/.test(name))
+					.map(Number);
+			} catch {
+				return null;
+			}
 		},
 	};
 }
