@@ -66,6 +66,11 @@ export const settingsShape = {
 		.number({error: 'must be a number of seconds'})
 		.gt(0, 'must be above 0 (seconds)')
 		.max(31_536_000, 'must be at most 31536000 (seconds)'),
+	hangAfter: seconds(1, 86_400),
+	progressFile: z.string({error: 'must be a file path (string)'}).min(1, 'must not be empty'),
+	ncclRas: z
+		.string({error: 'must be HOST:PORT or off'})
+		.refine(text => text === 'off' || /^[^\s:]+:\d{1,5}$/.test(text), 'must be HOST:PORT (127.0.0.1:28028) or off'),
 } as const;
 
 /** What a config file may hold: any subset of the settings, and nothing else. */
@@ -110,6 +115,12 @@ export interface Settings {
 	readonly grace: number | null;
 	/** Seconds of training the user accepts losing to a preemption; null: twice the save cadence. */
 	readonly maxWorkAtRisk: number | null;
+	/** Seconds without progress before a job is stalled (at least 3 × its step time). */
+	readonly hangAfter: number;
+	/** A log file the job appends to as it trains, read as a progress signal; null: none named. */
+	readonly progressFile: string | null;
+	/** Where NCCL's RAS service answers (HOST:PORT), or 'off'. */
+	readonly ncclRas: string;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -135,6 +146,9 @@ export const DEFAULT_SETTINGS: Settings = {
 	timeout: 60,
 	grace: null,
 	maxWorkAtRisk: null,
+	hangAfter: 300,
+	progressFile: null,
+	ncclRas: '127.0.0.1:28028',
 };
 
 export const DEFAULT_LOG_FILE_NAME = 'traintop-memory.jsonl';
