@@ -10,6 +10,8 @@ import {gpuMetricId} from './metric-id.js';
 import {ramAgainstLimit} from './ram-limit.js';
 import {deadlineRisk} from './deadline-risk.js';
 import {NO_READINESS_OPTIONS, readinessOfJobs} from './job-readiness.js';
+import {DEFAULT_HANG_AFTER_S, ProgressJudge} from './progress.js';
+import type {RankWaits} from './progress-types.js';
 import {NO_GPU_PROCESSES} from './types.js';
 import type {Alert, GpuProcessTable, HostMemory, MetricId, MetricStatus, RankSet, Snapshot} from './types.js';
 
@@ -39,6 +41,8 @@ export class Monitor {
 	#ranks: RankSet | null = null;
 	#ranksError: string | null = null;
 	#ranksReadAt = -Infinity;
+	#waits: RankWaits | null = null;
+	readonly #progress: ProgressJudge;
 	#tickCount = 0;
 	#timer: NodeJS.Timeout | null = null;
 	#unsubscribe: (() => void)[] = [];
@@ -50,6 +54,7 @@ export class Monitor {
 		this.#now = options.now ?? Date.now;
 		this.#events = new JobEventLog(options.recentEventLimit ?? 50);
 		this.#markers = new RingBuffer(options.markerLimit ?? 1000);
+		this.#progress = new ProgressJudge(options.progress ?? {hangAfterS: DEFAULT_HANG_AFTER_S});
 	}
 
 	getSnapshot(): Snapshot | null {
@@ -193,6 +198,7 @@ export class Monitor {
 		if (life.readSchedulerNow) sources.scheduler?.refresh?.();
 		for (const marker of [...newAlerts.map(alertMarker), ...life.events.map(eventMarker)])
 			if (marker) this.#markers.push(marker);
+		const ncclRas = sources.ncclRas?.current() ?? null;
 		const snapshot: Snapshot = {
 			time,
 			host: this.#options.host,
@@ -214,6 +220,17 @@ export class Monitor {
 				time,
 				this.#snapshot?.readiness ?? null,
 			),
+			// Each job's progress, judged at each rank scan (the same array in between: a slow part of the agent stream).
+			progress: this.#progress.judge({
+				ranks: this.#ranks,
+				waits: this.#waits,
+				steps: sources.readSteps?.(life.checkpoints) ?? [],
+				gpu,
+				gpuProcesses,
+				ras: ncclRas,
+				now: time,
+			}),
+			ncclRas,
 			ranksError: this.#ranksError,
 			metrics,
 			newAlerts,
@@ -236,6 +253,7 @@ export class Monitor {
 		try {
 			this.#ranks = await readRanks.call(this.#options.sources, gpuProcesses);
 			this.#ranksError = null;
+			this.#waits = this.#options.sources.readWaits?.(this.#ranks) ?? null;
 			this.#rankHistory.record(this.#ranks);
 		} catch (error) {
 			// Keep the last ranks: a failed scan is not the job vanishing.

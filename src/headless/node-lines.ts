@@ -12,6 +12,7 @@ import {
 } from './format.js';
 import type {Print} from './print.js';
 import {ReadinessLines} from './readiness-lines.js';
+import {ProgressLines} from './progress-lines.js';
 
 // One node in the headless view: its status line (or JSON record) per log interval, the ranks it found, its job
 // events, its GPU reader's changes, its memory read failures and its alerts. With many nodes each line carries the
@@ -41,6 +42,7 @@ export class NodeLines {
 	#lastGpuKey: string | null = null;
 	#lastRanks: RankSet | null = null;
 	readonly #readiness: ReadinessLines;
+	readonly #progress: ProgressLines;
 	readonly #offs: (() => void)[] = [];
 
 	constructor(node: string, many: boolean, print: Print, settings: Settings) {
@@ -50,6 +52,7 @@ export class NodeLines {
 		this.#print = print;
 		this.#settings = settings;
 		this.#readiness = new ReadinessLines(print, many ? node : null);
+		this.#progress = new ProgressLines(print, many ? node : null);
 	}
 
 	/** Prints the node's records as its log writes them, and its log's trouble. */
@@ -83,6 +86,7 @@ export class NodeLines {
 			print.record(this.#many ? {...eventRecord(event), host: this.#node} : eventRecord(event));
 		}
 		this.#readiness.update(snapshot);
+		this.#progress.update(snapshot);
 		// One line per change of the reader's state; a sample or a retry countdown is not a change.
 		const gpuKey = gpuStateKey(snapshot.gpu);
 		if (gpuKey !== this.#lastGpuKey) {

@@ -6,6 +6,7 @@ import {monitorOptions} from '../config/thresholds.js';
 import {Monitor, type MonitorSources} from '../core/monitor.js';
 import {MemoryLogRecorder} from '../memlog/recorder.js';
 import {RankSampler} from '../ranks/discover.js';
+import {WaitReader} from '../ranks/rank-waits.js';
 import type {RankSelector} from '../ranks/tree.js';
 import {hostCpuReader} from '../system/cpu.js';
 import {readHostMemory} from '../system/memory.js';
@@ -61,6 +62,7 @@ export async function openLocalNode(options: LocalNodeOptions): Promise<LocalSes
 		scheduledJob: options.scheduledJob ?? jobOfTraintop(),
 		runDir: runDir && path.resolve(runDir),
 	});
+	const waits = new WaitReader(procReader());
 	// With a RUN_DIR the snapshot carries its checkpoints. Sampling does not wait for the first scan (a run dir of
 	// 100k files held the first status line back 5–10 s): until it ends, the index says it is scanning.
 	const checkpoints = runDir
@@ -88,6 +90,7 @@ export async function openLocalNode(options: LocalNodeOptions): Promise<LocalSes
 			nvidiaSmi?.setProcessQueries(set.ranks.length > 0);
 			return set;
 		},
+		readWaits: set => waits.read(set),
 		...(checkpoints ? {checkpoints} : {}),
 		...(scheduler ? {scheduler} : {}),
 	};
