@@ -9,7 +9,7 @@ import type {
 import {formatAge} from './duration.js';
 import {jobExitWords} from './events.js';
 import {printable} from './printable.js';
-import {localTime} from './time.js';
+import {localTimeShort} from './time.js';
 
 // A job's progress verdict in words, for the ranks pane's line, the headless line and the JSON's text: the odd rank
 // out first ("rank 5 (pid 4242) sleeping in hrtimer_nanosleep since 10:42:07"), then the ranks waiting for it.
