@@ -12,6 +12,7 @@ import {deadlineRisk} from './deadline-risk.js';
 import {NO_READINESS_OPTIONS, readinessOfJobs} from './job-readiness.js';
 import {DEFAULT_HANG_AFTER_S, ProgressJudge} from './progress.js';
 import type {RankWaits} from './progress-types.js';
+import {progressEvents} from './progress-events.js';
 import {NO_GPU_PROCESSES} from './types.js';
 import type {Alert, GpuProcessTable, HostMemory, MetricId, MetricStatus, RankSet, Snapshot} from './types.js';
 
@@ -189,16 +190,29 @@ export class Monitor {
 			this.#recentAlerts = [...this.#recentAlerts, ...newAlerts].slice(-limit);
 		}
 
+		// Each job's progress, judged at each rank scan (the same array in between: a slow part of the agent stream).
+		const ncclRas = sources.ncclRas?.current() ?? null;
+		const progress = this.#progress.judge({
+			ranks: this.#ranks,
+			waits: this.#waits,
+			steps: sources.readSteps?.(sources.checkpoints?.getIndex() ?? null) ?? [],
+			gpu,
+			gpuProcesses,
+			ras: ncclRas,
+			now: time,
+		});
 		// Events when a new rank sample or a changed index came in; the index's OVERDUE as judged with the ranks.
 		const scheduler = sources.scheduler?.current() ?? null;
-		const life = this.#events.update(this.#ranks, sources.checkpoints?.getIndex() ?? null, time, {
-			state: scheduler,
-			endWatch: sources.scheduler?.endWatch ?? null,
-		});
+		const life = this.#events.update(
+			this.#ranks,
+			sources.checkpoints?.getIndex() ?? null,
+			time,
+			{state: scheduler, endWatch: sources.scheduler?.endWatch ?? null},
+			progressEvents(this.#snapshot?.progress ?? null, progress, time),
+		);
 		if (life.readSchedulerNow) sources.scheduler?.refresh?.();
 		for (const marker of [...newAlerts.map(alertMarker), ...life.events.map(eventMarker)])
 			if (marker) this.#markers.push(marker);
-		const ncclRas = sources.ncclRas?.current() ?? null;
 		const snapshot: Snapshot = {
 			time,
 			host: this.#options.host,
@@ -220,16 +234,7 @@ export class Monitor {
 				time,
 				this.#snapshot?.readiness ?? null,
 			),
-			// Each job's progress, judged at each rank scan (the same array in between: a slow part of the agent stream).
-			progress: this.#progress.judge({
-				ranks: this.#ranks,
-				waits: this.#waits,
-				steps: sources.readSteps?.(life.checkpoints) ?? [],
-				gpu,
-				gpuProcesses,
-				ras: ncclRas,
-				now: time,
-			}),
+			progress,
 			ncclRas,
 			ranksError: this.#ranksError,
 			metrics,

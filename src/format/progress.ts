@@ -27,6 +27,13 @@ export function verdictWords(p: JobProgress): string {
 	return VERDICT_WORDS[p.verdict];
 }
 
+/** The verdict in a job's header: `progressing`, `HUNG 4 min`, `STALLED 40 s`, `progress unknown`. */
+export function progressTag(p: JobProgress, now: number): string {
+	if (p.verdict === 'progressing') return 'progressing';
+	if (p.verdict === 'unknown') return 'progress unknown';
+	return `${p.verdict === 'hung' ? 'HUNG' : 'STALLED'} ${formatAge((now - p.since) / 1000)}`;
+}
+
 /** "0–4, 6, 7": ranks as runs; a rank without a number is "?". */
 export function rankRuns(ranks: readonly (number | null)[]): string {
 	const known = [...new Set(ranks.filter((r): r is number => r !== null))].sort((a, b) => a - b);

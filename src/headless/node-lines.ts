@@ -81,7 +81,8 @@ export class NodeLines {
 		// The job's life (exits, ends, stops, stalls, saves, OVERDUE): a line each on stderr, and with --json an
 		// object each on stdout between the records, as it happens rather than at the next record.
 		for (const event of snapshot.events) {
-			if (jobLevel(event)) continue;
+			// A job's progress verdict has its own line and object, with every figure (progress-lines.ts).
+			if (jobLevel(event) || event.kind === 'job-hung' || event.kind === 'job-progressing') continue;
 			print.note(`${this.#prefix}${formatEventLine(event)}`);
 			print.record(this.#many ? {...eventRecord(event), host: this.#node} : eventRecord(event));
 		}
