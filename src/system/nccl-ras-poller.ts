@@ -109,15 +109,15 @@ export class NcclRasPoller {
 		const state = this.#stateOf(reply);
 		const changed = !sameState(this.#state, state);
 		this.#state = state;
-		if (changed) for (const listener of this.#listeners) listener(state);
-		if (!this.#running) return;
-		// Start to start: a slow answer or a slow refusal never shortens the pause before the next attempt.
+		// Start to start: a slow answer or a slow refusal never shortens the pause before the next attempt. Set before
+		// the listeners hear of it, so that one of them stopping the poller (or failing) leaves no ask behind or lost.
 		const everyMs = state.status === 'ok' ? this.#presentEveryMs : this.#absentEveryMs;
 		const waitMs = Math.max(0, startedAt + everyMs - this.#now());
 		this.#cancelTimer = this.#after(waitMs, () => {
 			this.#cancelTimer = null;
 			if (this.#running) void this.#ask();
 		});
+		if (changed) for (const listener of this.#listeners) listener(state);
 	}
 
 	#stateOf(reply: NcclRasReply): NcclRasState {

@@ -252,6 +252,21 @@ describe('NcclRasPoller', () => {
 		expect(server.connections()).toBe(2);
 	});
 
+	it('a listener may stop the poller: nothing is asked after', async () => {
+		const server = await fake();
+		const clock = testClock();
+		const {poller: p} = poller(server.address, clock);
+		p.onChange(() => p.stop());
+		p.start();
+		await until(
+			() => p.current(),
+			s => s !== null,
+			'the first answer',
+		);
+		expect(clock.pending()).toBe(0);
+		expect(server.connections()).toBe(1);
+	});
+
 	it('takes a failing exchange as absence, never a throw', async () => {
 		const clock = testClock();
 		const {poller: p} = poller('127.0.0.1:1', clock, () => Promise.reject(new Error('boom')));
