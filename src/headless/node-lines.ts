@@ -13,6 +13,7 @@ import {
 import type {Print} from './print.js';
 import {ReadinessLines} from './readiness-lines.js';
 import {ProgressLines} from './progress-lines.js';
+import {NcclRasLines} from './nccl-ras-lines.js';
 
 // One node in the headless view: its status line (or JSON record) per log interval, the ranks it found, its job
 // events, its GPU reader's changes, its memory read failures and its alerts. With many nodes each line carries the
@@ -43,6 +44,7 @@ export class NodeLines {
 	#lastRanks: RankSet | null = null;
 	readonly #readiness: ReadinessLines;
 	readonly #progress: ProgressLines;
+	readonly #ncclRas: NcclRasLines;
 	readonly #offs: (() => void)[] = [];
 
 	constructor(node: string, many: boolean, print: Print, settings: Settings) {
@@ -53,6 +55,7 @@ export class NodeLines {
 		this.#settings = settings;
 		this.#readiness = new ReadinessLines(print, many ? node : null);
 		this.#progress = new ProgressLines(print, many ? node : null);
+		this.#ncclRas = new NcclRasLines(print, many ? node : null);
 	}
 
 	/** Prints the node's records as its log writes them, and its log's trouble. */
@@ -88,6 +91,7 @@ export class NodeLines {
 		}
 		this.#readiness.update(snapshot);
 		this.#progress.update(snapshot);
+		this.#ncclRas.update(snapshot);
 		// One line per change of the reader's state; a sample or a retry countdown is not a change.
 		const gpuKey = gpuStateKey(snapshot.gpu);
 		if (gpuKey !== this.#lastGpuKey) {

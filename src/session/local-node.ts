@@ -7,6 +7,7 @@ import {Monitor, type MonitorSources} from '../core/monitor.js';
 import {MemoryLogRecorder} from '../memlog/recorder.js';
 import {RankSampler} from '../ranks/discover.js';
 import {WaitReader} from '../ranks/rank-waits.js';
+import {NcclRasPoller} from '../system/nccl-ras-poller.js';
 import type {RankSelector} from '../ranks/tree.js';
 import {hostCpuReader} from '../system/cpu.js';
 import {readHostMemory} from '../system/memory.js';
@@ -63,6 +64,9 @@ export async function openLocalNode(options: LocalNodeOptions): Promise<LocalSes
 		runDir: runDir && path.resolve(runDir),
 	});
 	const waits = new WaitReader(procReader());
+	// NCCL's RAS service: asked every 15 s while it answers, once a minute while nothing does; never depended on.
+	const ncclRas = settings.ncclRas === 'off' ? null : new NcclRasPoller({address: settings.ncclRas});
+	ncclRas?.start();
 	// With a RUN_DIR the snapshot carries its checkpoints. Sampling does not wait for the first scan (a run dir of
 	// 100k files held the first status line back 5–10 s): until it ends, the index says it is scanning.
 	const checkpoints = runDir
@@ -91,6 +95,7 @@ export async function openLocalNode(options: LocalNodeOptions): Promise<LocalSes
 			return set;
 		},
 		readWaits: set => waits.read(set),
+		...(ncclRas ? {ncclRas} : {}),
 		...(checkpoints ? {checkpoints} : {}),
 		...(scheduler ? {scheduler} : {}),
 	};
@@ -113,6 +118,7 @@ export async function openLocalNode(options: LocalNodeOptions): Promise<LocalSes
 			closed = true;
 			monitor.stop();
 			scheduler?.stop?.();
+			ncclRas?.stop();
 			unsubscribe();
 			recorder.close();
 			await Promise.all([nvidiaSmi?.stop(), checkpoints?.stop()]);

@@ -2,7 +2,7 @@ import React from 'react';
 import {Box, Text} from 'ink';
 import type {Need, PaneDefinition} from './pane.js';
 import Line from '../widgets/Line.js';
-import type {Job, RankSet} from '../../core/types.js';
+import type {Job, RankSet, Snapshot} from '../../core/types.js';
 import type {SchedulerState} from '../../scheduler/types.js';
 import {columns} from '../../format/columns.js';
 import {unprovenText} from '../../format/membership.js';
@@ -13,6 +13,7 @@ import ReadinessLine from './ReadinessLine.js';
 import type {Readiness} from '../../core/readiness-types.js';
 import type {JobProgress} from '../../core/progress-types.js';
 import ProgressLine from './ProgressLine.js';
+import {ncclRasLines} from '../../format/nccl-ras.js';
 import {
 	cursorLine,
 	endedText,
@@ -61,6 +62,8 @@ export interface Props {
 	readonly readiness?: readonly Readiness[];
 	/** Each job's progress: its verdict in its header, and a line under it when stalled or hung. */
 	readonly progress?: readonly JobProgress[];
+	/** NCCL's RAS service's first line when it answers (format/nccl-ras.ts); null: not answering, not asked. */
+	readonly nccl?: string | null;
 }
 
 /** Ended jobs newest first, the scan's error, or where ranks were looked for: what the pane says without a job. */
@@ -87,6 +90,12 @@ const NO_SIGNALS: readonly string[] = [];
 const NO_READINESS: readonly Readiness[] = [];
 const NO_PROGRESS: readonly JobProgress[] = [];
 
+/** NCCL RAS's first line while it answers: a node without it (most) spends no row on it. */
+function ncclLine(snapshot: Snapshot): string | null {
+	const state = snapshot.ncclRas;
+	return state?.status === 'ok' ? (ncclRasLines(state, snapshot.time)[0] ?? null) : null;
+}
+
 function RanksPane({
 	ranks,
 	error,
@@ -103,6 +112,7 @@ function RanksPane({
 	scheduler = null,
 	readiness = NO_READINESS,
 	progress = NO_PROGRESS,
+	nccl = null,
 }: Props) {
 	if (height <= 0) return null;
 	const jobs = ranks?.jobs ?? [];
@@ -123,7 +133,7 @@ function RanksPane({
 		);
 	}
 
-	const lines = jobLines(jobs, readiness, progress);
+	const lines = jobLines(jobs, readiness, progress, nccl);
 	const all = ranksOf(jobs);
 	const progressOf = (job: Job) => progress.find(p => p.job === job.id);
 	const title = grouped(jobs)
@@ -173,6 +183,13 @@ function RanksPane({
 					return (
 						<Line key={`progress ${line.job.id}`} width={width}>
 							<ProgressLine progress={line.progress} now={now} />
+						</Line>
+					);
+				}
+				if (line.kind === 'nccl') {
+					return (
+						<Line key="nccl" width={width} dim>
+							{`   ${line.text}`}
 						</Line>
 					);
 				}
@@ -226,6 +243,7 @@ export function ranksNeed(
 	ranks: RankSet | null,
 	readiness: readonly Readiness[] = NO_READINESS,
 	progress: readonly JobProgress[] = NO_PROGRESS,
+	nccl: string | null = null,
 ): Need {
 	const jobs = ranks?.jobs ?? [];
 	if (ranks === null || jobs.length === 0) {
@@ -234,14 +252,15 @@ export function ranksNeed(
 	}
 	// The title, the column header (drawn only over rank rows), then the jobs' lines.
 	const header = jobs.some(job => job.ranks.length > 0) ? 1 : 0;
-	return {min: 2 + header, want: 1 + header + lineCount(jobs, readiness, progress)};
+	return {min: 2 + header, want: 1 + header + lineCount(jobs, readiness, progress, nccl)};
 }
 
 export const ranksPane: PaneDefinition = {
 	id: 'ranks',
 	wideFrom: 110,
 	firstRows: 8,
-	need: data => ranksNeed(data.snapshot.ranks, data.snapshot.readiness, data.snapshot.progress),
+	need: data =>
+		ranksNeed(data.snapshot.ranks, data.snapshot.readiness, data.snapshot.progress, ncclLine(data.snapshot)),
 	render: ({snapshot, cursor, marked, actionSignals, sort}, box) => (
 		<Memo
 			ranks={snapshot.ranks}
@@ -257,6 +276,7 @@ export const ranksPane: PaneDefinition = {
 			scheduler={snapshot.scheduler ?? null}
 			readiness={snapshot.readiness ?? NO_READINESS}
 			progress={snapshot.progress ?? NO_PROGRESS}
+			nccl={ncclLine(snapshot)}
 		/>
 	),
 };

@@ -28,7 +28,9 @@ export type PaneLine =
 	/** The job's preemption readiness, under its header (or the pane's title with one job). */
 	| {readonly kind: 'readiness'; readonly job: Job; readonly readiness: Readiness}
 	/** The job's progress when it is stalled or hung: who stands out, who waits. */
-	| {readonly kind: 'progress'; readonly job: Job; readonly progress: JobProgress};
+	| {readonly kind: 'progress'; readonly job: Job; readonly progress: JobProgress}
+	/** What NCCL's RAS service says of this node's communicators (its first line), under the first job's progress. */
+	| {readonly kind: 'nccl'; readonly text: string};
 
 /** A progress verdict worth a line of its own: the job stopped moving. */
 const stuck = (p: JobProgress | undefined): p is JobProgress => p?.verdict === 'stalled' || p?.verdict === 'hung';
@@ -43,6 +45,7 @@ export function jobLines(
 	jobs: readonly Job[],
 	readiness: readonly Readiness[] = [],
 	progress: readonly JobProgress[] = [],
+	nccl: string | null = null,
 ): PaneLine[] {
 	const lines: PaneLine[] = [];
 	const headers = grouped(jobs);
@@ -51,6 +54,7 @@ export function jobLines(
 		if (headers) lines.push({kind: 'job', job});
 		const going = progress.find(p => p.job === job.id);
 		if (stuck(going)) lines.push({kind: 'progress', job, progress: going});
+		if (nccl !== null && job === jobs[0]) lines.push({kind: 'nccl', text: nccl});
 		const ready = readiness.find(r => r.job === job.id);
 		if (ready) lines.push({kind: 'readiness', job, readiness: ready});
 		if (job.ranks.length === 0) lines.push({kind: 'no-ranks', job});
@@ -65,6 +69,7 @@ export function lineCount(
 	jobs: readonly Job[],
 	readiness: readonly Readiness[] = [],
 	progress: readonly JobProgress[] = [],
+	nccl: string | null = null,
 ): number {
 	const headers = grouped(jobs) ? jobs.length : 0;
 	const ready = jobs.filter(job => readiness.some(r => r.job === job.id)).length;
