@@ -11,7 +11,7 @@ import {expectFits, frameLines, NOW, rankSet, twoJobs} from '../fixtures.js';
 afterEach(cleanup);
 
 const NONE = new Set<number>();
-const base: Props = {ranks: rankSet(4), error: null, cursor: 0, marked: NONE, width: 170, height: 12, now: NOW};
+const base: Props = {ranks: rankSet(4), error: null, cursor: 0, marked: NONE, width: 200, height: 12, now: NOW};
 
 function hung(job: string, rank: number, pid: number): JobProgress {
 	return {
@@ -32,7 +32,7 @@ describe('progress on the ranks pane', () => {
 	test('one job: the title says HUNG and for how long, a line names the odd rank and the ranks waiting', () => {
 		const job = base.ranks!.jobs[0]!;
 		const {lastFrame} = render(<RanksPane {...base} progress={[hung(job.id, 1, job.ranks[1]!.pid)]} />);
-		const lines = expectFits(lastFrame(), 170, 12);
+		const lines = expectFits(lastFrame(), 200, 12);
 		expect(lines[0]).toContain(`job ${job.id} · HUNG 4 min`);
 		const line = lines.find(l => l.includes('progress:'));
 		expect(line).toMatch(
