@@ -8,8 +8,7 @@ import {stacksJson} from '../format/stacks-json.js';
 import {stacksLines} from '../format/stacks.js';
 import {chooseJob} from '../ranks/choose-job.js';
 import {RankSampler} from '../ranks/discover.js';
-import {findPySpy, pySpyVersion} from '../ranks/py-spy.js';
-import {readStacks, stackTargets} from '../ranks/stacks.js';
+import {whereAre} from '../ranks/stacks.js';
 import type {RankSelector} from '../ranks/tree.js';
 import {jobOfTraintop} from '../scheduler/registry.js';
 import {procReader} from '../system/procfs.js';
@@ -60,9 +59,7 @@ export async function runStacksCommand(o: StacksCommandOptions): Promise<number>
 			].join('\n'),
 		);
 	const {job} = choice;
-	const path = findPySpy();
-	const pySpy = path === null ? null : {path, version: await pySpyVersion(path)};
-	const processes = await readStacks(stackTargets(job.ranks, proc), {proc, pySpy: path});
+	const {pySpy, processes} = await whereAre(job.ranks, proc);
 	if (o.json) o.stdout.write(`${JSON.stringify(stacksJson(job.id, pySpy, processes), null, 2)}\n`);
 	else {
 		o.stderr.write(`traintop: job ${printable(job.id)} (${printable(choice.why)})\n`);

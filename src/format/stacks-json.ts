@@ -1,5 +1,5 @@
 import type {PyThread} from '../ranks/py-spy.js';
-import type {ProcessStacks} from '../ranks/stacks.js';
+import type {ProcessStacks, PySpyUsed} from '../ranks/stacks.js';
 import type {ThreadView} from '../ranks/thread-view.js';
 import {versioned} from './json-version.js';
 import {STACK_PROBLEM_TEXT} from './stacks.js';
@@ -51,11 +51,7 @@ function processJson(p: ProcessStacks) {
 	};
 }
 
-export function stacksJson(
-	job: string,
-	pySpy: {readonly path: string; readonly version: string | null} | null,
-	processes: readonly ProcessStacks[],
-) {
+export function stacksJson(job: string, pySpy: PySpyUsed | null, processes: readonly ProcessStacks[]) {
 	return versioned({
 		job,
 		method: pySpy === null ? 'kernel' : 'py-spy',

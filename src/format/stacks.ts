@@ -1,6 +1,6 @@
 import type {KernelView, StackProblem} from '../ranks/kernel-view.js';
 import type {PyThread} from '../ranks/py-spy.js';
-import type {ProcessStacks} from '../ranks/stacks.js';
+import type {ProcessStacks, PySpyUsed} from '../ranks/stacks.js';
 import type {ThreadView} from '../ranks/thread-view.js';
 import {printable} from './printable.js';
 
@@ -57,7 +57,9 @@ export function processLines(p: ProcessStacks): string[] {
 	if (p.gone || p.kernel === null) return [`${title}  gone: it exited (or its pid is another process's now); not read`];
 	const {kernel} = p;
 	const took = p.pySpyMs === null ? '' : `  (py-spy ${Math.round(p.pySpyMs)} ms)`;
-	const lines = [`${title}  ${where(kernel.state, kernel.wchan)}  ${kernel.threads.length} threads${took}`];
+	const lines = [
+		`${title}  ${where(kernel.state, kernel.wchan)}  ${kernel.threads.length} thread${kernel.threads.length === 1 ? '' : 's'}${took}`,
+	];
 	if (p.pySpyProblem !== null) lines.push(`  py-spy: ${printable(p.pySpyProblem)}`);
 	if (p.pySpyOutput !== null) lines.push(...p.pySpyOutput.split('\n').map(line => `  | ${printable(line)}`));
 	const byTid = new Map((p.python ?? []).map(thread => [thread.tid, thread]));
@@ -79,10 +81,7 @@ export function processLines(p: ProcessStacks): string[] {
 }
 
 /** Every process of the job, with a blank line between, after what the reading used (py-spy, or how to get it). */
-export function stacksLines(
-	processes: readonly ProcessStacks[],
-	pySpy: {path: string; version: string | null} | null,
-): string[] {
+export function stacksLines(processes: readonly ProcessStacks[], pySpy: PySpyUsed | null): string[] {
 	const head = pySpy
 		? [
 				`Python frames by ${pySpy.version ?? 'py-spy'} (${printable(pySpy.path)}), innermost first; py-spy does not pause a process (--nonblocking).`,

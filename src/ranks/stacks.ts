@@ -1,7 +1,7 @@
 import type {RankProcess} from '../core/types.js';
 import type {ProcReader} from '../system/procfs.js';
 import {type KernelView, readKernelView, sampleThreads} from './kernel-view.js';
-import {dumpPython, type PySpyDump, type PyThread} from './py-spy.js';
+import {dumpPython, findPySpy, type PySpyDump, type PyThread, pySpyVersion} from './py-spy.js';
 
 // Where each process of one job is: its ranks and their DataLoader workers, and nothing else (the same targeting as
 // a signal: the caller picked the job; a worker counts only while it is still a descendant of its rank). Each is
@@ -50,7 +50,7 @@ function descends(proc: ProcReader, pid: number, ancestor: number): boolean {
 }
 
 /** The ranks, each followed by those of its workers that are still its descendants (with their start times now). */
-export function stackTargets(ranks: readonly RankProcess[], proc: ProcReader): StackTarget[] {
+function stackTargets(ranks: readonly RankProcess[], proc: ProcReader): StackTarget[] {
 	return ranks.flatMap(rank => {
 		const own: StackTarget = {role: 'rank', rank: rank.rank, pid: rank.pid, startTime: rank.startTime, of: null};
 		const workers = rank.workers.flatMap(pid => {
@@ -75,7 +75,7 @@ const isTarget = (proc: ProcReader, target: StackTarget): boolean =>
 	proc.stat(target.pid)?.startTime === target.startTime;
 
 /** Each target read: py-spy one after the other (never two at once on a job), the kernel's view of each after it. */
-export async function readStacks(targets: readonly StackTarget[], options: StacksOptions): Promise<ProcessStacks[]> {
+async function readStacks(targets: readonly StackTarget[], options: StacksOptions): Promise<ProcessStacks[]> {
 	const {proc, pySpy, intervalMs = 200} = options;
 	const started = performance.now();
 	const before = new Map(targets.map(t => [t.pid, isTarget(proc, t) ? sampleThreads(proc, t.pid) : null]));
@@ -101,4 +101,22 @@ export async function readStacks(targets: readonly StackTarget[], options: Stack
 			gone: kernel === null || dump?.kind === 'gone',
 		};
 	});
+}
+
+/** The py-spy that read the frames: its path and `py-spy --version`'s words. */
+export interface PySpyUsed {
+	readonly path: string;
+	readonly version: string | null;
+}
+
+export interface WhereRead {
+	readonly pySpy: PySpyUsed | null;
+	readonly processes: readonly ProcessStacks[];
+}
+
+/** Where `ranks` and their workers are: py-spy when it is on PATH (which one, said), the kernel's view always. */
+export async function whereAre(ranks: readonly RankProcess[], proc: ProcReader): Promise<WhereRead> {
+	const path = findPySpy();
+	const pySpy = path === null ? null : {path, version: await pySpyVersion(path)};
+	return {pySpy, processes: await readStacks(stackTargets(ranks, proc), {proc, pySpy: path})};
 }
