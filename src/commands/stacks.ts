@@ -3,6 +3,7 @@ import type {Writable} from 'node:stream';
 import type {Settings} from '../config/schema.js';
 import {EXIT, UsageError} from '../core/errors.js';
 import {jobLine} from '../format/jobs.js';
+import {versioned} from '../format/json-version.js';
 import {printable} from '../format/printable.js';
 import {stacksJson} from '../format/stacks-json.js';
 import {stacksLines} from '../format/stacks.js';
@@ -48,6 +49,8 @@ export async function runStacksCommand(o: StacksCommandOptions): Promise<number>
 	const choice = chooseJob(set, {job: o.job, runDir, selector: o.selector});
 	if (choice.kind === 'none') {
 		o.stderr.write(`traintop: ${printable(noRanksText(o.selector, proc))}; nothing read\n`);
+		if (o.json)
+			o.stdout.write(`${JSON.stringify(versioned({job: null, method: null, py_spy: null, processes: []}))}\n`);
 		return EXIT.actionRefused;
 	}
 	if (choice.kind === 'refused')

@@ -1,5 +1,5 @@
 import {execFileSync} from 'node:child_process';
-import {accessSync, constants} from 'node:fs';
+import {accessSync, constants, readFileSync} from 'node:fs';
 import {mkdtemp, rm} from 'node:fs/promises';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
@@ -9,6 +9,7 @@ import {type DdpJob, startDdpJob} from '../helpers/ddp-job.js';
 import {requireBuild} from '../helpers/dist.js';
 import {runCli} from '../helpers/run-cli.js';
 import {startSmallJob} from '../helpers/small-demo-job.js';
+import {until} from '../helpers/until.js';
 
 // `traintop stacks` on a real PyTorch DDP job (test/fixtures/jobs/ddp_plain.py: 2 ranks, gloo on CPU, under real
 // torchrun), the built CLI: with py-spy (0.4.x from PyPI, installed here into a temporary directory) each rank's
@@ -210,5 +211,57 @@ describe('traintop stacks on a real DDP job', () => {
 				p.threads.some(t => (t.frames?.length ?? 0) > 0),
 				JSON.stringify(p),
 			).toBe(true);
+	}, 120_000);
+
+	test('no job found: nothing read, exit 3, and an empty list with --json', async () => {
+		const run = await stacks(['--match', 'traintop-stacks-no-such-job-[0-9]{9}', '--json'], null);
+		expect(run.code).toBe(3);
+		expect(JSON.parse(run.stdout)).toEqual({schema_version: 1, job: null, method: null, py_spy: null, processes: []});
+		expect(run.stderr).toMatch(/no ranks found .*; nothing read/);
+	});
+
+	// Last: it stops a rank of the shared job (and lets it go again).
+	test('a stopped rank is read where it stopped and stays stopped; its peer waits in a futex', async () => {
+		const [waiting, stopped] = ranks as [number, number];
+		process.kill(stopped, 'SIGSTOP');
+		try {
+			await until(
+				() => readFileSync(`/proc/${stopped}/stat`, 'utf8'),
+				text => / T /.test(text),
+				'the rank stopped',
+			);
+			// Its peer ends up in the step's all_reduce, waiting for it.
+			await until(
+				() => readFileSync(`/proc/${waiting}/wchan`, 'utf8'),
+				text => /futex/.test(text),
+				'its peer waiting',
+				30_000,
+			);
+			const bin = 'bin' in pySpy ? pySpy.bin : null;
+			const run = await stacks(['--pid', String(job!.launcherPid), '--json'], bin);
+			expect(run.code, run.stderr).toBe(0);
+			const body = JSON.parse(run.stdout) as StacksJson;
+			const of = (pid: number) => body.processes.find(p => p.pid === pid)!;
+			expect(of(stopped).state).toBe('T');
+			expect(of(stopped).threads.every(t => t.state === 'T')).toBe(true);
+			expect(of(waiting).wchan).toMatch(/futex/);
+			if (bin !== null) {
+				expect(
+					of(stopped)
+						.threads.flatMap(t => t.frames ?? [])
+						.some(f => f.name === 'main'),
+				).toBe(true);
+				expect(
+					of(waiting)
+						.threads.flatMap(t => t.frames ?? [])
+						.some(f => f.name === 'main'),
+				).toBe(true);
+			}
+			// Read, not woken: still stopped, no signal pending.
+			expect(readFileSync(`/proc/${stopped}/stat`, 'utf8')).toMatch(/\) T /);
+			expect(readFileSync(`/proc/${stopped}/status`, 'utf8')).toMatch(/^SigPnd:\s+0+$/m);
+		} finally {
+			process.kill(stopped, 'SIGCONT');
+		}
 	}, 120_000);
 });
