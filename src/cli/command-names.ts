@@ -7,6 +7,7 @@ export const COMMAND_NAMES = [
 	'ranks',
 	'signal',
 	'drill',
+	'stacks',
 	'checkpoints',
 	'preflight',
 	'agent',

@@ -13,6 +13,7 @@ import {
 	preflightEntry,
 	ranksEntry,
 	signalEntry,
+	stacksEntry,
 } from './once-entries.js';
 import {agentEntry, demoEntry, monitorEntry} from './watch-entries.js';
 
@@ -43,6 +44,7 @@ const COMMAND_TABLE: Readonly<Record<CommandName, Entry>> = {
 	agent: {settled: true, run: refusingHost(agentEntry)},
 	signal: {settled: true, run: refusingHost(signalEntry)},
 	drill: {settled: true, run: refusingHost(drillEntry)},
+	stacks: {settled: true, run: refusingHost(stacksEntry)},
 	monitor: {settled: true, run: refusingHost(monitorEntry)},
 };
 

@@ -106,6 +106,16 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
 		isWord: true,
 		arguments: {paths: 'dirs'},
 	},
+	stacks: {
+		summary: "where each rank of ONE job is: its threads' Python frames (py-spy) or the kernel's view",
+		usage: ['traintop stacks [RUN_DIR] [--job ID] [--pid P | --match RE] [--json]'],
+		notes: [
+			"Reads each rank of one job and each of its DataLoader workers, picked as signal picks them: py-spy dump --nonblocking when py-spy is on PATH (it never pauses a process), and the kernel's view always (state, wait channel, each thread's CPU; /proc/PID/stack as root). It sends no signal.",
+		],
+		alsoTakes: ['json', 'pid', 'match', 'job', 'config'],
+		isWord: true,
+		arguments: {paths: 'dirs'},
+	},
 	checkpoints: {
 		summary: 'the checkpoint timeline, retention plan and disk headroom',
 		usage: ['traintop checkpoints [RUN_DIR] [--json] [--keep N]'],

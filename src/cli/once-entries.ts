@@ -143,3 +143,18 @@ export async function drillEntry({cli, args, settings, selector, json}: SettledC
 		stderr: process.stderr,
 	});
 }
+
+export async function stacksEntry({cli, args, settings, selector, json}: SettledCall): Promise<number> {
+	if (args.length > 1) throw new UsageError(`stacks takes at most one RUN_DIR (got ${args.join(' ')})`);
+	const {runStacksCommand} = await import('../commands/stacks.js');
+	return runStacksCommand({
+		settings,
+		selector,
+		// A scheduler's job flag picks that job's ranks as --job J does (as for ranks).
+		job: jobFromFlag(cli.flags.job) ?? flaggedJob(cli.flags)?.jobId ?? null,
+		runDir: args[0] ?? null,
+		json,
+		stdout: process.stdout,
+		stderr: process.stderr,
+	});
+}

@@ -10,6 +10,7 @@ import {SkippedLines} from '../memlog/skipped-lines.js';
 import {formatReport} from '../memlog/report.js';
 import {type RankDetail, rankDetail} from '../ranks/detail.js';
 import {type SendResult, sendSignal} from '../ranks/send.js';
+import {type WhereRead, whereAre} from '../ranks/stacks.js';
 import type {SignalName} from '../ranks/signals.js';
 import type {ProcReader} from '../system/procfs.js';
 
@@ -49,6 +50,11 @@ export interface SessionActions {
 	 * agent's words when the agent says the rank is gone.
 	 */
 	rankDetail(rank: RankProcess): RankDetail | null | Promise<RankDetail | null>;
+	/**
+	 * Where one rank and its DataLoader workers are now (ranks/stacks.ts: /proc, and py-spy --nonblocking when it is
+	 * on PATH); only that rank's own processes are read. Absent where the rank is on another node: no agent reads it.
+	 */
+	readonly rankStacks?: (rank: RankProcess) => Promise<WhereRead>;
 }
 
 export interface ActionSources {
@@ -127,5 +133,6 @@ export function sessionActions({settings, proc, checkpoints, logPath}: ActionSou
 			}
 		},
 		rankDetail: rank => rankDetail(rank, proc, Date.now()),
+		rankStacks: rank => whereAre([rank], proc),
 	};
 }

@@ -19,6 +19,13 @@ export interface DetailEffect {
 	readonly width: number;
 }
 
+/** Read where the rank with this pid is (its threads, their Python frames with py-spy), lines `width` wide. */
+export interface StacksEffect {
+	readonly kind: 'stacks';
+	readonly pid: number;
+	readonly width: number;
+}
+
 export type DetailEvent =
 	| {readonly type: 'detail-loaded'; readonly pid: number; readonly title: string; readonly lines: readonly string[]}
 	/** The rank is gone: it left the snapshot, or /proc no longer has it (`message` says which). */
@@ -44,4 +51,16 @@ export function detailAnswered(view: DetailView | null, event: DetailEvent): Det
 	return event.type === 'detail-loaded'
 		? {pid: event.pid, title: event.title, lines: event.lines}
 		: {...view, lines: [event.message]};
+}
+
+/** `w` in a rank's detail: the same box, its text replaced by where the rank is once read (w again reads again). */
+export function openStacks(
+	view: DetailView | null,
+	width: number,
+): {readonly view: DetailView; readonly effect: StacksEffect} | null {
+	if (view === null) return null;
+	return {
+		view: {...view, lines: ['reading where it is (/proc, py-spy)…']},
+		effect: {kind: 'stacks', pid: view.pid, width},
+	};
 }

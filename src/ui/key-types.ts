@@ -17,6 +17,8 @@ export type Action =
 	| 'help'
 	| 'close'
 	| 'detail'
+	/** In a rank's detail: where the rank and its workers are (each thread's wait; Python frames with py-spy). */
+	| 'where'
 	| 'sort'
 	| 'window'
 	/** Scroll the alerts pane one entry towards the older ones, or back towards the newest. */

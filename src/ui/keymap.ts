@@ -179,6 +179,16 @@ export const KEYMAP: readonly Binding[] = [
 		bar: 'detail',
 		matches: (_, key) => key.return === true,
 	},
+	// Read-only as Enter's detail (/proc, and py-spy --nonblocking, which never pauses a process): --readonly keeps it.
+	{
+		action: 'where',
+		modes: ['detail'],
+		keys: 'w',
+		description:
+			"in a rank's detail: where it and its DataLoader workers are: each thread's state, wait channel and CPU, its Python frames when py-spy is on PATH",
+		bar: 'where',
+		matches: is('w'),
+	},
 	// Not ↑↓: they move the rank cursor. The newest CRIT stays on the pane's first line however far it is scrolled.
 	{
 		action: 'alerts-older',

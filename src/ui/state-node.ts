@@ -1,5 +1,5 @@
 import {wrapLines} from './box-text.js';
-import {NO_RANK_TO_SHOW, openDetail} from './detail-view.js';
+import {NO_RANK_TO_SHOW, openDetail, openStacks} from './detail-view.js';
 import {nextWindow} from './history/window.js';
 import type {Action} from './keymap.js';
 import {nextSort} from './rank-sort.js';
@@ -142,6 +142,10 @@ export function onNodeKey(state: UiState, action: Action, context: KeyContext): 
 			const open = openDetail(context.ranks[cursorIndex(state, context.ranks)], context.width);
 			if (open === null) return {...state, notice: {text: NO_RANK_TO_SHOW, until: context.now + NOTICE_MS}};
 			return withEffect({...state, mode: 'detail', scroll: 0, detail: open.view}, open.effect);
+		}
+		case 'where': {
+			const open = openStacks(state.detail, context.width);
+			return open === null ? state : withEffect({...state, scroll: 0, detail: open.view}, open.effect);
 		}
 	}
 }

@@ -1,7 +1,7 @@
 import type {NodeView} from '../fleet/node-state.js';
 import type {SignalName} from '../ranks/signals.js';
 import type {SignalAction} from '../session/actions.js';
-import type {DetailEffect, DetailEvent} from './detail-view.js';
+import type {DetailEffect, DetailEvent, StacksEffect} from './detail-view.js';
 import type {KeyInfo} from './keymap.js';
 import type {SendEffect, SendEvent} from './send-flow.js';
 import type {RankRef} from './targets.js';
@@ -16,7 +16,8 @@ export type Effect =
 	| SendEffect
 	/** Read and analyse the memory log, as report lines this wide. */
 	| {readonly kind: 'analyze'; readonly width: number}
-	| DetailEffect;
+	| DetailEffect
+	| StacksEffect;
 
 /** What every key needs to know of the session. */
 interface SessionContext {

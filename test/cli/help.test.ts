@@ -58,6 +58,7 @@ const LINES: Record<CommandName, (help: string) => string[]> = {
 	ranks: help => ['ranks', '--json', help, '--match', 'python'],
 	signal: help => ['signal', 'save', '--yes', help, '--pid', '1'],
 	drill: help => ['drill', 'runs/exp1', '--yes', help, '--grace', '30', '--pid', '1'],
+	stacks: help => ['stacks', 'runs/exp1', '--json', help, '--pid', '1'],
 	checkpoints: help => ['checkpoints', '.', help],
 	preflight: help => ['preflight', '--workers', '4', help, '--batch-size', '8', '--sample-shape', '3x224x224'],
 	agent: help => ['agent', help, '--interval', '0.1'],

@@ -16,6 +16,7 @@ const KEYS: Readonly<Record<string, readonly [string, KeyInfo]>> = {
 	up: ['', {upArrow: true}],
 	pgdn: ['', {pageDown: true}],
 	s: ['s', {}],
+	w: ['w', {}],
 };
 
 function press(names: readonly string[], from: UiState = INITIAL_STATE, context: KeyContext = ctx): UiState {
@@ -88,9 +89,33 @@ describe('rank detail', () => {
 		expect(state.notice?.text).toMatch(/^no ranks found: no rank to show/);
 	});
 
-	test("the detail's key bar: close and scroll; Ctrl-C still quits from it", () => {
-		expect(barHints('detail', false).map(h => `${h.key} ${h.label}`)).toEqual(['Esc close', '↑↓ scroll']);
+	test("the detail's key bar: close, scroll and where; Ctrl-C still quits from it", () => {
+		expect(barHints('detail', false).map(h => `${h.key} ${h.label}`)).toEqual(['Esc close', '↑↓ scroll', 'w where']);
+		expect(barHints('detail', true).map(h => `${h.key} ${h.label}`)).toContain('w where');
 		expect(resolveKey('c', {ctrl: true}, 'detail', false)).toBe('quit');
 		expect(resolveKey('', {return: true}, 'detail', false)).toBeNull();
+	});
+
+	test("w in the detail reads where that rank is, into the same box; w on the ranks is still the charts' window", () => {
+		const state = press(['down', 'enter', 'w'], INITIAL_STATE, {...ctx, readonly: true});
+		expect(state.mode).toBe('detail');
+		expect(state.effects).toEqual([
+			{kind: 'detail', pid: 102, width: 76},
+			{kind: 'stacks', pid: 102, width: 76},
+		]);
+		expect(state.detail?.lines).toEqual(['reading where it is (/proc, py-spy)…']);
+		const answered = reduce(state, {
+			type: 'detail-loaded',
+			pid: 102,
+			title: 'rank 1 · pid 102 · job torchrun:100 · where',
+			lines: ['rank 1  pid 102  S in futex_do_wait  1 thread'],
+		});
+		expect(answered.detail?.title).toMatch(/ · where$/);
+		// A late answer for another rank's box changes nothing.
+		expect(reduce(answered, loaded(101)).detail).toEqual(answered.detail);
+		const main = press(['w']);
+		expect(main.mode).toBe('main');
+		expect(main.window).not.toBe(INITIAL_STATE.window);
+		expect(main.effects).toEqual([]);
 	});
 });

@@ -13,6 +13,7 @@ import type {FleetView} from '../../fleet/fleet.js';
 import type {SendEffect} from '../send-flow.js';
 import type {Effect, UiEvent} from '../state.js';
 import type {TuiSession, TuiStore} from '../tui-session.js';
+import {runStacksEffect} from './stacks-effect.js';
 import {suspendProcess} from './use-suspend.js';
 
 /** What a send across nodes goes through: every node's agent, and the fleet's view as it is when it runs. */
@@ -60,6 +61,9 @@ export default function useUiEffects(
 					break;
 				case 'detail':
 					if (node) detail(effect, dispatch, node.monitor, node.actions);
+					break;
+				case 'stacks':
+					if (node) runStacksEffect(effect, dispatch, node.monitor, node.actions);
 					break;
 			}
 		}
