@@ -4,7 +4,7 @@ import {CpuWindow} from '../../src/core/progress-cpu.js';
 import {GpuSpins} from '../../src/core/progress-gpu.js';
 import {oddAndWaiting, type Member} from '../../src/core/progress-odd.js';
 import type {JobProgress, RankWaits, StepSignal} from '../../src/core/progress-types.js';
-import {NO_GPU_PROCESSES, type GpuState, type RankProcess} from '../../src/core/types.js';
+import {type DepartedProcess, type GpuState, NO_GPU_PROCESSES, type RankProcess} from '../../src/core/types.js';
 import {job, rankSet, T0} from './job-data.js';
 
 // The progress judge over rank scans as the sampler makes them: a rank's CPU share per scan, the wait channels
@@ -137,7 +137,7 @@ describe('the progress verdict', () => {
 describe('a gone rank', () => {
 	it('makes the job hung at the scan that finds it gone, its peers named as waiting', () => {
 		const judge = new ProgressJudge({hangAfterS: 300});
-		const inputs = (at: number, ranks: RankProcess[], departed = [] as Parameters<typeof rankSet>[1]['departed']) => {
+		const inputs = (at: number, ranks: readonly RankProcess[], departed: DepartedProcess[] = []) => {
 			const j = {...job('torchrun:4200', 3), ranks};
 			return {
 				ranks: rankSet([j], {at, departed}),
