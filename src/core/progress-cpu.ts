@@ -5,7 +5,7 @@
 import {COMPUTING_PERCENT} from './progress-activity.js';
 
 /** The trailing window a rank's CPU share is judged over. */
-export const TRAILING_MS = 3000;
+const TRAILING_MS = 3000;
 
 interface Sample {
 	readonly at: number;

@@ -7,8 +7,8 @@ import type {ProgressEvidence} from './progress-types.js';
 // A GPU at ≥ 95 % utilisation under 30 % of its power limit is "spinning"; for the stall window, it is evidence of a
 // hang. Unknown utilisation or power (N/A, no limit) is no evidence either way.
 
-export const SPIN_UTILISATION = 95;
-export const SPIN_POWER_SHARE = 0.3;
+const SPIN_UTILISATION = 95;
+const SPIN_POWER_SHARE = 0.3;
 
 function spinning(gpu: GpuReading): boolean | null {
 	const {utilizationPercent: util, powerDrawW: watts, powerLimitW: limit} = gpu;

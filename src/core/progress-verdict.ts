@@ -6,7 +6,7 @@ import type {OddProcess, ProgressEvidence, ProgressVerdict, StepSignal} from './
 // rank while the others wait, a rank stopped while its peers wait for it, a rank gone while its peers still run.
 
 /** Scans in a row without a stall before a stalled or hung job counts as progressing again. */
-export const RESUME_SCANS = 3;
+const RESUME_SCANS = 3;
 
 export interface VerdictInputs {
 	readonly now: number;

@@ -35,7 +35,7 @@ export function progressTag(p: JobProgress, now: number): string {
 }
 
 /** "0–4, 6, 7": ranks as runs; a rank without a number is "?". */
-export function rankRuns(ranks: readonly (number | null)[]): string {
+function rankRuns(ranks: readonly (number | null)[]): string {
 	const known = [...new Set(ranks.filter((r): r is number => r !== null))].sort((a, b) => a - b);
 	const runs: string[] = [];
 	for (let i = 0; i < known.length; ) {

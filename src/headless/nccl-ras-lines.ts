@@ -24,7 +24,7 @@ export class NcclRasLines {
 
 	update(snapshot: Snapshot): void {
 		const state = snapshot.ncclRas;
-		if (!state || state.status !== 'ok') return;
+		if (state?.status !== 'ok') return;
 		const key = keyOf(state);
 		if (key === this.#last) return;
 		this.#last = key;

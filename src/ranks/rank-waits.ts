@@ -3,6 +3,7 @@ import type {ProcessWait, RankWaits} from '../core/progress-types.js';
 import {processIdentity} from '../core/types.js';
 import type {ProcReader} from '../system/procfs.js';
 import {CLOCK_TICKS_PER_SECOND} from './proc-clock.js';
+import {parseWchan} from './thread-view.js';
 
 // Where each rank that is not computing waits: its main thread's kernel wait channel (/proc/PID/wchan), and the state,
 // CPU and wait channel of its DataLoader workers. Read after each rank scan, and only for ranks that used under
@@ -10,13 +11,7 @@ import {CLOCK_TICKS_PER_SECOND} from './proc-clock.js';
 // all; a rank that waits costs one small file, and its workers two each. Never the job's help, never a signal.
 
 /** A rank above this share of a core since the previous scan is computing: its wait channel is not read. */
-export const BUSY_PERCENT = 5;
-
-/** The kernel function a thread sleeps in; null for "0" (running, or a kernel that hides it) or unreadable. */
-export function parseWchan(text: string | null): string | null {
-	const name = text?.trim() ?? '';
-	return name === '' || name === '0' ? null : name;
-}
+const BUSY_PERCENT = 5;
 
 export class WaitReader {
 	readonly #proc: ProcReader;

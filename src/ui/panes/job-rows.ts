@@ -78,6 +78,7 @@ export function lineCount(
 		headers +
 		ready +
 		going +
+		(nccl !== null && jobs.length > 0 ? 1 : 0) +
 		jobs.reduce((sum, job) => sum + Math.max(1, job.ranks.length) + (job.unproven?.length ?? 0), 0)
 	);
 }
