@@ -56,9 +56,10 @@ test('a rank stopped and killed, then the job ended: stderr lines and --json eve
 		'--match',
 		tag,
 	]);
-	// The job's life events: not the stream's start line ({"schema_version":1,"event":"start",…}) nor its readiness.
+	// The job's life events: not the stream's start line ({"schema_version":1,"event":"start",…}) nor its readiness or
+	// progress verdicts (their own tests: test/readiness/, test/progress/).
 	const all = () => jsonLines(run.stdout()).filter(line => 'event' in line && line.event !== 'start');
-	const events = () => all().filter(line => line.event !== 'readiness');
+	const events = () => all().filter(line => line.event !== 'readiness' && line.event !== 'progress');
 	try {
 		await run.waitFor(o => o.stderr.includes(`rank 1 (pid ${rank1.pid}) found`), 15_000);
 		rank1.kill('SIGSTOP');
