@@ -38,8 +38,9 @@ export class CpuWindow {
 			if (covered >= TRAILING_MS) break;
 		}
 		this.#samples = this.#samples.slice(-keep);
-		// Computing: a share of a core over the window, and some of it in this very scan (not only before it).
-		const computing = cpuPercent > 0 && (used / covered) * 100 >= COMPUTING_PERCENT;
+		// Computing: that share in this very scan (a rank that just blocked in a collective waits from this scan on, not 3 s
+		// later) and over the window (one stray tick in a scan is not work).
+		const computing = cpuPercent >= COMPUTING_PERCENT && (used / covered) * 100 >= COMPUTING_PERCENT;
 		if (computing) this.advancedAt = at;
 		return computing;
 	}
