@@ -48,7 +48,12 @@ describe('a rank that stops taking part in the collectives', () => {
 			`sleeping rank: hang at ${new Date(start.at).toISOString()}, first ${firstStuck?.verdict} at ${firstStuck?.time} ` +
 				`(${((at - start.at) / 1000).toFixed(1)} s, --hang-after ${HANG_AFTER_S}); ${hung.text}`,
 		);
-		await run.waitFor(o => /progress torch\.distributed\.run:\d+: .*rank 1/.test(o.stderr), 30_000);
+		// The same verdict's line on stderr, naming the rank by its pid and where it sleeps.
+		const line = new RegExp(
+			`^\\d\\d:\\d\\d:\\d\\d progress torch\\.distributed\\.run:${job.launcherPid}: .*\\b${ranks.get(1)}\\b.*hrtimer_nanosleep`,
+			'm',
+		);
+		await run.waitFor(o => line.test(o.stderr), 30_000);
 	}, 240_000);
 
 	it.concurrent('a rank SIGSTOPped: named as stopped, its peer as waiting', async context => {
