@@ -39,8 +39,9 @@ import {until} from './until.js';
 //   the peers see no connection close until that worker exits; it exits when its watchdog sees its parent gone
 //   (torch/utils/data/_utils/worker.py: `while watchdog.is_alive()` around `index_queue.get(timeout=
 //   MP_STATUS_CHECK_INTERVAL)`, 5.0 s in _utils/__init__.py). It last got an index one step before the kill, so the
-//   peers wait about 5 s less a step. A long --monitor_interval keeps the agent from tearing them down first; torch
-//   1.13 polls its ranks' Popen only then, so the killed rank stays a zombie of torchrun's for that window.
+//   peers wait about 5 s less a step. A long --monitor_interval keeps the agent from tearing them down first: it
+//   polls its ranks only at that interval (5 s by default in torch 1.13's run.py, 0.1 s in torch 2.x's, which takes
+//   --monitor-interval and --monitor_interval alike), so the killed rank stays a zombie of torchrun's for that window.
 
 const JOB = path.join(ROOT, 'test/fixtures/jobs/ddp_hang.py');
 
