@@ -44,10 +44,10 @@ requireAll('bench/overhead', [
 const work = mkdtempSync(path.join(tmpdir(), 'traintop-bench-'));
 const invocationLog = path.join(work, 'nvidia-smi-calls.jsonl');
 
-function startHeadless(label, extraArgs, env) {
+function startHeadless(label, extraArgs, env, build = cli) {
 	const child = spawn(
 		process.execPath,
-		[cli, '--headless', '--interval', '1', '--log-file', path.join(work, `${label}.jsonl`), ...extraArgs],
+		[build, '--headless', '--interval', '1', '--log-file', path.join(work, `${label}.jsonl`), ...extraArgs],
 		{stdio: ['ignore', 'ignore', 'ignore'], env: {...process.env, ...env}},
 	);
 	return {label, pid: child.pid, child};
@@ -78,6 +78,15 @@ for (const [columns, rows] of sizes) {
 	);
 }
 if (baseline) {
+	// The headless view of the budget's scenario too: a new engine's cost is measured against it (at most +0.2 %).
+	subjects.push(
+		startHeadless(
+			'baseline headless, 8 GPUs + 8 ranks + 50 ckpts',
+			['--pid', String(job.launcherPid), runDir],
+			fakeGpuEnv(),
+			baseline,
+		),
+	);
 	for (const [columns, rows] of sizes) {
 		const command = tuiCommand({cli: baseline, runDir, launcherPid: job.launcherPid});
 		inTerminal(`baseline TUI ${columns}×${rows}`, columns, rows, command);

@@ -23,7 +23,23 @@ function shapeError(message: Fields): string | null {
 	if (!isObject(snapshot.gpu) || typeof snapshot.gpu.status !== 'string') return 'at snapshot.gpu.status: a string';
 	if (!Array.isArray(snapshot.newAlerts)) return 'at snapshot.newAlerts: an array';
 	if (!Array.isArray(snapshot.events)) return 'at snapshot.events: an array';
-	return readinessError(snapshot.readiness);
+	return readinessError(snapshot.readiness) ?? progressError(snapshot.progress);
+}
+
+const PROGRESS: ReadonlySet<unknown> = new Set(['progressing', 'stalled', 'hung', 'unknown']);
+
+/** Each job's progress (a slow part), as the views read it: job, verdict, the odd and waiting ranks, evidence. */
+function progressError(progress: unknown): string | null {
+	if (progress === undefined) return null;
+	if (!Array.isArray(progress)) return 'at snapshot.progress: an array';
+	for (const [i, p] of progress.entries()) {
+		if (!isObject(p) || !nonEmpty(p.job)) return `at snapshot.progress[${i}].job: a non-empty string`;
+		if (!PROGRESS.has(p.verdict)) return `at snapshot.progress[${i}].verdict: progressing, stalled, hung or unknown`;
+		for (const list of ['odd', 'waiting', 'evidence'] as const)
+			if (!Array.isArray(p[list]) || !p[list].every(isObject))
+				return `at snapshot.progress[${i}].${list}: an array of objects`;
+	}
+	return null;
 }
 
 const VERDICTS: ReadonlySet<unknown> = new Set(['ready', 'at-risk', 'not-ready', 'unknown']);

@@ -7,7 +7,15 @@ import {freshLastSave, fullRankSet, sameButAge, slimRankSet, type WireRankSet} f
 // already, and how the reader puts the whole Snapshot back together from what it held.
 
 /** The parts of a Snapshot sent only when they change. */
-export const SLOW_PARTS = ['ranks', 'checkpoints', 'scheduler', 'gpuProcesses', 'readiness'] as const;
+export const SLOW_PARTS = [
+	'ranks',
+	'checkpoints',
+	'scheduler',
+	'gpuProcesses',
+	'readiness',
+	'progress',
+	'ncclRas',
+] as const;
 export type SlowPart = (typeof SLOW_PARTS)[number];
 
 /** A Snapshot as sent: the bounded recent lists stay home (the receiver keeps its own), slow parts when changed. */
@@ -60,6 +68,8 @@ export function fullSnapshot(
 		gpuProcesses: (carried('gpuProcesses') ?? NO_GPU_PROCESSES) as Snapshot['gpuProcesses'],
 		// An older agent sends none: no verdict, rather than one made up here.
 		readiness: (carried('readiness') ?? []) as NonNullable<Snapshot['readiness']>,
+		progress: (carried('progress') ?? []) as NonNullable<Snapshot['progress']>,
+		ncclRas: carried('ncclRas') as Snapshot['ncclRas'],
 		...recent,
 	};
 }

@@ -35,6 +35,8 @@ export const TIME_KEYS: ReadonlySet<string> = new Set([
 	'nextAt',
 	'overdueAt',
 	'lastSaveAt',
+	'since',
+	'lastProgressAt',
 ]);
 const MAX_TIME = 8.64e15;
 

@@ -2,7 +2,7 @@ import {hostname} from 'node:os';
 import path from 'node:path';
 import type {DeclaredNode} from '../cluster/declared-vs-seen.js';
 import {formatGpuThresholds} from '../config/gpu-thresholds.js';
-import type {Settings, SettingsInput} from '../config/schema.js';
+import {DEFAULT_SETTINGS, type Settings, type SettingsInput} from '../config/schema.js';
 import {UsageError} from '../core/errors.js';
 import type {FleetConnection} from '../fleet/fleet.js';
 import {type AgentArgs, DEFAULT_SSH_COMMAND, localConnection, sshConnection} from '../fleet/transports.js';
@@ -76,6 +76,10 @@ export function agentArgs(
 	// Each node judges its jobs' readiness by what the user said here (a config file's too, not only flags).
 	if (settings.grace !== null) args.push('--grace', String(settings.grace));
 	if (settings.maxWorkAtRisk !== null) args.push('--max-work-at-risk', String(settings.maxWorkAtRisk));
+	// Each node judges its jobs' progress by the same window, files and NCCL address.
+	if (settings.hangAfter !== DEFAULT_SETTINGS.hangAfter) args.push('--hang-after', String(settings.hangAfter));
+	if (settings.progressFile !== null) args.push('--progress-file', path.resolve(settings.progressFile));
+	if (settings.ncclRas !== DEFAULT_SETTINGS.ncclRas) args.push('--nccl-ras', settings.ncclRas);
 	if (settings.readonly) args.push('--readonly');
 	// Per node: a cluster.yaml node's own GPUs' thresholds replace these (connectionsFor).
 	return {args, gpuThresholds: settings.gpuThresholds};

@@ -1,4 +1,5 @@
-import {existsSync} from 'node:fs';
+import {existsSync, statSync} from 'node:fs';
+import {UsageError} from '../core/errors.js';
 import type {Settings, SettingsInput} from '../config/schema.js';
 import {EXIT} from '../core/errors.js';
 import type {RankSelector} from '../ranks/tree.js';
@@ -40,7 +41,12 @@ export async function runMonitor(options: MonitorOptions): Promise<number> {
 	const {flags, json, exitNow} = options;
 	const runDir = runDirFrom(options.input);
 	const tui = !flags.headless && !json && process.stdout.isTTY === true && process.stdin.isTTY === true;
+	const progressFile = options.settings.progressFile;
+	if (progressFile !== null && existsSync(progressFile) && statSync(progressFile).isDirectory())
+		throw new UsageError(`--progress-file ${progressFile}: a directory; name the log file the job appends to`);
 	const session = await sessionFor(options, runDir);
+	if (progressFile !== null && !existsSync(progressFile))
+		process.stderr.write(`traintop: --progress-file ${progressFile} does not exist yet: followed once it appears\n`);
 	// Said where a person watching the log would look; the TUI's checkpoints pane says it on screen.
 	if (!tui && session.kind === 'local' && runDir !== null && !existsSync(runDir))
 		process.stderr.write(`traintop: RUN_DIR ${runDir} does not exist yet: waiting for it to appear\n`);

@@ -15,6 +15,9 @@ import {unprovenText} from '../format/membership.js';
 import type {Readiness} from '../core/readiness-types.js';
 import {readinessText} from '../format/readiness.js';
 import {readinessJson} from '../format/readiness-json.js';
+import type {JobProgress} from '../core/progress-types.js';
+import {progressText} from '../format/progress.js';
+import {progressJson} from '../format/progress-json.js';
 
 // Pure text and JSON for `traintop ranks`. The TUI's ranks pane shows the same signal marks (format/signals.ts).
 
@@ -57,12 +60,14 @@ interface RanksTextOptions {
 	readonly wide?: boolean;
 	/** Each job's preemption readiness, a line under its ranks. */
 	readonly readiness?: readonly Readiness[];
+	/** Each job's progress over the half second read, a line under its ranks. */
+	readonly progress?: readonly JobProgress[];
 	readonly now?: number;
 }
 
 export function formatRanks(
 	set: RankSet,
-	{width = 120, wide = false, readiness = [], now = Date.now()}: RanksTextOptions = {},
+	{width = 120, wide = false, readiness = [], progress = [], now = Date.now()}: RanksTextOptions = {},
 ): string {
 	if (set.ranks.length === 0) return 'no ranks found';
 	const cut = (line: string) => (wide ? line : truncate(line, width));
@@ -77,6 +82,8 @@ export function formatRanks(
 		out.push(...troubleLines(job));
 		const ready = readiness.find(r => r.job === job.id);
 		if (ready) out.push(cut(`  readiness: ${readinessText(ready, now)}`));
+		const going = progress.find(p => p.job === job.id);
+		if (going) out.push(cut(`  progress: ${progressText(going, now)}`));
 		for (const member of job.unproven ?? [])
 			out.push(cut(`  ${unprovenText(member, job)}: ${wholeCommand(member.cmd)}`));
 	}
@@ -98,10 +105,15 @@ export function ranksJson(
 	controller: SchedulerState | null = null,
 	readiness: readonly Readiness[] = [],
 	now = Date.now(),
+	progress: readonly JobProgress[] = [],
 ) {
 	const readinessOf = (id: string) => {
 		const found = readiness.find(r => r.job === id);
 		return found ? readinessJson(found, now) : null;
+	};
+	const progressOf = (id: string) => {
+		const found = progress.find(p => p.job === id);
+		return found ? progressJson(found, now) : null;
 	};
 	return {
 		jobs: set.jobs.map(job => ({
@@ -123,6 +135,7 @@ export function ranksJson(
 				membership: member.membership,
 			})),
 			readiness: readinessOf(job.id),
+			progress: progressOf(job.id),
 		})),
 		ranks: set.ranks.map(r => ({
 			rank: r.rank,

@@ -11,6 +11,7 @@ import {procReader, type ProcReader} from '../system/procfs.js';
 import {formatRanks, ranksJson} from './ranks-format.js';
 import {versioned} from '../format/json-version.js';
 import {jobReadiness} from '../core/job-readiness.js';
+import {oneShotProgress} from './ranks-progress.js';
 import {existingRunDir, loadCheckpointIndex} from './checkpoints.js';
 import {jobMatches} from '../ranks/choose-job.js';
 import {jobOfTraintop, schedulerEntry} from '../scheduler/registry.js';
@@ -27,7 +28,16 @@ const CPU_WINDOW_MS = 500;
 export async function scanRanks(
 	settings: Settings,
 	selector: RankSelector,
-	{runDir = null, proc = procReader()}: {readonly runDir?: string | null; readonly proc?: ProcReader} = {},
+	{
+		runDir = null,
+		proc = procReader(),
+		onFirst,
+	}: {
+		readonly runDir?: string | null;
+		readonly proc?: ProcReader;
+		/** The first of the two readings (the progress judge wants both). */
+		readonly onFirst?: (set: RankSet) => void;
+	} = {},
 ): Promise<RankSet> {
 	const sampler = new RankSampler({
 		proc,
@@ -37,7 +47,8 @@ export async function scanRanks(
 		scheduledJob: jobOfTraintop(),
 		runDir,
 	});
-	const [gpu] = await Promise.all([readGpuProcessesOnce(settings.nvidiaSmi), sampler.sample()]);
+	const [gpu, first] = await Promise.all([readGpuProcessesOnce(settings.nvidiaSmi), sampler.sample()]);
+	onFirst?.(first);
 	await new Promise(resolve => setTimeout(resolve, CPU_WINDOW_MS));
 	return sampler.sample(gpu);
 }
@@ -61,8 +72,9 @@ export async function runRanksCommand(options: {
 	runDir?: string | null;
 }): Promise<number> {
 	const runDir = options.runDir ? existingRunDir(options.runDir) : null;
+	const progressOf = oneShotProgress(options.settings);
 	const [scanned, index] = await Promise.all([
-		scanRanks(options.settings, options.selector, {runDir}),
+		scanRanks(options.settings, options.selector, {runDir, onFirst: progressOf.first}),
 		runDir === null ? null : loadCheckpointIndex(runDir, options.settings.keep),
 	]);
 	const set = options.job === null ? scanned : onlyJob(scanned, options.job);
@@ -73,13 +85,16 @@ export async function runRanksCommand(options: {
 	const readiness = set.jobs.map(job =>
 		jobReadiness(job, set, index, controller, {graceS: grace, maxWorkAtRiskS: maxWorkAtRisk}, now),
 	);
+	const progress = progressOf.second(scanned).filter(p => set.jobs.some(job => job.id === p.job));
 	if (options.json) {
-		options.stdout.write(`${JSON.stringify(versioned(ranksJson(set, controller, readiness, now)), null, 2)}\n`);
+		options.stdout.write(
+			`${JSON.stringify(versioned(ranksJson(set, controller, readiness, now, progress)), null, 2)}\n`,
+		);
 	} else if (set.ranks.length === 0) {
 		options.stdout.write(`${noRanksText(options.selector)}\n`);
 	} else {
 		const width = options.columns ?? 120;
-		options.stdout.write(`${formatRanks(set, {width, wide: options.wide ?? false, readiness, now})}\n`);
+		options.stdout.write(`${formatRanks(set, {width, wide: options.wide ?? false, readiness, progress, now})}\n`);
 	}
 	return 0;
 }

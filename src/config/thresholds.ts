@@ -27,6 +27,7 @@ export function monitorOptions(settings: Settings, sources: MonitorSources, host
 		intervalMs: settings.interval * 1000,
 		ranksIntervalMs: settings.ranksInterval * 1000,
 		readiness: {graceS: settings.grace, maxWorkAtRiskS: settings.maxWorkAtRisk},
+		progress: {hangAfterS: settings.hangAfter},
 		host,
 	};
 }

@@ -46,6 +46,8 @@ export class JobEventLog {
 			state: null,
 			endWatch: null,
 		},
+		/** Events judged elsewhere this tick (a job's progress verdict: core/progress-events.ts). */
+		more: readonly JobEvent[] = [],
 	): JobEventsOfTick {
 		const ranksEvents = ranks && ranks !== this.#ranks ? rankEvents(this.#ranks, ranks, time) : [];
 		// The scheduler's own rules hold or add events (a step's end may wait for the exit its controller knows).
@@ -62,7 +64,7 @@ export class JobEventLog {
 			if (rawIndex !== this.#rawIndex || judged?.lastSave?.overdue !== index?.lastSave?.overdue) index = judged;
 		}
 		if (index !== this.#index) events.push(...checkpointEvents(this.#index, index, time, runDirJob(ranks)));
-		events.push(...this.#requeues.update(scheduler.state, index, time));
+		events.push(...this.#requeues.update(scheduler.state, index, time), ...more);
 		this.#ranks = ranks;
 		this.#rawIndex = rawIndex;
 		this.#index = index;

@@ -20,6 +20,8 @@ export const EVENT_PLACE: Readonly<Record<JobEventKind, EventPlace>> = {
 	'rank-resumed': 'alerts',
 	'job-stalled': 'alerts',
 	'job-resumed': 'alerts',
+	'job-hung': 'alerts',
+	'job-progressing': 'alerts',
 	'job-ended': 'alerts',
 	'save-seen': 'checkpoints',
 	overdue: 'alerts',

@@ -190,6 +190,10 @@ export type JobEventKind =
 	| 'rank-resumed'
 	| 'job-stalled'
 	| 'job-resumed'
+	/** The job's progress verdict became stalled or hung (core/progress.ts), with the odd rank out in its text. */
+	| 'job-hung'
+	/** A stalled or hung job progresses again. */
+	| 'job-progressing'
 	| 'job-ended'
 	| 'save-seen'
 	| 'overdue'

@@ -21,6 +21,7 @@ const EVENT_MARKERS: Partial<Record<JobEvent['kind'], MarkerKind>> = {
 	'job-ended': 'exit',
 	'rank-stalled': 'alert',
 	'job-stalled': 'alert',
+	'job-hung': 'alert',
 	'rank-stopped': 'alert',
 	overdue: 'alert',
 	// The run ended there: its scheduler put the job back in the queue.

@@ -2,6 +2,8 @@
 // options. Kept apart from monitor.ts, which is the sampling itself.
 
 import type {ReadinessOptions} from './job-readiness.js';
+import type {ProgressOptions} from './progress.js';
+import type {NcclRasState, RankWaits, StepSignal} from './progress-types.js';
 import type {ThresholdRule} from './thresholds.js';
 import type {SchedulerSource} from '../scheduler/types.js';
 import type {CheckpointIndex, GpuProcessTable, GpuState, HostCpu, HostMemory, RankSet} from './types.js';
@@ -31,6 +33,12 @@ export interface MonitorSources {
 	};
 	/** The job's ranks (ranks/discover.ts), read every `ranksIntervalMs`; absent = no rank sampling. */
 	readRanks?(gpuProcesses: GpuProcessTable): Promise<RankSet>;
+	/** Where the ranks that did not compute at a scan wait (ranks/rank-waits.ts), read right after each scan. */
+	readWaits?(ranks: RankSet): RankWaits;
+	/** The run dir's step signals (checkpoints/progress-*.ts), read on every tick: a stat per followed file. */
+	readSteps?(index: CheckpointIndex | null): readonly StepSignal[];
+	/** NCCL's RAS service, polled on its own cadence (system/nccl-ras-poller.ts); its last answer is read per tick. */
+	readonly ncclRas?: {current(): NcclRasState | null};
 	/**
 	 * The job as its scheduler sees it (scheduler/registry.ts followJob): read on its own slow cadence, never per tick;
 	 * a new reading is published at once. Absent outside a scheduler.
@@ -65,5 +73,7 @@ export interface MonitorOptions {
 	readonly recentEventLimit?: number;
 	/** --grace and --max-work-at-risk, for each job's preemption readiness; absent: neither given. */
 	readonly readiness?: ReadinessOptions;
+	/** --hang-after, for each job's progress verdict; absent: the default (core/progress.ts). */
+	readonly progress?: ProgressOptions;
 	readonly now?: () => number;
 }

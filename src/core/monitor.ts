@@ -10,6 +10,9 @@ import {gpuMetricId} from './metric-id.js';
 import {ramAgainstLimit} from './ram-limit.js';
 import {deadlineRisk} from './deadline-risk.js';
 import {NO_READINESS_OPTIONS, readinessOfJobs} from './job-readiness.js';
+import {DEFAULT_HANG_AFTER_S, ProgressJudge} from './progress.js';
+import type {RankWaits} from './progress-types.js';
+import {progressEvents} from './progress-events.js';
 import {NO_GPU_PROCESSES} from './types.js';
 import type {Alert, GpuProcessTable, HostMemory, MetricId, MetricStatus, RankSet, Snapshot} from './types.js';
 
@@ -39,6 +42,8 @@ export class Monitor {
 	#ranks: RankSet | null = null;
 	#ranksError: string | null = null;
 	#ranksReadAt = -Infinity;
+	#waits: RankWaits | null = null;
+	readonly #progress: ProgressJudge;
 	#tickCount = 0;
 	#timer: NodeJS.Timeout | null = null;
 	#unsubscribe: (() => void)[] = [];
@@ -50,6 +55,7 @@ export class Monitor {
 		this.#now = options.now ?? Date.now;
 		this.#events = new JobEventLog(options.recentEventLimit ?? 50);
 		this.#markers = new RingBuffer(options.markerLimit ?? 1000);
+		this.#progress = new ProgressJudge(options.progress ?? {hangAfterS: DEFAULT_HANG_AFTER_S});
 	}
 
 	getSnapshot(): Snapshot | null {
@@ -184,12 +190,26 @@ export class Monitor {
 			this.#recentAlerts = [...this.#recentAlerts, ...newAlerts].slice(-limit);
 		}
 
+		// Each job's progress, judged at each rank scan (the same array in between: a slow part of the agent stream).
+		const ncclRas = sources.ncclRas?.current() ?? null;
+		const progress = this.#progress.judge({
+			ranks: this.#ranks,
+			waits: this.#waits,
+			steps: sources.readSteps?.(sources.checkpoints?.getIndex() ?? null) ?? [],
+			gpu,
+			gpuProcesses,
+			ras: ncclRas,
+			now: time,
+		});
 		// Events when a new rank sample or a changed index came in; the index's OVERDUE as judged with the ranks.
 		const scheduler = sources.scheduler?.current() ?? null;
-		const life = this.#events.update(this.#ranks, sources.checkpoints?.getIndex() ?? null, time, {
-			state: scheduler,
-			endWatch: sources.scheduler?.endWatch ?? null,
-		});
+		const life = this.#events.update(
+			this.#ranks,
+			sources.checkpoints?.getIndex() ?? null,
+			time,
+			{state: scheduler, endWatch: sources.scheduler?.endWatch ?? null},
+			progressEvents(this.#snapshot?.progress ?? null, progress, time),
+		);
 		if (life.readSchedulerNow) sources.scheduler?.refresh?.();
 		for (const marker of [...newAlerts.map(alertMarker), ...life.events.map(eventMarker)])
 			if (marker) this.#markers.push(marker);
@@ -214,6 +234,8 @@ export class Monitor {
 				time,
 				this.#snapshot?.readiness ?? null,
 			),
+			progress,
+			ncclRas,
 			ranksError: this.#ranksError,
 			metrics,
 			newAlerts,
@@ -236,6 +258,7 @@ export class Monitor {
 		try {
 			this.#ranks = await readRanks.call(this.#options.sources, gpuProcesses);
 			this.#ranksError = null;
+			this.#waits = this.#options.sources.readWaits?.(this.#ranks) ?? null;
 			this.#rankHistory.record(this.#ranks);
 		} catch (error) {
 			// Keep the last ranks: a failed scan is not the job vanishing.

@@ -27,6 +27,22 @@ export type ProgressVerdict = 'progressing' | 'stalled' | 'hung' | 'unknown';
  */
 export type ProcessActivity = 'computing' | 'waiting' | 'sleeping' | 'disk' | 'stopped' | 'zombie' | 'gone';
 
+/** A DataLoader worker of a waiting rank, as ranks/rank-waits.ts reads it. */
+export interface ProcessWait {
+	readonly pid: number;
+	/** /proc state letter. */
+	readonly state: string;
+	readonly wchan: string | null;
+	/** Percent of one core since it was last read; null the first time. */
+	readonly cpuPercent: number | null;
+}
+
+/**
+ * Where each rank that was not computing at the last scan waits, by pid: its main thread's wait channel and its
+ * workers'. A rank absent from the map was computing (nothing was read).
+ */
+export type RankWaits = ReadonlyMap<number, {readonly wchan: string | null; readonly workers: readonly ProcessWait[]}>;
+
 /** A rank or DataLoader worker that does not do what the job's other ranks do: the one the others wait for. */
 export interface OddProcess {
 	readonly role: 'rank' | 'worker';

@@ -12,6 +12,8 @@ import {
 } from './format.js';
 import type {Print} from './print.js';
 import {ReadinessLines} from './readiness-lines.js';
+import {ProgressLines} from './progress-lines.js';
+import {NcclRasLines} from './nccl-ras-lines.js';
 
 // One node in the headless view: its status line (or JSON record) per log interval, the ranks it found, its job
 // events, its GPU reader's changes, its memory read failures and its alerts. With many nodes each line carries the
@@ -41,6 +43,8 @@ export class NodeLines {
 	#lastGpuKey: string | null = null;
 	#lastRanks: RankSet | null = null;
 	readonly #readiness: ReadinessLines;
+	readonly #progress: ProgressLines;
+	readonly #ncclRas: NcclRasLines;
 	readonly #offs: (() => void)[] = [];
 
 	constructor(node: string, many: boolean, print: Print, settings: Settings) {
@@ -50,6 +54,8 @@ export class NodeLines {
 		this.#print = print;
 		this.#settings = settings;
 		this.#readiness = new ReadinessLines(print, many ? node : null);
+		this.#progress = new ProgressLines(print, many ? node : null);
+		this.#ncclRas = new NcclRasLines(print, many ? node : null);
 	}
 
 	/** Prints the node's records as its log writes them, and its log's trouble. */
@@ -78,11 +84,14 @@ export class NodeLines {
 		// The job's life (exits, ends, stops, stalls, saves, OVERDUE): a line each on stderr, and with --json an
 		// object each on stdout between the records, as it happens rather than at the next record.
 		for (const event of snapshot.events) {
-			if (jobLevel(event)) continue;
+			// A job's progress verdict has its own line and object, with every figure (progress-lines.ts).
+			if (jobLevel(event) || event.kind === 'job-hung' || event.kind === 'job-progressing') continue;
 			print.note(`${this.#prefix}${formatEventLine(event)}`);
 			print.record(this.#many ? {...eventRecord(event), host: this.#node} : eventRecord(event));
 		}
 		this.#readiness.update(snapshot);
+		this.#progress.update(snapshot);
+		this.#ncclRas.update(snapshot);
 		// One line per change of the reader's state; a sample or a retry countdown is not a change.
 		const gpuKey = gpuStateKey(snapshot.gpu);
 		if (gpuKey !== this.#lastGpuKey) {

@@ -2,10 +2,14 @@ import {hostname} from 'node:os';
 import path from 'node:path';
 import {CheckpointWatcher} from '../checkpoints/watch.js';
 import type {Settings} from '../config/schema.js';
+import type {CheckpointIndex} from '../core/types.js';
 import {monitorOptions} from '../config/thresholds.js';
 import {Monitor, type MonitorSources} from '../core/monitor.js';
 import {MemoryLogRecorder} from '../memlog/recorder.js';
 import {RankSampler} from '../ranks/discover.js';
+import {WaitReader} from '../ranks/rank-waits.js';
+import {NcclRasPoller} from '../system/nccl-ras-poller.js';
+import {StepSignalReader} from '../checkpoints/progress-reader.js';
 import type {RankSelector} from '../ranks/tree.js';
 import {hostCpuReader} from '../system/cpu.js';
 import {readHostMemory} from '../system/memory.js';
@@ -61,6 +65,15 @@ export async function openLocalNode(options: LocalNodeOptions): Promise<LocalSes
 		scheduledJob: options.scheduledJob ?? jobOfTraintop(),
 		runDir: runDir && path.resolve(runDir),
 	});
+	const waits = new WaitReader(procReader());
+	// NCCL's RAS service: asked every 15 s while it answers, once a minute while nothing does; never depended on.
+	const ncclRas = settings.ncclRas === 'off' ? null : new NcclRasPoller({address: settings.ncclRas});
+	ncclRas?.start();
+	// The run dir's step files and --progress-file: read in the background, never holding a tick.
+	const steps =
+		runDir !== null || settings.progressFile !== null
+			? new StepSignalReader({runDir: runDir && path.resolve(runDir), progressFile: settings.progressFile})
+			: null;
 	// With a RUN_DIR the snapshot carries its checkpoints. Sampling does not wait for the first scan (a run dir of
 	// 100k files held the first status line back 5–10 s): until it ends, the index says it is scanning.
 	const checkpoints = runDir
@@ -88,6 +101,9 @@ export async function openLocalNode(options: LocalNodeOptions): Promise<LocalSes
 			nvidiaSmi?.setProcessQueries(set.ranks.length > 0);
 			return set;
 		},
+		readWaits: set => waits.read(set),
+		...(ncclRas ? {ncclRas} : {}),
+		...(steps ? {readSteps: (index: CheckpointIndex | null) => steps.read(index)} : {}),
 		...(checkpoints ? {checkpoints} : {}),
 		...(scheduler ? {scheduler} : {}),
 	};
@@ -110,6 +126,7 @@ export async function openLocalNode(options: LocalNodeOptions): Promise<LocalSes
 			closed = true;
 			monitor.stop();
 			scheduler?.stop?.();
+			ncclRas?.stop();
 			unsubscribe();
 			recorder.close();
 			await Promise.all([nvidiaSmi?.stop(), checkpoints?.stop()]);

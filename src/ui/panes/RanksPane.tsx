@@ -2,7 +2,7 @@ import React from 'react';
 import {Box, Text} from 'ink';
 import type {Need, PaneDefinition} from './pane.js';
 import Line from '../widgets/Line.js';
-import type {RankSet} from '../../core/types.js';
+import type {Job, RankSet, Snapshot} from '../../core/types.js';
 import type {SchedulerState} from '../../scheduler/types.js';
 import {columns} from '../../format/columns.js';
 import {unprovenText} from '../../format/membership.js';
@@ -11,6 +11,9 @@ import {targetOf} from '../targets.js';
 import RankRow from './RankRow.js';
 import ReadinessLine from './ReadinessLine.js';
 import type {Readiness} from '../../core/readiness-types.js';
+import type {JobProgress} from '../../core/progress-types.js';
+import ProgressLine from './ProgressLine.js';
+import {ncclRasLines} from '../../format/nccl-ras.js';
 import {
 	cursorLine,
 	endedText,
@@ -57,6 +60,10 @@ export interface Props {
 	readonly hostWidth?: number;
 	/** Each job's preemption readiness: a line under its header. */
 	readonly readiness?: readonly Readiness[];
+	/** Each job's progress: its verdict in its header, and a line under it when stalled or hung. */
+	readonly progress?: readonly JobProgress[];
+	/** NCCL's RAS service's first line when it answers (format/nccl-ras.ts); null: not answering, not asked. */
+	readonly nccl?: string | null;
 }
 
 /** Ended jobs newest first, the scan's error, or where ranks were looked for: what the pane says without a job. */
@@ -81,6 +88,13 @@ function noJobLines(
  */
 const NO_SIGNALS: readonly string[] = [];
 const NO_READINESS: readonly Readiness[] = [];
+const NO_PROGRESS: readonly JobProgress[] = [];
+
+/** NCCL RAS's first line while it answers: a node without it (most) spends no row on it. */
+function ncclLine(snapshot: Snapshot): string | null {
+	const state = snapshot.ncclRas;
+	return state?.status === 'ok' ? (ncclRasLines(state, snapshot.time)[0] ?? null) : null;
+}
 
 function RanksPane({
 	ranks,
@@ -97,6 +111,8 @@ function RanksPane({
 	hostWidth = 0,
 	scheduler = null,
 	readiness = NO_READINESS,
+	progress = NO_PROGRESS,
+	nccl = null,
 }: Props) {
 	if (height <= 0) return null;
 	const jobs = ranks?.jobs ?? [];
@@ -117,11 +133,12 @@ function RanksPane({
 		);
 	}
 
-	const lines = jobLines(jobs, readiness);
+	const lines = jobLines(jobs, readiness, progress, nccl);
 	const all = ranksOf(jobs);
+	const progressOf = (job: Job) => progress.find(p => p.job === job.id);
 	const title = grouped(jobs)
 		? groupedTitleParts(ranks, cursor === null ? null : targetOf(all, cursor, marked), error)
-		: singleTitleParts(jobs[0]!, cursor === null ? null : marked, error);
+		: singleTitleParts(jobs[0]!, cursor === null ? null : marked, error, progressOf(jobs[0]!), now);
 	let room = height - 1;
 	const showHeader = room >= 2 && all.length > 0;
 	if (showHeader) room--;
@@ -151,7 +168,7 @@ function RanksPane({
 				if (line.kind === 'job') {
 					return (
 						<Line key={`job ${line.job.id}`} width={width}>
-							<Text bold>{jobHeaderText(line.job, marked)}</Text>
+							<Text bold>{jobHeaderText(line.job, marked, progressOf(line.job), now)}</Text>
 						</Line>
 					);
 				}
@@ -159,6 +176,20 @@ function RanksPane({
 					return (
 						<Line key={`ready ${line.job.id}`} width={width}>
 							<ReadinessLine readiness={line.readiness} now={now} />
+						</Line>
+					);
+				}
+				if (line.kind === 'progress') {
+					return (
+						<Line key={`progress ${line.job.id}`} width={width}>
+							<ProgressLine progress={line.progress} now={now} />
+						</Line>
+					);
+				}
+				if (line.kind === 'nccl') {
+					return (
+						<Line key="nccl" width={width} dim>
+							{`   ${line.text}`}
 						</Line>
 					);
 				}
@@ -208,7 +239,12 @@ const ENDED_SHOWN = 3;
  * Title, column header, then a line per rank (and per job header with several jobs); without a job, the
  * title and a line per ended job (a few at most) or the reason there is none.
  */
-export function ranksNeed(ranks: RankSet | null, readiness: readonly Readiness[] = NO_READINESS): Need {
+export function ranksNeed(
+	ranks: RankSet | null,
+	readiness: readonly Readiness[] = NO_READINESS,
+	progress: readonly JobProgress[] = NO_PROGRESS,
+	nccl: string | null = null,
+): Need {
 	const jobs = ranks?.jobs ?? [];
 	if (ranks === null || jobs.length === 0) {
 		const ended = Math.min(ENDED_SHOWN, ranks?.ended.length ?? 0);
@@ -216,14 +252,15 @@ export function ranksNeed(ranks: RankSet | null, readiness: readonly Readiness[]
 	}
 	// The title, the column header (drawn only over rank rows), then the jobs' lines.
 	const header = jobs.some(job => job.ranks.length > 0) ? 1 : 0;
-	return {min: 2 + header, want: 1 + header + lineCount(jobs, readiness)};
+	return {min: 2 + header, want: 1 + header + lineCount(jobs, readiness, progress, nccl)};
 }
 
 export const ranksPane: PaneDefinition = {
 	id: 'ranks',
 	wideFrom: 110,
 	firstRows: 8,
-	need: data => ranksNeed(data.snapshot.ranks, data.snapshot.readiness),
+	need: data =>
+		ranksNeed(data.snapshot.ranks, data.snapshot.readiness, data.snapshot.progress, ncclLine(data.snapshot)),
 	render: ({snapshot, cursor, marked, actionSignals, sort}, box) => (
 		<Memo
 			ranks={snapshot.ranks}
@@ -238,6 +275,8 @@ export const ranksPane: PaneDefinition = {
 			sortText={sortLabel(sort ?? 'rank')}
 			scheduler={snapshot.scheduler ?? null}
 			readiness={snapshot.readiness ?? NO_READINESS}
+			progress={snapshot.progress ?? NO_PROGRESS}
+			nccl={ncclLine(snapshot)}
 		/>
 	),
 };

@@ -1,5 +1,7 @@
 import type {EndedJob, Job, RankProcess, RankSet, UnprovenMember} from '../../core/types.js';
 import type {Readiness} from '../../core/readiness-types.js';
+import type {JobProgress} from '../../core/progress-types.js';
+import {progressTag} from '../../format/progress.js';
 import {columns, truncate} from '../../format/columns.js';
 import {compactCommand} from '../../format/command-line.js';
 import {jobExitWords} from '../../format/events.js';
@@ -24,20 +26,35 @@ export type PaneLine =
 	/** A process that claims the job without proof: shown apart under its ranks, never a rank the cursor or a mark reaches. */
 	| {readonly kind: 'unproven'; readonly job: Job; readonly member: UnprovenMember}
 	/** The job's preemption readiness, under its header (or the pane's title with one job). */
-	| {readonly kind: 'readiness'; readonly job: Job; readonly readiness: Readiness};
+	| {readonly kind: 'readiness'; readonly job: Job; readonly readiness: Readiness}
+	/** The job's progress when it is stalled or hung: who stands out, who waits. */
+	| {readonly kind: 'progress'; readonly job: Job; readonly progress: JobProgress}
+	/** What NCCL's RAS service says of this node's communicators (its first line), under the first job's progress. */
+	| {readonly kind: 'nccl'; readonly text: string};
+
+/** A progress verdict worth a line of its own: the job stopped moving. */
+const stuck = (p: JobProgress | undefined): p is JobProgress => p?.verdict === 'stalled' || p?.verdict === 'hung';
 
 /** With one job the pane's title says what its header would: a header line per job only with several. */
 export function grouped(jobs: readonly Job[]): boolean {
 	return jobs.length > 1;
 }
 
-/** The list's lines: per job, its header (when grouped), its readiness, then its ranks or why it has none. */
-export function jobLines(jobs: readonly Job[], readiness: readonly Readiness[] = []): PaneLine[] {
+/** The list's lines: per job, its header (when grouped), its progress when stuck, its readiness, then its ranks. */
+export function jobLines(
+	jobs: readonly Job[],
+	readiness: readonly Readiness[] = [],
+	progress: readonly JobProgress[] = [],
+	nccl: string | null = null,
+): PaneLine[] {
 	const lines: PaneLine[] = [];
 	const headers = grouped(jobs);
 	let index = 0;
 	for (const job of jobs) {
 		if (headers) lines.push({kind: 'job', job});
+		const going = progress.find(p => p.job === job.id);
+		if (stuck(going)) lines.push({kind: 'progress', job, progress: going});
+		if (nccl !== null && job === jobs[0]) lines.push({kind: 'nccl', text: nccl});
 		const ready = readiness.find(r => r.job === job.id);
 		if (ready) lines.push({kind: 'readiness', job, readiness: ready});
 		if (job.ranks.length === 0) lines.push({kind: 'no-ranks', job});
@@ -48,11 +65,20 @@ export function jobLines(jobs: readonly Job[], readiness: readonly Readiness[] =
 }
 
 /** How many lines jobLines makes, without making them (the layout asks for 2048 ranks, often). */
-export function lineCount(jobs: readonly Job[], readiness: readonly Readiness[] = []): number {
+export function lineCount(
+	jobs: readonly Job[],
+	readiness: readonly Readiness[] = [],
+	progress: readonly JobProgress[] = [],
+	nccl: string | null = null,
+): number {
 	const headers = grouped(jobs) ? jobs.length : 0;
 	const ready = jobs.filter(job => readiness.some(r => r.job === job.id)).length;
+	const going = jobs.filter(job => stuck(progress.find(p => p.job === job.id))).length;
 	return (
-		headers + ready + jobs.reduce((sum, job) => sum + Math.max(1, job.ranks.length) + (job.unproven?.length ?? 0), 0)
+		headers +
+		ready +
+		going +
+		jobs.reduce((sum, job) => sum + Math.max(1, job.ranks.length) + (job.unproven?.length ?? 0), 0)
 	);
 }
 
@@ -156,11 +182,12 @@ function detailParts(job: Job): string[] {
  * 2 marked · run dir …/runs/a · NAME 998.0 · launcher 4242 torchrun …`; most urgent first, as the pane
  * cuts it to its width.
  */
-export function jobHeaderText(job: Job, marked: ReadonlySet<number>): string {
+export function jobHeaderText(job: Job, marked: ReadonlySet<number>, progress?: JobProgress, now = 0): string {
 	const marks = job.ranks.filter(r => marked.has(r.pid)).length;
 	return [
 		`JOB ${printable(job.id)}`,
 		rankCountText(job),
+		...(progress ? [progressTag(progress, now)] : []),
 		...urgentParts(job),
 		...(marks > 0 ? [`${marks} marked`] : []),
 		...detailParts(job),
@@ -171,11 +198,18 @@ export function jobHeaderText(job: Job, marked: ReadonlySet<number>): string {
  * After RANKS with one job, which the title then stands for: `8 (world 8) · job torchrun:4242 · target: all · …`.
  * `marked` null: nothing is a target here (the many-node screen's ranks), none is said.
  */
-export function singleTitleParts(job: Job, marked: ReadonlySet<number> | null, error: string | null): string[] {
+export function singleTitleParts(
+	job: Job,
+	marked: ReadonlySet<number> | null,
+	error: string | null,
+	progress?: JobProgress,
+	now = 0,
+): string[] {
 	const marks = marked === null ? 0 : job.ranks.filter(r => marked.has(r.pid)).length;
 	return [
 		rankCountText(job, true),
 		`job ${printable(job.id)}`,
+		...(progress ? [progressTag(progress, now)] : []),
 		...(marked === null ? [] : [marks === 0 ? 'target: all' : `target: ${marks} marked`]),
 		...urgentParts(job),
 		...(error ? [`last scan failed: ${printable(error)}`] : []),

@@ -22,7 +22,13 @@ import {slurmState} from '../../../src/slurm/scheduler-state.js';
 /** The lines as short words: `J:torchrun:4242`, `R0` (rank 0's row), `-` (no ranks). */
 function words(lines: readonly PaneLine[]): string[] {
 	return lines.map(line =>
-		line.kind === 'job' ? `J:${line.job.id}` : line.kind === 'rank' ? `R${line.index}` : `-:${line.job.id}`,
+		line.kind === 'job'
+			? `J:${line.job.id}`
+			: line.kind === 'rank'
+				? `R${line.index}`
+				: line.kind === 'nccl'
+					? 'N'
+					: `-:${line.job.id}`,
 	);
 }
 
