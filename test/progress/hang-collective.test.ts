@@ -50,8 +50,7 @@ describe('a rank that stops taking part in the collectives', () => {
 		);
 		// The same verdict's line on stderr, naming the rank by its pid and where it sleeps.
 		const line = new RegExp(
-			`^\\d\\d:\\d\\d:\\d\\d progress torch\\.distributed\\.run:${job.launcherPid}: .*\\b${ranks.get(1)}\\b.*hrtimer_nanosleep`,
-			'm',
+			`\\d\\d:\\d\\d:\\d\\d progress torch\\.distributed\\.run:${job.launcherPid}: HUNG.*\\b${ranks.get(1)}\\b.*hrtimer_nanosleep`,
 		);
 		await run.waitFor(o => line.test(o.stderr), 30_000);
 	}, 240_000);

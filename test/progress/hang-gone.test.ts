@@ -37,14 +37,19 @@ describe('a rank killed while its peers wait', () => {
 		context.onTestFinished(() => clearInterval(watch));
 		const killedAt = Date.now();
 		process.kill(killed, 'SIGKILL');
+		// The first scans after the kill may still count the peer computing (its CPU share is judged over 3 s): the event
+		// awaited names the killed rank gone and the peer waiting, as it must while the peer is still there.
 		const event = await progressSeen(
 			run,
-			e => e.odd_ranks.some(o => o.pid === killed && (o.activity === 'gone' || o.activity === 'zombie')),
+			e =>
+				e.odd_ranks.some(o => o.pid === killed && (o.activity === 'gone' || o.activity === 'zombie')) &&
+				e.waiting.some(w => w.pids.includes(peer) && w.activity === 'waiting'),
 			60_000,
 		);
 		const odd = event.odd_ranks.find(o => o.pid === killed);
 		expect(odd).toMatchObject({role: 'rank', rank: 1, exit: {signal: 'SIGKILL'}});
 		expect(event.waiting).toEqual([expect.objectContaining({ranks: [0], pids: [peer], activity: 'waiting'})]);
+		expect(odd?.activity).toBe('gone');
 		expect(event.verdict).toBe('hung');
 		// The peer was still there when traintop named it waiting: it ended only afterwards.
 		const ended = await until(
