@@ -10,7 +10,7 @@ import {until} from './until.js';
 const JOB = path.join(ROOT, 'test/fixtures/jobs/ddp_plain.py');
 
 /** The first python3 that imports torch.distributed: Debian's, or the one on PATH. Throws, saying what to install. */
-function torchPython(): string {
+export function torchPython(): string {
 	for (const python of ['/usr/bin/python3', 'python3']) {
 		try {
 			execFileSync(python, ['-c', 'import torch.distributed'], {stdio: 'ignore', timeout: 60_000});
@@ -25,7 +25,15 @@ function torchPython(): string {
 }
 
 /** What a job must not inherit from whoever runs the tests: an identity and a process group to join. */
-const SCRUB = ['RANK', 'LOCAL_RANK', 'WORLD_SIZE', 'LOCAL_WORLD_SIZE', 'MASTER_ADDR', 'MASTER_PORT', 'SLURM_PROCID'];
+export const SCRUB = [
+	'RANK',
+	'LOCAL_RANK',
+	'WORLD_SIZE',
+	'LOCAL_WORLD_SIZE',
+	'MASTER_ADDR',
+	'MASTER_PORT',
+	'SLURM_PROCID',
+];
 
 export interface DdpJob {
 	/** torchrun's pid: the elastic agent, parent of the ranks. */
