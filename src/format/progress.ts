@@ -48,8 +48,16 @@ function rankRuns(ranks: readonly (number | null)[]): string {
 	return runs.join(', ');
 }
 
+/**
+ * A kernel function's name as a person reads it: without the suffixes the compiler adds to a copy of it
+ * (`poll_schedule_timeout.constprop.0`, `.isra.0`, `.part.0`, `.cold`); the JSON keeps the name as read.
+ */
+export function wchanWords(wchan: string): string {
+	return printable(wchan.replace(/(\.(constprop|isra|part|cold|llvm)(\.\d+)?)+$/, ''));
+}
+
 function place(activity: string, wchan: string | null): string {
-	const where = wchan === null ? '' : ` in ${printable(wchan)}`;
+	const where = wchan === null ? '' : ` in ${wchanWords(wchan)}`;
 	switch (activity) {
 		case 'computing':
 			return 'running on the CPU';

@@ -1,4 +1,5 @@
 import {describe, expect, it} from 'vitest';
+import {wchanWords} from '../../src/format/progress.js';
 import {ProgressJudge, type ProgressInputs} from '../../src/core/progress.js';
 import {CpuWindow} from '../../src/core/progress-cpu.js';
 import {GpuSpins} from '../../src/core/progress-gpu.js';
@@ -263,5 +264,13 @@ describe('the GPU sign', () => {
 		expect(spins.evidence(new Set([4201]), table, T0 + 62_000)).toMatchObject([{code: 'gpu-working'}]);
 		// Not the job's GPU: no evidence.
 		expect(spins.evidence(new Set([9999]), table, T0 + 62_000)).toEqual([]);
+	});
+});
+
+describe('the words', () => {
+	it('drops the compiler suffixes of a wait channel, and keeps plain names as they are', () => {
+		expect(wchanWords('poll_schedule_timeout.constprop.0')).toBe('poll_schedule_timeout');
+		expect(wchanWords('do_sys_poll.isra.0')).toBe('do_sys_poll');
+		expect(wchanWords('futex_do_wait')).toBe('futex_do_wait');
 	});
 });
