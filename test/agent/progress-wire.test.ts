@@ -2,9 +2,11 @@ import {describe, expect, test} from 'vitest';
 import {parseAgentMessage} from '../../src/agent/protocol.js';
 import {fullSnapshot, type WireSnapshot, wireSnapshot} from '../../src/agent/wire-snapshot.js';
 import {checkedWireValue} from '../../src/agent/wire-values.js';
-import type {JobProgress, NcclRasState} from '../../src/core/progress-types.js';
+import type {JobProgress} from '../../src/core/progress-types.js';
 import type {Snapshot} from '../../src/core/types.js';
 import {NOW} from '../helpers/checkpoint-data.js';
+import {recordedRasState} from '../helpers/nccl-ras-state.js';
+import {hungProgress} from '../helpers/progress-data.js';
 import {snapshotOf} from '../ui/fleet/fleet-fixtures.js';
 import {twoJobs} from '../ui/fixtures.js';
 
@@ -12,39 +14,9 @@ import {twoJobs} from '../ui/fixtures.js';
 // judge keeps the same array between rank scans), carried over by the reader otherwise; an older agent sends none, and
 // a verdict or a time out of shape is refused with the message.
 
-const hung: JobProgress = {
-	job: 'torchrun:4200',
-	verdict: 'hung',
-	since: NOW - 240_000,
-	lastProgressAt: NOW - 240_000,
-	windowS: 300,
-	stepS: null,
-	step: null,
-	odd: [{role: 'rank', rank: 1, pid: 4202, activity: 'sleeping', wchan: 'hrtimer_nanosleep', since: NOW - 240_000}],
-	waiting: [{ranks: [0], pids: [4201], activity: 'waiting', wchan: 'futex_do_wait', since: NOW - 239_000}],
-	evidence: [{code: 'cpu-flat', rank: 1, pid: 4202, seconds: 240}],
-};
+const hung = hungProgress('torchrun:4200', {rank: 1, pid: 4202}, {ranks: [0], pids: [4201]}, NOW);
 
-const ras: NcclRasState = {
-	status: 'ok',
-	readAt: NOW - 5000,
-	version: '2.28.9',
-	groups: [
-		{
-			group: 0,
-			comms: 1,
-			nodesPerComm: 1,
-			ranksPerNode: 1,
-			ranksPerComm: 1,
-			ranksInGroup: 1,
-			status: 'RUNNING',
-			errors: 'OK',
-		},
-	],
-	errors: [],
-	warnings: [],
-	changes: [],
-};
+const ras = recordedRasState(NOW - 5000);
 
 const sent = (snapshot: Snapshot, previous: Snapshot | null): WireSnapshot =>
 	JSON.parse(JSON.stringify(wireSnapshot(snapshot, previous)));

@@ -10,7 +10,7 @@ import {until} from './until.js';
 const JOB = path.join(ROOT, 'test/fixtures/jobs/ddp_plain.py');
 
 /** The first python3 that imports torch.distributed: Debian's, or the one on PATH. Throws, saying what to install. */
-export function torchPython(): string {
+function torchPython(): string {
 	for (const python of ['/usr/bin/python3', 'python3']) {
 		try {
 			execFileSync(python, ['-c', 'import torch.distributed'], {stdio: 'ignore', timeout: 60_000});
@@ -25,15 +25,7 @@ export function torchPython(): string {
 }
 
 /** What a job must not inherit from whoever runs the tests: an identity and a process group to join. */
-export const SCRUB = [
-	'RANK',
-	'LOCAL_RANK',
-	'WORLD_SIZE',
-	'LOCAL_WORLD_SIZE',
-	'MASTER_ADDR',
-	'MASTER_PORT',
-	'SLURM_PROCID',
-];
+const SCRUB = ['RANK', 'LOCAL_RANK', 'WORLD_SIZE', 'LOCAL_WORLD_SIZE', 'MASTER_ADDR', 'MASTER_PORT', 'SLURM_PROCID'];
 
 export interface DdpJob {
 	/** torchrun's pid: the elastic agent, parent of the ranks. */
@@ -61,7 +53,24 @@ export interface DdpOptions {
 	readonly noTermHandler?: number;
 }
 
-export function startDdpJob(runDir: string, options: DdpOptions): DdpJob {
+/** A torchrun started by a test: its process, everything it printed (stdout and stderr), and its end. */
+export interface Torchrun {
+	readonly child: ChildProcess;
+	output(): string;
+	readonly exited: Promise<number | string>;
+}
+
+/**
+ * `python -m torch.distributed.run` with `launch` (its own options), then `script` and its arguments: on a random
+ * port, one OpenMP thread a rank, none of the runner's job variables inherited. `endOn`: 'close' waits for every
+ * holder of its output to close it; 'exit' for torchrun alone (a worker left asleep may hold its stderr open).
+ */
+export function startTorchrun(
+	launch: readonly string[],
+	script: string,
+	scriptArgs: readonly string[],
+	endOn: 'close' | 'exit' = 'close',
+): Torchrun {
 	const python = torchPython();
 	const env: NodeJS.ProcessEnv = {...process.env, OMP_NUM_THREADS: '1'};
 	for (const name of SCRUB) delete env[name];
@@ -69,11 +78,8 @@ export function startDdpJob(runDir: string, options: DdpOptions): DdpJob {
 	// --redirects 1 --tee 1: Debian's torch 1.13 on Python 3.11 cannot parse torchrun's default "0" for these (a zero
 	// IntFlag is not iterated any more); 1 sends the ranks' stdout to a log file and copies it to torchrun's.
 	const args = [
-		...['-m', 'torch.distributed.run', '--nproc_per_node', '2', '--master_port', port],
-		...['--redirects', '1', '--tee', '1', JOB, '--run-dir', runDir],
-		...['--save-every', String(options.saveEvery), '--step-seconds', String(options.stepSeconds)],
-		...['--keep', String(options.keep ?? 0), '--save-seconds', String(options.saveSeconds ?? 0)],
-		...['--no-term-handler', String(options.noTermHandler ?? -1)],
+		...['-m', 'torch.distributed.run', '--master_port', port, ...launch],
+		...['--redirects', '1', '--tee', '1', script, ...scriptArgs],
 	];
 	const child = spawn(python, args, {env, stdio: ['ignore', 'pipe', 'pipe']});
 	let out = '';
@@ -84,19 +90,29 @@ export function startDdpJob(runDir: string, options: DdpOptions): DdpJob {
 		out += chunk.toString();
 	});
 	const exited = new Promise<number | string>(resolve => {
-		child.once('close', (code, signal) => resolve(code ?? signal ?? -1));
+		child.once(endOn, (code: number | null, signal: NodeJS.Signals | null) => resolve(code ?? signal ?? -1));
 	});
-	const readyPids = (): number[] => [...out.matchAll(/rank \d ready pid (\d+)/g)].map(m => Number(m[1]));
+	return {child, output: () => out, exited};
+}
+
+export function startDdpJob(runDir: string, options: DdpOptions): DdpJob {
+	const {child, output, exited} = startTorchrun(['--nproc_per_node', '2'], JOB, [
+		...['--run-dir', runDir],
+		...['--save-every', String(options.saveEvery), '--step-seconds', String(options.stepSeconds)],
+		...['--keep', String(options.keep ?? 0), '--save-seconds', String(options.saveSeconds ?? 0)],
+		...['--no-term-handler', String(options.noTermHandler ?? -1)],
+	]);
+	const readyPids = (): number[] => [...output().matchAll(/rank \d ready pid (\d+)/g)].map(m => Number(m[1]));
 	return {
 		launcherPid: child.pid ?? -1,
 		child,
-		output: () => out,
+		output,
 		async ranks() {
 			await until(readyPids, pids => pids.length === 2, 'both DDP ranks ready', 120_000, 100);
 			return readyPids();
 		},
 		saves: () =>
-			[...out.matchAll(/saved (ckpt_step(\d+)\.pt) step \d+ reason (\w+) write ([\d.]+) s/g)].map(m => ({
+			[...output().matchAll(/saved (ckpt_step(\d+)\.pt) step \d+ reason (\w+) write ([\d.]+) s/g)].map(m => ({
 				name: m[1] ?? '',
 				step: Number(m[2]),
 				reason: m[3] ?? '',

@@ -1,7 +1,7 @@
-import {type ChildProcess, spawn} from 'node:child_process';
+import type {ChildProcess} from 'node:child_process';
 import {readFileSync} from 'node:fs';
 import path from 'node:path';
-import {SCRUB, torchPython} from './ddp-job.js';
+import {startTorchrun} from './ddp-job.js';
 import {ROOT} from './dist.js';
 import {until} from './until.js';
 
@@ -116,47 +116,38 @@ function signalJob(pid: number, signal: NodeJS.Signals): void {
 }
 
 export function startHangJob(runDir: string, options: HangOptions = {}): HangJob {
-	const python = torchPython();
-	const env: NodeJS.ProcessEnv = {...process.env, OMP_NUM_THREADS: '1'};
-	for (const name of SCRUB) delete env[name];
 	const nproc = options.nproc ?? 2;
 	const workers = options.workers ?? 0;
-	const port = String(30_000 + Math.floor(Math.random() * 20_000));
-	// --redirects 1 --tee 1: see ddp-job.ts (Debian's torch 1.13 on Python 3.11 cannot parse torchrun's default 0).
-	const args = [
-		...['-m', 'torch.distributed.run', '--nproc_per_node', String(nproc), '--master_port', port],
+	const launch = [
+		...['--nproc_per_node', String(nproc)],
 		...(options.monitorInterval === undefined ? [] : ['--monitor_interval', String(options.monitorInterval)]),
-		...['--redirects', '1', '--tee', '1', JOB, '--run-dir', runDir],
-		...['--step-seconds', String(options.stepSeconds ?? 0.1), '--workers', String(workers)],
-		...['--hang-rank', String(options.hangRank ?? -1), '--hang-step', String(options.hangStep ?? -1)],
-		...['--hang', options.hang ?? 'sleep'],
-		...['--pause-every', String(options.pauseEvery ?? 0), '--pause-seconds', String(options.pauseSeconds ?? 0)],
-		...(options.stepsLog === undefined ? [] : ['--steps-log', options.stepsLog]),
 	];
-	const child = spawn(python, args, {env, stdio: ['ignore', 'pipe', 'pipe']});
-	let out = '';
-	child.stdout?.on('data', (chunk: Buffer) => {
-		out += chunk.toString();
-	});
-	child.stderr?.on('data', (chunk: Buffer) => {
-		out += chunk.toString();
-	});
 	// 'exit', not 'close': a worker left sleeping holds torchrun's stderr open after torchrun is gone.
-	const exited = new Promise<number | string>(resolve => {
-		child.once('exit', (code, signal) => resolve(code ?? signal ?? -1));
-	});
+	const {child, output, exited} = startTorchrun(
+		launch,
+		JOB,
+		[
+			...['--run-dir', runDir],
+			...['--step-seconds', String(options.stepSeconds ?? 0.1), '--workers', String(workers)],
+			...['--hang-rank', String(options.hangRank ?? -1), '--hang-step', String(options.hangStep ?? -1)],
+			...['--hang', options.hang ?? 'sleep'],
+			...['--pause-every', String(options.pauseEvery ?? 0), '--pause-seconds', String(options.pauseSeconds ?? 0)],
+			...(options.stepsLog === undefined ? [] : ['--steps-log', options.stepsLog]),
+		],
+		'exit',
+	);
 	const readyRanks = (): Map<number, number> =>
-		new Map([...out.matchAll(/rank (\d+) ready pid (\d+)/g)].map(m => [Number(m[1]), Number(m[2])]));
+		new Map([...output().matchAll(/rank (\d+) ready pid (\d+)/g)].map(m => [Number(m[1]), Number(m[2])]));
 	const readyWorkers = (): HangWorker[] =>
-		[...out.matchAll(/rank (\d+) worker (\d+) pid (\d+)/g)].map(m => ({
+		[...output().matchAll(/rank (\d+) worker (\d+) pid (\d+)/g)].map(m => ({
 			rank: Number(m[1]),
 			index: Number(m[2]),
 			pid: Number(m[3]),
 		}));
 	const hangLine = (): HangStart | undefined => {
-		const rank = /rank (\d+) hangs \((?:sleep|compute)\) at step (\d+) time ([\d.]+)/.exec(out);
+		const rank = /rank (\d+) hangs \((?:sleep|compute)\) at step (\d+) time ([\d.]+)/.exec(output());
 		if (rank) return {rank: Number(rank[1]), workerPid: null, step: Number(rank[2]), at: Number(rank[3]) * 1000};
-		const worker = /rank (\d+) worker pid (\d+) hangs at step (\d+) time ([\d.]+)/.exec(out);
+		const worker = /rank (\d+) worker pid (\d+) hangs at step (\d+) time ([\d.]+)/.exec(output());
 		if (worker)
 			return {
 				rank: Number(worker[1]),
@@ -170,7 +161,7 @@ export function startHangJob(runDir: string, options: HangOptions = {}): HangJob
 	return {
 		launcherPid: child.pid ?? -1,
 		child,
-		output: () => out,
+		output,
 		async ranks() {
 			await until(readyRanks, ranks => ranks.size === nproc, `all ${nproc} DDP ranks ready`, 120_000, 100);
 			return readyRanks();
@@ -185,7 +176,7 @@ export function startHangJob(runDir: string, options: HangOptions = {}): HangJob
 			return hangLine() as HangStart;
 		},
 		pauses: () =>
-			[...out.matchAll(/rank (\d+) pause at step (\d+) for [\d.]+ s time ([\d.]+)/g)].map(m => ({
+			[...output().matchAll(/rank (\d+) pause at step (\d+) for [\d.]+ s time ([\d.]+)/g)].map(m => ({
 				rank: Number(m[1]),
 				step: Number(m[2]),
 				at: Number(m[3]) * 1000,

@@ -1,9 +1,11 @@
 import {afterEach, describe, expect, test} from 'vitest';
 import {cleanup, render} from 'ink-testing-library';
-import type {JobProgress, NcclRasState} from '../../../src/core/progress-types.js';
+import type {JobProgress} from '../../../src/core/progress-types.js';
 import {ncclRasLines} from '../../../src/format/nccl-ras.js';
 import RanksPane, {type Props} from '../../../src/ui/panes/RanksPane.js';
 import {expectFits, frameLines, NOW, rankSet, twoJobs} from '../fixtures.js';
+import {recordedRasState} from '../../helpers/nccl-ras-state.js';
+import {hungProgress} from '../../helpers/progress-data.js';
 
 // A job's progress on the ranks pane: its verdict in the title (one job) or its header (several), a line naming the
 // odd rank out and who waits when it is stalled or hung, and NCCL RAS's first line when the service answers.
@@ -14,18 +16,8 @@ const NONE = new Set<number>();
 const base: Props = {ranks: rankSet(4), error: null, cursor: 0, marked: NONE, width: 200, height: 12, now: NOW};
 
 function hung(job: string, rank: number, pid: number): JobProgress {
-	return {
-		job,
-		verdict: 'hung',
-		since: NOW - 240_000,
-		lastProgressAt: NOW - 240_000,
-		windowS: 300,
-		stepS: null,
-		step: null,
-		odd: [{role: 'rank', rank, pid, activity: 'sleeping', wchan: 'hrtimer_nanosleep', since: NOW - 240_000}],
-		waiting: [{ranks: [0, 2, 3], pids: [1, 2, 3], activity: 'waiting', wchan: 'futex_do_wait', since: NOW - 239_000}],
-		evidence: [],
-	};
+	const progress = hungProgress(job, {rank, pid}, {ranks: [0, 2, 3], pids: [1, 2, 3]}, NOW);
+	return {...progress, evidence: []};
 }
 
 describe('progress on the ranks pane', () => {
@@ -62,26 +54,7 @@ describe('progress on the ranks pane', () => {
 	});
 
 	test('NCCL RAS’s first line while the service answers; none while it does not', () => {
-		const ras: NcclRasState = {
-			status: 'ok',
-			readAt: NOW - 2000,
-			version: '2.28.9',
-			groups: [
-				{
-					group: 0,
-					comms: 1,
-					nodesPerComm: 1,
-					ranksPerNode: 1,
-					ranksPerComm: 1,
-					ranksInGroup: 1,
-					status: 'RUNNING',
-					errors: 'OK',
-				},
-			],
-			errors: [],
-			warnings: [],
-			changes: [],
-		};
+		const ras = recordedRasState(NOW - 2000);
 		const first = ncclRasLines(ras, NOW)[0] ?? null;
 		const {lastFrame} = render(<RanksPane {...base} nccl={first} />);
 		expect(frameLines(lastFrame())).toContain(
