@@ -27,10 +27,10 @@ export function verdictWords(p: JobProgress): string {
 	return VERDICT_WORDS[p.verdict];
 }
 
-/** The verdict in a job's header: `progressing`, `HUNG 4 min`, `STALLED 40 s`, `progress unknown`. */
-export function progressTag(p: JobProgress, now: number): string {
+/** The verdict in a job's header: `progressing`, `HUNG 4 min`, `STALLED 40 s`; null while unknown (it says nothing). */
+export function progressTag(p: JobProgress, now: number): string | null {
 	if (p.verdict === 'progressing') return 'progressing';
-	if (p.verdict === 'unknown') return 'progress unknown';
+	if (p.verdict === 'unknown') return null;
 	return `${p.verdict === 'hung' ? 'HUNG' : 'STALLED'} ${formatAge((now - p.since) / 1000)}`;
 }
 

@@ -143,7 +143,15 @@ export function startRankLauncher(dir: string, {exitWhenIdle = false} = {}): Ran
 		launch,
 		stop: async () => {
 			for (const rank of ranks) rank.kill('SIGKILL');
-			await Promise.all(ranks.map(rank => rank.exited));
+			// Their ends as the launcher reports them and their output read to EOF, but not for ever: on a loaded machine
+			// a FIFO's last read and close wait in libuv's pool of four threads behind every other rank's, and a cleanup
+			// hook once timed out waiting (CI, 90 s). The ranks are SIGKILLed either way; the launcher goes next.
+			let timer: NodeJS.Timeout | undefined;
+			const bounded = new Promise<void>(resolve => {
+				timer = setTimeout(resolve, 20_000);
+			});
+			await Promise.race([Promise.all(ranks.map(rank => rank.exited)), bounded]);
+			clearTimeout(timer);
 			if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 		},
 	};

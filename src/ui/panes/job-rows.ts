@@ -188,7 +188,7 @@ export function jobHeaderText(job: Job, marked: ReadonlySet<number>, progress?: 
 	return [
 		`JOB ${printable(job.id)}`,
 		rankCountText(job),
-		...(progress ? [progressTag(progress, now)] : []),
+		...(progress ? [progressTag(progress, now)].filter(tag => tag !== null) : []),
 		...urgentParts(job),
 		...(marks > 0 ? [`${marks} marked`] : []),
 		...detailParts(job),
@@ -210,7 +210,7 @@ export function singleTitleParts(
 	return [
 		rankCountText(job, true),
 		`job ${printable(job.id)}`,
-		...(progress ? [progressTag(progress, now)] : []),
+		...(progress ? [progressTag(progress, now)].filter(tag => tag !== null) : []),
 		...(marked === null ? [] : [marks === 0 ? 'target: all' : `target: ${marks} marked`]),
 		...urgentParts(job),
 		...(error ? [`last scan failed: ${printable(error)}`] : []),
