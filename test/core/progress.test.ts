@@ -210,6 +210,14 @@ describe('the odd rank out', () => {
 		]);
 		expect(oddAndWaiting([m(0, 'sleeping', 'a'), m(1, 'sleeping', 'b')]).odd).toEqual([]);
 		expect(oddAndWaiting([m(0, 'sleeping', 'a'), m(1, 'stopped', null)]).odd).toMatchObject([{rank: 1}]);
+		// A rank in D (I/O) while the others wait in a collective: it is the one they wait for.
+		expect(
+			oddAndWaiting([
+				m(0, 'waiting', 'futex_do_wait'),
+				m(1, 'disk', 'folio_wait_bit_common'),
+				m(2, 'waiting', 'futex_do_wait'),
+			]).odd,
+		).toMatchObject([{rank: 1, activity: 'disk'}]);
 	});
 });
 
