@@ -11,8 +11,11 @@ import {
 	formatStatusLine,
 } from './format.js';
 import type {Print} from './print.js';
-import {ReadinessLines} from './readiness-lines.js';
-import {ProgressLines} from './progress-lines.js';
+import {JobVerdictLines} from './job-verdict-lines.js';
+import {READINESS_LINES} from './readiness-lines.js';
+import {PROGRESS_LINES} from './progress-lines.js';
+import type {Readiness} from '../core/readiness-types.js';
+import type {JobProgress} from '../core/progress-types.js';
 import {NcclRasLines} from './nccl-ras-lines.js';
 
 // One node in the headless view: its status line (or JSON record) per log interval, the ranks it found, its job
@@ -42,8 +45,8 @@ export class NodeLines {
 	readonly #settings: Settings;
 	#lastGpuKey: string | null = null;
 	#lastRanks: RankSet | null = null;
-	readonly #readiness: ReadinessLines;
-	readonly #progress: ProgressLines;
+	readonly #readiness: JobVerdictLines<Readiness>;
+	readonly #progress: JobVerdictLines<JobProgress>;
 	readonly #ncclRas: NcclRasLines;
 	readonly #offs: (() => void)[] = [];
 
@@ -53,8 +56,8 @@ export class NodeLines {
 		this.#prefix = many ? `${node} ` : '';
 		this.#print = print;
 		this.#settings = settings;
-		this.#readiness = new ReadinessLines(print, many ? node : null);
-		this.#progress = new ProgressLines(print, many ? node : null);
+		this.#readiness = new JobVerdictLines(print, many ? node : null, READINESS_LINES);
+		this.#progress = new JobVerdictLines(print, many ? node : null, PROGRESS_LINES);
 		this.#ncclRas = new NcclRasLines(print, many ? node : null);
 	}
 
