@@ -5,6 +5,7 @@ import {truncate} from '../format/columns.js';
 import {boxTextWidth, confirmRows, helpRows} from './box-text.js';
 import {fleetAlerts} from './fleet/fleet-alerts.js';
 import {fleetReadiness} from './fleet/fleet-readiness.js';
+import {fleetProgress} from './fleet/fleet-progress.js';
 import {fleetRankSet} from './fleet/fleet-ranks.js';
 import type {FleetScreenData} from './fleet/fleet-screen-data.js';
 import type {FleetTuiSession} from './fleet/fleet-tui-session.js';
@@ -72,6 +73,7 @@ export default function NodesView({session, view, ui, keys: keySlot}: Props) {
 	const names = useMemo(() => ordered.map(row => row.name), [ordered]);
 	const ranks = useMemo(() => fleetRankSet(view.nodes), [view.nodes]);
 	const readiness = useMemo(() => fleetReadiness(view.nodes), [view.nodes]);
+	const progress = useMemo(() => fleetProgress(view.nodes), [view.nodes]);
 	// The job as its scheduler sees it, on top: the freshest view among the nodes' snapshots.
 	const job = useMemo(() => fleetJob(view.nodes), [view.nodes]);
 	// The nodes' link changes and their differences from cluster.yaml (seen, cleared): news about the nodes.
@@ -89,6 +91,7 @@ export default function NodesView({session, view, ui, keys: keySlot}: Props) {
 		order: ui.order,
 		ranks,
 		readiness,
+		progress,
 		alerts,
 		events,
 		alertsScroll: ui.alertsScroll,

@@ -34,7 +34,7 @@ export const fleetRanksPane: PaneDefinition<FleetScreenData> = {
 	// The host column takes room the one-node screen gives the command.
 	wideFrom: 130,
 	firstRows: 8,
-	need: data => ranksNeed(data.ranks, data.readiness),
+	need: data => ranksNeed(data.ranks, data.readiness, data.progress),
 	render: (data, box) => (
 		<RanksPane
 			ranks={data.ranks}
@@ -47,6 +47,7 @@ export const fleetRanksPane: PaneDefinition<FleetScreenData> = {
 			now={data.now}
 			compact={box.compact}
 			readiness={data.readiness}
+			progress={data.progress}
 			hostWidth={Math.min(HOST_MAX, Math.max(4, ...data.rows.map(row => columns(row.name))))}
 		/>
 	),

@@ -1,5 +1,6 @@
 import type {Alert, JobEvent, RankSet} from '../../core/types.js';
 import type {Readiness} from '../../core/readiness-types.js';
+import type {JobProgress} from '../../core/progress-types.js';
 import type {FleetJob} from './job-level.js';
 import type {NodeOrder, NodeRow} from './node-rows.js';
 
@@ -16,6 +17,8 @@ export interface FleetScreenData {
 	readonly ranks: RankSet | null;
 	/** Each merged job's preemption readiness, the worst of its nodes'. */
 	readonly readiness: readonly Readiness[];
+	/** Each merged job's progress, the worst of its nodes'. */
+	readonly progress: readonly JobProgress[];
 	/** Every node's recent level changes and job events, each naming its node, oldest first. */
 	readonly alerts: readonly Alert[];
 	readonly events: readonly JobEvent[];
