@@ -6,7 +6,7 @@ import {fleetProgress} from '../../src/ui/fleet/fleet-progress.js';
 import {job, rankSet} from '../core/job-data.js';
 import {NOW} from '../helpers/checkpoint-data.js';
 import {hungProgress} from '../helpers/progress-data.js';
-import {snapshotOf} from './fleet/fleet-fixtures.js';
+import {connectedNode} from './fleet/fleet-fixtures.js';
 
 // Every node's progress as the merged fleet names its jobs: a job spanning nodes is judged on each node for its own
 // ranks; the node with the odd rank out says hung, the others stalled (their ranks all wait alike), and the hung
@@ -14,19 +14,7 @@ import {snapshotOf} from './fleet/fleet-fixtures.js';
 
 function node(name: string, jobs: readonly Job[], progress: readonly JobProgress[] | undefined): NodeView {
 	const fields: Partial<Snapshot> = {ranks: rankSet(jobs), ...(progress === undefined ? {} : {progress})};
-	return {
-		name,
-		address: null,
-		state: 'connected',
-		snapshot: snapshotOf(name, NOW, fields),
-		lastMessageAt: NOW,
-		skewMs: 0,
-		garbage: 0,
-		lastGarbage: null,
-		problem: null,
-		reconnects: 0,
-		hello: null,
-	};
+	return connectedNode(name, NOW, fields);
 }
 
 const id = 'rdzv:10.0.0.1:29500';

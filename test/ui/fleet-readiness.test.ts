@@ -5,7 +5,7 @@ import type {NodeView} from '../../src/fleet/node-state.js';
 import {fleetReadiness} from '../../src/ui/fleet/fleet-readiness.js';
 import {job, rankSet} from '../core/job-data.js';
 import {NOW} from '../helpers/checkpoint-data.js';
-import {snapshotOf} from './fleet/fleet-fixtures.js';
+import {connectedNode} from './fleet/fleet-fixtures.js';
 
 // Every node's readiness as the merged fleet names its jobs: a job that spans nodes (a scheduler's job, a rendezvous)
 // is one job whose worst node decides; a job only unique on its node (a launcher's pid) stays one per node.
@@ -26,19 +26,7 @@ function verdict(jobId: string, v: ReadinessVerdict, leadS = 30): Readiness {
 
 function node(name: string, jobs: readonly Job[], readiness: readonly Readiness[] | undefined): NodeView {
 	const fields: Partial<Snapshot> = {ranks: rankSet(jobs), ...(readiness === undefined ? {} : {readiness})};
-	return {
-		name,
-		address: null,
-		state: 'connected',
-		snapshot: snapshotOf(name, NOW, fields),
-		lastMessageAt: NOW,
-		skewMs: 0,
-		garbage: 0,
-		lastGarbage: null,
-		problem: null,
-		reconnects: 0,
-		hello: null,
-	};
+	return connectedNode(name, NOW, fields);
 }
 
 const spanning = (id: string, identity: Job['identity']): Job => ({...job(id, 2), identity});

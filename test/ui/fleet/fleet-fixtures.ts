@@ -36,6 +36,23 @@ interface Node {
 	last: Snapshot | null;
 }
 
+/** A connected node whose latest snapshot carries `fields`: what a merge over the fleet's nodes reads. */
+export function connectedNode(name: string, time: number, fields: Partial<Snapshot>): NodeView {
+	return {
+		name,
+		address: null,
+		state: 'connected',
+		snapshot: snapshotOf(name, time, fields),
+		lastMessageAt: time,
+		skewMs: 0,
+		garbage: 0,
+		lastGarbage: null,
+		problem: null,
+		reconnects: 0,
+		hello: null,
+	};
+}
+
 export class FakeFleet implements FleetSource {
 	now = NOW;
 	readonly #nodes = new Map<string, Node>();
