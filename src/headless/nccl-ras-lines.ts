@@ -15,6 +15,8 @@ export class NcclRasLines {
 	readonly #prefix: string;
 	readonly #host: string | null;
 	#last = '';
+	/** The poller's state last looked at: the same object until its next answer (15 s), so most ticks stop here. */
+	#seen: NcclRasState | null = null;
 
 	constructor(print: Print, host: string | null) {
 		this.#print = print;
@@ -24,7 +26,8 @@ export class NcclRasLines {
 
 	update(snapshot: Snapshot): void {
 		const state = snapshot.ncclRas;
-		if (state?.status !== 'ok') return;
+		if (state?.status !== 'ok' || state === this.#seen) return;
+		this.#seen = state;
 		const key = keyOf(state);
 		if (key === this.#last) return;
 		this.#last = key;
