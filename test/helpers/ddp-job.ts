@@ -2,6 +2,7 @@ import {type ChildProcess, execFileSync, spawn} from 'node:child_process';
 import {statSync} from 'node:fs';
 import path from 'node:path';
 import {ROOT} from './dist.js';
+import {freePort} from './free-port.js';
 import {until} from './until.js';
 
 // A real DDP job: test/fixtures/jobs/ddp_plain.py (torch.distributed, gloo on CPU) under real torchrun, as a user
@@ -74,7 +75,7 @@ export function startTorchrun(
 	const python = torchPython();
 	const env: NodeJS.ProcessEnv = {...process.env, OMP_NUM_THREADS: '1'};
 	for (const name of SCRUB) delete env[name];
-	const port = String(30_000 + Math.floor(Math.random() * 20_000));
+	const port = String(freePort());
 	// --redirects 1 --tee 1: Debian's torch 1.13 on Python 3.11 cannot parse torchrun's default "0" for these (a zero
 	// IntFlag is not iterated any more); 1 sends the ranks' stdout to a log file and copies it to torchrun's.
 	const args = [
@@ -108,7 +109,12 @@ export function startDdpJob(runDir: string, options: DdpOptions): DdpJob {
 		child,
 		output,
 		async ranks() {
-			await until(readyPids, pids => pids.length === 2, 'both DDP ranks ready', 120_000, 100);
+			// What torchrun said (or that it said nothing) goes with a timeout: a silent one told nothing in CI.
+			await until(readyPids, pids => pids.length === 2, 'both DDP ranks ready', 120_000, 100).catch(
+				(error: unknown) => {
+					throw new Error(`${String(error)}; torchrun's output: ${JSON.stringify(output().slice(-2000))}`);
+				},
+			);
 			return readyPids();
 		},
 		saves: () =>

@@ -6,6 +6,7 @@ import {reason, verdictSeen} from '../helpers/readiness-events.js';
 import {type CliRun, startCli} from '../helpers/run-cli.js';
 import {slurmUnavailable} from '../helpers/slurm-cluster.js';
 import {jobWithStepRunning, readEverySecond, slurmForThisFile} from '../helpers/slurm-suite.js';
+import {freePort} from '../helpers/free-port.js';
 
 // Preemption readiness under a real one-node SLURM (KillWait=5 in its slurm.conf): the warning's signal and lead
 // are read from the batch script's `#SBATCH --signal`, `B:` sends it to the batch shell alone, and the save times are
@@ -35,7 +36,7 @@ describe.skipIf(unavailable !== null)('readiness under SLURM', () => {
 	it.concurrent('--signal=USR1@30 with saves of 40 s: at-risk, naming the save and the lead', async context => {
 		const runDir = path.join(cluster.dir, `run-usr1-${Date.now()}`);
 		mkdirSync(runDir);
-		const port = 20_000 + Math.floor(Math.random() * 20_000);
+		const port = freePort();
 		const id = await started(
 			context,
 			[
