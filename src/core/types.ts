@@ -27,6 +27,8 @@ import type {DeadlineRisk} from './deadline-risk.js';
 import type {Readiness} from './readiness-types.js';
 import type {JobProgress, NcclRasState} from './progress-types.js';
 import type {CheckpointIndex} from './checkpoint-types.js';
+import type {GpuHealth} from './gpu-health-types.js';
+import type {GpuMemoryUnseen, HostConsumers, JobMemory} from './memory-types.js';
 import type {Level} from './level.js';
 
 export type {
@@ -114,6 +116,8 @@ export interface GpuReading {
 	readonly powerDrawW?: number | null;
 	/** The power limit in W. */
 	readonly powerLimitW?: number | null;
+	/** Throttling, ECC, retired pages, remapped rows, MIG mode (core/gpu-health-types.ts); absent: not asked. */
+	readonly health?: GpuHealth | null;
 }
 
 /** GPU memory held by one process on one GPU (`--query-compute-apps`). */
@@ -236,6 +240,15 @@ export interface Snapshot {
 	readonly progress?: readonly JobProgress[];
 	/** NCCL's RAS service on this node, when it was asked (system/nccl-ras-poller.ts); absent or null: not asked. */
 	readonly ncclRas?: NcclRasState | null;
+	/**
+	 * Each job's own memory (core/memory-types.ts): its ranks and workers by RSS and PSS, GPU memory, each process's
+	 * trend. Absent from an older agent's snapshots.
+	 */
+	readonly jobMemory?: readonly JobMemory[];
+	/** The host's largest processes that are not the job's, read while the host is short of RAM; absent or null: not read. */
+	readonly hostConsumers?: HostConsumers | null;
+	/** GPU memory no process visible here accounts for; absent or null: not judged (no GPU, no process table yet). */
+	readonly gpuUnseen?: GpuMemoryUnseen | null;
 	readonly metrics: Readonly<Record<MetricId, MetricStatus>>;
 	/** Level changes of this tick only. */
 	readonly newAlerts: readonly Alert[];
