@@ -13,6 +13,8 @@
 //   node bench/overhead.mjs --duration 20                # quicker
 //   node bench/overhead.mjs --baseline /tmp/old/dist/cli.js
 //       # also that build's TUI, at both sizes, in the same run: before/after a change on equal terms
+//   node bench/overhead.mjs --workers 4 --baseline /tmp/old/dist/cli.js
+//       # the demo job's ranks with 4 DataLoader workers each (default 2): what per-process reads cost
 //
 // Needs a build (npm run build), tmux (htop, glances and the TUI need a terminal), htop and glances
 // (apt-get install htop glances; benches are not run in CI). CPU is read from /proc/PID/stat (utime + stime of
@@ -31,6 +33,7 @@ import {TmuxServer} from './lib/tmux.mjs';
 const cli = path.join(root, 'dist/cli.js');
 const durationS = Number(argValue('--duration', '60'));
 const baseline = argValue('--baseline', null);
+const workers = Number(argValue('--workers', '2'));
 const warmupS = 5;
 
 requireAll('bench/overhead', [
@@ -53,12 +56,13 @@ function startHeadless(label, extraArgs, env, build = cli) {
 	return {label, pid: child.pid, child};
 }
 
-const {runDir, job} = await startScenario(work);
+const {runDir, job} = await startScenario(work, {workers});
+const scenario = `8 GPUs + 8 ranks × ${workers} workers + 50 ckpts`;
 
 const subjects = [
 	startHeadless('headless, no GPU', ['--nvidia-smi', '/nonexistent/nvidia-smi'], {}),
 	startHeadless('headless, 8 GPUs (fake nvidia-smi)', [], fakeGpuEnv({FAKE_NVSMI_LOG: invocationLog})),
-	startHeadless('headless, 8 GPUs + 8 ranks + 50 ckpts', ['--pid', String(job.launcherPid), runDir], fakeGpuEnv()),
+	startHeadless(`headless, ${scenario}`, ['--pid', String(job.launcherPid), runDir], fakeGpuEnv()),
 ];
 
 const tmux = new TmuxServer('traintop-bench');
@@ -81,7 +85,7 @@ if (baseline) {
 	// The headless view of the budget's scenario too: a new engine's cost is measured against it (at most +0.2 %).
 	subjects.push(
 		startHeadless(
-			'baseline headless, 8 GPUs + 8 ranks + 50 ckpts',
+			`baseline headless, ${scenario}`,
 			['--pid', String(job.launcherPid), runDir],
 			fakeGpuEnv(),
 			baseline,
@@ -128,11 +132,11 @@ rmSync(work, {recursive: true, force: true});
 
 console.log('');
 console.log(
-	`${'process'.padEnd(40)}${'CPU % of one core'.padStart(18)}${'peak RSS MB'.padStart(13)}${'RSS MB'.padStart(9)}`,
+	`${'process'.padEnd(56)}${'CPU % of one core'.padStart(18)}${'peak RSS MB'.padStart(13)}${'RSS MB'.padStart(9)}`,
 );
 for (const r of rows) {
 	console.log(
-		`${r.label.padEnd(40)}${r.cpu.toFixed(2).padStart(18)}${r.hwm.toFixed(1).padStart(13)}${r.rss.toFixed(1).padStart(9)}`,
+		`${r.label.padEnd(56)}${r.cpu.toFixed(2).padStart(18)}${r.hwm.toFixed(1).padStart(13)}${r.rss.toFixed(1).padStart(9)}`,
 	);
 }
 console.log('');
