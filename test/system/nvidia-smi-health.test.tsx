@@ -245,6 +245,15 @@ describe('drivers that do not know a health field keep the memory readings', () 
 		await waitFor(() => !isAlive(help!.pid), 'the hung help to be ended');
 	});
 
+	it('no nvidia-smi at all: absent, as without health', async () => {
+		const h = startReader({PATH: tempDir()});
+		const state = await waitFor(() => {
+			const now = h.reader.getState();
+			return now.status === 'absent' ? now : undefined;
+		}, 'the absent state');
+		expect(state).toEqual({status: 'absent', reason: 'nvidia-smi not found on PATH', source: 'nvidia-smi'});
+	});
+
 	it('stop() during the help ends it and starts no loop', async () => {
 		const h = startReader({FAKE_NVSMI_SCENARIO: IDLE, FAKE_NVSMI_MODE: 'hang', FAKE_NVSMI_KNOBS_FOR: 'help-query-gpu'});
 		const help = await waitFor(() => fakeRuns(h.log, '--help-query-gpu')[0], 'the help to start');

@@ -14,6 +14,7 @@ import {
 	gpuHealthMarks,
 	healthColumnWidth,
 	hiddenGpusText,
+	hiddenHealthText,
 	hostLines,
 	ramLimitText,
 	sensorColumns,
@@ -170,7 +171,7 @@ function MemoryPane(props: Props) {
 		if (hidden.length > 0) {
 			gpuLines.push(
 				<Line key="gpus-hidden" width={width}>
-					{hiddenGpusText(hidden, fullLines > 0)}
+					{hiddenGpusText(hidden, fullLines > 0) + hiddenHealthText(hidden, healthMarks)}
 				</Line>,
 			);
 		}

@@ -166,3 +166,17 @@ export function healthColumnWidth(marks: ReadonlyMap<MetricId, GpuHealthMark>, g
 	for (const mark of marks.values()) longest = Math.max(longest, mark.text.length);
 	return longest === 0 ? 0 : Math.min(HEALTH_GAP + longest, Math.floor(gaugeWidth / 3));
 }
+
+/**
+ * The worst health problem among GPUs that did not fit (`; GPU6 3 uncorrectable ECC`), so that a failing GPU is never
+ * hidden behind "+3 more" either; '' when none of them has a warning or worse.
+ */
+export function hiddenHealthText(hidden: readonly GaugeRow[], marks: ReadonlyMap<MetricId, GpuHealthMark>): string {
+	let worst: {label: string; mark: GpuHealthMark} | null = null;
+	for (const gauge of hidden) {
+		const mark = marks.get(gauge.metric);
+		if (mark === undefined || mark.level === 'ok') continue;
+		if (worst === null || worse(mark.level, worst.mark.level) !== worst.mark.level) worst = {label: gauge.label, mark};
+	}
+	return worst === null ? '' : `; ${worst.label} ${worst.mark.text}`;
+}
