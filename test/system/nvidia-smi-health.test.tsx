@@ -190,6 +190,28 @@ describe('the H200 recordings through the real reader', () => {
 	});
 });
 
+describe('the captures of other drivers (590/591), their own help and rows', () => {
+	it('an H100 in MIG mode: said on the GPU line, never alerted', async () => {
+		const h = startReader({FAKE_NVSMI_SCENARIO: 'cap-linux-h100-mig-590.48.01'});
+		await samples(h, 4);
+		const health = h.samples.at(-1)!.gpus[0]!.health;
+		expect(health?.migMode).toBe('enabled');
+		// This driver answers N/A for the remapped rows in MIG mode: unknown, not fine and not a problem.
+		expect(health?.remappedRowsFailure).toBeNull();
+		expect(gpuHealthProblems(health)).toEqual([{code: 'mig-on', level: 'ok', count: null}]);
+		expect(h.events).toEqual([]);
+		expect(gpuLine(h.samples.at(-1)!)).toMatch(/ {2}MIG on$/);
+	});
+
+	it('a GeForce on Windows with no ECC: every health value N/A, unknown, no problem', async () => {
+		const h = startReader({FAKE_NVSMI_SCENARIO: 'cap-windows-geforce-rtx-2080-super-591.86'});
+		await samples(h, 2);
+		const health = h.samples.at(-1)!.gpus[0]!.health;
+		expect(health).toMatchObject({throttle: [], eccMode: null, eccUncorrected: null, memoryTemperatureC: null});
+		expect(gpuHealthProblems(health)).toEqual([]);
+	});
+});
+
 describe('drivers that do not know a health field keep the memory readings', () => {
 	it('a help without `temperature.memory`: not asked, read as unknown, one loop', async () => {
 		const h = startReader({FAKE_NVSMI_SCENARIO: IDLE, FAKE_NVSMI_UNKNOWN_NAMES: 'temperature.memory'});
