@@ -4,6 +4,8 @@
 // schema said the same at 7 % of the many-node viewer's main thread (64 nodes a second, each parse copying the
 // snapshot's top level); this reads each field once and copies nothing.
 
+import {gpuHealthShapeError} from './gpu-health-shape.js';
+
 type Fields = Readonly<Record<string, unknown>>;
 
 const isObject = (value: unknown): value is Fields =>
@@ -21,6 +23,8 @@ function shapeError(message: Fields): string | null {
 	if (!Number.isInteger(snapshot.tick)) return 'at snapshot.tick: an integer';
 	if (!isObject(snapshot.metrics)) return 'at snapshot.metrics: an object';
 	if (!isObject(snapshot.gpu) || typeof snapshot.gpu.status !== 'string') return 'at snapshot.gpu.status: a string';
+	const health = gpuHealthShapeError(snapshot.gpu);
+	if (health !== null) return health;
 	if (!Array.isArray(snapshot.newAlerts)) return 'at snapshot.newAlerts: an array';
 	if (!Array.isArray(snapshot.events)) return 'at snapshot.events: an array';
 	return readinessError(snapshot.readiness) ?? progressError(snapshot.progress);

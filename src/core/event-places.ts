@@ -31,6 +31,7 @@ export const EVENT_PLACE: Readonly<Record<JobEventKind, EventPlace>> = {
 	resumed: 'alerts',
 	'node-link': 'alerts',
 	'node-declared': 'alerts',
+	'gpu-health': 'alerts',
 };
 
 export function eventPlace(event: Pick<JobEvent, 'kind' | 'level'>): EventPlace {

@@ -205,7 +205,9 @@ export type JobEventKind =
 	| 'resumed'
 	| 'node-link'
 	/** A node differs from its cluster.yaml declaration, or agrees again (cluster/declared-watch.ts). */
-	| 'node-declared';
+	| 'node-declared'
+	/** A GPU's health problem (throttling, ECC errors, remapped rows) began or ended (core/gpu-health-judge.ts). */
+	| 'gpu-health';
 
 /** Something that happened to a job: shown in the alerts pane, printed by the headless view, in --json. */
 export interface JobEvent {

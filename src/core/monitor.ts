@@ -13,6 +13,7 @@ import {NO_READINESS_OPTIONS, readinessOfJobs} from './job-readiness.js';
 import {DEFAULT_HANG_AFTER_S, ProgressJudge} from './progress.js';
 import type {RankWaits} from './progress-types.js';
 import {progressEvents} from './progress-events.js';
+import {GpuHealthJudge} from './gpu-health-judge.js';
 import {NO_GPU_PROCESSES} from './types.js';
 import type {Alert, GpuProcessTable, HostMemory, MetricId, MetricStatus, RankSet, Snapshot} from './types.js';
 
@@ -44,6 +45,7 @@ export class Monitor {
 	#ranksReadAt = -Infinity;
 	#waits: RankWaits | null = null;
 	readonly #progress: ProgressJudge;
+	readonly #gpuHealth = new GpuHealthJudge();
 	#tickCount = 0;
 	#timer: NodeJS.Timeout | null = null;
 	#unsubscribe: (() => void)[] = [];
@@ -208,7 +210,7 @@ export class Monitor {
 			sources.checkpoints?.getIndex() ?? null,
 			time,
 			{state: scheduler, endWatch: sources.scheduler?.endWatch ?? null},
-			progressEvents(this.#snapshot?.progress ?? null, progress, time),
+			[...progressEvents(this.#snapshot?.progress ?? null, progress, time), ...this.#gpuHealth.judge(gpu, time)],
 		);
 		if (life.readSchedulerNow) sources.scheduler?.refresh?.();
 		for (const marker of [...newAlerts.map(alertMarker), ...life.events.map(eventMarker)])

@@ -42,6 +42,8 @@ export function openGpuBackend(options: GpuBackendOptions): GpuBackend {
 				env: options.env,
 				intervalMs: options.intervalMs,
 				processIntervalMs: options.processIntervalMs,
+				// Throttling, ECC and remapped rows in the same loop (one NVML session), as far as the driver knows them.
+				health: true,
 			});
 	}
 }

@@ -12,11 +12,12 @@ import {
 	GpuSampleAssembler,
 	firstMeaningfulLine,
 	gpuLoopArgs,
-	type GpuField,
+	type QueryField,
 	type GpuSample,
 } from './nvidia-smi-parse.js';
 import {readRunLine, runEnd, type LoopRun} from './nvidia-smi-run.js';
 import {readCappedLines} from './capped-lines.js';
+import {askHealthFields} from './nvidia-smi-health-help.js';
 import {OUTPUT_DRAIN_MS, type ChildGroups} from './nvidia-smi-processes.js';
 import {releasePipes, spawnInOwnGroup, waitForExit, waitForOutputEnd} from './process-group.js';
 
@@ -38,6 +39,11 @@ export interface GpuLoopOptions {
 	onChange: (state: GpuState) => void;
 	/** Runs after each new sample, once onChange has run for it. */
 	afterSample: () => void;
+	/**
+	 * Ask the driver's `--help-query-gpu` once at start (this long at most) and add the health fields it knows to the
+	 * query; null asks for none.
+	 */
+	healthHelpTimeoutMs: number | null;
 }
 
 /** A watchdog this late (or half its window, when more) was not run on time: traintop itself was paused. */
@@ -58,8 +64,9 @@ export class GpuLoop {
 	readonly #afterSample: () => void;
 
 	#state: GpuState = {status: 'starting', source: 'nvidia-smi'};
-	/** The query's fields: all of them until a driver refuses a sensor, then without it, for good. */
-	#fields: readonly GpuField[] = GPU_QUERY_FIELDS;
+	/** The query's fields: all of them (and the health fields the help lists) until a driver refuses one, then without it. */
+	#fields: readonly QueryField[] = GPU_QUERY_FIELDS;
+	readonly #healthHelpTimeoutMs: number | null;
 	#halted = false;
 	#current: LoopRun | null = null;
 	#nextBackoffMs: number;
@@ -77,10 +84,20 @@ export class GpuLoop {
 		this.#onChange = options.onChange;
 		this.#afterSample = options.afterSample;
 		this.#nextBackoffMs = this.#backoff.initial;
+		this.#healthHelpTimeoutMs = options.healthHelpTimeoutMs;
 	}
 
 	start(): void {
-		this.#spawnLoop();
+		if (this.#healthHelpTimeoutMs === null) {
+			this.#spawnLoop();
+			return;
+		}
+		// Once per start, not per restart: the help is the installed tool's, and a field refused later is dropped anyway.
+		const asked = {command: this.#command, env: this.#env, timeoutMs: this.#healthHelpTimeoutMs, groups: this.#groups};
+		void askHealthFields(asked).then(health => {
+			this.#fields = [...this.#fields, ...health];
+			this.#spawnLoop();
+		});
 	}
 
 	getState(): GpuState {

@@ -2,6 +2,7 @@
 // nvidia-smi-loop.ts feeds lines in and gets rows (or the text that was not a row) back.
 
 import type {GpuProcess, GpuReading} from '../core/types.js';
+import {healthOf, isHealthField, type HealthField} from './nvidia-smi-health-cells.js';
 
 /**
  * The device fields every driver in use answers (gpustat asked for the same ones in 2016), in the order the parser
@@ -32,6 +33,9 @@ export const GPU_QUERY_FIELDS = [...GPU_BASE_FIELDS, ...GPU_SENSOR_FIELDS] as co
 
 export type GpuField = (typeof GPU_QUERY_FIELDS)[number];
 
+/** A field the loop may ask for: the base fields and sensors, then the health fields the driver knows. */
+export type QueryField = GpuField | HealthField;
+
 /**
  * Per-process fields. Never `process_name`: it is printed unquoted and may itself contain ", " (a command line),
  * which would shift every column after it. Names come from /proc/<pid>/cmdline instead.
@@ -45,21 +49,22 @@ export const BYTES_PER_MIB = 1_048_576;
 const CSV_FORMAT = '--format=csv,noheader,nounits';
 
 /** Arguments of the long-lived device loop (one sample every `intervalMs`). */
-export function gpuLoopArgs(intervalMs: number, fields: readonly GpuField[] = GPU_QUERY_FIELDS): string[] {
+export function gpuLoopArgs(intervalMs: number, fields: readonly QueryField[] = GPU_QUERY_FIELDS): string[] {
 	return [`--query-gpu=${fields.join(',')}`, CSV_FORMAT, '-lms', String(Math.max(1, Math.round(intervalMs)))];
 }
 
 /**
  * The field a driver refused the query for (`Field "power.draw" is not a valid field to query.`), when it is a sensor
- * still in `fields`: the fields to ask for next, without it. null for any other text (a base field refused is an error
- * like any other: there is nothing to drop).
+ * or a health field still in `fields`: the fields to ask for next, without it. null for any other text (a base field
+ * refused is an error like any other: there is nothing to drop).
  */
-export function dropRejectedField(fields: readonly GpuField[], text: string): GpuField[] | null {
+export function dropRejectedField(fields: readonly QueryField[], text: string): QueryField[] | null {
 	const match =
 		/^\s*Field\s+["\u201c\u201d]?([^"\u201c\u201d\s]+)["\u201c\u201d]?\s+is not a valid field to query/.exec(text);
 	const rejected = match?.[1];
-	if (rejected === undefined || !(GPU_SENSOR_FIELDS as readonly string[]).includes(rejected)) return null;
-	return fields.includes(rejected as GpuField) ? fields.filter(field => field !== rejected) : null;
+	if (rejected === undefined) return null;
+	if (!(GPU_SENSOR_FIELDS as readonly string[]).includes(rejected) && !isHealthField(rejected)) return null;
+	return fields.includes(rejected as QueryField) ? fields.filter(field => field !== rejected) : null;
 }
 
 /** Arguments of the per-process one-shot. */
@@ -135,16 +140,16 @@ function textOrBlank<Row>(line: string): ParsedLine<Row> {
 }
 
 /** A sensor's value: null when not asked for or marked N/A, undefined when the cell is not a number (not a row). */
-function sensor(cells: readonly string[], fields: readonly GpuField[], field: GpuField): number | null | undefined {
+function sensor(cells: readonly string[], fields: readonly QueryField[], field: GpuField): number | null | undefined {
 	const at = fields.indexOf(field);
 	return at < 0 ? null : parseNumber(cells[at] ?? '');
 }
 
 /**
  * Parses one line of the loop. `fields` is what the loop asked for: `GPU_QUERY_FIELDS`, or fewer sensors after a
- * driver refused one; a sensor not asked for reads null, as one marked N/A does.
+ * driver refused one, then the health fields it knows; a sensor not asked for reads null, as one marked N/A does.
  */
-export function parseGpuLine(line: string, fields: readonly GpuField[] = GPU_QUERY_FIELDS): ParsedLine<GpuRow> {
+export function parseGpuLine(line: string, fields: readonly QueryField[] = GPU_QUERY_FIELDS): ParsedLine<GpuRow> {
 	const cells = splitCsvLine(line);
 	if (cells.length !== fields.length) return textOrBlank(line);
 	const [timestampCell, countCell, indexCell, uuidCell, nameCell, totalCell, usedCell, utilizationCell] = cells as [
@@ -182,6 +187,8 @@ export function parseGpuLine(line: string, fields: readonly GpuField[] = GPU_QUE
 	}
 	const memoryTotalBytes = mibToBytes(totalMib);
 	const memoryUsedBytes = mibToBytes(usedMib);
+	// Read only when asked for, so that a reading without health fields has no `health` key at all.
+	const health = healthOf(cells, fields);
 	return {
 		kind: 'row',
 		row: {
@@ -198,6 +205,7 @@ export function parseGpuLine(line: string, fields: readonly GpuField[] = GPU_QUE
 				temperatureC: temperature,
 				powerDrawW: powerDraw,
 				powerLimitW: powerLimit,
+				...(health === undefined ? {} : {health}),
 			},
 		},
 	};

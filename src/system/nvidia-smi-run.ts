@@ -4,7 +4,7 @@ import {
 	firstMeaningfulLine,
 	isWarningLine,
 	parseGpuLine,
-	type GpuField,
+	type QueryField,
 	type GpuSample,
 	type GpuSampleAssembler,
 } from './nvidia-smi-parse.js';
@@ -20,7 +20,7 @@ const TEXT_LINES_KEPT = 20;
 export interface LoopRun {
 	readonly child: ChildProcess;
 	/** What this run asked for, so its rows are read against its own columns. */
-	readonly fields: readonly GpuField[];
+	readonly fields: readonly QueryField[];
 	readonly assembler: GpuSampleAssembler;
 	/** Lines that were not rows since the last sample: what nvidia-smi said if it fails now. */
 	text: string[];
@@ -59,8 +59,8 @@ export function readRunLine(run: LoopRun, line: string, stream: 'stdout' | 'stde
 
 /** What the end of a run means for the next one. */
 export type RunEnd =
-	/** An older driver refused a sensor field before any sample: ask again at once without it. */
-	| {readonly kind: 'fewer-fields'; readonly fields: GpuField[]}
+	/** An older driver refused a sensor or health field before any sample: ask again at once without it. */
+	| {readonly kind: 'fewer-fields'; readonly fields: QueryField[]}
 	/** Valid data, a warning and a non-zero exit (infoROM corrupted, 14): keep the data, start it again. */
 	| {readonly kind: 'keep'}
 	| {readonly kind: 'error'; readonly message: string};

@@ -1,6 +1,7 @@
 // Supervises nvidia-smi: ONE long-lived `--query-gpu … -lms N` loop for the devices (nvidia-smi-loop.ts: one process,
 // one NVML initialisation, rows streamed on stdout) plus slower `--query-compute-apps` one-shots for per-process memory
-// (nvidia-smi-processes.ts). The reader owns their child process groups, so stop() and killNow() end all of them.
+// (nvidia-smi-processes.ts), and at start one `--help-query-gpu` one-shot for the health fields the driver knows
+// (nvidia-smi-health-help.ts). The reader owns their child process groups, so stop() and killNow() end all of them.
 // Everything nvidia-smi can do wrong becomes a GpuState; nothing here throws at the caller.
 
 import type {ChildProcess} from 'node:child_process';
@@ -28,6 +29,13 @@ export interface NvidiaSmiOptions {
 	killGraceMs?: number;
 	/** Hard limit for one compute-apps call; default max(2 × processIntervalMs, 10 s). */
 	processTimeoutMs?: number;
+	/**
+	 * Ask for the GPUs' health (throttling, ECC, remapped rows…: core/gpu-health-types.ts) in the same loop, the fields
+	 * the driver's `--help-query-gpu` lists; default off (the backend turns it on), which keeps the query as it was.
+	 */
+	health?: boolean;
+	/** Hard limit for that one `--help-query-gpu` call; default 5 s. Past it, no health fields are asked. */
+	healthHelpTimeoutMs?: number;
 	env?: NodeJS.ProcessEnv;
 	/** Clock for `sampledAt` and `retryAt` (epoch ms). */
 	now?: () => number;
@@ -40,6 +48,8 @@ const DEFAULT_MIN_STALE_AFTER_MS = 5_000;
 const DEFAULT_BACKOFF_MS = {initial: 1_000, max: 60_000};
 const DEFAULT_KILL_GRACE_MS = 2_000;
 const MIN_PROCESS_TIMEOUT_MS = 10_000;
+/** The help is static text printed without NVML: far under a second even on a loaded node. */
+const DEFAULT_HEALTH_HELP_TIMEOUT_MS = 5_000;
 
 export class NvidiaSmiReader {
 	/** The name its states carry (GpuState.source); system/gpu-backend.ts hands it out as a GpuBackend. */
@@ -86,6 +96,8 @@ export class NvidiaSmiReader {
 				this.#notify();
 			},
 			afterSample: () => this.#computeApps.kick(),
+			healthHelpTimeoutMs:
+				options.health === true ? (options.healthHelpTimeoutMs ?? DEFAULT_HEALTH_HELP_TIMEOUT_MS) : null,
 		});
 		this.#computeApps = new ComputeAppsPoller({
 			command,

@@ -7,10 +7,14 @@ import Line from '../widgets/Line.js';
 import type {GpuState, HostCpu, HostMemory, MetricId, MetricStatus} from '../../core/types.js';
 import Gauge from '../widgets/Gauge.js';
 import {padEnd} from '../../format/columns.js';
+import GpuHealthMark from './GpuHealthMark.js';
 import {
 	cpuText,
 	deviceRows,
+	gpuHealthMarks,
+	healthColumnWidth,
 	hiddenGpusText,
+	hiddenHealthText,
 	hostLines,
 	ramLimitText,
 	sensorColumns,
@@ -132,6 +136,18 @@ function MemoryPane(props: Props) {
 	if (props.memoryError) notes.push(`memory read failed: ${props.memoryError}`);
 	if (warning !== null) notes.push(warning);
 
+	// A GPU's health problems (throttling, ECC errors…) at the end of its gauge; the gauge gives up those columns.
+	const healthMarks = gpuHealthMarks(props.gpu);
+	const gpuGauge = (row: GaugeRow, gaugeWidth: number) => {
+		const healthWidth = healthColumnWidth(healthMarks, gaugeWidth);
+		if (healthWidth === 0) return gauge(row, gaugeWidth, gpuSensors);
+		return (
+			<Box key={row.metric} width={gaugeWidth}>
+				{gauge(row, gaugeWidth - healthWidth, gpuSensors)}
+				<GpuHealthMark mark={healthMarks.get(row.metric) ?? null} width={healthWidth} />
+			</Box>
+		);
+	};
 	const gpuLines: React.ReactNode[] = [];
 	if (gpuRows > 0 && problem !== null) {
 		gpuLines.push(
@@ -147,7 +163,7 @@ function MemoryPane(props: Props) {
 			const group = gpus.slice(line * gpuColumns, (line + 1) * gpuColumns);
 			gpuLines.push(
 				<Box key={`gpus-${line}`} width={width} columnGap={GAP}>
-					{group.map(g => gauge(g, gpuColumns === 1 ? width : gaugeWidth, gpuSensors))}
+					{group.map(g => gpuGauge(g, gpuColumns === 1 ? width : gaugeWidth))}
 				</Box>,
 			);
 		}
@@ -155,7 +171,7 @@ function MemoryPane(props: Props) {
 		if (hidden.length > 0) {
 			gpuLines.push(
 				<Line key="gpus-hidden" width={width}>
-					{hiddenGpusText(hidden, fullLines > 0)}
+					{hiddenGpusText(hidden, fullLines > 0) + hiddenHealthText(hidden, healthMarks)}
 				</Line>,
 			);
 		}

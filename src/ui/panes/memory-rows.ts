@@ -1,4 +1,7 @@
-import type {HostCpu, HostMemory, Level, MetricId, MetricStatus} from '../../core/types.js';
+import type {GpuState, HostCpu, HostMemory, Level, MetricId, MetricStatus} from '../../core/types.js';
+import {gpuHealthProblems, worstHealthLevel} from '../../core/gpu-health.js';
+import {gpuMetricId} from '../../core/metric-id.js';
+import {gpuHealthLine} from '../../format/gpu-health.js';
 import {LEVEL_TAG, worse} from '../../format/levels.js';
 import {formatBytes, formatPercent} from '../../format/units.js';
 import {cgroupLimitWords} from '../../core/ram-limit.js';
@@ -131,4 +134,49 @@ export function cpuText(cpu: HostCpu | null | undefined): string | null {
 	const cores = `${cpu.cores} core${cpu.cores === 1 ? '' : 's'}`;
 	const busy = cpu.percent === null ? `CPU (${cores})` : `CPU ${cpu.percent.toFixed(0)}% of ${cores}`;
 	return cpu.load ? `${busy} · load ${cpu.load.map(n => n.toFixed(2)).join(' ')}` : busy;
+}
+
+/** A GPU's health problems as its gauge line says them: `thermal slowdown; 3 uncorrectable ECC`, at the worst level. */
+export interface GpuHealthMark {
+	readonly text: string;
+	readonly level: Level;
+}
+
+/** Each GPU's health words, by its metric id (`gpu2`); a GPU with nothing to say (or no health read) has none. */
+export function gpuHealthMarks(gpu: GpuState): ReadonlyMap<MetricId, GpuHealthMark> {
+	const marks = new Map<MetricId, GpuHealthMark>();
+	if (gpu.status !== 'ok') return marks;
+	for (const reading of gpu.gpus) {
+		const problems = gpuHealthProblems(reading.health);
+		if (problems.length > 0)
+			marks.set(gpuMetricId(reading.index), {text: gpuHealthLine(problems), level: worstHealthLevel(problems)});
+	}
+	return marks;
+}
+
+/** Blank columns before the health words. */
+const HEALTH_GAP = 2;
+
+/**
+ * Columns the health words take at the end of every GPU gauge while any GPU has some (the same for all, so that the
+ * bars line up): the longest words, but at most a third of the gauge; 0 when no GPU has anything to say.
+ */
+export function healthColumnWidth(marks: ReadonlyMap<MetricId, GpuHealthMark>, gaugeWidth: number): number {
+	let longest = 0;
+	for (const mark of marks.values()) longest = Math.max(longest, mark.text.length);
+	return longest === 0 ? 0 : Math.min(HEALTH_GAP + longest, Math.floor(gaugeWidth / 3));
+}
+
+/**
+ * The worst health problem among GPUs that did not fit (`; GPU6 3 uncorrectable ECC`), so that a failing GPU is never
+ * hidden behind "+3 more" either; '' when none of them has a warning or worse.
+ */
+export function hiddenHealthText(hidden: readonly GaugeRow[], marks: ReadonlyMap<MetricId, GpuHealthMark>): string {
+	let worst: {label: string; mark: GpuHealthMark} | null = null;
+	for (const gauge of hidden) {
+		const mark = marks.get(gauge.metric);
+		if (mark === undefined || mark.level === 'ok') continue;
+		if (worst === null || worse(mark.level, worst.mark.level) !== worst.mark.level) worst = {label: gauge.label, mark};
+	}
+	return worst === null ? '' : `; ${worst.label} ${worst.mark.text}`;
 }

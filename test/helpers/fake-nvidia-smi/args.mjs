@@ -6,9 +6,18 @@ export const INVALID_COMBINATION = "Invalid combination of input arguments. Plea
 /** nvidia-smi's `-l` without a value loops every 5 seconds. */
 const DEFAULT_LOOP_SECONDS = 5;
 
-/** @returns {{ok: true, query: string|null, fields: string[], format: string|null, loopMs: number|null, list: boolean, help: boolean} | {ok: false}} */
+/** @returns {{ok: true, query: string|null, fields: string[], format: string|null, loopMs: number|null, list: boolean, help: boolean, helpQuery: boolean} | {ok: false}} */
 export function parseArgs(argv) {
-	const parsed = {ok: true, query: null, fields: [], format: null, loopMs: null, list: false, help: false};
+	const parsed = {
+		ok: true,
+		query: null,
+		fields: [],
+		format: null,
+		loopMs: null,
+		list: false,
+		help: false,
+		helpQuery: false,
+	};
 	const invalid = {ok: false};
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
@@ -38,12 +47,16 @@ export function parseArgs(argv) {
 			parsed.loopMs = seconds * 1000;
 		} else if (arg === '-L' || arg === '--list-gpus') {
 			parsed.list = true;
+		} else if (arg === '--help-query-gpu') {
+			// The field list of `--query-gpu` (what the health query is built from).
+			parsed.helpQuery = true;
 		} else if (arg === '-h' || arg === '--help') {
 			parsed.help = true;
 		} else {
 			return invalid;
 		}
 	}
+	if (parsed.helpQuery && (parsed.query !== null || parsed.list || parsed.loopMs !== null)) return invalid;
 	if (parsed.query !== null && (parsed.format === null || parsed.list)) return invalid;
 	if (parsed.query === null && parsed.format !== null) return invalid;
 	return parsed;

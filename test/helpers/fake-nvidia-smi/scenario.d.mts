@@ -25,6 +25,8 @@ export type Scenario =
 			readonly file: string;
 			readonly frames: Record<QueryKind, Table[]>;
 			readonly list: string | null;
+			/** The recorded `--help-query-gpu` text; null when none was recorded. */
+			readonly help: string | null;
 			readonly append: string | null;
 			readonly exit: number;
 	  }

@@ -94,6 +94,27 @@ function sectionText(section) {
 	return section.lines.join('\n').trim() === '' ? '' : `${section.lines.join('\n').replace(/^\n+|\n+$/g, '')}\n`;
 }
 
+/** A scenario's recorded `--help-query-gpu` text: a file under the fixtures root, named by the JSON's `help_query_gpu`. */
+function helpFile(json, root) {
+	return json.help_query_gpu === undefined ? null : readFileSync(join(root, json.help_query_gpu), 'utf8');
+}
+
+/**
+ * A recording of one GPU sampled several times (`frame_by: "timestamp"`, the H200 health recordings): each recorded
+ * timestamp is a frame of its own, replayed one per loop interval, instead of every row being a GPU of one sample.
+ */
+function framesBy(table, column) {
+	const at = table.columns.findIndex(c => c.name === column);
+	if (at < 0) throw new CannotAnswer(`frame_by: no recorded column ${column}`);
+	const frames = new Map();
+	for (const row of table.rows) {
+		const key = row[at];
+		if (!frames.has(key)) frames.set(key, []);
+		frames.get(key).push(row);
+	}
+	return [...frames.values()].map(rows => ({columns: table.columns, rows}));
+}
+
 function captureScenario(file, catalogue) {
 	const sections = captureSections(readFileSync(file, 'utf8'));
 	const frames = {'query-gpu': [], 'query-compute-apps': []};
@@ -106,10 +127,18 @@ function captureScenario(file, catalogue) {
 		}
 	}
 	const list = sections.find(s => s.phase === 'capabilities' && s.label === 'list (-L)');
-	return {kind: 'data', frames, list: list ? sectionText(list) : null, append: null, exit: 0};
+	const help = sections.find(s => s.phase === 'capabilities' && s.label === 'help-query-gpu');
+	return {
+		kind: 'data',
+		frames,
+		list: list ? sectionText(list) : null,
+		help: help ? sectionText(help) : null,
+		append: null,
+		exit: 0,
+	};
 }
 
-function issueScenario(json, catalogue) {
+function issueScenario(json, catalogue, root) {
 	const frames = {'query-gpu': [], 'query-compute-apps': []};
 	for (const query of Object.keys(frames)) {
 		const text = json.files?.[`${query}.csv`];
@@ -117,11 +146,10 @@ function issueScenario(json, catalogue) {
 		const recorded = json.recorded?.[`${query}.csv`];
 		const format = recorded?.format ?? json.recorded_format ?? 'csv';
 		const fields = recorded?.fields ?? json.fields;
-		frames[query].push(
-			tableFromCsv(text, {noheader: format.split(',').includes('noheader'), fields, catalogue, query}),
-		);
+		const table = tableFromCsv(text, {noheader: format.split(',').includes('noheader'), fields, catalogue, query});
+		frames[query].push(...(json.frame_by === undefined ? [table] : framesBy(table, json.frame_by)));
 	}
-	return {kind: 'data', frames, list: null, append: null, exit: 0};
+	return {kind: 'data', frames, list: null, help: helpFile(json, root), append: null, exit: 0};
 }
 
 /** `linux-x86_64__nvidia-h100-80gb-hbm3__590.48.01` → `cap-linux-h100-80gb-hbm3-590.48.01` (the names errors/*.json use). */
@@ -179,6 +207,6 @@ function loadScenarioFile(file, root, catalogue) {
 		// `field`: the field name an invalid-field recording names (the fake substitutes it).
 		return {kind: 'error', text: json.stdout, exit: json.exit, field: json.field ?? null};
 	}
-	if (json.files !== undefined) return issueScenario(json, catalogue);
+	if (json.files !== undefined) return issueScenario(json, catalogue, root);
 	throw new CannotAnswer(`${file} is not a scenario the fake understands`);
 }
