@@ -5,7 +5,7 @@ import {readHostMemory} from '../system/memory.js';
 import {procReader} from '../system/procfs.js';
 
 // `traintop ranks`' memory: each job's ranks and workers by RSS and PSS, read once (a first read reads every PSS at
-// once: smaps_rollup's cost, ~400 µs a process, is paid once by a one-shot command), and the host's memory (with the
+// once: smaps_rollup's cost, 1–7 ms for a large process, is paid once by a one-shot command), and the host's memory (with the
 // job's cgroup limit) that its share is said against.
 
 export interface OneShotMemory {

@@ -4,98 +4,86 @@ import type {ProcReader} from '../system/procfs.js';
 import {parseSmapsRollup} from '../system/smaps-rollup.js';
 import {pageSizeOf} from './page-size.js';
 import {sameJobMemory, sumOrNull} from './job-memory-sums.js';
+import {type PssBudget, PssCache, type PssFigure} from './pss-cache.js';
 
 // Each job's own memory, read right after each rank scan: every rank (its VmRSS from the scan) and each of its
 // DataLoader workers (one read of /proc/PID/stat: its identity and its resident pages together, where statm would
-// give the pages without the start time that tells a reused pid apart), by RSS; and by PSS from smaps_rollup, which
-// walks the page tables (~400 µs for a 230 MB python3) and so is read only every `pssEveryMs`, and at once for a
-// process not read before (a new DataLoader worker each epoch would otherwise leave the sums unknown for up to 15 s).
-// PSS is what adds up: forked workers share their rank's pages copy-on-write, and summed RSS counts them in each.
+// give the pages without the start time that tells a reused pid apart), by RSS; and by PSS from smaps_rollup, on the
+// budget pss-cache.ts keeps (it walks the page tables: milliseconds for a large process). PSS is what adds up: forked
+// workers share their rank's pages copy-on-write, and summed RSS counts them in each.
 
 export interface JobMemoryOptions {
-	/** How often every process's PSS is read again (default 15 s); in between each keeps its last figure. */
-	readonly pssEveryMs?: number;
+	/** How often PSS is read again, and what it may cost (pss-cache.ts). */
+	readonly pss?: PssBudget;
 	/** The kernel's page size (stat's resident count is in pages); read off traintop's own process by default. */
 	readonly pageSize?: number;
 }
 
-const DEFAULT_PSS_EVERY_MS = 15_000;
-
-interface Pss {
-	readonly bytes: number | null;
+/** A rank's workers as read at this scan: their stat's pid, start time and resident pages. */
+interface Worker {
+	readonly pid: number;
+	readonly startTime: number;
+	readonly rssPages: number;
 }
 
 export class JobMemoryReader {
 	readonly #proc: ProcReader;
-	readonly #pssEveryMs: number;
+	readonly #pss: PssCache;
 	#pageSize: number | null;
-	/** Each process's last PSS by identity (pid@start time): a pid reused by another process is read afresh. */
-	#pss = new Map<string, Pss>();
-	#pssReadAt: number | null = null;
 	#last: readonly JobMemory[] = [];
 
 	constructor(proc: ProcReader, options: JobMemoryOptions = {}) {
 		this.#proc = proc;
-		this.#pssEveryMs = options.pssEveryMs ?? DEFAULT_PSS_EVERY_MS;
+		this.#pss = new PssCache(pid => this.#readPss(pid), options.pss);
 		this.#pageSize = options.pageSize ?? null;
 	}
 
 	/** The jobs' memory at the scan `set`; the array of the last read when no figure in it changed. */
 	read(set: RankSet): readonly JobMemory[] {
-		const now = set.sampledAt;
-		const full = this.#pssReadAt === null || now - this.#pssReadAt >= this.#pssEveryMs;
-		if (full) this.#pssReadAt = now;
-		const seen = new Map<string, Pss>();
-		const pssOf = (pid: number, startTime: number): number | null => {
-			const id = processIdentity({pid, startTime});
-			const kept = full ? undefined : this.#pss.get(id);
-			const pss = kept ?? {bytes: this.#readPss(pid)};
-			seen.set(id, pss);
-			return pss.bytes;
-		};
 		// A job with no rank left (its launcher restarting them) has nothing of its own to read: the launcher is not counted.
-		const jobs = set.jobs
-			.filter(job => job.ranks.length > 0)
-			.map(job => {
-				const ranks = job.ranks.map(rank => this.#rankMemory(rank, pssOf));
-				return {
-					job: job.id,
-					ranks,
-					rssBytes: sumOrNull(ranks.map(r => r.rssBytes)),
-					pssBytes: sumOrNull(ranks.map(r => r.pssBytes)),
-					gpuBytes: sumOrNull(ranks.map(r => r.gpuBytes)),
-					pssAt: this.#pssReadAt,
-					// The trend judge (core/memory-trend.ts) fills these in.
-					trends: [],
-					reachesThresholdAt: null,
-					growthBytesPerMin: 0,
-				} satisfies JobMemory;
-			});
-		// Only processes of this scan are kept: an exited worker's figure goes with it.
-		this.#pss = seen;
-		if (!sameJobMemory(this.#last, jobs)) this.#last = jobs;
+		const jobs = set.jobs.filter(job => job.ranks.length > 0);
+		const workers = new Map(jobs.flatMap(job => job.ranks.map(rank => [rank.pid, this.#workers(rank)] as const)));
+		const processes = jobs.flatMap(job => job.ranks.flatMap(rank => [rank, ...(workers.get(rank.pid) ?? [])]));
+		const pss = this.#pss.update(processes, set.sampledAt);
+		const memory = jobs.map(job => {
+			const ranks = job.ranks.map(rank => this.#rankMemory(rank, workers.get(rank.pid) ?? [], pss));
+			const read = job.ranks.flatMap(rank => [rank, ...(workers.get(rank.pid) ?? [])]);
+			return {
+				job: job.id,
+				ranks,
+				rssBytes: sumOrNull(ranks.map(r => r.rssBytes)),
+				pssBytes: sumOrNull(ranks.map(r => r.pssBytes)),
+				gpuBytes: sumOrNull(ranks.map(r => r.gpuBytes)),
+				// The oldest figure's time: every PSS in the sums is at least that fresh.
+				pssAt: Math.min(...read.map(p => pss.get(processIdentity(p))?.at ?? set.sampledAt)),
+				// The trend judge (core/memory-trend.ts) fills these in.
+				trends: [],
+				reachesThresholdAt: null,
+				growthBytesPerMin: 0,
+			} satisfies JobMemory;
+		});
+		if (!sameJobMemory(this.#last, memory)) this.#last = memory;
 		return this.#last;
 	}
 
-	#rankMemory(rank: RankProcess, pssOf: (pid: number, startTime: number) => number | null): RankMemory {
-		const self: ProcessMemory = {pid: rank.pid, rssBytes: rank.rssBytes, pssBytes: pssOf(rank.pid, rank.startTime)};
-		const workers = rank.workers.flatMap(pid => {
+	#workers(rank: RankProcess): Worker[] {
+		return rank.workers.flatMap(pid => {
 			const stat = this.#proc.stat(pid);
 			// Gone since the scan (or a zombie, which holds no memory): not the rank's any more.
-			if (!stat || stat.state === 'Z') return [];
-			const worker: ProcessMemory = {
-				pid,
-				rssBytes: stat.rssPages * this.#pageSizeNow(),
-				pssBytes: pssOf(pid, stat.startTime),
-			};
-			return [worker];
+			return !stat || stat.state === 'Z' ? [] : [{pid, startTime: stat.startTime, rssPages: stat.rssPages}];
 		});
-		const all = [self, ...workers];
+	}
+
+	#rankMemory(rank: RankProcess, workers: readonly Worker[], pss: ReadonlyMap<string, PssFigure>): RankMemory {
+		const pssOf = (p: {readonly pid: number; readonly startTime: number}) => pss.get(processIdentity(p))?.bytes ?? null;
+		const self: ProcessMemory = {pid: rank.pid, rssBytes: rank.rssBytes, pssBytes: pssOf(rank)};
+		const own = workers.map(w => ({pid: w.pid, rssBytes: w.rssPages * this.#pageSizeNow(), pssBytes: pssOf(w)}));
+		const all = [self, ...own];
 		return {
 			rank: rank.rank,
 			pid: rank.pid,
 			self,
-			workers,
+			workers: own,
 			// A worker's RSS is known whenever it is listed (its stat was read); only the rank's own may be unknown.
 			rssBytes: self.rssBytes === null ? null : all.reduce((sum, p) => sum + (p.rssBytes ?? 0), 0),
 			pssBytes: sumOrNull(all.map(p => p.pssBytes)),

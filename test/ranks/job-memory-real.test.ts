@@ -96,12 +96,12 @@ describe('JobMemoryReader on a real rank and its forked workers', () => {
 		expect(job!.trends).toEqual([]);
 	}, 120_000);
 
-	test('PSS is read again only every pssEveryMs (kept by process identity in between); a gone worker drops out', async () => {
+	test('PSS is read again only after pss.everyMs (kept by process identity in between); a gone worker drops out', async () => {
 		const {child, workers, set} = await rankWithWorkers();
 		// The workers were forked before "ready": the first scan finds them.
 		const scan = await set();
 		expect(scan.ranks[0]?.workers).toHaveLength(2);
-		const reader = new JobMemoryReader(procReader(), {pssEveryMs: 15_000});
+		const reader = new JobMemoryReader(procReader(), {pss: {everyMs: 15_000}});
 		const first = reader.read(scan);
 		// The same figures at a scan 5 s later: the very same array (the agent then leaves it out).
 		expect(reader.read({...scan, sampledAt: scan.sampledAt + 5000})).toBe(first);
