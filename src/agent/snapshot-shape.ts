@@ -1,3 +1,5 @@
+import {jobMemoryError} from './job-memory-shape.js';
+
 // A snapshot message's shape: the fields every view reads first, checked by hand. The snapshot's body is the core's
 // own type, made by the same traintop code on the other end, and its values were already checked one by one
 // (wire-values.ts); what is left is that the fields a view reads without looking are there, of their type. A zod
@@ -27,7 +29,7 @@ function shapeError(message: Fields): string | null {
 	if (health !== null) return health;
 	if (!Array.isArray(snapshot.newAlerts)) return 'at snapshot.newAlerts: an array';
 	if (!Array.isArray(snapshot.events)) return 'at snapshot.events: an array';
-	return readinessError(snapshot.readiness) ?? progressError(snapshot.progress);
+	return readinessError(snapshot.readiness) ?? progressError(snapshot.progress) ?? jobMemoryError(snapshot.jobMemory);
 }
 
 const PROGRESS: ReadonlySet<unknown> = new Set(['progressing', 'stalled', 'hung', 'unknown']);

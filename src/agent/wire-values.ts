@@ -37,6 +37,8 @@ export const TIME_KEYS: ReadonlySet<string> = new Set([
 	'lastSaveAt',
 	'since',
 	'lastProgressAt',
+	'pssAt',
+	'reachesThresholdAt',
 ]);
 const MAX_TIME = 8.64e15;
 

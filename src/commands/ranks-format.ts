@@ -18,20 +18,25 @@ import {readinessJson} from '../format/readiness-json.js';
 import type {JobProgress} from '../core/progress-types.js';
 import {progressText} from '../format/progress.js';
 import {progressJson} from '../format/progress-json.js';
+import {jobMemoryText} from '../format/job-memory.js';
+import {jobMemoryJson} from '../format/job-memory-json.js';
+import type {OneShotMemory} from './ranks-memory.js';
+import type {RankMemory} from '../core/memory-types.js';
 
 // Pure text and JSON for `traintop ranks`. The TUI's ranks pane shows the same signal marks (format/signals.ts).
 
 /** A command line on one line, every argument kept: any run of blanks or newlines becomes one space. */
 const wholeCommand = (cmd: string): string => printable(cmd.replace(/\s+/g, ' ').trim());
 
-function rankRow(r: RankProcess, wide: boolean): string[] {
+/** `memory`: the rank with its DataLoader workers, whose RSS the column shows as the TUI's does; absent: its own. */
+function rankRow(r: RankProcess, wide: boolean, memory?: RankMemory): string[] {
 	return [
 		r.rank === null ? '?' : String(r.rank),
 		r.localRank === null ? '-' : String(r.localRank),
 		String(r.pid),
 		r.stalled ? `${r.state}!` : r.state,
 		r.cpuPercent === null ? '-' : r.cpuPercent.toFixed(0),
-		formatBytesShort(r.rssBytes),
+		formatBytesShort(memory ? memory.rssBytes : r.rssBytes),
 		formatBytesShort(r.gpuMemoryBytes),
 		String(r.workers.length),
 		...WATCHED_SIGNALS.map(signal => (r.signals[signal] ? signalMark(r.signals[signal]) : '?')),
@@ -62,17 +67,20 @@ interface RanksTextOptions {
 	readonly readiness?: readonly Readiness[];
 	/** Each job's progress over the half second read, a line under its ranks. */
 	readonly progress?: readonly JobProgress[];
+	/** Each job's own memory and the host's, a line under its ranks. */
+	readonly memory?: OneShotMemory;
 	readonly now?: number;
 }
 
 export function formatRanks(
 	set: RankSet,
-	{width = 120, wide = false, readiness = [], progress = [], now = Date.now()}: RanksTextOptions = {},
+	{width = 120, wide = false, readiness = [], progress = [], memory, now = Date.now()}: RanksTextOptions = {},
 ): string {
 	if (set.ranks.length === 0) return 'no ranks found';
 	const cut = (line: string) => (wide ? line : truncate(line, width));
 	const header = ['RANK', 'LOCAL', 'PID', 'ST', 'CPU%', 'RSS', 'GPU', 'WRK', ...WATCHED_SIGNALS.map(signalName), 'CMD'];
-	const lines = table([header, ...set.ranks.map(r => rankRow(r, wide))]).map(cut);
+	const own = new Map(memory?.jobs.flatMap(job => job.ranks.map(rank => [rank.pid, rank] as const)));
+	const lines = table([header, ...set.ranks.map(r => rankRow(r, wide, own.get(r.pid)))]).map(cut);
 	const rowOf = new Map(set.ranks.map((r, i) => [r.pid, lines[i + 1]!]));
 	const out = [lines[0]!];
 	for (const job of set.jobs) {
@@ -84,6 +92,8 @@ export function formatRanks(
 		if (ready) out.push(cut(`  readiness: ${readinessText(ready, now)}`));
 		const going = progress.find(p => p.job === job.id);
 		if (going) out.push(cut(`  progress: ${progressText(going, now)}`));
+		const own = memory?.jobs.find(m => m.job === job.id);
+		if (own) out.push(cut(`  memory: ${jobMemoryText(own, memory?.host ?? null)}`));
 		for (const member of job.unproven ?? [])
 			out.push(cut(`  ${unprovenText(member, job)}: ${wholeCommand(member.cmd)}`));
 	}
@@ -106,6 +116,7 @@ export function ranksJson(
 	readiness: readonly Readiness[] = [],
 	now = Date.now(),
 	progress: readonly JobProgress[] = [],
+	memory: OneShotMemory = {jobs: [], host: null},
 ) {
 	const readinessOf = (id: string) => {
 		const found = readiness.find(r => r.job === id);
@@ -114,6 +125,10 @@ export function ranksJson(
 	const progressOf = (id: string) => {
 		const found = progress.find(p => p.job === id);
 		return found ? progressJson(found, now) : null;
+	};
+	const memoryOf = (id: string) => {
+		const found = memory.jobs.find(m => m.job === id);
+		return found ? jobMemoryJson(found, memory.host) : null;
 	};
 	return {
 		jobs: set.jobs.map(job => ({
@@ -136,6 +151,7 @@ export function ranksJson(
 			})),
 			readiness: readinessOf(job.id),
 			progress: progressOf(job.id),
+			memory: memoryOf(job.id),
 		})),
 		ranks: set.ranks.map(r => ({
 			rank: r.rank,

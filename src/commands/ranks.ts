@@ -12,6 +12,7 @@ import {formatRanks, ranksJson} from './ranks-format.js';
 import {versioned} from '../format/json-version.js';
 import {jobReadiness} from '../core/job-readiness.js';
 import {oneShotProgress} from './ranks-progress.js';
+import {oneShotMemory} from './ranks-memory.js';
 import {existingRunDir, loadCheckpointIndex} from './checkpoints.js';
 import {jobMatches} from '../ranks/choose-job.js';
 import {jobOfTraintop, schedulerEntry} from '../scheduler/registry.js';
@@ -86,15 +87,18 @@ export async function runRanksCommand(options: {
 		jobReadiness(job, set, index, controller, {graceS: grace, maxWorkAtRiskS: maxWorkAtRisk}, now),
 	);
 	const progress = progressOf.second(scanned).filter(p => set.jobs.some(job => job.id === p.job));
+	const memory = await oneShotMemory(set);
 	if (options.json) {
 		options.stdout.write(
-			`${JSON.stringify(versioned(ranksJson(set, controller, readiness, now, progress)), null, 2)}\n`,
+			`${JSON.stringify(versioned(ranksJson(set, controller, readiness, now, progress, memory)), null, 2)}\n`,
 		);
 	} else if (set.ranks.length === 0) {
 		options.stdout.write(`${noRanksText(options.selector)}\n`);
 	} else {
 		const width = options.columns ?? 120;
-		options.stdout.write(`${formatRanks(set, {width, wide: options.wide ?? false, readiness, progress, now})}\n`);
+		options.stdout.write(
+			`${formatRanks(set, {width, wide: options.wide ?? false, readiness, progress, memory, now})}\n`,
+		);
 	}
 	return 0;
 }

@@ -2,6 +2,7 @@
 // options. Kept apart from monitor.ts, which is the sampling itself.
 
 import type {ReadinessOptions} from './job-readiness.js';
+import type {JobMemory} from './memory-types.js';
 import type {ProgressOptions} from './progress.js';
 import type {NcclRasState, RankWaits, StepSignal} from './progress-types.js';
 import type {ThresholdRule} from './thresholds.js';
@@ -35,6 +36,11 @@ export interface MonitorSources {
 	readRanks?(gpuProcesses: GpuProcessTable): Promise<RankSet>;
 	/** Where the ranks that did not compute at a scan wait (ranks/rank-waits.ts), read right after each scan. */
 	readWaits?(ranks: RankSet): RankWaits;
+	/**
+	 * Each job's own memory, its ranks and DataLoader workers by RSS and PSS (ranks/job-memory.ts), read right after
+	 * each scan; the same array while nothing in it changed.
+	 */
+	readJobMemory?(ranks: RankSet): readonly JobMemory[];
 	/** The run dir's step signals (checkpoints/progress-*.ts), read on every tick: a stat per followed file. */
 	readSteps?(index: CheckpointIndex | null): readonly StepSignal[];
 	/** NCCL's RAS service, polled on its own cadence (system/nccl-ras-poller.ts); its last answer is read per tick. */

@@ -12,6 +12,7 @@ import {deadlineRisk} from './deadline-risk.js';
 import {NO_READINESS_OPTIONS, readinessOfJobs} from './job-readiness.js';
 import {DEFAULT_HANG_AFTER_S, ProgressJudge} from './progress.js';
 import type {RankWaits} from './progress-types.js';
+import type {JobMemory} from './memory-types.js';
 import {progressEvents} from './progress-events.js';
 import {GpuHealthJudge} from './gpu-health-judge.js';
 import {NO_GPU_PROCESSES} from './types.js';
@@ -44,6 +45,7 @@ export class Monitor {
 	#ranksError: string | null = null;
 	#ranksReadAt = -Infinity;
 	#waits: RankWaits | null = null;
+	#jobMemory: readonly JobMemory[] = [];
 	readonly #progress: ProgressJudge;
 	readonly #gpuHealth = new GpuHealthJudge();
 	#tickCount = 0;
@@ -238,6 +240,7 @@ export class Monitor {
 			),
 			progress,
 			ncclRas,
+			jobMemory: this.#jobMemory,
 			ranksError: this.#ranksError,
 			metrics,
 			newAlerts,
@@ -261,6 +264,7 @@ export class Monitor {
 			this.#ranks = await readRanks.call(this.#options.sources, gpuProcesses);
 			this.#ranksError = null;
 			this.#waits = this.#options.sources.readWaits?.(this.#ranks) ?? null;
+			this.#jobMemory = this.#options.sources.readJobMemory?.(this.#ranks) ?? this.#jobMemory;
 			this.#rankHistory.record(this.#ranks);
 		} catch (error) {
 			// Keep the last ranks: a failed scan is not the job vanishing.

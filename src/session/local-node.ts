@@ -8,6 +8,7 @@ import {Monitor, type MonitorSources} from '../core/monitor.js';
 import {MemoryLogRecorder} from '../memlog/recorder.js';
 import {RankSampler} from '../ranks/discover.js';
 import {WaitReader} from '../ranks/rank-waits.js';
+import {JobMemoryReader} from '../ranks/job-memory.js';
 import {NcclRasPoller} from '../system/nccl-ras-poller.js';
 import {StepSignalReader} from '../checkpoints/progress-reader.js';
 import type {RankSelector} from '../ranks/tree.js';
@@ -66,6 +67,7 @@ export async function openLocalNode(options: LocalNodeOptions): Promise<LocalSes
 		runDir: runDir && path.resolve(runDir),
 	});
 	const waits = new WaitReader(procReader());
+	const jobMemory = new JobMemoryReader(procReader());
 	// NCCL's RAS service: asked every 15 s while it answers, once a minute while nothing does; never depended on.
 	const ncclRas = settings.ncclRas === 'off' ? null : new NcclRasPoller({address: settings.ncclRas});
 	ncclRas?.start();
@@ -102,6 +104,7 @@ export async function openLocalNode(options: LocalNodeOptions): Promise<LocalSes
 			return set;
 		},
 		readWaits: set => waits.read(set),
+		readJobMemory: set => jobMemory.read(set),
 		...(ncclRas ? {ncclRas} : {}),
 		...(steps ? {readSteps: (index: CheckpointIndex | null) => steps.read(index)} : {}),
 		...(checkpoints ? {checkpoints} : {}),

@@ -50,8 +50,8 @@ export default function NodeView({session, ui, keys, historyPoints = 120, banner
 
 	// The ranks in the order the user chose (o); the snapshot the panes get carries them so.
 	const sortedRanks = useMemo(
-		() => (snapshot?.ranks ? sortRankSet(snapshot.ranks, ui.sort) : null),
-		[snapshot?.ranks, ui.sort],
+		() => (snapshot?.ranks ? sortRankSet(snapshot.ranks, ui.sort, snapshot.jobMemory) : null),
+		[snapshot?.ranks, ui.sort, snapshot?.jobMemory],
 	);
 	const shown = useMemo(
 		() => (snapshot && sortedRanks !== snapshot.ranks ? {...snapshot, ranks: sortedRanks} : snapshot),

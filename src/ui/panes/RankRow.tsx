@@ -1,6 +1,7 @@
 import React from 'react';
 import {Box, Text} from 'ink';
 import type {RankProcess} from '../../core/types.js';
+import type {RankMemory} from '../../core/memory-types.js';
 import {columns} from '../../format/columns.js';
 import {compactCommand} from '../../format/command-line.js';
 import {type SignalHandling, signalHandling} from '../../format/signals.js';
@@ -62,9 +63,24 @@ interface RowProps {
 	readonly signalsWidth: number;
 	readonly width: number;
 	readonly hostWidth: number;
+	/** The rank with its workers, by RSS and PSS (snapshot.jobMemory); absent: its own RSS. */
+	readonly memory?: RankMemory | null;
+	/** Whether the rows have a PSS column (rank-memory.ts pssColumn). */
+	readonly pss?: boolean;
 }
 
-function RankRow({rank, selected, marked, compact, signalsFirst, signalsWidth, width, hostWidth}: RowProps) {
+function RankRow({
+	rank,
+	selected,
+	marked,
+	compact,
+	signalsFirst,
+	signalsWidth,
+	width,
+	hostWidth,
+	memory = null,
+	pss = false,
+}: RowProps) {
 	const paint = usePaint();
 	// › and ● carry selection and marking without colour or inverse video.
 	const lead = `${selected ? '›' : ' '}${marked ? '●' : ' '} `;
@@ -73,7 +89,7 @@ function RankRow({rank, selected, marked, compact, signalsFirst, signalsWidth, w
 	const cells = signalCells(rank, compact, signalsFirst, compact ? signalRoom(width, hostWidth) : undefined);
 	const fixed = (
 		<Text color={color === null ? undefined : paint(color)} bold={color !== null}>
-			{fixedColumns(rank, hostWidth)}
+			{fixedColumns(rank, hostWidth, memory, pss)}
 		</Text>
 	);
 	const signals = <Signals cells={cells} width={compact ? 0 : signalsWidth} paint={paint} />;

@@ -14,6 +14,7 @@ import type {Readiness} from '../../core/readiness-types.js';
 import type {JobProgress} from '../../core/progress-types.js';
 import ProgressLine from './ProgressLine.js';
 import {ncclRasLines} from '../../format/nccl-ras.js';
+import {type PaneMemory, paneMemory, rowMemory} from './rank-memory.js';
 import {
 	cursorLine,
 	endedText,
@@ -64,6 +65,8 @@ export interface Props {
 	readonly progress?: readonly JobProgress[];
 	/** NCCL's RAS service's first line when it answers (format/nccl-ras.ts); null: not answering, not asked. */
 	readonly nccl?: string | null;
+	/** Each job's own memory (a line under its header, each rank's row: rank + workers) and the host's; null: none. */
+	readonly memory?: PaneMemory | null;
 }
 
 /** Ended jobs newest first, the scan's error, or where ranks were looked for: what the pane says without a job. */
@@ -113,6 +116,7 @@ function RanksPane({
 	readiness = NO_READINESS,
 	progress = NO_PROGRESS,
 	nccl = null,
+	memory = null,
 }: Props) {
 	if (height <= 0) return null;
 	const jobs = ranks?.jobs ?? [];
@@ -133,7 +137,7 @@ function RanksPane({
 		);
 	}
 
-	const lines = jobLines(jobs, readiness, progress, nccl);
+	const lines = jobLines(jobs, readiness, progress, nccl, memory);
 	const all = ranksOf(jobs);
 	const progressOf = (job: Job) => progress.find(p => p.job === job.id);
 	const title = grouped(jobs)
@@ -153,6 +157,7 @@ function RanksPane({
 		return line.kind === 'rank' ? [line.rank] : [];
 	});
 	const signalsWidth = Math.max(0, ...shownRanks.map(rank => columns(signalsText(signalCells(rank, compact)))));
+	const rows = rowMemory(compact, shownRanks, memory);
 	return (
 		<Box flexDirection="column" width={width}>
 			<Line width={width}>
@@ -160,7 +165,7 @@ function RanksPane({
 			</Line>
 			{showHeader ? (
 				<Line width={width} dim>
-					{headerText(compact, signalsWidth, hostWidth)}
+					{headerText(compact, signalsWidth, hostWidth, rows.pss)}
 				</Line>
 			) : null}
 			{shown.map(i => {
@@ -186,6 +191,12 @@ function RanksPane({
 						</Line>
 					);
 				}
+				if (line.kind === 'memory')
+					return (
+						<Line key={`memory ${line.job.id}`} width={width}>
+							{line.text}
+						</Line>
+					);
 				if (line.kind === 'nccl') {
 					return (
 						<Line key="nccl" width={width} dim>
@@ -219,6 +230,8 @@ function RanksPane({
 						signalsWidth={signalsWidth}
 						width={width}
 						hostWidth={hostWidth}
+						memory={rows.of.get(line.rank.pid) ?? null}
+						pss={rows.pss}
 					/>
 				);
 			})}
@@ -244,6 +257,7 @@ export function ranksNeed(
 	readiness: readonly Readiness[] = NO_READINESS,
 	progress: readonly JobProgress[] = NO_PROGRESS,
 	nccl: string | null = null,
+	memory: PaneMemory | null = null,
 ): Need {
 	const jobs = ranks?.jobs ?? [];
 	if (ranks === null || jobs.length === 0) {
@@ -252,15 +266,14 @@ export function ranksNeed(
 	}
 	// The title, the column header (drawn only over rank rows), then the jobs' lines.
 	const header = jobs.some(job => job.ranks.length > 0) ? 1 : 0;
-	return {min: 2 + header, want: 1 + header + lineCount(jobs, readiness, progress, nccl)};
+	return {min: 2 + header, want: 1 + header + lineCount(jobs, readiness, progress, nccl, memory)};
 }
 
 export const ranksPane: PaneDefinition = {
 	id: 'ranks',
 	wideFrom: 110,
 	firstRows: 8,
-	need: data =>
-		ranksNeed(data.snapshot.ranks, data.snapshot.readiness, data.snapshot.progress, ncclLine(data.snapshot)),
+	need: ({snapshot: s}) => ranksNeed(s.ranks, s.readiness, s.progress, ncclLine(s), paneMemory(s)),
 	render: ({snapshot, cursor, marked, actionSignals, sort}, box) => (
 		<Memo
 			ranks={snapshot.ranks}
@@ -277,6 +290,7 @@ export const ranksPane: PaneDefinition = {
 			readiness={snapshot.readiness ?? NO_READINESS}
 			progress={snapshot.progress ?? NO_PROGRESS}
 			nccl={ncclLine(snapshot)}
+			memory={paneMemory(snapshot)}
 		/>
 	),
 };

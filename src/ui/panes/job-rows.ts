@@ -1,6 +1,8 @@
 import type {EndedJob, Job, RankProcess, RankSet, UnprovenMember} from '../../core/types.js';
 import type {Readiness} from '../../core/readiness-types.js';
 import type {JobProgress} from '../../core/progress-types.js';
+import {jobMemoryText} from '../../format/job-memory.js';
+import type {PaneMemory} from './rank-memory.js';
 import {progressTag} from '../../format/progress.js';
 import {columns, truncate} from '../../format/columns.js';
 import {compactCommand} from '../../format/command-line.js';
@@ -29,6 +31,8 @@ export type PaneLine =
 	| {readonly kind: 'readiness'; readonly job: Job; readonly readiness: Readiness}
 	/** The job's progress when it is stalled or hung: who stands out, who waits. */
 	| {readonly kind: 'progress'; readonly job: Job; readonly progress: JobProgress}
+	/** The job's own memory: its ranks and workers by PSS and RSS, its share of the RAM threshold's basis, its GPU memory. */
+	| {readonly kind: 'memory'; readonly job: Job; readonly text: string}
 	/** What NCCL's RAS service says of this node's communicators (its first line), under the first job's progress. */
 	| {readonly kind: 'nccl'; readonly text: string};
 
@@ -40,12 +44,16 @@ export function grouped(jobs: readonly Job[]): boolean {
 	return jobs.length > 1;
 }
 
-/** The list's lines: per job, its header (when grouped), its progress when stuck, its readiness, then its ranks. */
+/**
+ * The list's lines: per job, its header (when grouped), its progress when stuck, its readiness, its memory, then its
+ * ranks.
+ */
 export function jobLines(
 	jobs: readonly Job[],
 	readiness: readonly Readiness[] = [],
 	progress: readonly JobProgress[] = [],
 	nccl: string | null = null,
+	memory: PaneMemory | null = null,
 ): PaneLine[] {
 	const lines: PaneLine[] = [];
 	const headers = grouped(jobs);
@@ -57,6 +65,8 @@ export function jobLines(
 		if (nccl !== null && job === jobs[0]) lines.push({kind: 'nccl', text: nccl});
 		const ready = readiness.find(r => r.job === job.id);
 		if (ready) lines.push({kind: 'readiness', job, readiness: ready});
+		const own = memory?.jobs.find(m => m.job === job.id);
+		if (own) lines.push({kind: 'memory', job, text: `   memory ${jobMemoryText(own, memory?.host ?? null)}`});
 		if (job.ranks.length === 0) lines.push({kind: 'no-ranks', job});
 		for (const rank of job.ranks) lines.push({kind: 'rank', rank, index: index++});
 		for (const member of job.unproven ?? []) lines.push({kind: 'unproven', job, member});
@@ -70,13 +80,16 @@ export function lineCount(
 	readiness: readonly Readiness[] = [],
 	progress: readonly JobProgress[] = [],
 	nccl: string | null = null,
+	memory: PaneMemory | null = null,
 ): number {
 	const headers = grouped(jobs) ? jobs.length : 0;
 	const ready = jobs.filter(job => readiness.some(r => r.job === job.id)).length;
+	const own = jobs.filter(job => memory?.jobs.some(m => m.job === job.id)).length;
 	const going = jobs.filter(job => stuck(progress.find(p => p.job === job.id))).length;
 	return (
 		headers +
 		ready +
+		own +
 		going +
 		(nccl !== null && jobs.length > 0 ? 1 : 0) +
 		jobs.reduce((sum, job) => sum + Math.max(1, job.ranks.length) + (job.unproven?.length ?? 0), 0)

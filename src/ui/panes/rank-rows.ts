@@ -1,4 +1,5 @@
 import type {RankProcess, SignalState} from '../../core/types.js';
+import type {RankMemory} from '../../core/memory-types.js';
 import {columns, padEnd, padStart, truncate} from '../../format/columns.js';
 import {searchText} from '../../format/jobs.js';
 import {signalMark, signalName} from '../../format/signals.js';
@@ -18,6 +19,8 @@ function shownSignals(compact: boolean): readonly string[] {
 export const DEFAULT_SEARCH_HINT = searchText({kind: 'env'}, true);
 
 const COLUMNS = {rank: 4, pid: 7, state: 2, cpu: 5, rss: 8, gpu: 8, workers: 3} as const;
+/** The PSS column, after RSS: wide rows only, and only where a rank's PSS and RSS differ (pssColumn). */
+const PSS_WIDTH = 8;
 
 /** The host column (the many-node screen's ranks), and the space after it; nothing when `hostWidth` is 0. */
 function hostColumn(host: string, hostWidth: number): string {
@@ -26,15 +29,16 @@ function hostColumn(host: string, hostWidth: number): string {
 
 /**
  * The column header; `signalsWidth` places COMMAND above the commands (wide form only); `hostWidth` > 0 puts a
- * HOST column first (ranks of several nodes).
+ * HOST column first (ranks of several nodes); `pss` a PSS column after RSS.
  */
-export function headerText(compact: boolean, signalsWidth: number, hostWidth = 0): string {
+export function headerText(compact: boolean, signalsWidth: number, hostWidth = 0, pss = false): string {
 	const fixed = [
 		padStart('RANK', COLUMNS.rank),
 		padStart('PID', COLUMNS.pid),
 		padEnd('ST', COLUMNS.state),
 		padStart('CPU%', COLUMNS.cpu),
 		padStart('RSS', COLUMNS.rss),
+		...(pss ? [padStart('PSS', PSS_WIDTH)] : []),
 		padStart('GPU', COLUMNS.gpu),
 		padStart('WRK', COLUMNS.workers),
 	].join(' ');
@@ -48,8 +52,11 @@ function stateText(rank: RankProcess): string {
 	return rank.stalled ? `${rank.state}!` : rank.state;
 }
 
-/** Everything before the signals: (the host,) rank, pid, state, CPU, RSS, GPU memory, workers. */
-export function fixedColumns(rank: RankProcess, hostWidth = 0): string {
+/**
+ * Everything before the signals: (the host,) rank, pid, state, CPU, RSS, (PSS,) GPU memory, workers. RSS is the rank's
+ * with its DataLoader workers' where its `memory` was read (the rank's own VmRSS before), PSS theirs by PSS.
+ */
+export function fixedColumns(rank: RankProcess, hostWidth = 0, memory: RankMemory | null = null, pss = false): string {
 	return (
 		hostColumn(rank.host, hostWidth) +
 		[
@@ -57,7 +64,8 @@ export function fixedColumns(rank: RankProcess, hostWidth = 0): string {
 			padStart(String(rank.pid), COLUMNS.pid),
 			padEnd(stateText(rank), COLUMNS.state),
 			padStart(rank.cpuPercent === null ? '-' : `${rank.cpuPercent.toFixed(0)}%`, COLUMNS.cpu),
-			padStart(formatBytes(rank.rssBytes), COLUMNS.rss),
+			padStart(formatBytes(memory === null ? rank.rssBytes : memory.rssBytes), COLUMNS.rss),
+			...(pss ? [padStart(formatBytes(memory?.pssBytes ?? null), PSS_WIDTH)] : []),
 			padStart(formatBytes(rank.gpuMemoryBytes), COLUMNS.gpu),
 			padStart(String(rank.workers.length), COLUMNS.workers),
 		].join(' ')
