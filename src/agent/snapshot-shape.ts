@@ -4,6 +4,8 @@
 // schema said the same at 7 % of the many-node viewer's main thread (64 nodes a second, each parse copying the
 // snapshot's top level); this reads each field once and copies nothing.
 
+import {gpuUnseenShapeError} from './unseen-shape.js';
+
 type Fields = Readonly<Record<string, unknown>>;
 
 const isObject = (value: unknown): value is Fields =>
@@ -23,7 +25,9 @@ function shapeError(message: Fields): string | null {
 	if (!isObject(snapshot.gpu) || typeof snapshot.gpu.status !== 'string') return 'at snapshot.gpu.status: a string';
 	if (!Array.isArray(snapshot.newAlerts)) return 'at snapshot.newAlerts: an array';
 	if (!Array.isArray(snapshot.events)) return 'at snapshot.events: an array';
-	return readinessError(snapshot.readiness) ?? progressError(snapshot.progress);
+	return (
+		readinessError(snapshot.readiness) ?? progressError(snapshot.progress) ?? gpuUnseenShapeError(snapshot.gpuUnseen)
+	);
 }
 
 const PROGRESS: ReadonlySet<unknown> = new Set(['progressing', 'stalled', 'hung', 'unknown']);

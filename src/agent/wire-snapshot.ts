@@ -15,6 +15,7 @@ export const SLOW_PARTS = [
 	'readiness',
 	'progress',
 	'ncclRas',
+	'gpuUnseen',
 ] as const;
 export type SlowPart = (typeof SLOW_PARTS)[number];
 
@@ -70,6 +71,7 @@ export function fullSnapshot(
 		readiness: (carried('readiness') ?? []) as NonNullable<Snapshot['readiness']>,
 		progress: (carried('progress') ?? []) as NonNullable<Snapshot['progress']>,
 		ncclRas: carried('ncclRas') as Snapshot['ncclRas'],
+		gpuUnseen: carried('gpuUnseen') as Snapshot['gpuUnseen'],
 		...recent,
 	};
 }

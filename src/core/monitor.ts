@@ -13,6 +13,7 @@ import {NO_READINESS_OPTIONS, readinessOfJobs} from './job-readiness.js';
 import {DEFAULT_HANG_AFTER_S, ProgressJudge} from './progress.js';
 import type {RankWaits} from './progress-types.js';
 import {progressEvents} from './progress-events.js';
+import {hostShort} from './host-short.js';
 import {NO_GPU_PROCESSES} from './types.js';
 import type {Alert, GpuProcessTable, HostMemory, MetricId, MetricStatus, RankSet, Snapshot} from './types.js';
 
@@ -236,6 +237,8 @@ export class Monitor {
 			),
 			progress,
 			ncclRas,
+			gpuUnseen: sources.readGpuUnseen?.(gpu, gpuProcesses) ?? null,
+			hostConsumers: sources.readHostConsumers?.(this.#ranks, hostShort(this.#lastMemory, thresholds.ram)) ?? null,
 			ranksError: this.#ranksError,
 			metrics,
 			newAlerts,

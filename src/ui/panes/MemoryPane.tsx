@@ -20,6 +20,9 @@ import {
 } from './memory-rows.js';
 import {gpuStateWords} from '../../format/gpu-state.js';
 import type {Missing} from '../../metrics/metric.js';
+import type {GpuMemoryUnseen} from '../../core/memory-types.js';
+import GpuUnseenNote from './GpuUnseenNote.js';
+import {withNoteRows} from './memory-notes.js';
 
 export interface Props {
 	/** Host name, shown in the title. */
@@ -46,6 +49,8 @@ export interface Props {
 	readonly gpuColumns?: number;
 	/** Sparkline columns per gauge when there is room. */
 	readonly sparklineWidth?: number;
+	/** GPU memory no visible process accounts for: a note under the GPU gauges; absent or null: none. */
+	readonly gpuUnseen?: GpuMemoryUnseen | null;
 }
 
 const NO_HISTORY: Readonly<Record<MetricId, readonly number[]>> = {};
@@ -174,6 +179,7 @@ function MemoryPane(props: Props) {
 			) : null}
 			{shownHosts.map(hostLine)}
 			{gpuLines}
+			<GpuUnseenNote unseen={props.gpuUnseen} width={width} rows={gpuRows - gpuLines.length} />
 		</Box>
 	);
 }
@@ -189,7 +195,8 @@ export const memoryPane: PaneDefinition = {
 	id: 'memory',
 	wideFrom: MEMORY_WIDE,
 	firstRows: Number.POSITIVE_INFINITY,
-	need: (data, room) => memoryNeed(gpuCount(data), gpuColumnsFor(gpuCount(data), room.width, room.budget)),
+	need: (data, room) =>
+		withNoteRows(memoryNeed(gpuCount(data), gpuColumnsFor(gpuCount(data), room.width, room.budget)), data.snapshot),
 	render: (data, box) => (
 		<Memo
 			host={data.host}
@@ -205,6 +212,7 @@ export const memoryPane: PaneDefinition = {
 			compact={box.compact}
 			gpuColumns={gpuColumnsFor(gpuCount(data), box.width, box.budget)}
 			sparklineWidth={sparklineWidthFor(box.width)}
+			gpuUnseen={data.snapshot.gpuUnseen}
 		/>
 	),
 };
