@@ -4,7 +4,7 @@
 // schema said the same at 7 % of the many-node viewer's main thread (64 nodes a second, each parse copying the
 // snapshot's top level); this reads each field once and copies nothing.
 
-import {gpuUnseenShapeError} from './unseen-shape.js';
+import {gpuUnseenShapeError, hostConsumersShapeError} from './unseen-shape.js';
 
 type Fields = Readonly<Record<string, unknown>>;
 
@@ -26,7 +26,10 @@ function shapeError(message: Fields): string | null {
 	if (!Array.isArray(snapshot.newAlerts)) return 'at snapshot.newAlerts: an array';
 	if (!Array.isArray(snapshot.events)) return 'at snapshot.events: an array';
 	return (
-		readinessError(snapshot.readiness) ?? progressError(snapshot.progress) ?? gpuUnseenShapeError(snapshot.gpuUnseen)
+		readinessError(snapshot.readiness) ??
+		progressError(snapshot.progress) ??
+		gpuUnseenShapeError(snapshot.gpuUnseen) ??
+		hostConsumersShapeError(snapshot.hostConsumers)
 	);
 }
 

@@ -29,3 +29,16 @@ export function gpuUnseenShapeError(unseen: unknown): string | null {
 	}
 	return null;
 }
+
+/** The first field of `snapshot.hostConsumers` out of shape; null when it is as the views read it. */
+export function hostConsumersShapeError(consumers: unknown): string | null {
+	if (consumers === undefined || consumers === null) return null;
+	if (!isObject(consumers) || !Array.isArray(consumers.top)) return 'at snapshot.hostConsumers.top: an array';
+	for (const [i, c] of consumers.top.entries()) {
+		if (!isObject(c) || !Number.isInteger(c.pid) || typeof c.user !== 'string' || typeof c.cmd !== 'string')
+			return `at snapshot.hostConsumers.top[${i}]: {pid, user, cmd, pssBytes, rssBytes}`;
+		if (!sizeOrNull(c.pssBytes) || !sizeOrNull(c.rssBytes))
+			return `at snapshot.hostConsumers.top[${i}]: pssBytes and rssBytes, numbers or null`;
+	}
+	return null;
+}

@@ -16,6 +16,7 @@ export const SLOW_PARTS = [
 	'progress',
 	'ncclRas',
 	'gpuUnseen',
+	'hostConsumers',
 ] as const;
 export type SlowPart = (typeof SLOW_PARTS)[number];
 
@@ -72,6 +73,7 @@ export function fullSnapshot(
 		progress: (carried('progress') ?? []) as NonNullable<Snapshot['progress']>,
 		ncclRas: carried('ncclRas') as Snapshot['ncclRas'],
 		gpuUnseen: carried('gpuUnseen') as Snapshot['gpuUnseen'],
+		hostConsumers: carried('hostConsumers') as Snapshot['hostConsumers'],
 		...recent,
 	};
 }

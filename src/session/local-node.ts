@@ -10,6 +10,7 @@ import {RankSampler} from '../ranks/discover.js';
 import {WaitReader} from '../ranks/rank-waits.js';
 import {NcclRasPoller} from '../system/nccl-ras-poller.js';
 import {GpuUnseenReader} from '../system/gpu-unseen.js';
+import {HostConsumersReader} from '../system/host-consumers.js';
 import {StepSignalReader} from '../checkpoints/progress-reader.js';
 import type {RankSelector} from '../ranks/tree.js';
 import {hostCpuReader} from '../system/cpu.js';
@@ -72,6 +73,8 @@ export async function openLocalNode(options: LocalNodeOptions): Promise<LocalSes
 	ncclRas?.start();
 	// GPU memory no visible process holds: judged when a new process table comes, from /proc.
 	const gpuUnseen = new GpuUnseenReader();
+	// The host's largest processes that are not the job: read only while the host is short of RAM, every 10 s.
+	const hostConsumers = new HostConsumersReader();
 	// The run dir's step files and --progress-file: read in the background, never holding a tick.
 	const steps =
 		runDir !== null || settings.progressFile !== null
@@ -107,6 +110,7 @@ export async function openLocalNode(options: LocalNodeOptions): Promise<LocalSes
 		readWaits: set => waits.read(set),
 		...(ncclRas ? {ncclRas} : {}),
 		readGpuUnseen: (state, table) => gpuUnseen.read(state, table),
+		readHostConsumers: (set, short) => hostConsumers.read(set, short),
 		...(steps ? {readSteps: (index: CheckpointIndex | null) => steps.read(index)} : {}),
 		...(checkpoints ? {checkpoints} : {}),
 		...(scheduler ? {scheduler} : {}),

@@ -1,15 +1,16 @@
 import {describe, expect, test} from 'vitest';
 import {parseAgentMessage} from '../../src/agent/protocol.js';
 import {fullSnapshot, type WireSnapshot, wireSnapshot} from '../../src/agent/wire-snapshot.js';
-import type {GpuMemoryUnseen} from '../../src/core/memory-types.js';
+import type {GpuMemoryUnseen, HostConsumers} from '../../src/core/memory-types.js';
 import type {Snapshot} from '../../src/core/types.js';
 import {GpuUnseenLines} from '../../src/headless/gpu-unseen-lines.js';
+import {HostConsumersLines} from '../../src/headless/host-consumers-lines.js';
 import type {Print} from '../../src/headless/print.js';
 import {NOW} from '../helpers/checkpoint-data.js';
 import {snapshotOf} from '../ui/fleet/fleet-fixtures.js';
 
-// GPU memory nobody can see on the agent stream (a slow part: sent when the reader's object is new, which it is only
-// when a new process table says something new) and in the headless view (lines when what they say changes).
+// GPU memory nobody can see and the host's top consumers on the agent stream (slow parts: sent when the reader's object
+// is new: a new process table that says something new; a re-read every 10 s while short) and in the headless view.
 
 const MIB = 1024 ** 2;
 const unseen: GpuMemoryUnseen = {
@@ -81,5 +82,53 @@ describe('in the headless view', () => {
 		]);
 		at(NOW + 3000, {pidNamespace: true, gpus: []});
 		expect(notes.at(-1)).toMatch(/ gpu7 GPU memory: nothing unseen any more$/);
+	});
+});
+
+const consumers = (sampledAt: number, top: number[]): HostConsumers => ({
+	sampledAt,
+	scanned: 300,
+	top: top.map(pid => ({pid, user: 'nobody', cmd: `python3 hog-${pid}.py`, pssBytes: 400 * MIB, rssBytes: 401 * MIB})),
+});
+
+describe("the host's top consumers", () => {
+	test('a slow part on the wire; out of shape is refused', () => {
+		const first = snapshotOf('node1', NOW, {hostConsumers: consumers(NOW, [4242])});
+		const got = fullSnapshot(sent(first, null), null, RECENT);
+		expect(got.hostConsumers).toEqual(first.hostConsumers);
+		const wire2 = sent({...first, time: NOW + 1000, tick: 2}, first);
+		expect('hostConsumers' in wire2).toBe(false);
+		expect(fullSnapshot(wire2, got, RECENT).hostConsumers).toBe(got.hostConsumers);
+		const wrong = sent(
+			snapshotOf('node1', NOW, {hostConsumers: {sampledAt: NOW, scanned: 1, top: [{pid: 1, user: 7}]} as never}),
+			null,
+		);
+		expect(
+			JSON.stringify(parseAgentMessage(JSON.stringify({kind: 'snapshot', host: 'node1', snapshot: wrong}))),
+		).toContain('snapshot.hostConsumers.top[0]');
+	});
+
+	test('headless: a line and an event when the largest changes while short, not at each re-read', () => {
+		const notes: string[] = [];
+		const records: {event: string; top: {pid: number}[]}[] = [];
+		const print: Print = {
+			json: true,
+			note: t => notes.push(t),
+			err: () => {},
+			out: () => {},
+			record: r => records.push(r as never),
+		};
+		const lines = new HostConsumersLines(print, null);
+		const at = (t: number, c: HostConsumers | null) => lines.update(snapshotOf('n', t, {hostConsumers: c}));
+		at(NOW, null);
+		at(NOW + 1000, consumers(NOW + 1000, [4242, 77]));
+		at(NOW + 11_000, consumers(NOW + 11_000, [4242]));
+		at(NOW + 21_000, consumers(NOW + 21_000, [77, 4242]));
+		at(NOW + 22_000, null);
+		at(NOW + 23_000, consumers(NOW + 23_000, [77]));
+		expect(records.map(r => r.top.map(c => c.pid))).toEqual([[4242, 77], [77, 4242], [77]]);
+		expect(notes[0]).toMatch(
+			/ RAM short; largest not the job's: 400 MiB nobody python3 hog-4242\.py \(pid 4242\), 400 MiB nobody python3 hog-77\.py \(pid 77\)$/,
+		);
 	});
 });

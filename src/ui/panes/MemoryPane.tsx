@@ -20,8 +20,8 @@ import {
 } from './memory-rows.js';
 import {gpuStateWords} from '../../format/gpu-state.js';
 import type {Missing} from '../../metrics/metric.js';
-import type {GpuMemoryUnseen} from '../../core/memory-types.js';
-import GpuUnseenNote from './GpuUnseenNote.js';
+import type {GpuMemoryUnseen, HostConsumers} from '../../core/memory-types.js';
+import MemoryNote from './MemoryNote.js';
 import {withNoteRows} from './memory-notes.js';
 
 export interface Props {
@@ -51,6 +51,8 @@ export interface Props {
 	readonly sparklineWidth?: number;
 	/** GPU memory no visible process accounts for: a note under the GPU gauges; absent or null: none. */
 	readonly gpuUnseen?: GpuMemoryUnseen | null;
+	/** The host's top consumers that are not the job, while the host is short: a note under the host lines. */
+	readonly hostConsumers?: HostConsumers | null;
 }
 
 const NO_HISTORY: Readonly<Record<MetricId, readonly number[]>> = {};
@@ -166,6 +168,7 @@ function MemoryPane(props: Props) {
 		}
 	}
 
+	const noteProps = {unseen: props.gpuUnseen, consumers: props.hostConsumers, width, spare: gpuRows - gpuLines.length};
 	return (
 		<Box flexDirection="column" width={width}>
 			{showTitle ? (
@@ -178,8 +181,9 @@ function MemoryPane(props: Props) {
 				</Line>
 			) : null}
 			{shownHosts.map(hostLine)}
+			<MemoryNote note="consumers" {...noteProps} />
 			{gpuLines}
-			<GpuUnseenNote unseen={props.gpuUnseen} width={width} rows={gpuRows - gpuLines.length} />
+			<MemoryNote note="unseen" {...noteProps} />
 		</Box>
 	);
 }
@@ -213,6 +217,7 @@ export const memoryPane: PaneDefinition = {
 			gpuColumns={gpuColumnsFor(gpuCount(data), box.width, box.budget)}
 			sparklineWidth={sparklineWidthFor(box.width)}
 			gpuUnseen={data.snapshot.gpuUnseen}
+			hostConsumers={data.snapshot.hostConsumers}
 		/>
 	),
 };

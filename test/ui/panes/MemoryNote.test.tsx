@@ -1,15 +1,15 @@
 import {cleanup, render} from 'ink-testing-library';
 import {afterEach, describe, expect, test} from 'vitest';
-import type {GpuMemoryUnseen} from '../../../src/core/memory-types.js';
+import type {GpuMemoryUnseen, HostConsumers} from '../../../src/core/memory-types.js';
 import type {GpuState} from '../../../src/core/types.js';
 import MemoryPane, {type Props} from '../../../src/ui/panes/MemoryPane.js';
 import {memoryNeed} from '../../../src/ui/panes/memory-layout.js';
-import {fitLines, withNoteRows} from '../../../src/ui/panes/memory-notes.js';
+import {fitLines, noteRows, withNoteRows} from '../../../src/ui/panes/memory-notes.js';
 import {gpu, hostMemory} from '../../helpers/snapshots.js';
 import {expectFits, NOW, status} from '../fixtures.js';
 
-// GPU memory nobody can see, under the GPU gauges of the memory pane: its own rows when it has something to say,
-// never more lines than the pane is given.
+// The memory pane's notes: the host's top consumers under the host lines while the host is short, GPU memory nobody
+// can see under the GPU gauges; their own rows when they have something to say, never more lines than the pane is given.
 
 afterEach(cleanup);
 
@@ -54,5 +54,34 @@ describe('the note under the GPU gauges', () => {
 		expect(lines.at(-1)).toMatch(/^GPU3 /);
 		expect(fitLines(['a', 'b', 'c'], 2)).toEqual(['a', '… 2 more']);
 		expect(fitLines(['a'], 0)).toEqual([]);
+	});
+});
+
+const consumers: HostConsumers = {
+	sampledAt: NOW,
+	scanned: 312,
+	top: [
+		{pid: 4242, user: 'nobody', cmd: 'python3 hog.py', pssBytes: 30.1 * 1024 ** 3, rssBytes: 30.2 * 1024 ** 3},
+		{pid: 77, user: 'alice', cmd: 'jupyter-lab\u001b]0;x', pssBytes: null, rssBytes: 2 * 1024 ** 3},
+		{pid: 78, user: '1001', cmd: '[kworker/0:1]', pssBytes: 1024 ** 3, rssBytes: 1024 ** 3},
+		{pid: 79, user: 'bob', cmd: 'sleep', pssBytes: 1024 ** 2, rssBytes: 1024 ** 2},
+	],
+};
+
+describe("the host's top consumers under the host lines", () => {
+	test('largest first with user and command, below RAM and swap, above the GPUs; the rest counted', () => {
+		const need = memoryNeed(2, 1);
+		expect(withNoteRows(need, {hostConsumers: consumers, gpuUnseen: unseen}).want).toBe(need.want + 3 + 2);
+		const height = need.want + 3;
+		const {lastFrame} = render(<MemoryPane {...base} height={height} hostConsumers={consumers} gpuUnseen={unseen} />);
+		const lines = expectFits(lastFrame(), 100, height);
+		expect(lines.slice(3, 6)).toEqual([
+			'not the job: 30.1 GiB nobody python3 hog.py',
+			'not the job: 2.0 GiB RSS alice jupyter-lab\\e]0;x',
+			'… 2 more',
+		]);
+		expect(lines.at(-1)).toMatch(/^GPU3 /);
+		// The consumers first: the host is short; GPU memory nobody can see gets what is left.
+		expect(noteRows(4, {hostConsumers: consumers, gpuUnseen: unseen})).toEqual({consumers: 3, unseen: 1});
 	});
 });
