@@ -61,16 +61,23 @@ export interface UnseenInput {
 	 */
 	readonly procShowsAll: boolean;
 	readonly look: (pid: number) => PidLook;
+	/**
+	 * What the previous table showed (the last judgement's `memo`): what is said must hold at two tables in a row,
+	 * so memory a job allocated between nvidia-smi's two reads (the devices' and its processes', a table apart) is
+	 * not blamed on nobody, and a rank that ends between nvidia-smi's read and /proc's is not called gone. Absent:
+	 * no such confirmation (each table judged alone).
+	 */
+	readonly previous?: TableMemo;
 }
 
 /** One GPU's listed processes: by uuid, or all of them on the only GPU when the driver gave no uuid. */
-function listedOn(gpu: GpuReading, input: UnseenInput): GpuProcess[] {
+function listedOn(gpu: GpuReading, input: Pick<UnseenInput, 'gpus' | 'processes'>): GpuProcess[] {
 	return input.processes.filter(p =>
 		p.gpuUuid === null ? input.gpus.length === 1 : gpu.uuid !== null && p.gpuUuid === gpu.uuid,
 	);
 }
 
-function unaccounted(gpu: GpuReading, listed: readonly GpuProcess[]): number | null {
+function unaccountedOf(gpu: GpuReading, listed: readonly GpuProcess[]): number | null {
 	if (gpu.memoryUsedBytes === null) return null;
 	let held = 0;
 	for (const p of listed) {
@@ -80,7 +87,20 @@ function unaccounted(gpu: GpuReading, listed: readonly GpuProcess[]): number | n
 	return Math.max(0, gpu.memoryUsedBytes - held);
 }
 
-export function judgeGpuUnseen(input: UnseenInput): GpuMemoryUnseen {
+/** What one table showed, before any confirmation: each GPU's unaccounted bytes, and each process not live here. */
+export interface TableMemo {
+	readonly unaccounted: ReadonlyMap<number, number | null>;
+	/** `index:pid:reason`. */
+	readonly unseen: ReadonlySet<string>;
+}
+
+/** The smaller of now and the previous table (a GPU it lacks: not confirmed yet); unknown stays unknown. */
+function confirmed(now: number | null, index: number, previous: TableMemo | undefined): number | null {
+	if (now === null || previous === undefined) return now;
+	return Math.min(now, previous.unaccounted.get(index) ?? 0);
+}
+
+export function judgeGpuUnseen(input: UnseenInput): {unseen: GpuMemoryUnseen; memo: TableMemo} {
 	const seesAll = input.pidNamespace === false && input.procShowsAll;
 	const looks = new Map<number, PidLook>();
 	const lookOnce = (pid: number): PidLook => {
@@ -91,17 +111,24 @@ export function judgeGpuUnseen(input: UnseenInput): GpuMemoryUnseen {
 		}
 		return look;
 	};
+	const memo = {unaccounted: new Map<number, number | null>(), unseen: new Set<string>()};
 	const gpus: GpuUnseen[] = [];
 	for (const gpu of input.gpus) {
 		const listed = listedOn(gpu, input);
 		const processes: UnseenGpuProcess[] = [];
 		for (const p of listed) {
 			const reason = unseenReason(lookOnce(p.pid), seesAll);
-			if (reason !== null) processes.push({pid: p.pid, usedBytes: p.usedBytes, reason});
+			if (reason === null) continue;
+			const key = `${gpu.index}:${p.pid}:${reason}`;
+			memo.unseen.add(key);
+			if (input.previous === undefined || input.previous.unseen.has(key))
+				processes.push({pid: p.pid, usedBytes: p.usedBytes, reason});
 		}
-		const unaccountedBytes = unaccounted(gpu, listed);
+		const raw = unaccountedOf(gpu, listed);
+		memo.unaccounted.set(gpu.index, raw);
+		const unaccountedBytes = confirmed(raw, gpu.index, input.previous);
 		if (processes.length > 0 || (unaccountedBytes ?? 0) > UNACCOUNTED_TOLERANCE_BYTES)
 			gpus.push({index: gpu.index, uuid: gpu.uuid, unaccountedBytes, processes});
 	}
-	return {pidNamespace: input.pidNamespace, gpus};
+	return {unseen: {pidNamespace: input.pidNamespace, gpus}, memo};
 }

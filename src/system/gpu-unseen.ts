@@ -1,7 +1,7 @@
 import {readFileSync, statSync} from 'node:fs';
-import {judgeGpuUnseen, pidLookOf} from '../core/gpu-unseen.js';
+import {judgeGpuUnseen, pidLookOf, type TableMemo} from '../core/gpu-unseen.js';
 import type {GpuMemoryUnseen} from '../core/memory-types.js';
-import type {GpuProcessTable, GpuState} from '../core/types.js';
+import type {GpuProcessTable, GpuReading, GpuState} from '../core/types.js';
 import {type ProcReader, procReader} from './procfs.js';
 
 // The reader of GPU memory nobody can see (core/gpu-unseen.ts judges it): whether traintop runs in a PID namespace,
@@ -42,6 +42,9 @@ export function procHidesOthers(mounts = '/proc/self/mounts', uid = process.getu
 	}
 }
 
+/** Device samples kept (one per --interval): a table is at most a few of them old when it arrives. */
+const SAMPLES = 8;
+
 export interface GpuUnseenReaderOptions {
 	readonly proc?: ProcReader;
 	/** The ns/pid link that says which PID namespace traintop is in (tests point it at another process's). */
@@ -54,6 +57,10 @@ export class GpuUnseenReader {
 	readonly #pidNamespace: boolean | null;
 	readonly #procShowsAll: boolean;
 	#judgedAt: number | null = null;
+	/** The devices' last few samples: the table is judged against the one nearest its own time. */
+	#samples: {at: number; gpus: readonly GpuReading[]}[] = [];
+	/** What the previous table showed: nothing is said before a second table confirms it. */
+	#previous: TableMemo = {unaccounted: new Map(), unseen: new Set()};
 	#last: GpuMemoryUnseen | null = null;
 	#lastKey = '';
 
@@ -65,16 +72,23 @@ export class GpuUnseenReader {
 
 	/** The judgement for the devices' state and the last process table; null while either has nothing yet. */
 	read(gpu: GpuState, table: GpuProcessTable): GpuMemoryUnseen | null {
-		if (gpu.status !== 'ok' || table.sampledAt === null) return null;
+		if (gpu.status !== 'ok') return null;
+		if (this.#samples.at(-1)?.at !== gpu.sampledAt)
+			this.#samples = [...this.#samples.slice(-(SAMPLES - 1)), {at: gpu.sampledAt, gpus: gpu.gpus}];
+		if (table.sampledAt === null) return null;
 		if (table.sampledAt === this.#judgedAt) return this.#last;
 		this.#judgedAt = table.sampledAt;
-		const judged = judgeGpuUnseen({
-			gpus: gpu.gpus,
+		const at = table.sampledAt;
+		const gpus = this.#samples.reduce((best, s) => (Math.abs(s.at - at) < Math.abs(best.at - at) ? s : best)).gpus;
+		const {unseen: judged, memo} = judgeGpuUnseen({
+			gpus,
+			previous: this.#previous,
 			processes: table.processes,
 			pidNamespace: this.#pidNamespace,
 			procShowsAll: this.#procShowsAll,
 			look: pid => pidLookOf(this.#proc.stat(pid)?.state ?? null),
 		});
+		this.#previous = memo;
 		// The same verdict as last time is the same object: views and the agent stream see no change.
 		const key = JSON.stringify(judged);
 		if (key !== this.#lastKey || this.#last === null) {

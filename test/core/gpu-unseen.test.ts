@@ -5,6 +5,7 @@ import {describe, expect, it} from 'vitest';
 import {
 	judgeGpuUnseen,
 	type PidLook,
+	type TableMemo,
 	pidLookOf,
 	UNACCOUNTED_TOLERANCE_BYTES,
 	unseenReason,
@@ -34,9 +35,11 @@ const row = (pid: number, usedMiB: number | null, uuid: string | null = UUID): G
 	usedBytes: usedMiB === null ? null : usedMiB * MIB,
 });
 
+const judgeOnce = (input: UnseenInput) => judgeGpuUnseen(input).unseen;
+
 function judge(over: Partial<UnseenInput> & {looks?: Record<number, PidLook>}) {
 	const looks = over.looks ?? {};
-	return judgeGpuUnseen({
+	return judgeOnce({
 		gpus: [gpu(0)],
 		processes: [],
 		pidNamespace: false,
@@ -129,5 +132,32 @@ describe('memory no listed process holds, against the recorded figures', () => {
 			'8.0 GiB on GPU0 held by no listed process',
 			'pid 5521 (gone) still holds 8.0 GiB on GPU3',
 		]);
+	});
+});
+
+describe('confirmed over two process tables', () => {
+	const base: UnseenInput = {gpus: [], processes: [], pidNamespace: false, procShowsAll: true, look: () => 'live'};
+	const table = (usedMiB: number, rows: GpuProcess[], looks: Record<number, PidLook>, previous?: TableMemo) =>
+		judgeGpuUnseen({...base, gpus: [gpu(usedMiB)], processes: rows, look: pid => looks[pid] ?? 'live', previous});
+
+	it('memory a job allocated between the two reads is not blamed on nobody; what stays is, at its smaller figure', () => {
+		// A job ramping up: 2 GiB more than its listed 10 GiB at one table, all of it listed at the next.
+		const first = table(12288, [row(7, 10240)], {}, {unaccounted: new Map(), unseen: new Set()});
+		expect(first.unseen.gpus).toEqual([]);
+		const second = table(20480, [row(7, 20480)], {}, first.memo);
+		expect(second.unseen.gpus).toEqual([]);
+		// Held by a process in another container: 1188 MiB, then 1200 MiB; said from the second table, at 1188.
+		const a = table(1188, [], {}, second.memo);
+		expect(a.unseen.gpus).toEqual([]);
+		const b = table(1200, [], {}, a.memo);
+		expect(b.unseen.gpus[0]?.unaccountedBytes).toBe(1188 * MIB);
+	});
+
+	it('a rank that ended between nvidia-smi and /proc is not called gone; one still listed a table later is', () => {
+		const none = {unaccounted: new Map([[0, 0]]), unseen: new Set<string>()};
+		const first = table(8192, [row(5521, 8192)], {5521: 'absent'}, none);
+		expect(first.unseen.gpus).toEqual([]);
+		const second = table(8192, [row(5521, 8192)], {5521: 'absent'}, first.memo);
+		expect(gpuUnseenLines(second.unseen)).toEqual(['pid 5521 (gone) still holds 8.0 GiB on GPU0']);
 	});
 });
