@@ -34,7 +34,11 @@ describe('on the agent stream', () => {
 		expect(fullSnapshot(older as WireSnapshot, null, RECENT).gpuUnseen ?? null).toBeNull();
 	});
 
-	test('out of shape is refused, naming where', () => {
+	test('as sent, it is accepted; out of shape is refused, naming where', () => {
+		const both = sent(snapshotOf('node1', NOW, {gpuUnseen: unseen, hostConsumers: consumers(NOW, [4242])}), null);
+		expect(parseAgentMessage(JSON.stringify({kind: 'snapshot', host: 'node1', snapshot: both}))).toMatchObject({
+			ok: true,
+		});
 		const wrong = sent(
 			snapshotOf('node1', NOW, {
 				gpuUnseen: {
