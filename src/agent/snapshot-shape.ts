@@ -7,6 +7,7 @@ import {jobMemoryError} from './job-memory-shape.js';
 // snapshot's top level); this reads each field once and copies nothing.
 
 import {gpuHealthShapeError} from './gpu-health-shape.js';
+import {gpuUnseenShapeError, hostConsumersShapeError} from './unseen-shape.js';
 
 type Fields = Readonly<Record<string, unknown>>;
 
@@ -29,7 +30,13 @@ function shapeError(message: Fields): string | null {
 	if (health !== null) return health;
 	if (!Array.isArray(snapshot.newAlerts)) return 'at snapshot.newAlerts: an array';
 	if (!Array.isArray(snapshot.events)) return 'at snapshot.events: an array';
-	return readinessError(snapshot.readiness) ?? progressError(snapshot.progress) ?? jobMemoryError(snapshot.jobMemory);
+	return (
+		readinessError(snapshot.readiness) ??
+		progressError(snapshot.progress) ??
+		jobMemoryError(snapshot.jobMemory) ??
+		gpuUnseenShapeError(snapshot.gpuUnseen) ??
+		hostConsumersShapeError(snapshot.hostConsumers)
+	);
 }
 
 const PROGRESS: ReadonlySet<unknown> = new Set(['progressing', 'stalled', 'hung', 'unknown']);

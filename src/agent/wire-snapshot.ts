@@ -16,6 +16,8 @@ export const SLOW_PARTS = [
 	'progress',
 	'ncclRas',
 	'jobMemory',
+	'gpuUnseen',
+	'hostConsumers',
 ] as const;
 export type SlowPart = (typeof SLOW_PARTS)[number];
 
@@ -72,6 +74,8 @@ export function fullSnapshot(
 		progress: (carried('progress') ?? []) as NonNullable<Snapshot['progress']>,
 		ncclRas: carried('ncclRas') as Snapshot['ncclRas'],
 		jobMemory: (carried('jobMemory') ?? []) as NonNullable<Snapshot['jobMemory']>,
+		gpuUnseen: carried('gpuUnseen') as Snapshot['gpuUnseen'],
+		hostConsumers: carried('hostConsumers') as Snapshot['hostConsumers'],
 		...recent,
 	};
 }

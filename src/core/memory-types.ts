@@ -94,12 +94,16 @@ export interface HostConsumers {
 }
 
 /**
- * Why a process nvidia-smi lists is not seen here:
- * - `not-visible`: its pid is not in this /proc (another PID namespace: a container without `--pid=host`);
- * - `gone`: its pid is here but it is a different process (started after nvidia-smi's sample), or it is not a process
- *   that has /dev/nvidia* open — the driver still holds memory for a process that ended;
- * - `zombie`: exited, not reaped: its GPU memory is freed only when its parent reaps it;
- * - `d-state`: in uninterruptible sleep (D) while holding the device: often stuck in the driver.
+ * Why a process nvidia-smi lists is not seen here (core/gpu-unseen.ts decides, from /proc/PID/stat):
+ * - `not-visible`: its pid is not in this /proc, and traintop runs in a PID namespace other than the host's (a
+ *   container without `--pid=host`), or cannot tell whether it does, or /proc hides other users' processes (hidepid):
+ *   what is known is only that it is not visible here. (Inside a namespace nvidia-smi mostly lists no such process
+ *   at all: its memory is then in GpuUnseen.unaccountedBytes);
+ * - `gone`: its pid is not in /proc while traintop sees the host's whole PID namespace: the process ended, and the
+ *   driver had not yet freed its memory when nvidia-smi sampled. A pid already reused by a new process is not told
+ *   apart (nvidia-smi gives no start time);
+ * - `zombie`: exited, not reaped (state Z): its GPU memory is freed only when its parent reaps it;
+ * - `d-state`: in uninterruptible sleep (D) while listed as holding the device: often stuck in the driver.
  */
 export type UnseenReason = 'not-visible' | 'gone' | 'zombie' | 'd-state';
 

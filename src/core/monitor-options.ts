@@ -8,6 +8,7 @@ import type {NcclRasState, RankWaits, StepSignal} from './progress-types.js';
 import type {ThresholdRule} from './thresholds.js';
 import type {SchedulerSource} from '../scheduler/types.js';
 import type {CheckpointIndex, GpuProcessTable, GpuState, HostCpu, HostMemory, RankSet} from './types.js';
+import type {GpuMemoryUnseen, HostConsumers} from './memory-types.js';
 
 /** Where the Monitor's readings come from; injected so tests drive it with plain objects. */
 export interface MonitorSources {
@@ -45,6 +46,10 @@ export interface MonitorSources {
 	readSteps?(index: CheckpointIndex | null): readonly StepSignal[];
 	/** NCCL's RAS service, polled on its own cadence (system/nccl-ras-poller.ts); its last answer is read per tick. */
 	readonly ncclRas?: {current(): NcclRasState | null};
+	/** GPU memory no visible process accounts for (system/gpu-unseen.ts): judged anew only when the process table is. */
+	readGpuUnseen?(gpu: GpuState, processes: GpuProcessTable): GpuMemoryUnseen | null;
+	/** The host's top consumers that are not the job (system/host-consumers.ts), read only while `short`. */
+	readHostConsumers?(ranks: RankSet | null, short: boolean): HostConsumers | null;
 	/**
 	 * The job as its scheduler sees it (scheduler/registry.ts followJob): read on its own slow cadence, never per tick;
 	 * a new reading is published at once. Absent outside a scheduler.

@@ -15,6 +15,7 @@ import type {RankWaits} from './progress-types.js';
 import type {JobMemory} from './memory-types.js';
 import {progressEvents} from './progress-events.js';
 import {GpuHealthJudge} from './gpu-health-judge.js';
+import {hostShort} from './host-short.js';
 import {NO_GPU_PROCESSES} from './types.js';
 import type {Alert, GpuProcessTable, HostMemory, MetricId, MetricStatus, RankSet, Snapshot} from './types.js';
 
@@ -241,6 +242,8 @@ export class Monitor {
 			progress,
 			ncclRas,
 			jobMemory: this.#jobMemory,
+			gpuUnseen: sources.readGpuUnseen?.(gpu, gpuProcesses) ?? null,
+			hostConsumers: sources.readHostConsumers?.(this.#ranks, hostShort(this.#lastMemory, thresholds.ram)) ?? null,
 			ranksError: this.#ranksError,
 			metrics,
 			newAlerts,

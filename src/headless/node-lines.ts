@@ -17,6 +17,8 @@ import {PROGRESS_LINES} from './progress-lines.js';
 import type {Readiness} from '../core/readiness-types.js';
 import type {JobProgress} from '../core/progress-types.js';
 import {NcclRasLines} from './nccl-ras-lines.js';
+import {GpuUnseenLines} from './gpu-unseen-lines.js';
+import {HostConsumersLines} from './host-consumers-lines.js';
 
 // One node in the headless view: its status line (or JSON record) per log interval, the ranks it found, its job
 // events, its GPU reader's changes, its memory read failures and its alerts. With many nodes each line carries the
@@ -48,6 +50,8 @@ export class NodeLines {
 	readonly #readiness: JobVerdictLines<Readiness>;
 	readonly #progress: JobVerdictLines<JobProgress>;
 	readonly #ncclRas: NcclRasLines;
+	readonly #gpuUnseen: GpuUnseenLines;
+	readonly #hostConsumers: HostConsumersLines;
 	readonly #offs: (() => void)[] = [];
 
 	constructor(node: string, many: boolean, print: Print, settings: Settings) {
@@ -59,6 +63,8 @@ export class NodeLines {
 		this.#readiness = new JobVerdictLines(print, many ? node : null, READINESS_LINES);
 		this.#progress = new JobVerdictLines(print, many ? node : null, PROGRESS_LINES);
 		this.#ncclRas = new NcclRasLines(print, many ? node : null);
+		this.#gpuUnseen = new GpuUnseenLines(print, many ? node : null);
+		this.#hostConsumers = new HostConsumersLines(print, many ? node : null);
 	}
 
 	/** Prints the node's records as its log writes them, and its log's trouble. */
@@ -102,6 +108,8 @@ export class NodeLines {
 			if (gpuLine) print.note(`${at()} ${this.#prefix}${gpuLine}`);
 		}
 		this.#lastGpuKey = gpuKey;
+		this.#gpuUnseen.update(snapshot);
+		this.#hostConsumers.update(snapshot);
 	}
 
 	/** A failed memory read and the level changes. */

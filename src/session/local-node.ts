@@ -10,6 +10,8 @@ import {RankSampler} from '../ranks/discover.js';
 import {WaitReader} from '../ranks/rank-waits.js';
 import {JobMemoryReader} from '../ranks/job-memory.js';
 import {NcclRasPoller} from '../system/nccl-ras-poller.js';
+import {GpuUnseenReader} from '../system/gpu-unseen.js';
+import {HostConsumersReader} from '../system/host-consumers.js';
 import {StepSignalReader} from '../checkpoints/progress-reader.js';
 import type {RankSelector} from '../ranks/tree.js';
 import {hostCpuReader} from '../system/cpu.js';
@@ -71,6 +73,10 @@ export async function openLocalNode(options: LocalNodeOptions): Promise<LocalSes
 	// NCCL's RAS service: asked every 15 s while it answers, once a minute while nothing does; never depended on.
 	const ncclRas = settings.ncclRas === 'off' ? null : new NcclRasPoller({address: settings.ncclRas});
 	ncclRas?.start();
+	// GPU memory no visible process holds: judged when a new process table comes, from /proc.
+	const gpuUnseen = new GpuUnseenReader();
+	// The host's largest processes that are not the job: read only while the host is short of RAM, every 10 s.
+	const hostConsumers = new HostConsumersReader();
 	// The run dir's step files and --progress-file: read in the background, never holding a tick.
 	const steps =
 		runDir !== null || settings.progressFile !== null
@@ -106,6 +112,8 @@ export async function openLocalNode(options: LocalNodeOptions): Promise<LocalSes
 		readWaits: set => waits.read(set),
 		readJobMemory: set => jobMemory.read(set),
 		...(ncclRas ? {ncclRas} : {}),
+		readGpuUnseen: (state, table) => gpuUnseen.read(state, table),
+		readHostConsumers: (set, short) => hostConsumers.read(set, short),
 		...(steps ? {readSteps: (index: CheckpointIndex | null) => steps.read(index)} : {}),
 		...(checkpoints ? {checkpoints} : {}),
 		...(scheduler ? {scheduler} : {}),

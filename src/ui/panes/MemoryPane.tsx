@@ -24,6 +24,9 @@ import {
 } from './memory-rows.js';
 import {gpuStateWords} from '../../format/gpu-state.js';
 import type {Missing} from '../../metrics/metric.js';
+import type {GpuMemoryUnseen, HostConsumers} from '../../core/memory-types.js';
+import MemoryNote from './MemoryNote.js';
+import {withNoteRows} from './memory-notes.js';
 
 export interface Props {
 	/** Host name, shown in the title. */
@@ -50,6 +53,10 @@ export interface Props {
 	readonly gpuColumns?: number;
 	/** Sparkline columns per gauge when there is room. */
 	readonly sparklineWidth?: number;
+	/** GPU memory no visible process accounts for: a note under the GPU gauges; absent or null: none. */
+	readonly gpuUnseen?: GpuMemoryUnseen | null;
+	/** The host's top consumers that are not the job, while the host is short: a note under the host lines. */
+	readonly hostConsumers?: HostConsumers | null;
 }
 
 const NO_HISTORY: Readonly<Record<MetricId, readonly number[]>> = {};
@@ -177,6 +184,7 @@ function MemoryPane(props: Props) {
 		}
 	}
 
+	const noteProps = {unseen: props.gpuUnseen, consumers: props.hostConsumers, width, spare: gpuRows - gpuLines.length};
 	return (
 		<Box flexDirection="column" width={width}>
 			{showTitle ? (
@@ -189,7 +197,9 @@ function MemoryPane(props: Props) {
 				</Line>
 			) : null}
 			{shownHosts.map(hostLine)}
+			<MemoryNote note="consumers" {...noteProps} />
 			{gpuLines}
+			<MemoryNote note="unseen" {...noteProps} />
 		</Box>
 	);
 }
@@ -205,7 +215,8 @@ export const memoryPane: PaneDefinition = {
 	id: 'memory',
 	wideFrom: MEMORY_WIDE,
 	firstRows: Number.POSITIVE_INFINITY,
-	need: (data, room) => memoryNeed(gpuCount(data), gpuColumnsFor(gpuCount(data), room.width, room.budget)),
+	need: (data, room) =>
+		withNoteRows(memoryNeed(gpuCount(data), gpuColumnsFor(gpuCount(data), room.width, room.budget)), data.snapshot),
 	render: (data, box) => (
 		<Memo
 			host={data.host}
@@ -221,6 +232,8 @@ export const memoryPane: PaneDefinition = {
 			compact={box.compact}
 			gpuColumns={gpuColumnsFor(gpuCount(data), box.width, box.budget)}
 			sparklineWidth={sparklineWidthFor(box.width)}
+			gpuUnseen={data.snapshot.gpuUnseen}
+			hostConsumers={data.snapshot.hostConsumers}
 		/>
 	),
 };
