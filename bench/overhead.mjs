@@ -84,12 +84,7 @@ for (const [columns, rows] of sizes) {
 if (baseline) {
 	// The headless view of the budget's scenario too: a new engine's cost is measured against it (at most +0.2 %).
 	subjects.push(
-		startHeadless(
-			`baseline headless, ${scenario}`,
-			['--pid', String(job.launcherPid), runDir],
-			fakeGpuEnv(),
-			baseline,
-		),
+		startHeadless(`baseline headless, ${scenario}`, ['--pid', String(job.launcherPid), runDir], fakeGpuEnv(), baseline),
 	);
 	for (const [columns, rows] of sizes) {
 		const command = tuiCommand({cli: baseline, runDir, launcherPid: job.launcherPid});
