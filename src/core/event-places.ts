@@ -31,6 +31,8 @@ export const EVENT_PLACE: Readonly<Record<JobEventKind, EventPlace>> = {
 	resumed: 'alerts',
 	'node-link': 'alerts',
 	'node-declared': 'alerts',
+	'memory-growing': 'alerts',
+	'memory-steady': 'alerts',
 };
 
 export function eventPlace(event: Pick<JobEvent, 'kind' | 'level'>): EventPlace {
