@@ -1,6 +1,7 @@
 import {describe, expect, test} from 'vitest';
-import {MemoryTrendJudge, reachesAt} from '../../src/core/memory-trend.js';
+import {MemoryTrendJudge, ramLineOf, reachesAt} from '../../src/core/memory-trend.js';
 import type {JobMemory, MemoryTrendState, ProcessMemory, RankMemory} from '../../src/core/memory-types.js';
+import {hostMemory} from '../helpers/snapshots.js';
 import {flat, GIB, linear, MIB, noise, type Profile, sawTooth, seeded, switchAt} from '../helpers/memory-series.js';
 
 // The judge on hand-built JobMemory arrays and a scripted clock: a rank scan every 2 s, each process's RSS from a
@@ -181,5 +182,25 @@ describe('reachesAt', () => {
 		expect(reachesAt({usedBytes: 60 * GIB, limitBytes: 64 * GIB, criticalPercent: 85}, 144 * MIB, T0)).toBeNull();
 		expect(reachesAt({usedBytes: 40 * GIB, limitBytes: 64 * GIB, criticalPercent: 85}, 0, T0)).toBeNull();
 		expect(reachesAt(null, 144 * MIB, T0)).toBeNull();
+	});
+});
+
+describe('ramLineOf', () => {
+	test("the RAM metric's line: the job's cgroup limit where there is one, else the host's RAM", () => {
+		expect(ramLineOf(null, 85)).toBeNull();
+		expect(ramLineOf(hostMemory(50), 85)).toEqual({usedBytes: 32 * GIB, limitBytes: 64 * GIB, criticalPercent: 85});
+		const cgroup = {
+			scope: 'job' as const,
+			version: 2 as const,
+			path: '/job',
+			usedBytes: 6 * GIB,
+			limitBytes: 8 * GIB,
+			percent: 75,
+		};
+		expect(ramLineOf({...hostMemory(50), cgroup}, 85)).toEqual({
+			usedBytes: 6 * GIB,
+			limitBytes: 8 * GIB,
+			criticalPercent: 85,
+		});
 	});
 });
