@@ -99,7 +99,8 @@ export class MemoryTrack {
 				verdict = 'flat';
 		}
 		if (this.#state === 'learning') this.#state = 'steady';
-		this.#bytesPerMin = perMin;
+		// The floor's rate: a leak is its floor rising, and a saw-tooth's last tooth is not a rate to show.
+		this.#bytesPerMin = floorPerMin;
 		this.#windowS = trend.spanMs / 1000;
 		const wanted = this.#state === 'steady' ? 'up' : 'flat';
 		if (verdict !== wanted) {
@@ -120,7 +121,7 @@ export class MemoryTrack {
 		return this.#state;
 	}
 
-	/** The robust slope, bytes per minute; null while learning. */
+	/** The floor's robust slope, bytes per minute; null while learning. */
 	get bytesPerMin(): number | null {
 		return this.#state === 'learning' ? null : this.#bytesPerMin;
 	}
