@@ -36,21 +36,31 @@ interface Sums {
 	readonly xBefore: Float64Array;
 }
 
-function prefixSums(times: ArrayLike<number>, values: ArrayLike<number>, from: number, to: number): Sums {
+const SCRATCH: Sums = {
+	w: new Float64Array(MAX_GROUPS + 1),
+	x: new Float64Array(MAX_GROUPS + 1),
+	y: new Float64Array(MAX_GROUPS + 1),
+	xx: new Float64Array(MAX_GROUPS + 1),
+	xy: new Float64Array(MAX_GROUPS + 1),
+	yy: new Float64Array(MAX_GROUPS + 1),
+	first: new Int32Array(MAX_GROUPS + 1),
+	x0: new Float64Array(MAX_GROUPS + 1),
+	xBefore: new Float64Array(MAX_GROUPS + 1),
+};
+
+/** The prefix sums of [from, to) in SCRATCH, valid until the next call; returns the number of groups. */
+function prefixSums(times: ArrayLike<number>, values: ArrayLike<number>, from: number, to: number): number {
 	const n = to - from;
 	const size = Math.ceil(n / MAX_GROUPS);
 	const groups = Math.ceil(n / size);
-	const sums: Sums = {
-		w: new Float64Array(groups + 1),
-		x: new Float64Array(groups + 1),
-		y: new Float64Array(groups + 1),
-		xx: new Float64Array(groups + 1),
-		xy: new Float64Array(groups + 1),
-		yy: new Float64Array(groups + 1),
-		first: new Int32Array(groups + 1),
-		x0: new Float64Array(groups + 1),
-		xBefore: new Float64Array(groups + 1),
-	};
+	// One set of arrays for every call (at most MAX_GROUPS + 1 entries): the search runs per process per rank scan.
+	const sums = SCRATCH;
+	sums.w[0] = 0;
+	sums.x[0] = 0;
+	sums.y[0] = 0;
+	sums.xx[0] = 0;
+	sums.xy[0] = 0;
+	sums.yy[0] = 0;
 	const t0 = times[from]!;
 	const scale = times[to - 1]! - t0 || 1;
 	// About the first value: RSS in bytes squared would lose the noise to rounding.
@@ -85,7 +95,7 @@ function prefixSums(times: ArrayLike<number>, values: ArrayLike<number>, from: n
 		sums.yy[g + 1] = sums.yy[g]! + syy;
 	}
 	sums.first[groups] = to;
-	return sums;
+	return groups;
 }
 
 /** The squared error of one least-squares line over groups [a, b), and the variance about the mean. */
@@ -126,8 +136,8 @@ export function lastChange(
 	cutAtDrops = true,
 ): ChangePoint {
 	if (to - from < 2 * minPoints) return {start: from, changed: false};
-	const s = prefixSums(times, values, from, to);
-	const groups = s.first.length - 1;
+	const groups = prefixSums(times, values, from, to);
+	const s = SCRATCH;
 	let a = 0;
 	for (;;) {
 		const whole = lineError(s, a, groups);
