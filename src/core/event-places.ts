@@ -32,6 +32,8 @@ export const EVENT_PLACE: Readonly<Record<JobEventKind, EventPlace>> = {
 	'node-link': 'alerts',
 	'node-declared': 'alerts',
 	'gpu-health': 'alerts',
+	'memory-growing': 'alerts',
+	'memory-steady': 'alerts',
 };
 
 export function eventPlace(event: Pick<JobEvent, 'kind' | 'level'>): EventPlace {

@@ -207,7 +207,11 @@ export type JobEventKind =
 	/** A node differs from its cluster.yaml declaration, or agrees again (cluster/declared-watch.ts). */
 	| 'node-declared'
 	/** A GPU's health problem (throttling, ECC errors, remapped rows) began or ended (core/gpu-health-judge.ts). */
-	| 'gpu-health';
+	| 'gpu-health'
+	/** A rank's or DataLoader worker's RSS floor grows steadily: a leak (core/memory-events.ts). */
+	| 'memory-growing'
+	/** A process named growing is steady again. */
+	| 'memory-steady';
 
 /** Something that happened to a job: shown in the alerts pane, printed by the headless view, in --json. */
 export interface JobEvent {
@@ -224,4 +228,14 @@ export interface JobEvent {
 	readonly exit?: ExitStatus | null;
 	/** The checkpoint's name for save-seen and overdue; for requeued the newest on disk, for resumed the one resumed from. */
 	readonly checkpoint?: string;
+	/** memory-growing and memory-steady: the process's role, its rate, and when the job reaches its RAM line. */
+	readonly growth?: MemoryGrowth;
+}
+
+export interface MemoryGrowth {
+	readonly role: 'rank' | 'worker';
+	/** The process's robust slope, bytes per minute; null when unknown. */
+	readonly bytesPerMin: number | null;
+	/** At the job's summed growth, when the RAM metric reaches its critical line (JobMemory.reachesThresholdAt). */
+	readonly reachesThresholdAt: number | null;
 }

@@ -24,6 +24,7 @@ const EVENT_MARKERS: Partial<Record<JobEvent['kind'], MarkerKind>> = {
 	'job-hung': 'alert',
 	'rank-stopped': 'alert',
 	overdue: 'alert',
+	'memory-growing': 'alert',
 	// The run ended there: its scheduler put the job back in the queue.
 	requeued: 'exit',
 };

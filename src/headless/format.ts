@@ -8,6 +8,7 @@ import {
 	type MetricStatus,
 	type RankSet,
 } from '../core/types.js';
+import type {MemoryGrowth} from '../core/job-types.js';
 import type {LogRecord} from '../memlog/record.js';
 import type {StatusField} from '../metrics/metric.js';
 import {METRICS} from '../metrics/registry.js';
@@ -136,6 +137,12 @@ export interface EventRecord {
 	/** How the rank or job ended (rank-exited, job-ended); null for the other kinds and when unknown. */
 	readonly exit: {readonly code: number | null; readonly signal: string | null} | null;
 	readonly checkpoint?: string;
+	/** memory-growing and memory-steady: the process's role, its rate and when the job reaches its RAM line. */
+	readonly growth?: {
+		readonly role: 'rank' | 'worker';
+		readonly bytes_per_min: number | null;
+		readonly reaches_threshold_at: string | null;
+	};
 }
 
 export function eventRecord(event: JobEvent): EventRecord {
@@ -150,6 +157,17 @@ export function eventRecord(event: JobEvent): EventRecord {
 		text: event.text,
 		exit: exit && {code: exit.code, signal: exit.signal},
 		...(event.checkpoint === undefined ? {} : {checkpoint: event.checkpoint}),
+		...(event.growth === undefined ? {} : {growth: growthRecord(event.growth)}),
+	};
+}
+
+/** A whole number of bytes per minute, and an ISO time. */
+function growthRecord(growth: MemoryGrowth): NonNullable<EventRecord['growth']> {
+	const {role, bytesPerMin, reachesThresholdAt} = growth;
+	return {
+		role,
+		bytes_per_min: bytesPerMin === null ? null : Math.round(bytesPerMin),
+		reaches_threshold_at: reachesThresholdAt === null ? null : new Date(reachesThresholdAt).toISOString(),
 	};
 }
 

@@ -5,6 +5,7 @@ import type {ThresholdSource} from './gpu-lines.js';
 import {roundGib, roundPercent, roundSeconds} from './log-rounding.js';
 import type {RamBasis} from './ram-basis.js';
 import type {SkippedItem} from './report-parts.js';
+import type {Trend} from './trend.js';
 import {metricRank} from './series.js';
 
 // The stable JSON of `traintop --analyze --json`. A log of one host keeps the shape it always had; a log of
@@ -29,7 +30,19 @@ export interface MetricJson {
 	readonly max: number;
 	readonly time_above_threshold_s: number;
 	readonly episodes: {start: string; end: string; duration_s: number; peak: number}[];
-	readonly trend: {slope_per_hour: number; slope_gib_per_hour?: number; projected_breach_at: string | null};
+	readonly trend: {
+		slope_per_hour: number;
+		slope_gib_per_hour?: number;
+		projected_breach_at: string | null;
+		/** `rising`, `falling` or `flat`; said only when `enough_data`. */
+		direction: Trend['direction'];
+		enough_data: boolean;
+		/** The part of the log the trend is over: its points, seconds, first time, and whether a change put it there. */
+		points: number;
+		span_s: number;
+		since: string | null;
+		after_change: boolean;
+	};
 	/**
 	 * A single GPU (gpu0, gpu1…) judged by a line of its own: the critical percent (as of its last record), where it
 	 * came from (`log`: the log's per-GPU line; `flag`: `--gpu-thresholds` given to --analyze; `global`: the GPU
@@ -123,6 +136,12 @@ function metricJson(m: MetricAnalysis): MetricJson {
 			slope_per_hour: slope(m.trend.slope_per_hour),
 			...(m.trend.slope_gib_per_hour === undefined ? {} : {slope_gib_per_hour: slope(m.trend.slope_gib_per_hour)}),
 			projected_breach_at: m.trend.projected_breach_at,
+			direction: m.trend.direction,
+			enough_data: m.trend.enough_data,
+			points: m.trend.points,
+			span_s: seconds(m.trend.span_s),
+			since: m.trend.since,
+			after_change: m.trend.after_change,
 		},
 		...(m.threshold_source !== 'global' || m.threshold_min !== m.threshold_max
 			? {

@@ -50,6 +50,19 @@ function describeTrend(trend: Trend, threshold: number): string {
 	return `${rate}${cross}`;
 }
 
+/**
+ * Which part of the log the trend is over: "over the last 26 m 00 s, since 2026-11-22 13:10:00, after a change
+ * there", "over the last 6 h 00 m (the trend window), since …", or "over the whole log"; '' without two points.
+ */
+function trendPartText(trend: Trend): string {
+	if (trend.points < 2 || trend.since === null) return '';
+	const since = `since ${isoTimeText(trend.since, true)}`;
+	const last = `over the last ${formatDuration(trend.span_s)}`;
+	if (trend.after_change) return `${last}, ${since}, after a change there`;
+	if (trend.windowed) return `${last} (the trend window), ${since}`;
+	return 'over the whole log';
+}
+
 /** Unicode blocks for per-bucket maxima (0–100 %); null (no data) is a space. */
 function sparkline(buckets: readonly (number | null)[]): string {
 	let out = '';
@@ -148,6 +161,8 @@ function metricText(m: MetricAnalysis, width: number, globalGpu: number): string
 		if (count > EPISODES_SHOWN) lines.push(`    +${count - EPISODES_SHOWN} more`);
 	}
 	lines.push(`  trend: ${describeTrend(m.trend, m.threshold)}`);
+	const part = trendPartText(m.trend);
+	if (part !== '') lines.push(`    ${part}`);
 	return lines.map(l => truncate(l, width));
 }
 
@@ -219,6 +234,6 @@ export function metricRow(m: MetricAnalysis): string[] {
 		fixed(m.max),
 		formatDuration(m.time_above_threshold_s),
 		String(m.episodes.length),
-		describeTrend(m.trend, m.threshold),
+		[describeTrend(m.trend, m.threshold), trendPartText(m.trend)].filter(Boolean).join(', '),
 	];
 }

@@ -1,8 +1,11 @@
+import {type RobustTrend, robustTrend} from '../core/robust-trend.js';
 import {recordOf, type MetricSeries} from './metric-series.js';
 import type {Series} from './series-types.js';
 
-// A metric's trend: a least-squares line over its last hours of data, its direction, and when it
-// would reach the critical threshold, said only when there is enough data to mean anything.
+// A metric's trend with the live monitor's robust estimator (core/robust-trend.ts): over the recent part of its last
+// hours of data (after the last change point: a spike then a flat hour is flat, not falling), a Theil–Sen slope over
+// bins whose floor must agree (a saw-tooth is flat), its direction, and when it would reach the critical threshold —
+// said only when there is enough data to mean anything.
 
 export interface Trend {
 	/** Points (percent) per hour; 0 when there are fewer than 2 points in the window. */
@@ -14,86 +17,83 @@ export interface Trend {
 	readonly direction: 'rising' | 'falling' | 'flat';
 	/** Points fitted. */
 	readonly points: number;
-	/** Seconds from the first to the last point fitted (the data's own span when the window holds it all). */
+	/** Seconds from the first to the last point fitted. */
 	readonly span_s: number;
-	/** At least MIN_TREND_HOURS and MIN_TREND_POINTS: only then is a direction or a crossing reported. */
+	/**
+	 * Enough to report a direction: a consistent rise or fall (Mann–Kendall, 1 %) over MIN_DIRECTION_SPAN_S and
+	 * MIN_DIRECTION_POINTS, or anything over MIN_TREND_SPAN_S and MIN_TREND_POINTS. Only then is a crossing reported.
+	 */
 	readonly enough_data: boolean;
+	/** ISO time of the first point fitted; null without points. */
+	readonly since: string | null;
+	/** `since` is where the series last changed (a level shift, a change of slope). */
+	readonly after_change: boolean;
+	/** The trend window cut the data: the trend is over its last hours, not the whole log. */
+	readonly windowed: boolean;
 }
 
 /** Slopes smaller than this (points/h, or GiB/h for RAM) are reported as flat. */
 const FLAT_SLOPE = 0.05;
 
 /**
- * A trend needs this much data before it may project anything: a line fitted to a few seconds of
- * noise "crosses 85 % in three minutes", which is worse than saying nothing.
+ * A flat verdict needs this much data: a slow leak hides in a few minutes of noise. A line fitted to a few seconds
+ * of noise "crosses 85 % in three minutes", which is worse than saying nothing.
  */
-const MIN_TREND_HOURS = 0.25;
+const MIN_TREND_SPAN_S = 15 * 60;
 const MIN_TREND_POINTS = 5;
+/** A rise or fall that is consistent needs less: 42.7 → 93.5 % over 3.5 min is climbing, whatever its length. */
+const MIN_DIRECTION_SPAN_S = 3 * 60;
+const MIN_DIRECTION_POINTS = 6;
+/** Mann–Kendall z of a consistent change (one-sided 1 %). */
+const CONSISTENT_Z = 2.33;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-function leastSquares(
-	xs: (i: number) => number,
-	ys: Float32Array,
-	from: number,
-	to: number,
-): {slope: number; intercept: number} | null {
-	const n = to - from;
-	if (n < 2) return null;
-	let mx = 0;
-	let my = 0;
-	for (let i = from; i < to; i++) {
-		mx += xs(i);
-		my += ys[i]!;
-	}
-	mx /= n;
-	my /= n;
-	let sxy = 0;
-	let sxx = 0;
-	for (let i = from; i < to; i++) {
-		const dx = xs(i) - mx;
-		sxy += dx * (ys[i]! - my);
-		sxx += dx * dx;
-	}
-	if (sxx === 0) return null;
-	const slope = sxy / sxx;
-	return {slope, intercept: my - slope * mx};
+/** The direction both the climb and the floor agree on; flat when either says flat. */
+function directionOf(slopePerHour: number, trend: RobustTrend): Trend['direction'] {
+	if (Math.abs(slopePerHour) < FLAT_SLOPE || Math.sign(trend.floorSlope) !== Math.sign(slopePerHour)) return 'flat';
+	return slopePerHour > 0 ? 'rising' : 'falling';
 }
 
 /** The trend over the last `trendWindowHours` of the metric's data, against the `critical` percent. */
 export function trendOf(metric: MetricSeries, series: Series, critical: number, trendWindowHours: number): Trend {
 	const n = metric.count;
-	// Hours since the metric's first point (small numbers keep the least squares well conditioned).
-	const origin = n > 0 ? series.time[recordOf(metric, 0)]! : 0;
-	const hours = (i: number) => (series.time[recordOf(metric, i)]! - origin) / 3_600_000;
-	const lastHour = n > 0 ? hours(n - 1) : 0;
+	const timeOf = (i: number) => series.time[recordOf(metric, i)]!;
+	const last = n > 0 ? timeOf(n - 1) : 0;
 	let from = n;
-	while (from > 0 && hours(from - 1) >= lastHour - trendWindowHours) from--;
-	const line = leastSquares(hours, metric.value, from, n);
-	const slope = line?.slope ?? 0;
-	// From the timestamps themselves, not the hours above: the report states it as the Span line states the log's.
-	const spanS =
-		n - from >= 2 ? (series.time[recordOf(metric, n - 1)]! - series.time[recordOf(metric, from)]!) / 1000 : 0;
-	const enough = spanS >= MIN_TREND_HOURS * 3600 && n - from >= MIN_TREND_POINTS;
+	while (from > 0 && timeOf(from - 1) >= last - trendWindowHours * 3_600_000) from--;
+	const times = new Float64Array(n - from);
+	for (let i = from; i < n; i++) times[i - from] = timeOf(i);
+	const percent = robustTrend(times, metric.value.subarray(from, n), 0, times.length);
+	const slope = percent.slope * 3_600_000;
+	// RAM's GiB over the same recent part (its percent may be of a limit that changed; its GiB are what grew).
+	const gib = metric.usedGb
+		? robustTrend(times, metric.usedGb.subarray(from, n), percent.start, times.length, {changePoints: false})
+		: null;
+	const slopeGib = gib ? gib.slope * 3_600_000 : undefined;
+	const steer = gib ?? percent;
+	const direction = directionOf(slopeGib ?? slope, steer);
+	const spanS = percent.spanMs / 1000;
+	const consistent =
+		direction !== 'flat' &&
+		Math.abs(steer.z) >= CONSISTENT_Z &&
+		spanS >= MIN_DIRECTION_SPAN_S &&
+		percent.points >= MIN_DIRECTION_POINTS;
+	const enough = consistent || (spanS >= MIN_TREND_SPAN_S && percent.points >= MIN_TREND_POINTS);
 	let projected: string | null = null;
-	if (line && slope > 0 && enough) {
-		const now = line.slope * lastHour + line.intercept;
-		if (now < critical) {
-			const crossHour = (critical - line.intercept) / line.slope;
-			projected = iso(origin + crossHour * 3_600_000);
-		}
+	if (direction === 'rising' && enough && percent.slope > 0 && percent.level < critical) {
+		projected = iso(last + (critical - percent.level) / percent.slope);
 	}
-	let slopeGib: number | undefined;
-	if (metric.usedGb) slopeGib = leastSquares(hours, metric.usedGb, from, n)?.slope ?? 0;
-	const steepness = slopeGib ?? slope;
-	const direction = Math.abs(steepness) < FLAT_SLOPE ? 'flat' : steepness > 0 ? 'rising' : 'falling';
 	return {
 		slope_per_hour: slope,
 		...(slopeGib === undefined ? {} : {slope_gib_per_hour: slopeGib}),
 		projected_breach_at: projected,
 		direction,
-		points: n - from,
+		points: percent.points,
 		span_s: spanS,
 		enough_data: enough,
+		since: percent.points > 0 ? iso(percent.startTime) : null,
+		after_change: percent.changed,
+		windowed: from > 0,
 	};
 }

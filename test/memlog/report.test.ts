@@ -165,9 +165,9 @@ describe('json', () => {
 			skipped: [{file: 'memory.jsonl', line: 3, reason: 'not JSON'}],
 		});
 		// RAM: min 80, mean 82.5; peaks sorted 80 80 80 92 → p50 80, p95 rank 2.85 → 80 + 0.85·12 = 90.2.
-		// Trend: values 80 90 80 80 at 0, 30, 60, 90 s (hours 0…0.025): slope = Σdx·dy / Σdx² with
-		// dx = −1.5, −0.5, 0.5, 1.5 (× 30 s) and dy = −2.5, 7.5, −2.5, −2.5: Σdx·dy = 3.75 − 3.75 − 1.25
-		// − 3.75 = −5, Σdx² = 5 → −1 per 30 s = −120 per hour.
+		// Trend: values 80 90 80 80 at 0, 30, 60, 90 s. Theil–Sen (the live estimator's): the six pairwise slopes are
+		// +, 0, 0, −, −, 0 → median 0: the one record at 90 is a spike, not a fall (least squares said −120 per hour).
+		// 1.5 minutes and 4 points: too little data for a direction.
 		expect(json).toEqual({
 			records: 4,
 			first: '2026-11-22T10:00:00.000Z',
@@ -188,7 +188,17 @@ describe('json', () => {
 					max: 92,
 					time_above_threshold_s: 30,
 					episodes: [{start: '2026-11-22T10:00:00.000Z', end: '2026-11-22T10:00:30.000Z', duration_s: 30, peak: 92}],
-					trend: {slope_per_hour: -120, slope_gib_per_hour: -120, projected_breach_at: null},
+					trend: {
+						slope_per_hour: 0,
+						slope_gib_per_hour: 0,
+						projected_breach_at: null,
+						direction: 'flat',
+						enough_data: false,
+						points: 4,
+						span_s: 90,
+						since: '2026-11-22T10:00:00.000Z',
+						after_change: false,
+					},
 				},
 				gpu0: {
 					min: 10,
@@ -198,7 +208,16 @@ describe('json', () => {
 					max: 10,
 					time_above_threshold_s: 0,
 					episodes: [],
-					trend: {slope_per_hour: 0, projected_breach_at: null},
+					trend: {
+						slope_per_hour: 0,
+						projected_breach_at: null,
+						direction: 'flat',
+						enough_data: false,
+						points: 4,
+						span_s: 90,
+						since: '2026-11-22T10:00:00.000Z',
+						after_change: false,
+					},
 				},
 			},
 			skipped: [{file: 'memory.jsonl', line: 3, reason: 'not JSON'}],
