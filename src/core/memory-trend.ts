@@ -1,7 +1,7 @@
 import type {JobMemory, ProcessMemory, ProcessTrend} from './memory-types.js';
 import {MemoryTrack, TRACK_DEFAULTS, type TrackOptions} from './memory-track.js';
 import {ramAgainstLimit} from './ram-limit.js';
-import type {HostMemory} from './types.js';
+import type {HostMemory, RankSet} from './types.js';
 
 // A leak named by rank: each rank's and each DataLoader worker's RSS, kept per process over the last 15 minutes
 // (core/memory-track.ts) and judged at each rank scan with the robust estimator (core/robust-trend.ts). Fills
@@ -38,11 +38,40 @@ interface Tracked {
 	readonly rank: number | null;
 }
 
+/** Each rank's start time by pid, so a reused pid is a new process to the judge (workers are known by pid alone). */
+export function startTimesOf(ranks: RankSet | null): ReadonlyMap<number, number> {
+	return new Map(ranks?.ranks.map(r => [r.pid, r.startTime]));
+}
+
+/** Two judgements a view words alike: the same states, rates, crossing times, and learning windows. */
+function sameTrends(a: readonly JobMemory[], b: readonly JobMemory[]): boolean {
+	return (
+		a.length === b.length &&
+		a.every((job, i) => {
+			const other = b[i]!;
+			return (
+				job.reachesThresholdAt === other.reachesThresholdAt &&
+				job.trends.length === other.trends.length &&
+				job.trends.every((t, j) => {
+					const u = other.trends[j]!;
+					return (
+						t.pid === u.pid &&
+						t.state === u.state &&
+						t.bytesPerMin === u.bytesPerMin &&
+						(t.state !== 'learning' || t.windowS === u.windowS)
+					);
+				})
+			);
+		})
+	);
+}
+
 export class MemoryTrendJudge {
 	readonly #options: TrackOptions;
 	readonly #tracks = new Map<string, Tracked>();
 	#input: readonly JobMemory[] | null = null;
 	#output: readonly JobMemory[] = [];
+	#scanAt: number | undefined = undefined;
 
 	constructor(options: Partial<TrackOptions> = {}) {
 		this.#options = {...TRACK_DEFAULTS, ...options};
@@ -59,9 +88,14 @@ export class MemoryTrendJudge {
 		ram: RamLine | null,
 		now: number,
 		startTimes?: ReadonlyMap<number, number>,
+		scanAt?: number,
 	): readonly JobMemory[] {
-		if (memory === this.#input) return this.#output;
+		// A point per rank scan: the reader hands back the same array when no figure changed (a process whose memory
+		// stands still), and that is a point of a flat line, not no point at all.
+		if (memory === this.#input && (scanAt === undefined || scanAt === this.#scanAt)) return this.#output;
+		const sameInput = memory === this.#input;
 		this.#input = memory;
+		this.#scanAt = scanAt;
 		const seen = new Set<string>();
 		const trendOf = (p: ProcessMemory, role: ProcessTrend['role'], rank: number | null): ProcessTrend => {
 			const start = startTimes?.get(p.pid);
@@ -85,7 +119,7 @@ export class MemoryTrendJudge {
 				since: unknown ? null : track.since,
 			};
 		};
-		this.#output = memory.map(job => {
+		const output = memory.map(job => {
 			const ranks = job.ranks.map(r => trendOf(r.self, 'rank', r.rank));
 			const workers = job.ranks.flatMap(r => r.workers.map(w => trendOf(w, 'worker', r.rank)));
 			const trends = [...ranks, ...workers];
@@ -94,6 +128,8 @@ export class MemoryTrendJudge {
 			return {...job, trends, growthBytesPerMin: growth, reachesThresholdAt: reachesAt(ram, growth, now)};
 		});
 		for (const key of this.#tracks.keys()) if (!seen.has(key)) this.#tracks.delete(key);
+		// The same array while nothing a view shows changed: the agent sends the job's memory only when it did.
+		if (!sameInput || !sameTrends(this.#output, output)) this.#output = output;
 		return this.#output;
 	}
 }

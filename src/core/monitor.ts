@@ -16,6 +16,8 @@ import type {JobMemory} from './memory-types.js';
 import {progressEvents} from './progress-events.js';
 import {GpuHealthJudge} from './gpu-health-judge.js';
 import {hostShort} from './host-short.js';
+import {memoryEvents} from './memory-events.js';
+import {MemoryTrendJudge, ramLineOf, startTimesOf} from './memory-trend.js';
 import {NO_GPU_PROCESSES} from './types.js';
 import type {Alert, GpuProcessTable, HostMemory, MetricId, MetricStatus, RankSet, Snapshot} from './types.js';
 
@@ -49,6 +51,8 @@ export class Monitor {
 	#jobMemory: readonly JobMemory[] = [];
 	readonly #progress: ProgressJudge;
 	readonly #gpuHealth = new GpuHealthJudge();
+	/** Each rank's and worker's memory trend: a leak named by rank (core/memory-trend.ts). */
+	readonly #memoryTrends = new MemoryTrendJudge();
 	#tickCount = 0;
 	#timer: NodeJS.Timeout | null = null;
 	#unsubscribe: (() => void)[] = [];
@@ -207,13 +211,21 @@ export class Monitor {
 			now: time,
 		});
 		// Events when a new rank sample or a changed index came in; the index's OVERDUE as judged with the ranks.
+		// The trends take a point per rank scan (a new array from the reader) and keep the same array in between.
+		const ramLine = ramLineOf(this.#lastMemory, thresholds.ram.critical);
+		const ranks = this.#ranks;
+		const jobMemory = this.#memoryTrends.judge(this.#jobMemory, ramLine, time, startTimesOf(ranks), ranks?.sampledAt);
 		const scheduler = sources.scheduler?.current() ?? null;
 		const life = this.#events.update(
 			this.#ranks,
 			sources.checkpoints?.getIndex() ?? null,
 			time,
 			{state: scheduler, endWatch: sources.scheduler?.endWatch ?? null},
-			[...progressEvents(this.#snapshot?.progress ?? null, progress, time), ...this.#gpuHealth.judge(gpu, time)],
+			[
+				...progressEvents(this.#snapshot?.progress ?? null, progress, time),
+				...this.#gpuHealth.judge(gpu, time),
+				...memoryEvents(this.#snapshot?.jobMemory ?? null, jobMemory, time),
+			],
 		);
 		if (life.readSchedulerNow) sources.scheduler?.refresh?.();
 		for (const marker of [...newAlerts.map(alertMarker), ...life.events.map(eventMarker)])
@@ -241,7 +253,7 @@ export class Monitor {
 			),
 			progress,
 			ncclRas,
-			jobMemory: this.#jobMemory,
+			jobMemory,
 			gpuUnseen: sources.readGpuUnseen?.(gpu, gpuProcesses) ?? null,
 			hostConsumers: sources.readHostConsumers?.(this.#ranks, hostShort(this.#lastMemory, thresholds.ram)) ?? null,
 			ranksError: this.#ranksError,

@@ -1,6 +1,7 @@
 import {randomUUID} from 'node:crypto';
 import {hostname} from 'node:os';
 import {afterEach, expect, test} from 'vitest';
+import type {JobMemory} from '../../src/core/memory-types.js';
 import {Monitor} from '../../src/core/monitor.js';
 import {RankSampler} from '../../src/ranks/discover.js';
 import {JobMemoryReader} from '../../src/ranks/job-memory.js';
@@ -10,7 +11,8 @@ import {ScriptedSources} from '../helpers/snapshots.js';
 import {TEST_THRESHOLDS} from '../helpers/scripted-monitor.js';
 
 // The Monitor reads each job's memory right after each rank scan, of a real rank, and carries the reader's array in
-// every snapshot until the next scan: the same object in between (the agent sends it only when it changed).
+// every snapshot until the next scan, with each process's trend: the same object in between (the agent sends it only
+// when it changed).
 
 const children: PythonChild[] = [];
 afterEach(() => {
@@ -47,8 +49,12 @@ test('jobMemory: read after each scan, the same array between scans', async () =
 	});
 	const first = await monitor.tick();
 	expect(reads).toHaveLength(1);
-	expect(first.jobMemory).toBe(reads[0]);
+	// The reader's figures, with the trend judge's verdict on each process added (learning, at the first point).
 	expect(first.jobMemory).toHaveLength(1);
+	expect(first.jobMemory![0]!.ranks).toBe((reads[0] as JobMemory[])[0]!.ranks);
+	expect(first.jobMemory![0]!.trends).toEqual([
+		expect.objectContaining({pid: child.pid, role: 'rank', state: 'learning'}),
+	]);
 	expect(first.jobMemory![0]!.ranks[0]).toMatchObject({
 		pid: child.pid,
 		self: {rssBytes: first.ranks!.ranks[0]!.rssBytes},
