@@ -1,6 +1,7 @@
 import {type JobRamShare, jobRamShare, pssDiffers} from '../core/job-memory-share.js';
 import type {JobMemory} from '../core/memory-types.js';
 import type {HostMemory} from '../core/types.js';
+import {jobTrendText} from './memory-trend.js';
 import {formatBytes, formatPercent} from './units.js';
 
 // A job's own memory in words, for the ranks pane's memory line and `traintop ranks`:
@@ -24,12 +25,17 @@ function sizeText(memory: JobMemory): string {
 	return `${formatBytes(pss)} PSS · RSS ${formatBytes(rss)} (${workers ? 'workers share pages' : 'shared pages'})`;
 }
 
-/** The job's memory line's words (after `memory `): sizes, its share of the RAM threshold's basis, its GPU memory. */
-export function jobMemoryText(memory: JobMemory, host: HostMemory | null): string {
+/**
+ * The job's memory line's words (after `memory `): sizes, its share of the RAM threshold's basis, its GPU memory, and
+ * its processes' trend (a growing one named) once judged.
+ */
+export function jobMemoryText(memory: JobMemory, host: HostMemory | null, now = Date.now()): string {
 	const share = jobRamShare(memory, host);
+	const trend = jobTrendText(memory, now);
 	return [
 		sizeText(memory),
 		...(share ? [shareText(share)] : []),
 		...(memory.gpuBytes === null ? [] : [`GPU ${formatBytes(memory.gpuBytes)}`]),
+		...(trend === null ? [] : [trend]),
 	].join(' · ');
 }

@@ -1,4 +1,4 @@
-import type {ProcessTrend} from '../core/memory-types.js';
+import type {JobMemory, ProcessTrend} from '../core/memory-types.js';
 import {formatDuration} from './duration.js';
 import {localTimeShort} from './time.js';
 import {formatBytes} from './units.js';
@@ -50,4 +50,28 @@ export function trendTag(trend: ProcessTrend): string {
 		case 'unknown':
 			return '?';
 	}
+}
+
+/**
+ * The job's memory line's trend part: the growing processes with their rates and when the job reaches the RAM
+ * threshold at that rate (`rank 1 +20 MiB/min, RAM threshold at 14:02`), `trend learning 40 s` while every process
+ * is still learning, `no growth` once judged; null before any judgement.
+ */
+export function jobTrendText(
+	memory: Pick<JobMemory, 'trends' | 'reachesThresholdAt' | 'job'>,
+	now: number,
+): string | null {
+	const {trends} = memory;
+	if (trends.length === 0) return null;
+	const growing = trends.filter(t => t.state === 'growing');
+	if (growing.length > 0) {
+		const who = (t: ProcessTrend) => `rank ${t.rank ?? '?'}${t.role === 'worker' ? ` worker ${t.pid}` : ''}`;
+		const named = growing.slice(0, 2).map(t => `${who(t)} ${trendTag(t)}`);
+		if (growing.length > 2) named.push(`${growing.length - 2} more`);
+		const at = memory.reachesThresholdAt;
+		return `${named.join(', ')}${at === null ? '' : `, RAM threshold at ${minuteText(at, now)}`}`;
+	}
+	if (trends.every(t => t.state === 'learning'))
+		return `trend learning ${formatDuration(Math.round(Math.max(...trends.map(t => t.windowS))))}`;
+	return trends.every(t => t.state === 'unknown') ? null : 'no growth';
 }

@@ -66,7 +66,8 @@ export function jobLines(
 		const ready = readiness.find(r => r.job === job.id);
 		if (ready) lines.push({kind: 'readiness', job, readiness: ready});
 		const own = memory?.jobs.find(m => m.job === job.id);
-		if (own) lines.push({kind: 'memory', job, text: `   memory ${jobMemoryText(own, memory?.host ?? null)}`});
+		if (own)
+			lines.push({kind: 'memory', job, text: `   memory ${jobMemoryText(own, memory?.host ?? null, memory?.now)}`});
 		if (job.ranks.length === 0) lines.push({kind: 'no-ranks', job});
 		for (const rank of job.ranks) lines.push({kind: 'rank', rank, index: index++});
 		for (const member of job.unproven ?? []) lines.push({kind: 'unproven', job, member});

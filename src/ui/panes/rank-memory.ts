@@ -10,12 +10,14 @@ import type {HostMemory, RankProcess, Snapshot} from '../../core/types.js';
 export interface PaneMemory {
 	readonly jobs: readonly JobMemory[];
 	readonly host: HostMemory | null;
+	/** The snapshot's time: when a growing job reaches the RAM threshold is said in its clock. */
+	readonly now?: number;
 }
 
 /** The snapshot's job memory and host memory; null while it has none (an older agent, no rank scan yet). */
 export function paneMemory(snapshot: Snapshot): PaneMemory | null {
 	const jobs = snapshot.jobMemory ?? [];
-	return jobs.length === 0 ? null : {jobs, host: snapshot.memory};
+	return jobs.length === 0 ? null : {jobs, host: snapshot.memory, now: snapshot.time};
 }
 
 export interface RowMemory {
