@@ -49,9 +49,26 @@ const CONSISTENT_Z = 2.33;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** The direction both the climb and the floor agree on; flat when either says flat. */
-function directionOf(slopePerHour: number, trend: RobustTrend): Trend['direction'] {
-	if (Math.abs(slopePerHour) < FLAT_SLOPE || Math.sign(trend.floorSlope) !== Math.sign(slopePerHour)) return 'flat';
+/** A change over the whole part smaller than this share of its values' interquartile range is flat. */
+const FLAT_SHARE_OF_SPREAD = 0.25;
+
+/** The interquartile range of values[from, to): how much the series moves about, whatever its trend. */
+function interquartileRange(values: ArrayLike<number>, from: number, to: number): number {
+	const sorted = Array.from({length: to - from}, (_, i) => values[from + i]!).sort((a, b) => a - b);
+	if (sorted.length < 4) return 0;
+	const at = (q: number) => sorted[Math.floor(q * (sorted.length - 1))]!;
+	return at(0.75) - at(0.25);
+}
+
+/**
+ * The direction both the climb and the floor agree on, and only one that moved the series by more than it moves about
+ * anyway: a saw-tooth's floor drifts by noise, a tenth of a GiB an hour either way against teeth of 20 GiB, and that
+ * is flat, not falling. `spread` is the part's interquartile range in the slope's unit, `hours` its span.
+ */
+function directionOf(slopePerHour: number, trend: RobustTrend, spread: number, hours: number): Trend['direction'] {
+	const agree = Math.sign(trend.floorSlope) === Math.sign(slopePerHour);
+	const small = Math.abs(slopePerHour) * hours < FLAT_SHARE_OF_SPREAD * spread;
+	if (Math.abs(slopePerHour) < FLAT_SLOPE || !agree || small) return 'flat';
 	return slopePerHour > 0 ? 'rising' : 'falling';
 }
 
@@ -72,8 +89,9 @@ export function trendOf(metric: MetricSeries, series: Series, critical: number, 
 		: null;
 	const slopeGib = gib ? gib.slope * 3_600_000 : undefined;
 	const steer = gib ?? percent;
-	const direction = directionOf(slopeGib ?? slope, steer);
 	const spanS = percent.spanMs / 1000;
+	const spread = interquartileRange(metric.usedGb ?? metric.value, from + percent.start, n);
+	const direction = directionOf(slopeGib ?? slope, steer, spread, spanS / 3600);
 	const consistent =
 		direction !== 'flat' &&
 		Math.abs(steer.z) >= CONSISTENT_Z &&
