@@ -77,6 +77,6 @@ describe('the job memory on the ranks pane', () => {
 		const room = {width: 200, budget: 40};
 		const without = ranksPane.need({...data, snapshot: {...snapshot, jobMemory: []}}, room);
 		expect(ranksPane.need(data, room).want).toBe(without.want + 1);
-		expect(paneMemory(snapshot)).toEqual(shared);
+		expect(paneMemory(snapshot)).toEqual({...shared, now: NOW});
 	});
 });
