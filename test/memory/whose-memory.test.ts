@@ -1,3 +1,4 @@
+import {readFileSync} from 'node:fs';
 import {describe, expect, it} from 'vitest';
 import {type Hog, type LeakJob, pssOf, startHog, startLeakJob} from '../helpers/leak-job.js';
 import {runCli, startCli} from '../helpers/run-cli.js';
@@ -21,6 +22,14 @@ interface JobEventJson {
 	readonly level: string;
 	readonly text: string;
 }
+
+const readStatus = (pid: number): string => {
+	try {
+		return readFileSync(`/proc/${pid}/status`, 'utf8');
+	} catch {
+		return '';
+	}
+};
 
 const events = (stdout: string): JobEventJson[] =>
 	stdout
@@ -65,9 +74,28 @@ describe('whose memory it is, on a real DDP job with a leaking rank and workers 
 				`RSS ${(memory.rss_bytes / MIB).toFixed(0)} MiB`,
 		);
 
-		// Rank 1 named as growing within 2 minutes of the job running.
+		// Rank 1 named as growing within 2 minutes of the job running. What its RSS did meanwhile, read here every 5 s,
+		// and the job's last steps are said if it is not: a failure shows whether the job leaked at all.
 		const growing = (e: JobEventJson) => e.event === 'memory-growing';
-		await run.waitFor(() => events(run.stdout()).some(growing), NAMED_WITHIN_MS + 30_000);
+		const seen: string[] = [];
+		const watch = setInterval(() => {
+			const rss = /^VmRSS:\s+(\d+) kB/m.exec(readStatus(ranks.get(1)!.pid))?.[1];
+			seen.push(
+				`${Math.round((Date.now() - readyAt) / 1000)} s ${rss === undefined ? '-' : Math.round(Number(rss) / 1024)} MiB`,
+			);
+		}, 5000);
+		context.onTestFinished(() => clearInterval(watch));
+		await run
+			.waitFor(() => events(run.stdout()).some(growing), NAMED_WITHIN_MS + 30_000)
+			.catch((error: Error) => {
+				const steps = job
+					.output()
+					.split('\n')
+					.filter(line => / step \d+ time /.test(line))
+					.slice(-4);
+				throw new Error(`${error.message}\n--- rank 1's RSS: ${seen.join(', ')}\n--- last steps:\n${steps.join('\n')}`);
+			});
+		clearInterval(watch);
 		const first = events(run.stdout()).find(growing)!;
 		expect(first.rank).toBe(1);
 		expect(first.pid).toBe(ranks.get(1)!.pid);
