@@ -2,39 +2,16 @@
 // slopes between every pair, so a third of the points may be wild without moving it) and the Mann–Kendall statistic
 // (how consistently the points rise or fall, as a z score). Both are O(m²) in the points: m ≤ 24 here.
 
+import {select} from './quickselect.js';
+
 /** Scratch for the pairwise slopes of up to 24 points (276 pairs): no allocation per call. */
 const pairs = new Float64Array((24 * 23) / 2);
-
-/** Puts the k-th smallest of a[0..count) at a[k], smaller before it, larger after (Hoare's selection, in place). */
-function select(a: Float64Array, count: number, k: number): number {
-	let lo = 0;
-	let hi = count - 1;
-	while (lo < hi) {
-		const pivot = a[(lo + hi) >> 1]!;
-		let i = lo;
-		let j = hi;
-		while (i <= j) {
-			while (a[i]! < pivot) i++;
-			while (a[j]! > pivot) j--;
-			if (i <= j) {
-				const t = a[i]!;
-				a[i] = a[j]!;
-				a[j] = t;
-				i++;
-				j--;
-			}
-		}
-		if (k <= j) hi = j;
-		else if (k >= i) lo = i;
-		else break;
-	}
-	return a[k]!;
-}
 
 /** The median of values[0..count), reordering them: a selection, not a sort (this runs 40 times per rank scan). */
 export function median(values: Float64Array, count: number): number {
 	const mid = count >> 1;
-	const upper = select(values, count, mid);
+	select(values, mid, 0, count);
+	const upper = values[mid]!;
 	if (count % 2 === 1) return upper;
 	// The lower middle: the largest of what the selection left before mid.
 	let lower = values[0]!;

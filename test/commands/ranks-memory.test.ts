@@ -1,10 +1,10 @@
 import {randomUUID} from 'node:crypto';
-import {readFileSync} from 'node:fs';
 import {PassThrough} from 'node:stream';
-import {afterEach, describe, expect, test} from 'vitest';
+import {describe, expect, test} from 'vitest';
 import {runRanksCommand} from '../../src/commands/ranks.js';
 import {DEFAULT_SETTINGS} from '../../src/config/schema.js';
-import {startPython, type PythonChild} from '../helpers/python-child.js';
+import {forkTwo, killedAfterEach, pssOf} from '../helpers/forked-children.js';
+import {startPython} from '../helpers/python-child.js';
 import {until} from '../helpers/until.js';
 
 // `traintop ranks` on a real rank (python3 carrying RANK) holding a touched 64 MiB numpy array and two forked workers
@@ -14,30 +14,10 @@ import {until} from '../helpers/until.js';
 const SETUP = [
 	'import numpy as np',
 	'a = np.ones(64 * 1024 * 1024 // 8)',
-	'for _ in range(2):',
-	'    pid = os.fork()',
-	'    if pid == 0:',
-	'        s = float(a.sum())',
-	'        os.write(1, b"read\\n")',
-	'        while True: signal.pause()',
-	'    os.write(1, ("worker %d\\n" % pid).encode())',
+	forkTwo(['s = float(a.sum())', 'os.write(1, b"read\\n")']),
 ].join('\n');
 
-const children: PythonChild[] = [];
-const strays: number[] = [];
-afterEach(() => {
-	for (const child of children.splice(0)) child.kill('SIGKILL');
-	for (const pid of strays.splice(0)) {
-		try {
-			process.kill(pid, 'SIGKILL');
-		} catch {
-			// already gone
-		}
-	}
-});
-
-const pssOf = (pid: number) =>
-	Number(/^Pss:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1]) * 1024;
+const {children, strays} = killedAfterEach();
 
 async function run(json: boolean, tag: string): Promise<string> {
 	const stdout = new PassThrough();
@@ -73,7 +53,7 @@ describe('traintop ranks: the job memory', () => {
 		);
 
 		const parsed = JSON.parse(await run(true, tag)) as {jobs: {memory: Record<string, unknown>}[]};
-		const smem = [child.pid, ...workers].reduce((sum, pid) => sum + pssOf(pid), 0);
+		const smem = [child.pid, ...workers].reduce((sum, pid) => sum + (pssOf(pid) ?? Number.NaN), 0);
 		const memory = parsed.jobs[0]!.memory as {
 			pss_bytes: number;
 			rss_bytes: number;

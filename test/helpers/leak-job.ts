@@ -1,5 +1,4 @@
 import {type ChildProcess, spawn} from 'node:child_process';
-import {readFileSync} from 'node:fs';
 import path from 'node:path';
 import {startTorchrun} from './ddp-job.js';
 import {ROOT} from './dist.js';
@@ -66,16 +65,6 @@ export function startLeakJob(options: LeakOptions): LeakJob {
 			}
 		},
 	};
-}
-
-/** A process's `Pss:` in bytes from /proc/PID/smaps_rollup, as smem sums it; null when it is gone. */
-export function pssOf(pid: number): number | null {
-	try {
-		const match = /^Pss:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
-		return match ? Number(match[1]) * 1024 : null;
-	} catch {
-		return null;
-	}
 }
 
 export interface Hog {

@@ -39,3 +39,21 @@ export function ramTicker(): (ram: number) => ReturnType<Monitor['tick']> {
 		return snapshot;
 	};
 }
+
+/** A record of host RAM at `percent` of 64 GiB at `time` (epoch ms), as the recorder writes one of `intervalS`. */
+export function ramRecord(time: number, percent: number, intervalS: number): LogRecord {
+	const used = (64 * percent) / 100;
+	return {
+		timestamp: new Date(time).toISOString(),
+		host: 'node-1',
+		interval_s: intervalS,
+		samples: intervalS,
+		memory: {total_gb: 64, used_gb: used, percent, available_gb: 64 - used, peak_percent: percent, peak_used_gb: used},
+		swap: null,
+		gpu: null,
+		gpus: [],
+		gpu_status: 'absent',
+		gpu_message: 'nvidia-smi not found on PATH',
+		alerts: [],
+	};
+}

@@ -2,8 +2,9 @@ import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterAll, describe, expect, it} from 'vitest';
-import type {LogRecord} from '../../src/memlog/record.js';
 import {MemoryLogWriter} from '../../src/memlog/writer.js';
+import {ramRecord} from '../helpers/log-records.js';
+import {noise, seeded} from '../helpers/memory-series.js';
 import {runCli} from '../helpers/run-cli.js';
 
 // `traintop --analyze` (the built binary) on memory logs this test writes through the real writer: a steady climb over
@@ -14,41 +15,14 @@ const T0 = Date.parse('2026-11-22T13:00:00Z');
 const dir = mkdtempSync(path.join(tmpdir(), 'traintop-analyze-trend-'));
 afterAll(() => rmSync(dir, {recursive: true, force: true}));
 
-/** A deterministic N(0, σ) from a seed (Box–Muller over a linear congruential generator). */
-function noise(seed: number, sigma: number): () => number {
-	let state = seed;
-	const uniform = () => {
-		state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
-		return (state + 1) / (2 ** 31 + 1);
-	};
-	return () => sigma * Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform());
-}
-
-function record(time: number, percent: number, intervalS: number): LogRecord {
-	const used = (64 * percent) / 100;
-	return {
-		timestamp: new Date(time).toISOString(),
-		host: 'node-1',
-		interval_s: intervalS,
-		samples: intervalS,
-		memory: {total_gb: 64, used_gb: used, percent, available_gb: 64 - used, peak_percent: percent, peak_used_gb: used},
-		swap: null,
-		gpu: null,
-		gpus: [],
-		gpu_status: 'absent',
-		gpu_message: 'nvidia-smi not found on PATH',
-		alerts: [],
-	};
-}
-
 /** `count` records `stepS` apart of RAM at `percent(seconds)` plus σ 0.3 noise; the CLI's --analyze text. */
 async function analyze(name: string, count: number, stepS: number, percent: (s: number) => number): Promise<string> {
 	const file = path.join(dir, `${name}.jsonl`);
 	const writer = MemoryLogWriter.open(file);
-	const jitter = noise(count, 0.3);
+	const jitter = noise(seeded(count), 0.3);
 	for (let i = 0; i < count; i++) {
 		const value = Math.round((percent(i * stepS) + jitter()) * 100) / 100;
-		writer.append(record(T0 + i * stepS * 1000, value, stepS));
+		writer.append(ramRecord(T0 + i * stepS * 1000, value, stepS));
 	}
 	writer.close();
 	const run = await runCli(['--analyze', file], {env: {TZ: 'UTC'}, timeoutMs: 60_000});

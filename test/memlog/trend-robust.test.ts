@@ -5,10 +5,10 @@ import {afterAll, beforeAll, describe, expect, test} from 'vitest';
 import {analyzeLog} from '../../src/memlog/analyze-log.js';
 import type {AnalysisThresholds} from '../../src/memlog/analyze.js';
 import {readSeries, type SkippedLine} from '../../src/memlog/reader.js';
-import type {LogRecord} from '../../src/memlog/record.js';
 import {logJson} from '../../src/memlog/report-json.js';
 import {formatLogReport} from '../../src/memlog/report-hosts.js';
 import {MemoryLogWriter} from '../../src/memlog/writer.js';
+import {ramRecord} from '../helpers/log-records.js';
 import {flat, linear, noise, type Profile, sawTooth, seeded, switchAt} from '../helpers/memory-series.js';
 
 // --analyze's trend on logs this test writes through the real writer and reads back with the real reader: the same
@@ -26,24 +26,6 @@ afterAll(async () => {
 	await rm(dir, {recursive: true, force: true});
 });
 
-/** A record of RAM at `percent` of 64 GiB at `time`, as the recorder writes it. */
-function record(time: number, percent: number, intervalS: number): LogRecord {
-	const used = (64 * percent) / 100;
-	return {
-		timestamp: new Date(time).toISOString(),
-		host: 'node-1',
-		interval_s: intervalS,
-		samples: intervalS,
-		memory: {total_gb: 64, used_gb: used, percent, available_gb: 64 - used, peak_percent: percent, peak_used_gb: used},
-		swap: null,
-		gpu: null,
-		gpus: [],
-		gpu_status: 'absent',
-		gpu_message: 'nvidia-smi not found on PATH',
-		alerts: [],
-	};
-}
-
 let files = 0;
 /** Writes `count` records `stepS` apart of `profile` (percent by seconds) with σ `sigma` noise, then analyses. */
 async function analyzeProfile(profile: Profile, count: number, stepS: number, sigma = 0.3) {
@@ -52,7 +34,7 @@ async function analyzeProfile(profile: Profile, count: number, stepS: number, si
 	const jitter = noise(seeded(files), sigma);
 	for (let i = 0; i < count; i++) {
 		const percent = Math.round(Math.min(100, Math.max(0, profile(i * stepS) + jitter())) * 100) / 100;
-		writer.append(record(T0 + i * stepS * 1000, percent, stepS));
+		writer.append(ramRecord(T0 + i * stepS * 1000, percent, stepS));
 	}
 	writer.close();
 	const skipped: SkippedLine[] = [];

@@ -1,6 +1,7 @@
 import {readFileSync} from 'node:fs';
 import {describe, expect, it} from 'vitest';
-import {type Hog, type LeakJob, pssOf, startHog, startLeakJob} from '../helpers/leak-job.js';
+import {pssOf} from '../helpers/forked-children.js';
+import {type Hog, type LeakJob, startHog, startLeakJob} from '../helpers/leak-job.js';
 import {runCli, startCli} from '../helpers/run-cli.js';
 
 // Whose memory is it, on a real DDP job (test/fixtures/jobs/ddp_leak.py under real torchrun, gloo on CPU): 2 ranks,

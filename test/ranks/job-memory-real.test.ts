@@ -1,11 +1,12 @@
 import {randomUUID} from 'node:crypto';
 import {readFileSync} from 'node:fs';
 import {hostname} from 'node:os';
-import {afterEach, describe, expect, test} from 'vitest';
+import {describe, expect, test} from 'vitest';
 import type {RankSet} from '../../src/core/types.js';
 import {RankSampler} from '../../src/ranks/discover.js';
 import {JobMemoryReader} from '../../src/ranks/job-memory.js';
 import {procReader} from '../../src/system/procfs.js';
+import {forkTwo, killedAfterEach, pssOf} from '../helpers/forked-children.js';
 import {startPython, type PythonChild} from '../helpers/python-child.js';
 import {until} from '../helpers/until.js';
 
@@ -19,35 +20,11 @@ const ARRAY_MIB = 200;
 const RANK_WITH_WORKERS = [
 	'import numpy as np',
 	`a = np.ones(${ARRAY_MIB} * 1024 * 1024 // 8)`,
-	'for _ in range(2):',
-	'    pid = os.fork()',
-	'    if pid == 0:',
-	'        s = float(a.sum())',
 	// Reading done: the worker says so on its own line, then waits for the end.
-	'        os.write(1, ("read %d\\n" % os.getpid()).encode())',
-	'        while True: signal.pause()',
-	'    os.write(1, ("worker %d\\n" % pid).encode())',
+	forkTwo(['s = float(a.sum())', 'os.write(1, ("read %d\\n" % os.getpid()).encode())']),
 ].join('\n');
 
-const children: PythonChild[] = [];
-const strays: number[] = [];
-afterEach(() => {
-	for (const child of children.splice(0)) child.kill('SIGKILL');
-	for (const pid of strays.splice(0)) {
-		try {
-			process.kill(pid, 'SIGKILL');
-		} catch {
-			// already gone
-		}
-	}
-});
-
-/** What smem does: each process's own `Pss:` line, in bytes. */
-function pssOf(pid: number): number {
-	const line = /^Pss:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
-	if (!line) throw new Error(`no Pss line in /proc/${pid}/smaps_rollup`);
-	return Number(line[1]) * 1024;
-}
+const {children, strays} = killedAfterEach();
 
 async function rankWithWorkers(): Promise<{child: PythonChild; workers: number[]; set: () => Promise<RankSet>}> {
 	const tag = `tt-mem-${randomUUID()}`;
@@ -77,7 +54,7 @@ describe('JobMemoryReader on a real rank and its forked workers', () => {
 		const scan = await set();
 		expect(scan.ranks[0]?.workers).toHaveLength(2);
 		const [job] = new JobMemoryReader(procReader()).read(scan);
-		const smem = [child.pid, ...workers].reduce((sum, pid) => sum + pssOf(pid), 0);
+		const smem = [child.pid, ...workers].reduce((sum, pid) => sum + (pssOf(pid) ?? Number.NaN), 0);
 
 		expect(job!.ranks).toHaveLength(1);
 		const rank = job!.ranks[0]!;
@@ -132,8 +109,9 @@ describe('JobMemoryReader on a real rank and its forked workers', () => {
 		const [renewed] = reader.read({...(await set()), sampledAt: scan.sampledAt + 15_000});
 		expect(renewed!.pssAt).toBe(scan.sampledAt + 15_000);
 		expect(renewed!.ranks[0]!.self.pssBytes!).toBeGreaterThan(first[0]!.ranks[0]!.self.pssBytes!);
-		expect(Math.abs(renewed!.pssBytes! - (pssOf(child.pid) + pssOf(workers[1]!))) / renewed!.pssBytes!).toBeLessThan(
-			0.05,
-		);
+		expect(
+			Math.abs(renewed!.pssBytes! - ((pssOf(child.pid) ?? Number.NaN) + (pssOf(workers[1]!) ?? Number.NaN))) /
+				renewed!.pssBytes!,
+		).toBeLessThan(0.05);
 	}, 120_000);
 });

@@ -1,32 +1,16 @@
-import {afterEach, describe, expect, test} from 'vitest';
+import {describe, expect, test} from 'vitest';
 import {PssCache} from '../../src/ranks/pss-cache.js';
 import {procReader} from '../../src/system/procfs.js';
 import {parseSmapsRollup} from '../../src/system/smaps-rollup.js';
-import {startPython, type PythonChild} from '../helpers/python-child.js';
+import {forkTwo, killedAfterEach} from '../helpers/forked-children.js';
+import {startPython} from '../helpers/python-child.js';
 
 // The PSS budget on real processes (a python3 and two children it forked): each read is timed for real, and the scan
 // times are the test's, so what is read when is decided by the budget alone.
 
-const FORK_TWO = [
-	'for _ in range(2):',
-	'    pid = os.fork()',
-	'    if pid == 0:',
-	'        while True: signal.pause()',
-	'    os.write(1, ("worker %d\\n" % pid).encode())',
-].join('\n');
+const FORK_TWO = forkTwo();
 
-const children: PythonChild[] = [];
-const strays: number[] = [];
-afterEach(() => {
-	for (const child of children.splice(0)) child.kill('SIGKILL');
-	for (const pid of strays.splice(0)) {
-		try {
-			process.kill(pid, 'SIGKILL');
-		} catch {
-			// already gone
-		}
-	}
-});
+const {children, strays} = killedAfterEach();
 
 async function three() {
 	const child = await startPython(FORK_TWO, {}, `tt-pss-${process.pid}-${Date.now()}`);
