@@ -14,7 +14,7 @@ export interface TrackOptions {
 	readonly learnPoints: number;
 	/** Judgements in a row that must agree before the state changes (default 3)… */
 	readonly agree: number;
-	/** …spread over at least this long (default 30 s). */
+	/** …spread over at least this long (default 20 s: with the learning minute, a leak is named 80 s into a window). */
 	readonly agreeMs: number;
 	/** A growth below this many bytes per minute is never a leak (default 1 MiB/min)… */
 	readonly minBytesPerMin: number;
@@ -27,7 +27,7 @@ export const TRACK_DEFAULTS: TrackOptions = {
 	learnMs: 60_000,
 	learnPoints: 12,
 	agree: 3,
-	agreeMs: 30_000,
+	agreeMs: 20_000,
 	minBytesPerMin: 1024 ** 2,
 	minSharePerMin: 0.0002,
 };

@@ -135,7 +135,7 @@ describe('MemoryTrendJudge', () => {
 
 	test('a slow saw-tooth: its first tooth is a climb like any other, and once it has dropped it is never named again', () => {
 		// 500 MiB every 3 min: nothing before the first drop (at 180 s) tells it from a leak; after it, every half of
-		// the window holds a trough. Teeth shorter than the learning minute plus the agreement (90 s) are never named.
+		// the window holds a trough. Teeth shorter than the learning minute plus the agreement (80 s) are never named.
 		const r = run([sawTooth(3 * GIB, 500 * MIB, 180)], 1800);
 		const list = r.states.get('rank 0/4200')!;
 		expect(r.namedAt.get('rank 0/4200')).toBeLessThan(180);
