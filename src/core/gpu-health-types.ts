@@ -34,3 +34,17 @@ export interface GpuHealth {
 	/** HBM temperature in °C. */
 	readonly memoryTemperatureC: number | null;
 }
+
+/** Every field unknown: what a reading says before any field is read (and what a driver that reports none says). */
+export const UNKNOWN_HEALTH: GpuHealth = {
+	throttle: null,
+	eccMode: null,
+	eccCorrected: null,
+	eccUncorrected: null,
+	retiredPagesPending: null,
+	remappedRowsPending: null,
+	remappedRowsFailure: null,
+	remappedRowsUncorrectable: null,
+	migMode: null,
+	memoryTemperatureC: null,
+};

@@ -1,4 +1,4 @@
-import type {GpuHealth, ThrottleReason} from '../core/gpu-health-types.js';
+import {type GpuHealth, type ThrottleReason, UNKNOWN_HEALTH} from '../core/gpu-health-types.js';
 
 // The health fields of nvidia-smi's `--query-gpu` (core/gpu-health-types.ts says what each means) and how their cells
 // read. Pure; imports nothing of the loop's parser, which reads a row's health through `healthOf`.
@@ -90,18 +90,7 @@ function otherValue(field: OtherField, cell: string): GpuHealth[(typeof OTHER_FI
  * field was asked or none had a value.
  */
 export function healthOf(cells: readonly string[], fields: readonly string[]): GpuHealth | undefined {
-	const health: {-readonly [K in keyof GpuHealth]: GpuHealth[K]} = {
-		throttle: null,
-		eccMode: null,
-		eccCorrected: null,
-		eccUncorrected: null,
-		retiredPagesPending: null,
-		remappedRowsPending: null,
-		remappedRowsFailure: null,
-		remappedRowsUncorrectable: null,
-		migMode: null,
-		memoryTemperatureC: null,
-	};
+	const health: {-readonly [K in keyof GpuHealth]: GpuHealth[K]} = {...UNKNOWN_HEALTH};
 	let asked = false;
 	const active: ThrottleReason[] = [];
 	let anyThrottle = false;

@@ -4,7 +4,7 @@
 
 import {afterAll, describe, expect, test} from 'vitest';
 import {gpuHealthProblems, worstHealthLevel} from '../../src/core/gpu-health.js';
-import type {GpuHealth} from '../../src/core/gpu-health-types.js';
+import {type GpuHealth, UNKNOWN_HEALTH} from '../../src/core/gpu-health-types.js';
 import {CLEAR_SAMPLES, ENTER_SAMPLES, GpuHealthJudge, RISE_WINDOW_SAMPLES} from '../../src/core/gpu-health-judge.js';
 import type {GpuReading, GpuState} from '../../src/core/types.js';
 import {gpuHealthLine} from '../../src/format/gpu-health.js';
@@ -52,19 +52,7 @@ describe('problems of one sample', () => {
 	test('hw_slowdown is said alone only when neither thermal nor power brake explains it; unknown is no problem', () => {
 		expect(gpuHealthLine(gpuHealthProblems(thermal))).toBe('thermal slowdown');
 		expect(gpuHealthLine(gpuHealthProblems({...healthy, throttle: ['hw_slowdown']}))).toBe('hardware slowdown');
-		const unknown: GpuHealth = {
-			throttle: null,
-			eccMode: null,
-			eccCorrected: null,
-			eccUncorrected: null,
-			retiredPagesPending: null,
-			remappedRowsPending: null,
-			remappedRowsFailure: null,
-			remappedRowsUncorrectable: null,
-			migMode: null,
-			memoryTemperatureC: null,
-		};
-		expect(gpuHealthProblems(unknown)).toEqual([]);
+		expect(gpuHealthProblems(UNKNOWN_HEALTH)).toEqual([]);
 		expect(gpuHealthProblems(undefined)).toEqual([]);
 	});
 
