@@ -512,8 +512,10 @@ describe('per-process GPU memory', () => {
 			error: 'nvidia-smi --query-compute-apps did not answer within 300 ms',
 		});
 		const timedOutAt = h.tableTimes[0]!;
-		const [first] = fakeRuns(h.log, '--query-compute-apps');
+		// The runs as the fake logged them, once the second is in: on a loaded machine the hung one may not have written
+		// its line yet when its timeout fired.
 		await waitFor(() => fakeRuns(h.log, '--query-compute-apps').length >= 2, 'a second one-shot');
+		const [first] = fakeRuns(h.log, '--query-compute-apps');
 		expect(isAlive(first!.pid)).toBe(false);
 		// Nothing new while the hung one was still alive: never two in flight.
 		expect(fakeRuns(h.log, '--query-compute-apps')[1]!.t).toBeGreaterThanOrEqual(timedOutAt + 300 - 5);
