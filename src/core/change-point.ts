@@ -111,6 +111,15 @@ function lineError(s: Sums, a: number, b: number): {sse: number; sst: number} {
 	return {sse: Math.max(0, sse), sst: Math.max(0, syy)};
 }
 
+/** The least-squares slope over groups [a, b) (per unit of the span). */
+function slopeOf(s: Sums, a: number, b: number): number {
+	const w = s.w[b]! - s.w[a]!;
+	const sx = s.x[b]! - s.x[a]!;
+	const sxx = s.xx[b]! - s.xx[a]! - (sx * sx) / w;
+	const sxy = s.xy[b]! - s.xy[a]! - (sx * (s.y[b]! - s.y[a]!)) / w;
+	return sxx > 0 ? sxy / sxx : 0;
+}
+
 /** The least-squares line over groups [a, b) at x. */
 function lineAt(s: Sums, a: number, b: number, x: number): number {
 	const w = s.w[b]! - s.w[a]!;
@@ -134,6 +143,7 @@ export function lastChange(
 	to: number,
 	minPoints: number,
 	cutAtDrops = true,
+	cutAtClimbs = true,
 ): ChangePoint {
 	if (to - from < 2 * minPoints) return {start: from, changed: false};
 	const groups = prefixSums(times, values, from, to);
@@ -160,6 +170,10 @@ export function lastChange(
 		const noise = Math.sqrt(bestError / (s.w[groups]! - s.w[a]!));
 		const fall = lineAt(s, a, best, s.xBefore[best]!) - lineAt(s, best, groups, s.x0[best]!);
 		if (!cutAtDrops && fall > 3 * noise) break;
+		// A climb whose rate changed (a rank slowed by a busy node) is one climb to a leak detector: not cut at while
+		// the line after still rises at a quarter of the line before or more.
+		const before = slopeOf(s, a, best);
+		if (!cutAtClimbs && before > 0 && slopeOf(s, best, groups) >= before / 4) break;
 		a = best;
 	}
 	return {start: s.first[a]!, changed: a > 0};

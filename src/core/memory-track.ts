@@ -82,6 +82,7 @@ export class MemoryTrack {
 			minPoints: options.learnPoints,
 			minSpanMs: options.learnMs,
 			cutAtDrops: false,
+			cutAtClimbs: false,
 		});
 		const perMin = trend.slope * 60_000;
 		const floorPerMin = trend.floorSlope * 60_000;

@@ -26,6 +26,11 @@ export interface RobustTrendOptions {
 	 * false: after a saw-tooth's drop its next tooth is a climb, and only the teeth before it show the floor is flat.
 	 */
 	readonly cutAtDrops?: boolean;
+	/**
+	 * Cut at a change of rate within a climb (default true). A leak detector passes false: a leak whose rate changes
+	 * with the CPU its rank gets is still one leak, and each cut would make it wait for a new window.
+	 */
+	readonly cutAtClimbs?: boolean;
 	/** `enough` needs this many points in the recent part (default 6)… */
 	readonly minPoints?: number;
 	/** …over at least this many ms (default 0). */
@@ -178,7 +183,15 @@ export function robustTrend(
 	const change =
 		options.changePoints === false
 			? {start: from, changed: false}
-			: lastChange(times, values, from, to, options.minSegmentPoints ?? 6, options.cutAtDrops ?? true);
+			: lastChange(
+					times,
+					values,
+					from,
+					to,
+					options.minSegmentPoints ?? 6,
+					options.cutAtDrops ?? true,
+					options.cutAtClimbs ?? true,
+				);
 	const s = change.start;
 	const bins = binsOf(times, values, s, to, options.maxBins ?? 24);
 	const slope = theilSen(bins.medianT, bins.medianV, bins.count);
