@@ -1,6 +1,7 @@
 import type {OptionSpec} from './option-spec.js';
 import {schedulers} from '../scheduler/registry.js';
 import {SETTING_OPTIONS} from './options-settings.js';
+import {NOTIFY_OPTIONS} from './options-notify.js';
 
 /** Every command that reads settings (the config file among them). */
 const SETTLED = ['monitor', 'demo', 'ranks', 'checkpoints', 'signal', 'agent', 'analyze'] as const;
@@ -206,6 +207,7 @@ export const OPTIONS: readonly OptionSpec[] = withSchedulers([
 	...JOB_OPTIONS,
 	...NODE_OPTIONS,
 	...SETTING_OPTIONS,
+	...NOTIFY_OPTIONS,
 	...GENERAL_OPTIONS,
 ]);
 

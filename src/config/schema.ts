@@ -1,6 +1,8 @@
 import {z} from 'zod';
 import {parseSignalName, type SignalName} from '../ranks/signals.js';
 import {gpuThresholdsSchema} from './gpu-thresholds.js';
+import {listenSchema, notifyEventsSchema, webhookSchema} from './notify-settings.js';
+import {DEFAULT_NOTIFY_EVENTS, type NotifyEventName} from '../notify/event-names.js';
 
 // The settings a user can give in a config file (JSON, camelCase keys) or as flags (kebab-case).
 // Defaults are the seed tool's (memory_monitor.py / training_config.py): RAM 85 %, GPU 90 %,
@@ -71,6 +73,16 @@ export const settingsShape = {
 	ncclRas: z
 		.string({error: 'must be HOST:PORT or off'})
 		.refine(text => text === 'off' || /^[^\s:]+:\d{1,5}$/.test(text), 'must be HOST:PORT (127.0.0.1:28028) or off'),
+	notifyCommand: z.string({error: 'must be a shell command (string)'}).min(1, 'must not be empty'),
+	webhook: webhookSchema,
+	bell: z.boolean({error: 'must be true or false'}),
+	notifyEvents: notifyEventsSchema,
+	notifyCooldown: z
+		.number({error: 'must be a number of seconds'})
+		.min(0, 'must be 0 or more (seconds)')
+		.max(86_400, 'must be at most 86400 (seconds)'),
+	notifyTimeout: seconds(0.5, 600),
+	listen: listenSchema,
 } as const;
 
 /** What a config file may hold: any subset of the settings, and nothing else. */
@@ -121,6 +133,20 @@ export interface Settings {
 	readonly progressFile: string | null;
 	/** Where NCCL's RAS service answers (HOST:PORT), or 'off'. */
 	readonly ncclRas: string;
+	/** A shell command run once per notice, the notice as one JSON line on stdin; null: none. */
+	readonly notifyCommand: string | null;
+	/** An http(s) URL each notice is POSTed to as JSON (with `text` for Slack-compatible receivers); null: none. */
+	readonly webhook: string | null;
+	/** The TUI rings the terminal's bell on a CRIT notice. */
+	readonly bell: boolean;
+	/** Which events notify (notify/event-names.ts). */
+	readonly notifyEvents: readonly NotifyEventName[];
+	/** Seconds an episode's condition must stay clear before its resolve is sent; a return inside it is the same episode. */
+	readonly notifyCooldown: number;
+	/** Seconds the command may run, and each webhook attempt may take, before it is killed or abandoned. */
+	readonly notifyTimeout: number;
+	/** HOST:PORT the Prometheus exporter serves /metrics on (127.0.0.1 when only a port is given); null: off. */
+	readonly listen: {readonly host: string; readonly port: number} | null;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -149,6 +175,13 @@ export const DEFAULT_SETTINGS: Settings = {
 	hangAfter: 300,
 	progressFile: null,
 	ncclRas: '127.0.0.1:28028',
+	notifyCommand: null,
+	webhook: null,
+	bell: false,
+	notifyEvents: DEFAULT_NOTIFY_EVENTS,
+	notifyCooldown: 300,
+	notifyTimeout: 10,
+	listen: null,
 };
 
 export const DEFAULT_LOG_FILE_NAME = 'traintop-memory.jsonl';

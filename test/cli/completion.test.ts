@@ -84,7 +84,7 @@ describe('bash', () => {
 		expect(bash('--analyze', 'x.jsonl', '--')).toEqual(flagsOf('analyze').sort());
 		expect(bash('runs/exp1', '--')).toEqual(flagsOf('monitor').sort());
 		expect(bash('ranks', '--w')).toEqual(['--wide']);
-		expect(bash('runs/exp1', '--no')).toEqual(['--no-log']);
+		expect(bash('runs/exp1', '--no-l')).toEqual(['--no-log']);
 		expect(bash('signal', 'save', '--y')).toEqual(['--yes']);
 	});
 
