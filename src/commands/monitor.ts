@@ -5,6 +5,8 @@ import {EXIT} from '../core/errors.js';
 import type {RankSelector} from '../ranks/tree.js';
 import {selectedJob} from '../scheduler/registry.js';
 import {openSession, type Session} from '../session/session.js';
+import {openNotifier} from '../notify/open-notifier.js';
+import {SINK_FACTORIES} from '../notify/sink-factories.js';
 import {fleetPlan, wantsAgents} from './fleet-connections.js';
 import {runDirFrom} from './run-dir.js';
 import {stopOnSignals} from './stop-signals.js';
@@ -53,6 +55,13 @@ export async function runMonitor(options: MonitorOptions): Promise<number> {
 	// However traintop exits, no nvidia-smi and no agent connection may outlive it.
 	process.on('exit', () => session.killNow());
 
+	// Notices (a command, a webhook, the TUI's bell) follow the session from its first snapshot, when asked for.
+	const notices = openNotifier(session, options.settings, {
+		tui,
+		stdout: process.stdout,
+		stderr: process.stderr,
+		factories: SINK_FACTORIES,
+	});
 	const stop = stopOnSignals(exitNow);
 	const terminal = {stdout: process.stdout, stdin: process.stdin, signal: stop};
 	try {
@@ -69,6 +78,8 @@ export async function runMonitor(options: MonitorOptions): Promise<number> {
 	} finally {
 		// Closing writes the last window to the logs, so a log's trouble is known only after it.
 		await session.close();
+		// After the session: its last snapshot's notices go out too, within --notify-timeout.
+		await notices.close();
 		if (tui) sayAfterTheScreen(session);
 	}
 	return EXIT.ok;

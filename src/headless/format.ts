@@ -16,12 +16,13 @@ import {gpuStateWords} from '../format/gpu-state.js';
 import {rankWords} from '../format/events.js';
 import {LEVEL_WORD} from '../format/levels.js';
 import {localTime} from '../format/time.js';
-import {formatBytes, formatPercent, formatThreshold} from '../format/units.js';
+import {formatBytes, formatPercent} from '../format/units.js';
 import {cgroupLimitWords} from '../core/ram-limit.js';
 import {utilizationText} from '../format/gpu-sensors.js';
 import {versioned} from '../format/json-version.js';
 import {traintopVersion} from '../agent/version.js';
 import {printable} from '../format/printable.js';
+import {alertWords} from '../format/alert-words.js';
 
 // Pure text for the headless mode. Lines are meant for a tmux pane, `tail -f` or a batch job's .out
 // file: one line each, greppable (`grep CRIT`), levels upper-case only when they need attention.
@@ -68,21 +69,7 @@ export function formatStatusLine(record: LogRecord, metrics: Readonly<Record<str
 
 /** A WARN/CRIT/OK line for one level change; says which way it moved and against which line. */
 export function formatAlertLine(alert: Alert, warnMargin: number): string {
-	const value = formatPercent(alert.value);
-	const threshold = formatThreshold(alert.threshold);
-	const warnAt = formatThreshold(alert.threshold - warnMargin);
-	const rising = alert.to === 'critical' || (alert.to === 'warn' && alert.from === 'ok');
-	let detail: string;
-	if (alert.to === 'critical') {
-		detail = `${alert.metric} at ${value}: at or above the ${threshold} threshold`;
-	} else if (alert.to === 'warn' && rising) {
-		detail = `${alert.metric} at ${value}: within ${warnMargin} points of the ${threshold} threshold`;
-	} else if (alert.to === 'warn') {
-		detail = `${alert.metric} down to ${value}: back under the ${threshold} threshold`;
-	} else {
-		detail = `${alert.metric} down to ${value}: back under the ${warnAt} warn line`;
-	}
-	return `${localTime(alert.time)} ${LEVEL_WORD[alert.to].toUpperCase().padEnd(4)} ${detail} (was ${alert.from})`;
+	return `${localTime(alert.time)} ${LEVEL_WORD[alert.to].toUpperCase().padEnd(4)} ${alertWords(alert, warnMargin)} (was ${alert.from})`;
 }
 
 /** `8 × NVIDIA H100 80GB HBM3` for a homogeneous node (the usual case), each device listed otherwise. */

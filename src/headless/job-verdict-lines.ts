@@ -43,16 +43,26 @@ export class JobVerdictLines<T extends {readonly job: string}> {
 			this.#keys.set(verdict.job, key);
 			const line = `${this.#words.event} ${printable(verdict.job)}: ${this.#words.text(verdict, snapshot.time)}`;
 			this.#print.note(`${localTime(snapshot.time)} ${prefix}${line}`);
-			this.#print.record({
-				event: this.#words.event,
-				time: new Date(snapshot.time).toISOString(),
-				job: verdict.job,
-				...(this.#host === null ? {} : {host: this.#host}),
-				...this.#words.json(verdict, snapshot.time),
-			});
+			this.#print.record(verdictRecord(this.#words, verdict, snapshot.time, this.#host));
 		}
 		// A job that ended is forgotten: a new one under the same id says its verdict again.
 		const live = new Set(all.map(verdict => verdict.job));
 		for (const job of this.#keys.keys()) if (!live.has(job)) this.#keys.delete(job);
 	}
+}
+
+/** The `{"event":NAME,…}` object of one job's verdict at `time`; `host` where there are many nodes (or a notice). */
+export function verdictRecord<T extends {readonly job: string}>(
+	words: VerdictWords<T>,
+	verdict: T,
+	time: number,
+	host: string | null,
+): Record<string, unknown> {
+	return {
+		event: words.event,
+		time: new Date(time).toISOString(),
+		job: verdict.job,
+		...(host === null ? {} : {host}),
+		...words.json(verdict, time),
+	};
 }

@@ -41,7 +41,7 @@ export function printLinks(session: AgentsSession, print: Print): () => void {
 	};
 }
 /** `{"event":"node", …}` with --json: a node's link changed. */
-function nodeRecord(node: NodeView, now: number) {
+export function nodeRecord(node: NodeView, now: number) {
 	return {
 		event: 'node',
 		time: new Date(now).toISOString(),
@@ -57,7 +57,7 @@ function nodeRecord(node: NodeView, now: number) {
 }
 
 /** `{"event":"declared", …}` with --json: a node differs from its cluster.yaml declaration, or agrees again. */
-function declaredRecord({time, state, finding}: FindingChange) {
+export function declaredRecord({time, state, finding}: FindingChange) {
 	return {
 		event: 'declared',
 		time: new Date(time).toISOString(),

@@ -19,6 +19,7 @@ import type {JobProgress} from '../core/progress-types.js';
 import {NcclRasLines} from './nccl-ras-lines.js';
 import {GpuUnseenLines} from './gpu-unseen-lines.js';
 import {HostConsumersLines} from './host-consumers-lines.js';
+import {levelRecord} from './level-record.js';
 
 // One node in the headless view: its status line (or JSON record) per log interval, the ranks it found, its job
 // events, its GPU reader's changes, its memory read failures and its alerts. With many nodes each line carries the
@@ -119,6 +120,8 @@ export class NodeLines {
 			print.note(`${localTime(snapshot.time)} ${this.#prefix}cannot read memory: ${snapshot.memoryError}`);
 		for (const alert of snapshot.newAlerts)
 			print.err(`${this.#prefix}${formatAlertLine(alert, this.#settings.warnMargin)}`);
+		for (const alert of snapshot.newAlerts)
+			print.record(levelRecord(alert, this.#settings.warnMargin, this.#many ? this.#node : null));
 	}
 
 	off(): void {
