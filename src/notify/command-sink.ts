@@ -5,7 +5,7 @@ import {helperEnv, releasePipes, sweepGroup, terminateGroup, waitForExit} from '
 import type {Notice, NoticeSink, SinkTrouble} from './notice.js';
 import {noticeBody} from './notice-body.js';
 import {QUEUE_LIMIT, serialQueue} from './serial-queue.js';
-import {troubleLedger} from './trouble-once.js';
+import {type TroubleLedger, troubleLedger} from './trouble-once.js';
 
 // `--notify-command`: the user's command, run by /bin/sh once per notice with the notice as one JSON line on stdin.
 // It must never hurt the monitor: it runs beside it (send never waits), one at a time so that a slow `mail` is not
@@ -66,7 +66,7 @@ export function commandSink(
 		},
 		async close() {
 			await queue.close();
-			const summary = summaryOf(ledger.counts());
+			const summary = summaryOf(ledger);
 			if (summary !== null) {
 				try {
 					options.trouble('command', `command \`${shown}\`: ${summary}`);
@@ -78,16 +78,17 @@ export function commandSink(
 	};
 }
 
-/** What happened beyond what was said once: a count per kind that happened more than once; null when nothing did. */
-function summaryOf(counts: Readonly<Partial<Record<CommandTrouble, number>>>): string | null {
+/** The count of each kind that happened again after it was said; null when nothing did. */
+function summaryOf(ledger: TroubleLedger<CommandTrouble>): string | null {
 	const words: Record<CommandTrouble, string> = {
 		failed: 'runs failed',
 		timeout: 'runs killed after the timeout',
 		start: 'runs could not start',
 		dropped: 'notices dropped',
 	};
+	const counts = ledger.counts();
 	const parts = (Object.keys(words) as CommandTrouble[])
-		.filter(kind => (counts[kind] ?? 0) > 1)
+		.filter(kind => ledger.unsaid(kind))
 		.map(kind => `${counts[kind]} ${words[kind]}`);
 	return parts.length === 0 ? null : `in all, ${parts.join(', ')}`;
 }

@@ -9,15 +9,19 @@ export interface TroubleLedger<K extends string> {
 	note(kind: K, message: () => string, count?: number): void;
 	/** How many of each kind happened so far. */
 	counts(): Readonly<Partial<Record<K, number>>>;
+	/** Whether some of `kind` happened after the one message said it: what a summary at close still has to tell. */
+	unsaid(kind: K): boolean;
 }
 
 export function troubleLedger<K extends string>(sink: string, trouble: SinkTrouble): TroubleLedger<K> {
 	const seen: Partial<Record<K, number>> = {};
+	const saidAt: Partial<Record<K, number>> = {};
 	return {
 		note(kind, message, count = 1) {
 			const before = seen[kind] ?? 0;
 			seen[kind] = before + count;
 			if (before > 0) return;
+			saidAt[kind] = count;
 			try {
 				trouble(sink, message());
 			} catch {
@@ -25,5 +29,6 @@ export function troubleLedger<K extends string>(sink: string, trouble: SinkTroub
 			}
 		},
 		counts: () => ({...seen}),
+		unsaid: kind => (seen[kind] ?? 0) > (saidAt[kind] ?? 0),
 	};
 }

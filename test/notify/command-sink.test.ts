@@ -170,6 +170,22 @@ describe('commandSink', () => {
 		expect(summary).toContain('in all, 4 runs failed');
 	});
 
+	it('at close lets the running command end within its timeout and drops what waits, said once', async () => {
+		const target = sink(`cat >> '${dir}/runs'; sleep 1000`, 1);
+		for (const episode of ['a', 'b', 'c']) target.send(sampleNotice({episode}));
+		await until(
+			() => read('runs'),
+			text => text !== '',
+			'the first run',
+			30_000,
+		);
+		await target.close();
+		expect(read('runs').split('\n')).toHaveLength(2);
+		expect(troubles).toHaveLength(2);
+		expect(troubles).toContainEqual(expect.stringContaining('2 notice(s) not run, traintop was ending'));
+		expect(troubles).toContainEqual(expect.stringContaining('still ran after 1 s and was killed'));
+	});
+
 	it('keeps at most 100 notices waiting, drops the oldest, says so once, and ends within the timeout at close', async () => {
 		const target = sink(`cat > /dev/null; sleep 1000`, 2);
 		for (let index = 0; index < 150; index++) target.send(sampleNotice({episode: `e${index}`}));
