@@ -18,9 +18,30 @@ export type PostResult =
 
 export interface PostOptions {
 	readonly userAgent: string;
+	/** `Basic …` for a URL's user:password, which fetch refuses to send in the URL itself. */
+	readonly authorization: string | null;
 	readonly timeoutMs: number;
 	/** Aborts the request (traintop is ending). */
 	readonly abort: AbortSignal;
+}
+
+/**
+ * Where to POST: the URL without its user:password, and those as Basic authorization (fetch refuses a URL with
+ * credentials, and `https://user:token@host/hook` is how some receivers are given).
+ */
+export function webhookTarget(url: string): {readonly url: string; readonly authorization: string | null} {
+	let parsed: URL;
+	try {
+		parsed = new URL(url);
+	} catch {
+		// fetch will say it cannot parse it, and that is said (scrubbed) as the failure.
+		return {url, authorization: null};
+	}
+	if (parsed.username === '' && parsed.password === '') return {url, authorization: null};
+	const credentials = `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`;
+	parsed.username = '';
+	parsed.password = '';
+	return {url: parsed.href, authorization: `Basic ${Buffer.from(credentials).toString('base64')}`};
 }
 
 export async function postOnce(url: string, body: string, options: PostOptions): Promise<PostResult> {
@@ -28,7 +49,11 @@ export async function postOnce(url: string, body: string, options: PostOptions):
 	try {
 		const response = await fetch(url, {
 			method: 'POST',
-			headers: {'content-type': 'application/json', 'user-agent': options.userAgent},
+			headers: {
+				'content-type': 'application/json',
+				'user-agent': options.userAgent,
+				...(options.authorization === null ? {} : {authorization: options.authorization}),
+			},
 			body,
 			signal,
 			// A redirect would resend the notice somewhere the user did not name.

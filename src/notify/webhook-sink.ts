@@ -2,10 +2,10 @@ import {traintopVersion} from '../agent/version.js';
 import {backoffMs, pause, RETRY_BASE_MS} from './backoff.js';
 import type {Notice, NoticeSink, SinkTrouble} from './notice.js';
 import {noticeBody} from './notice-body.js';
-import {redactUrl} from './redact-url.js';
+import {redactUrl, scrubUrl} from './redact-url.js';
 import {QUEUE_LIMIT, serialQueue} from './serial-queue.js';
 import {troubleLedger} from './trouble-once.js';
-import {postOnce} from './webhook-post.js';
+import {postOnce, webhookTarget} from './webhook-post.js';
 
 // `--webhook URL`: each notice POSTed as JSON, in order, one request at a time. It must never hurt the monitor: send
 // never waits, each try is cut off after the timeout, a failing receiver is tried again with backoff a few times and
@@ -30,6 +30,7 @@ export function webhookSink(
 	const shown = redactUrl(url);
 	const bases = options.backoffMs ?? RETRY_BASE_MS;
 	const userAgent = `traintop/${traintopVersion()}`;
+	const target = webhookTarget(url);
 	const ledger = troubleLedger<WebhookTrouble>('webhook', options.trouble);
 	// At close the backoff waits end at once (`stopping`), the request in flight is aborted after a grace (`closing`).
 	const stopping = new AbortController();
@@ -40,7 +41,12 @@ export function webhookSink(
 	async function deliver(notice: Notice): Promise<void> {
 		const body = JSON.stringify(noticeBody(notice));
 		for (let attempt = 1; ; attempt++) {
-			const result = await postOnce(url, body, {userAgent, timeoutMs: options.timeoutS * 1000, abort: closing.signal});
+			const result = await postOnce(target.url, body, {
+				userAgent,
+				authorization: target.authorization,
+				timeoutMs: options.timeoutS * 1000,
+				abort: closing.signal,
+			});
 			if (result.ok) return;
 			if (closing.signal.aborted) {
 				lostAtClose++;
@@ -50,7 +56,8 @@ export function webhookSink(
 			if (!result.retry || attempt > RETRIES) {
 				ledger.note(
 					'failed',
-					() => `webhook ${shown} failed: ${result.what} after ${tries}; later failures are counted, not said`,
+					() =>
+						`webhook ${shown} failed: ${scrubUrl(result.what, url)} after ${tries}; later failures are counted, not said`,
 				);
 				return;
 			}

@@ -76,6 +76,20 @@ describe('webhookSink', () => {
 		expect(troubles).toEqual([]);
 	});
 
+	it('sends a URL’s user:password as Basic authorization, and never says them', async () => {
+		const hook = await receiver([503]);
+		const url = hook.url.replace('http://', 'http://bot:pa55word@');
+		const target = sink(url);
+		target.send(sampleNotice());
+		const [request] = await hook.waitFor(1);
+		expect(request?.headers.authorization).toBe(`Basic ${Buffer.from('bot:pa55word').toString('base64')}`);
+		await hook.waitFor(4);
+		await target.close();
+		expect(troubles[0]).toContain('failed: HTTP 503 after 4 tries');
+		expectNoSecrets(troubles);
+		for (const line of troubles) expect(line).not.toMatch(/bot|pa55word/);
+	});
+
 	it('delivers on the third try after two 500s, waiting about 1 s and then 2 s', async () => {
 		const hook = await receiver([500, 500, 200]);
 		const target = sink(hook.url, {backoffMs: [1000, 2000, 4000]});
@@ -137,6 +151,16 @@ describe('webhookSink', () => {
 		expect(troubles[0]).toContain('failed: HTTP 404 (refused, not retried) after 1 try');
 		expect(troubles).toHaveLength(2);
 		expect(hook.requests).toHaveLength(2);
+	});
+
+	it('does not follow a redirect: the notice would go where the user did not send it', async () => {
+		const hook = await receiver([302]);
+		const target = sink(hook.url);
+		target.send(sampleNotice());
+		await hook.waitFor(1);
+		await target.close();
+		expect(troubles[0]).toContain('failed: HTTP 302 (a redirect, not followed) after 1 try');
+		expect(hook.requests).toHaveLength(1);
 	});
 
 	it('says a network error without the URL, and counts the notices it lost', async () => {
