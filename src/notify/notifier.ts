@@ -71,7 +71,8 @@ export class Notifier {
 
 	#take(signals: readonly NoticeSignal[]): void {
 		const now = this.#now();
-		for (const signal of signals) for (const notice of this.#episodes.feed(signal, now)) this.#send(notice);
+		for (const signal of worstToldFirst(signals))
+			for (const notice of this.#episodes.feed(signal, now)) this.#send(notice);
 		for (const notice of this.#episodes.tick(now)) this.#send(notice);
 	}
 
@@ -99,4 +100,18 @@ export class Notifier {
 		this.#said.add(source);
 		this.#trouble(source, message);
 	}
+}
+
+const SEVERITY: Readonly<Record<NoticeSignal['level'], number>> = {critical: 2, warn: 1, ok: 0};
+
+/**
+ * Things told once and seen in the same snapshot fold into one notice, the first: the worst of them goes first. A rank
+ * the OOM killer ended (CRIT) and the rank its launcher then stopped (WARN) leave one scan together; the notice is
+ * the death, not what followed it. The other signals keep their order (a raise before its own clear).
+ */
+function worstToldFirst(signals: readonly NoticeSignal[]): NoticeSignal[] {
+	const once = signals.filter(signal => signal.kind === 'once');
+	if (once.length < 2) return [...signals];
+	const rest = signals.filter(signal => signal.kind !== 'once');
+	return [...rest, ...once.sort((a, b) => SEVERITY[b.level] - SEVERITY[a.level])];
 }

@@ -13,8 +13,8 @@ export interface NoticeWiring {
 	/** The TUI's terminal (the bell rings there). */
 	readonly stdout: NodeJS.WritableStream;
 	readonly stderr: NodeJS.WritableStream;
-	/** The sinks' constructors (sink-factories.ts); null: none joined, no notice. */
-	readonly factories: SinkFactories | null;
+	/** The sinks' constructors (sink-factories.ts). */
+	readonly factories: SinkFactories;
 }
 
 export interface OpenNotices {
@@ -24,10 +24,11 @@ export interface OpenNotices {
 
 export function openNotifier(session: Session, settings: Settings, wiring: NoticeWiring): OpenNotices {
 	const {tui, stderr, factories} = wiring;
-	if (factories === null || !wantsNotices(settings, tui)) return {close: async () => undefined};
+	if (!wantsNotices(settings, tui)) return {close: async () => undefined};
 	const kept: string[] = [];
 	const trouble: SinkTrouble = (sink, message) => {
-		const line = `traintop: ${sink}: ${message}\n`;
+		// The sinks' own messages name them already ("command `…` …", "webhook https://host/… …").
+		const line = `traintop: ${message.startsWith(`${sink} `) ? '' : `${sink}: `}${message}\n`;
 		if (tui) kept.push(line);
 		else stderr.write(line);
 	};
