@@ -212,6 +212,21 @@ describe('the bound and the labels', () => {
 		expect(valueAt(parsed, 'traintop_exporter_truncated')).toBe(1);
 	});
 
+	test('beyond the series bound the nodes after are left out, each node whole; traintop_node_up stays', async () => {
+		const full = await fullSnapshot();
+		const links = new Map([
+			['a', true],
+			['b', true],
+		]);
+		const parsed = await scrape({a: full, b: full}, {many: true, links, maxSeries: 1});
+		const scoped = parsed.samples.filter(s => s.labels.host !== undefined);
+		const nodes = new Set(scoped.map(s => s.labels.node));
+		expect(nodes).toEqual(new Set(['a']));
+		expect(series(parsed, 'traintop_node_up')).toHaveLength(2);
+		expect(valueAt(parsed, 'traintop_exporter_truncated')).toBe(1);
+		expect(valueAt(parsed, 'traintop_ram_used_percent', {node: 'a'})).toBe(50);
+	});
+
 	test('label values are written as they are, escaped: quotes, backslashes, line breaks come back', async () => {
 		const full = await fullSnapshot();
 		const odd = 'job "a"\\b\nc';
