@@ -47,6 +47,13 @@ describe('one node', async () => {
 		expect(valueAt(parsed, 'traintop_swap_used_percent', host)).toBe(10);
 	});
 
+	test("the host's CPU when it was read; absent when it was not", async () => {
+		const cpu = {percent: 37.5, cores: 2, load: null};
+		expect(valueAt(await scrape({n: {...snapshot, cpu}}), 'traintop_cpu_used_percent')).toBe(37.5);
+		const first = await scrape({n: {...snapshot, cpu: {...cpu, percent: null}}});
+		expect(series(first, 'traintop_cpu_used_percent')).toEqual([]);
+	});
+
 	test("each judged metric's level and threshold, by the Monitor's metric names", () => {
 		const levels = series(parsed, 'traintop_metric_level').map(s => s.labels.metric);
 		expect(levels.sort()).toEqual(Object.keys(snapshot.metrics).sort());
