@@ -37,7 +37,7 @@ export const notifyEventsSchema = z
 	});
 
 /** `PORT`, `:PORT`, `HOST:PORT` or `[IPv6]:PORT`; the host is 127.0.0.1 unless one is given. */
-export function parseListen(text: string): {host: string; port: number} | null {
+function parseListen(text: string): {host: string; port: number} | null {
 	const match = /^(?:(\[[0-9A-Fa-f:.]+\]|[^\s:[\]]+)?:)?(\d{1,5})$/.exec(text.trim());
 	if (!match) return null;
 	const port = Number(match[2]);

@@ -4,9 +4,6 @@ import type {JobEventKind} from '../core/job-types.js';
 // each GPU), a job event's kind, or `not-ready` for a job's preemption readiness. One list, so that the option's
 // check, its help, the docs and the notifier agree.
 
-/** A metric at its critical threshold (`crit`), or at its warn line and above (`warn`). */
-export type LevelClass = 'crit' | 'warn';
-
 /** The job events a notice can follow; their pairs (hung → progressing, overdue → a save) resolve an episode. */
 export const NOTIFIABLE_KINDS = [
 	'rank-exited',
@@ -27,9 +24,10 @@ export const NOTIFIABLE_KINDS = [
 	'save-seen',
 ] as const satisfies readonly JobEventKind[];
 
-export type NotifiableKind = (typeof NOTIFIABLE_KINDS)[number];
-
-/** Every name the list may hold; `all` stands for every one of them. */
+/**
+ * Every name the list may hold: `crit` (a metric at its critical threshold), `warn` (at its warn line and above), a job
+ * event's kind, `not-ready`; `all` stands for every one of them.
+ */
 export const NOTIFY_EVENT_NAMES = ['crit', 'warn', ...NOTIFIABLE_KINDS, 'not-ready', 'all'] as const;
 
 export type NotifyEventName = (typeof NOTIFY_EVENT_NAMES)[number];
