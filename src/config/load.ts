@@ -5,6 +5,7 @@ import {checkNesting, readConfigText} from './config-text.js';
 import {parseDecimal, PLAIN_DECIMAL_WORDS} from './decimal.js';
 import {didYouMean} from './did-you-mean.js';
 import {flagName, OPTIONS} from './options.js';
+import {redactUrl} from '../notify/redact-url.js';
 import {
 	DEFAULT_SETTINGS,
 	settingsInputSchema,
@@ -41,7 +42,9 @@ function validate(input: unknown, origin: Origin, typed: Readonly<Record<string,
 		throw new UsageError(unknownKeyMessage(origin.path, issue.keys[0] ?? ''));
 	}
 	const key = String(issue.path[0] ?? '');
-	const got = typed[key] ?? show((input as Record<string, unknown>)[key]);
+	const value = (input as Record<string, unknown>)[key];
+	// A webhook's URL is a secret even when it is wrong (Slack's token is its path): only where it points is said.
+	const got = key === 'webhook' && typeof value === 'string' ? show(redactUrl(value)) : (typed[key] ?? show(value));
 	throw new UsageError(`${describe(key, origin)} ${issue.message} (got ${got})`);
 }
 
