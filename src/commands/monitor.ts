@@ -44,7 +44,12 @@ export async function runMonitor(options: MonitorOptions): Promise<number> {
 	const progressFile = options.settings.progressFile;
 	if (progressFile !== null && existsSync(progressFile) && statSync(progressFile).isDirectory())
 		throw new UsageError(`--progress-file ${progressFile}: a directory; name the log file the job appends to`);
+	// --listen binds before the session opens (an address in use is a usage error, nothing started); prom-client is
+	// loaded only then.
+	const listen = options.settings.listen;
+	const exporter = listen ? await (await import('../exporter/start.js')).startExporter(listen, process.stderr) : null;
 	const session = await sessionFor(options, runDir);
+	exporter?.watch(session);
 	if (progressFile !== null && !existsSync(progressFile))
 		process.stderr.write(`traintop: --progress-file ${progressFile} does not exist yet: followed once it appears\n`);
 	// Said where a person watching the log would look; the TUI's checkpoints pane says it on screen.
@@ -67,6 +72,7 @@ export async function runMonitor(options: MonitorOptions): Promise<number> {
 			await runHeadless(session, {json, stdout: process.stdout, stderr: process.stderr, signal: stop});
 		}
 	} finally {
+		await exporter?.close();
 		// Closing writes the last window to the logs, so a log's trouble is known only after it.
 		await session.close();
 		if (tui) sayAfterTheScreen(session);

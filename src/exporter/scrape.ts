@@ -1,0 +1,48 @@
+import type {Snapshot} from '../core/types.js';
+import {putCheckpoints} from './checkpoint-samples.js';
+import {putGpus} from './gpu-samples.js';
+import {putJobs, rankSeriesOf} from './job-samples.js';
+import {putNode} from './node-samples.js';
+import {putWith, type Sample} from './samples.js';
+
+// One scrape's samples, from the latest snapshot of each node: pure (the clock and the link states are given), so
+// the tests build it from real Snapshot objects and the server only adds the text and the socket.
+
+/** The most rank entries a response carries: beyond, every per-rank family is left out (the response stays bounded). */
+const MAX_RANK_SERIES = 4096;
+
+export interface ScrapeInput {
+	/** Each node's latest snapshot, by node name (the one-node session: its host). */
+	readonly snapshots: ReadonlyMap<string, Snapshot>;
+	/** Many nodes (an agents session): node-scoped series carry `node`, and each node's link is `traintop_node_up`. */
+	readonly many: boolean;
+	/** With many nodes: every node named, connected or not (a node that never answered has no snapshot). */
+	readonly links?: ReadonlyMap<string, boolean>;
+	readonly version: string;
+	/** Seconds the previous scrape took; null before the first. */
+	readonly previousScrapeS: number | null;
+	/** Epoch ms of this scrape. */
+	readonly now: number;
+	/** The bound on rank entries; MAX_RANK_SERIES unless a test says otherwise. */
+	readonly maxRankSeries?: number;
+}
+
+export function scrapeSamples(input: ScrapeInput): Sample[] {
+	const samples: Sample[] = [];
+	let ranks = 0;
+	for (const snapshot of input.snapshots.values()) ranks += rankSeriesOf(snapshot);
+	const truncated = ranks > (input.maxRankSeries ?? MAX_RANK_SERIES);
+	for (const [node, snapshot] of input.snapshots) {
+		const put = putWith(samples, input.many ? {node, host: snapshot.host} : {host: snapshot.host});
+		putNode(put, snapshot, input.now);
+		putGpus(put, snapshot);
+		putJobs(put, snapshot, !truncated);
+		putCheckpoints(put, snapshot, input.now);
+	}
+	const own = putWith(samples, {});
+	for (const [node, up] of input.links ?? []) own('traintop_node_up', {node}, up);
+	own('traintop_scrape_duration_seconds', {}, input.previousScrapeS);
+	own('traintop_exporter_truncated', {}, truncated);
+	own('traintop_build_info', {version: input.version}, 1);
+	return samples;
+}
