@@ -13,8 +13,8 @@
 // of the two starts first alternates each round (a second one starting beside a warm one finds the page cache and the
 // CPU in another state). CPU is read from /proc/PID/stat (utime + stime of the process and its threads, not its
 // children: not the fake nvidia-smi) after a 5 s warm-up, so module loading, prom-client's loading and nvidia-smi's
-// first sample are not counted. Each scrape's latency (request to the body's end, on this machine's loopback) and
-// body size are recorded.
+// first sample are not counted; peak RSS is VmHWM (start-up included), RSS is read at the end of each round. Each
+// scrape's latency (request to the body's end, on this machine's loopback) and body size are recorded.
 //
 // Needs a build (npm run build). Optional: prometheus-node-exporter (apt-get install prometheus-node-exporter).
 
@@ -143,11 +143,12 @@ async function round(index) {
 	const wall = (performance.now() - t0) / 1000;
 	const cpu = subjects.map((s, i) => ((cpuSeconds(s.pid) - before[i]) / wall) * 100);
 	const hwm = subjects.map(s => statusKb(s.pid, 'VmHWM') / 1024);
+	const rss = subjects.map(s => statusKb(s.pid, 'VmRSS') / 1024);
 	await Promise.all(subjects.map(stop));
 	return {
 		listenFirst,
 		wall,
-		rows: subjects.map((s, i) => ({label: s.label, cpu: cpu[i], hwm: hwm[i]})),
+		rows: subjects.map((s, i) => ({label: s.label, cpu: cpu[i], hwm: hwm[i], rss: rss[i]})),
 		scrapes: targets.map(t => ({label: t.subject.label, list: t.scrapes})),
 	};
 }
@@ -175,7 +176,7 @@ const mean = list => list.reduce((sum, x) => sum + x, 0) / list.length;
 const sd = list =>
 	list.length < 2 ? 0 : Math.sqrt(list.reduce((s, x) => s + (x - mean(list)) ** 2, 0) / (list.length - 1));
 const cpuOf = label => results.map(r => r.rows.find(row => row.label === label)?.cpu ?? Number.NaN);
-const hwmOf = label => results.map(r => r.rows.find(row => row.label === label)?.hwm ?? Number.NaN);
+const memoryOf = (label, key) => results.map(r => r.rows.find(row => row.label === label)?.[key] ?? Number.NaN);
 const LISTEN = 'headless --listen, scraped';
 const diffs = results.map((_, i) => cpuOf(LISTEN)[i] - cpuOf('headless')[i]);
 const labels = [LISTEN, 'headless', ...(withPeer ? [NODE_EXPORTER] : [])];
@@ -185,7 +186,8 @@ const rowText = (label, values, extra) =>
 	`${label.padEnd(30)}${values.map(v => v.toFixed(3).padStart(10)).join('')}${extra}`;
 const head = results.map((_, i) => `round ${i + 1}`.padStart(10)).join('');
 console.log(
-	`${'CPU % of one core'.padEnd(30)}${head}${'mean'.padStart(10)}${'sd'.padStart(8)}${'peak RSS MB'.padStart(13)}`,
+	`${'CPU % of one core'.padEnd(30)}${head}${'mean'.padStart(10)}${'sd'.padStart(8)}` +
+		`${'peak RSS MB'.padStart(13)}${'RSS MB at end'.padStart(15)}`,
 );
 for (const label of labels) {
 	const values = cpuOf(label);
@@ -193,9 +195,11 @@ for (const label of labels) {
 		rowText(
 			label,
 			values,
-			`${mean(values).toFixed(3).padStart(10)}${sd(values).toFixed(3).padStart(8)}${Math.max(...hwmOf(label))
-				.toFixed(1)
-				.padStart(13)}`,
+			`${mean(values).toFixed(3).padStart(10)}${sd(values).toFixed(3).padStart(8)}` +
+				`${Math.max(...memoryOf(label, 'hwm'))
+					.toFixed(1)
+					.padStart(13)}` +
+				`${mean(memoryOf(label, 'rss')).toFixed(1).padStart(15)}`,
 		),
 	);
 }

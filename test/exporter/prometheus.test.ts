@@ -102,7 +102,7 @@ afterEach(async () => {
 		);
 	await job?.stop();
 	if (dir) await rm(dir, {recursive: true, force: true});
-});
+}, 90_000);
 
 describe.skipIf(binary === null)('a real Prometheus scrapes traintop --listen beside a real DDP job', () => {
 	test("per-rank RSS, RAM % and the last save's age, with host, job, rank and run_dir labels, read through its API", async () => {
