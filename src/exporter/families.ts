@@ -33,6 +33,7 @@ export const FAMILIES = [
 	nodeFamily('traintop_ram_limit_bytes', 'The RAM basis: the job cgroup limit, else the host total', ['host']),
 	nodeFamily('traintop_host_ram_used_percent', 'Host RAM used (total minus available) over the host total', ['host']),
 	nodeFamily('traintop_swap_used_percent', 'Swap used; absent on a host without swap', ['host']),
+	nodeFamily('traintop_cpu_used_percent', 'Host CPU busy over all cores since the previous tick', ['host']),
 	nodeFamily('traintop_metric_level', 'Level of a judged metric: 0 ok, 1 warn, 2 critical', ['host', 'metric']),
 	nodeFamily('traintop_metric_threshold_percent', 'Critical threshold of a judged metric', ['host', 'metric']),
 	nodeFamily('traintop_gpu_memory_used_bytes', 'GPU memory used', GPU),

@@ -3,7 +3,7 @@ import {ramAgainstLimit} from '../core/ram-limit.js';
 import type {GpuState, Snapshot} from '../core/types.js';
 import {type Put, putStateSet} from './samples.js';
 
-// One node's own figures: its RAM as judged and as the host sees it, swap, each judged metric's level and threshold,
+// One node's own figures: its RAM as judged and as the host sees it, swap, CPU, each judged metric's level and threshold,
 // the GPU reader's state and how old the snapshot is at the scrape.
 
 const LEVEL_CODE: Readonly<Record<Level, number>> = {ok: 0, warn: 1, critical: 2};
@@ -20,6 +20,7 @@ export function putNode(put: Put, snapshot: Snapshot, now: number): void {
 		put('traintop_host_ram_used_percent', {}, memory.ram.percent);
 		put('traintop_swap_used_percent', {}, memory.swap?.percent);
 	}
+	put('traintop_cpu_used_percent', {}, snapshot.cpu?.percent);
 	for (const [metric, status] of Object.entries(snapshot.metrics)) {
 		put('traintop_metric_level', {metric}, LEVEL_CODE[status.level]);
 		put('traintop_metric_threshold_percent', {metric}, status.threshold);

@@ -10,6 +10,12 @@ import {putWith, type Sample} from './samples.js';
 
 /** The most rank entries a response carries: beyond, every per-rank family is left out (the response stays bounded). */
 const MAX_RANK_SERIES = 4096;
+/**
+ * Nodes are added while the response holds fewer series than this; the nodes after are left out. 64 nodes of 8 GPUs
+ * and 8 ranks are 13,570 series (1.1 MiB, some 40 ms of prom-client here): the bound is well beyond a real fleet and
+ * keeps a runaway one to a few MiB.
+ */
+const MAX_SERIES = 50_000;
 
 export interface ScrapeInput {
 	/** Each node's latest snapshot, by node name (the one-node session: its host). */
@@ -23,25 +29,32 @@ export interface ScrapeInput {
 	readonly previousScrapeS: number | null;
 	/** Epoch ms of this scrape. */
 	readonly now: number;
-	/** The bound on rank entries; MAX_RANK_SERIES unless a test says otherwise. */
+	/** The bounds: MAX_RANK_SERIES and MAX_SERIES unless a test says otherwise. */
 	readonly maxRankSeries?: number;
+	readonly maxSeries?: number;
 }
 
 export function scrapeSamples(input: ScrapeInput): Sample[] {
 	const samples: Sample[] = [];
 	let ranks = 0;
 	for (const snapshot of input.snapshots.values()) ranks += rankSeriesOf(snapshot);
-	const truncated = ranks > (input.maxRankSeries ?? MAX_RANK_SERIES);
+	const withRanks = ranks <= (input.maxRankSeries ?? MAX_RANK_SERIES);
+	let truncated = !withRanks;
 	for (const [node, snapshot] of input.snapshots) {
+		if (samples.length >= (input.maxSeries ?? MAX_SERIES)) {
+			truncated = true;
+			break;
+		}
 		const put = putWith(samples, input.many ? {node, host: snapshot.host} : {host: snapshot.host});
 		putNode(put, snapshot, input.now);
 		putGpus(put, snapshot);
-		putJobs(put, snapshot, !truncated);
+		putJobs(put, snapshot, withRanks);
 		putCheckpoints(put, snapshot, input.now);
 	}
 	const own = putWith(samples, {});
 	for (const [node, up] of input.links ?? []) own('traintop_node_up', {node}, up);
 	own('traintop_scrape_duration_seconds', {}, input.previousScrapeS);
+	// Set once the bounds are applied: it says whether anything above was left out.
 	own('traintop_exporter_truncated', {}, truncated);
 	own('traintop_build_info', {version: input.version}, 1);
 	return samples;

@@ -8,6 +8,8 @@ const HEADERS_TIMEOUT_MS = 5000;
 const REQUEST_TIMEOUT_MS = 5000;
 const KEEP_ALIVE_TIMEOUT_MS = 5000;
 const MAX_CONNECTIONS = 16;
+/** How often node:http looks for requests past their timeouts (its default, 30 s, let a stalled client stay 35 s). */
+const TIMEOUT_CHECK_MS = 1000;
 const INDEX = 'traintop metrics exporter (read-only)\nscrape /metrics in the Prometheus text format\n';
 
 export interface MetricsBody {
@@ -18,7 +20,11 @@ export interface MetricsBody {
 /** An HTTP server that serves `metrics()` at /metrics and refuses everything else; not yet listening. */
 export function metricsServer(metrics: () => Promise<MetricsBody>): Server {
 	const server = createServer(
-		{requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS},
+		{
+			requestTimeout: REQUEST_TIMEOUT_MS,
+			headersTimeout: HEADERS_TIMEOUT_MS,
+			connectionsCheckingInterval: TIMEOUT_CHECK_MS,
+		},
 		(request, response) => {
 			answer(request, response, metrics).catch(() => response.destroy());
 		},

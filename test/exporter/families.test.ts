@@ -47,6 +47,13 @@ describe('one node', async () => {
 		expect(valueAt(parsed, 'traintop_swap_used_percent', host)).toBe(10);
 	});
 
+	test("the host's CPU when it was read; absent when it was not", async () => {
+		const cpu = {percent: 37.5, cores: 2, load: null};
+		expect(valueAt(await scrape({n: {...snapshot, cpu}}), 'traintop_cpu_used_percent')).toBe(37.5);
+		const first = await scrape({n: {...snapshot, cpu: {...cpu, percent: null}}});
+		expect(series(first, 'traintop_cpu_used_percent')).toEqual([]);
+	});
+
 	test("each judged metric's level and threshold, by the Monitor's metric names", () => {
 		const levels = series(parsed, 'traintop_metric_level').map(s => s.labels.metric);
 		expect(levels.sort()).toEqual(Object.keys(snapshot.metrics).sort());
@@ -210,6 +217,21 @@ describe('the bound and the labels', () => {
 			expect(series(parsed, name)).toEqual([]);
 		expect(series(parsed, 'traintop_job_rss_bytes')).toHaveLength(1);
 		expect(valueAt(parsed, 'traintop_exporter_truncated')).toBe(1);
+	});
+
+	test('beyond the series bound the nodes after are left out, each node whole; traintop_node_up stays', async () => {
+		const full = await fullSnapshot();
+		const links = new Map([
+			['a', true],
+			['b', true],
+		]);
+		const parsed = await scrape({a: full, b: full}, {many: true, links, maxSeries: 1});
+		const scoped = parsed.samples.filter(s => s.labels.host !== undefined);
+		const nodes = new Set(scoped.map(s => s.labels.node));
+		expect(nodes).toEqual(new Set(['a']));
+		expect(series(parsed, 'traintop_node_up')).toHaveLength(2);
+		expect(valueAt(parsed, 'traintop_exporter_truncated')).toBe(1);
+		expect(valueAt(parsed, 'traintop_ram_used_percent', {node: 'a'})).toBe(50);
 	});
 
 	test('label values are written as they are, escaped: quotes, backslashes, line breaks come back', async () => {

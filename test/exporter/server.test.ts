@@ -1,4 +1,4 @@
-import {createServer, type Server} from 'node:net';
+import {connect, createServer, type Server, type Socket} from 'node:net';
 import {Writable} from 'node:stream';
 import {afterEach, describe, expect, test} from 'vitest';
 import {UsageError} from '../../src/core/errors.js';
@@ -74,6 +74,33 @@ describe('the metrics server', () => {
 		}
 		expect((await ask(`${root}nope`, 'DELETE')).status).toBe(405);
 	});
+
+	test('16 clients that never finish their headers fill it; the 17th is refused; the timeout frees them', async () => {
+		const {exporter} = await exporterOn('127.0.0.1');
+		const {port} = new URL(exporter.url);
+		const stalled: Socket[] = [];
+		const closed: Promise<number>[] = [];
+		const started = Date.now();
+		for (let i = 0; i < 16; i++) {
+			const socket = connect(Number(port), '127.0.0.1');
+			await new Promise(resolve => socket.once('connect', resolve));
+			socket.on('error', () => {});
+			// Read what comes (the server's 408), so that its close is seen.
+			socket.resume();
+			socket.write('GET /metrics HTTP/1.1\r\nHost: x\r\n');
+			closed.push(new Promise(resolve => socket.once('close', () => resolve(Date.now() - started))));
+			stalled.push(socket);
+		}
+		try {
+			await expect(ask(exporter.url)).rejects.toThrow(/ECONNRESET|socket hang up/);
+			// The headers timeout (5 s, checked each second) ends every stalled one; then a scrape is served again.
+			const after = await Promise.all(closed);
+			for (const ms of after) expect(ms).toBeLessThan(20_000);
+			expect((await ask(exporter.url)).status).toBe(200);
+		} finally {
+			for (const socket of stalled) socket.destroy();
+		}
+	}, 30_000);
 
 	test('an address in use is a usage error naming --listen and the address', async () => {
 		const taken: Server = createServer();
