@@ -3,6 +3,7 @@ import type {Session} from '../session/types.js';
 import {buildSinks, type SinkFactories, wantsNotices} from './build-sinks.js';
 import type {SinkTrouble} from './notice.js';
 import {Notifier} from './notifier.js';
+import {noticeSetupLine} from '../format/notice-setup.js';
 
 // The notifier as the monitor command opens it: after the session, before it starts, and only when a sink is asked
 // for (none: nothing follows the session, nothing costs). A sink's trouble is said on stderr at once headless; the
@@ -32,6 +33,8 @@ export function openNotifier(session: Session, settings: Settings, wiring: Notic
 		if (tui) kept.push(line);
 		else stderr.write(line);
 	};
+	// A batch job's log says where its notices go (headless asks for a command or a webhook; the bell needs no words).
+	if (!tui) stderr.write(`traintop: ${noticeSetupLine(settings)}\n`);
 	const sinks = buildSinks(settings, {tui, terminal: wiring.stdout, trouble}, factories);
 	const notifier = sinks.length === 0 ? null : new Notifier(session, {settings, sinks, trouble});
 	return {

@@ -142,7 +142,10 @@ describe('openNotifier', () => {
 		});
 		expect(made.map(sink => sink.name)).toEqual(['command', 'webhook']);
 		expect(options.map(o => o.timeoutS)).toEqual([3, 3]);
-		expect(text(stderr)).toBe('traintop: command: exited 127: notify-send: not found\n');
+		expect(text(stderr)).toBe(
+			'traintop: notices (crit, rank-exited, job-stalled, job-hung, not-ready, overdue, job-ended; resolved after 0.6 s clear) to command `cat`, webhook http://127.0.0.1:9/…\n' +
+				'traintop: command: exited 127: notify-send: not found\n',
+		);
 		await notices.close();
 		expect(made.every(sink => sink.closed)).toBe(true);
 	});
