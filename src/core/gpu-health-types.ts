@@ -8,12 +8,15 @@
  * 535): the board capped at its power limit, the hardware slowing down (thermal, power brake, an external signal), the
  * driver's thermal slowdown. `gpu_idle` and the application-clocks setting are not problems and are not listed.
  */
-export type ThrottleReason =
-	| 'sw_power_cap'
-	| 'hw_slowdown'
-	| 'hw_thermal_slowdown'
-	| 'sw_thermal_slowdown'
-	| 'hw_power_brake_slowdown';
+export const THROTTLE_REASONS = [
+	'sw_power_cap',
+	'hw_slowdown',
+	'hw_thermal_slowdown',
+	'sw_thermal_slowdown',
+	'hw_power_brake_slowdown',
+] as const;
+
+export type ThrottleReason = (typeof THROTTLE_REASONS)[number];
 
 export interface GpuHealth {
 	/** The reasons active at the sample; null when the driver reports none of the fields. */

@@ -1,18 +1,10 @@
-import type {ThrottleReason} from '../core/gpu-health-types.js';
+import {THROTTLE_REASONS} from '../core/gpu-health-types.js';
 import type {GpuReading, Snapshot} from '../core/types.js';
 import type {Put} from './samples.js';
 
 // Each GPU's figures as nvidia-smi gave them at the node's latest sample, with its health (core/gpu-health-types.ts).
 // A field the driver marked N/A or was not asked is null there and absent here. GPUs are only exported while the
 // reader has a current sample: a failed reader's last figures are not today's.
-
-const THROTTLE_REASONS: readonly ThrottleReason[] = [
-	'sw_power_cap',
-	'hw_slowdown',
-	'hw_thermal_slowdown',
-	'sw_thermal_slowdown',
-	'hw_power_brake_slowdown',
-];
 
 const flag = (value: 'enabled' | 'disabled' | null): boolean | null => (value === null ? null : value === 'enabled');
 

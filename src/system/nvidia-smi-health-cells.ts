@@ -1,4 +1,4 @@
-import {type GpuHealth, type ThrottleReason, UNKNOWN_HEALTH} from '../core/gpu-health-types.js';
+import {type GpuHealth, THROTTLE_REASONS, type ThrottleReason, UNKNOWN_HEALTH} from '../core/gpu-health-types.js';
 
 // The health fields of nvidia-smi's `--query-gpu` (core/gpu-health-types.ts says what each means) and how their cells
 // read. Pure; imports nothing of the loop's parser, which reads a row's health through `healthOf`.
@@ -6,15 +6,6 @@ import {type GpuHealth, type ThrottleReason, UNKNOWN_HEALTH} from '../core/gpu-h
 // The values are written as the drivers write them (recorded on an H200, driver 580.159, and in the H100/RTX 2080
 // captures of driver 590/591): `Active`/`Not Active`, `Enabled`/`Disabled`, `Yes`/`No`, counts, `[N/A]`. Anything
 // else reads null (unknown): a health cell is never a reason to lose the row's memory figures.
-
-/** Each throttle reason's field: `clocks_event_reasons.*` from driver 535 on, `clocks_throttle_reasons.*` before. */
-const THROTTLE_REASONS: readonly ThrottleReason[] = [
-	'sw_power_cap',
-	'hw_slowdown',
-	'hw_thermal_slowdown',
-	'sw_thermal_slowdown',
-	'hw_power_brake_slowdown',
-];
 
 /** The non-throttle health fields, each with the GpuHealth key it fills. */
 const OTHER_FIELDS = {
@@ -36,8 +27,9 @@ type ThrottleField = `clocks_event_reasons.${ThrottleReason}` | `clocks_throttle
 export type HealthField = ThrottleField | OtherField;
 
 /**
- * One health item and the names a driver may know it by, newest first: what `--help-query-gpu` is searched for. In
- * the order the loop asks for them, after the sensors.
+ * One health item and the names a driver may know it by, newest first: what `--help-query-gpu` is searched for (a
+ * throttle reason is `clocks_event_reasons.*` from driver 535 on, `clocks_throttle_reasons.*` before). In the order
+ * the loop asks for them, after the sensors.
  */
 export const HEALTH_ITEMS: readonly (readonly HealthField[])[] = [
 	...THROTTLE_REASONS.map(

@@ -34,6 +34,24 @@ const bodies = (receiver: WebhookReceiver): Body[] => receiver.requests.map(requ
 const ramNotices = (receiver: WebhookReceiver, state: string): Body[] =>
 	bodies(receiver).filter(body => body.event === 'level' && body.metric === 'ram' && body.notice.state === state);
 
+/** Headless JSON at 2 samples a second, RAM critical at 50 % of the limit, notices to the receiver. */
+function watching(pid: number, receiver: WebhookReceiver): string[] {
+	const fast = ['--interval', '0.5', '--log-interval', '0.5'];
+	return [
+		'--headless',
+		'--json',
+		'--no-log',
+		...NO_GPU,
+		...fast,
+		'--pid',
+		String(pid),
+		'--ram-threshold',
+		'50',
+		'--webhook',
+		receiver.url,
+	];
+}
+
 /** Starts traintop and moves it into the cgroup's child `monitor` at once (its pages from then on are charged there). */
 function startCliIn(cgroup: ScratchCgroup, args: readonly string[]): CliRun {
 	const run = startCli(args);
@@ -159,24 +177,7 @@ describe.skipIf(unavailable !== null)('notifications from the built binary, RAM 
 			await job.stop();
 		});
 		await job.ranksReady();
-		const run = startCliIn(cgroup, [
-			'--headless',
-			'--json',
-			'--no-log',
-			...NO_GPU,
-			'--interval',
-			'0.5',
-			'--log-interval',
-			'0.5',
-			'--pid',
-			String(job.launcherPid),
-			'--ram-threshold',
-			'50',
-			'--webhook',
-			receiver.url,
-			'--notify-cooldown',
-			'3',
-		]);
+		const run = startCliIn(cgroup, [...watching(job.launcherPid, receiver), '--notify-cooldown', '3']);
 		cleanups.push(() => stopCli(run));
 
 		// The leak crosses 50 % of the limit: the message, once.
@@ -215,26 +216,7 @@ describe.skipIf(unavailable !== null)('notifications from the built binary, RAM 
 		await setUp();
 		const holder = await startHolder(cgroup.dir('step'));
 		cleanups.push(() => holder.stop());
-		const run = startCliIn(cgroup, [
-			'--headless',
-			'--json',
-			'--no-log',
-			...NO_GPU,
-			'--interval',
-			'0.5',
-			'--log-interval',
-			'0.5',
-			'--pid',
-			String(holder.pid),
-			'--ram-threshold',
-			'50',
-			'--hysteresis',
-			'5',
-			'--webhook',
-			receiver.url,
-			'--notify-cooldown',
-			'4',
-		]);
+		const run = startCliIn(cgroup, [...watching(holder.pid, receiver), '--hysteresis', '5', '--notify-cooldown', '4']);
 		cleanups.push(() => stopCli(run));
 		await recordsPass(run, 2);
 
