@@ -279,7 +279,7 @@ describe('a notify command that never ends', () => {
 			'--notify-command',
 			script,
 			'--notify-timeout',
-			'3',
+			'6',
 		]);
 		try {
 			// The sleep the script started: its own length tells it from any other (traintop's own argv names the script).
@@ -300,7 +300,9 @@ describe('a notify command that never ends', () => {
 			expect(gaps.length).toBeGreaterThanOrEqual(10);
 			const sorted = [...gaps].sort((a, b) => a - b);
 			expect(sorted[Math.floor(sorted.length / 2)]).toBeCloseTo(1, 0);
-			expect(Math.max(...gaps)).toBeLessThan(2.5);
+			// A sample that waited on the command would leave a gap of its 6 s; a loaded machine's late timer, a second or
+			// two at most.
+			expect(Math.max(...gaps)).toBeLessThan(4);
 		} finally {
 			run.child.kill('SIGINT');
 			await run.exited;
