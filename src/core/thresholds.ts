@@ -1,3 +1,4 @@
+import {atLeast} from './level.js';
 import type {Alert, Level, MetricId} from './types.js';
 
 /** How one metric is judged: critical at or above `critical`, warn at or above `critical − warnMargin`. */
@@ -10,7 +11,6 @@ export interface ThresholdRule {
 	readonly hysteresis: number;
 }
 
-const RANK: Record<Level, number> = {ok: 0, warn: 1, critical: 2};
 const BELOW: Record<Level, Level> = {ok: 'ok', warn: 'ok', critical: 'warn'};
 
 function warnBoundary(rule: ThresholdRule): number {
@@ -35,7 +35,7 @@ function boundaryOf(level: Level, rule: ThresholdRule): number {
  */
 export function nextLevel(previous: Level, value: number, rule: ThresholdRule): Level {
 	const raw = rawLevel(value, rule);
-	if (RANK[raw] >= RANK[previous]) return raw;
+	if (atLeast(raw, previous)) return raw;
 	let level = previous;
 	while (level !== 'ok' && value < boundaryOf(level, rule) - rule.hysteresis) {
 		level = BELOW[level];

@@ -1,4 +1,4 @@
-import type {Level} from '../core/level.js';
+import {LEVEL_RANK} from '../core/level.js';
 import {ramAgainstLimit} from '../core/ram-limit.js';
 import type {GpuState, Snapshot} from '../core/types.js';
 import {type Put, putStateSet} from './samples.js';
@@ -6,7 +6,6 @@ import {type Put, putStateSet} from './samples.js';
 // One node's own figures: its RAM as judged and as the host sees it, swap, CPU, each judged metric's level and threshold,
 // the GPU reader's state and how old the snapshot is at the scrape.
 
-const LEVEL_CODE: Readonly<Record<Level, number>> = {ok: 0, warn: 1, critical: 2};
 const GPU_READER_STATES: readonly GpuState['status'][] = ['starting', 'ok', 'absent', 'error'];
 
 export function putNode(put: Put, snapshot: Snapshot, now: number): void {
@@ -22,7 +21,8 @@ export function putNode(put: Put, snapshot: Snapshot, now: number): void {
 	}
 	put('traintop_cpu_used_percent', {}, snapshot.cpu?.percent);
 	for (const [metric, status] of Object.entries(snapshot.metrics)) {
-		put('traintop_metric_level', {metric}, LEVEL_CODE[status.level]);
+		// 0 ok, 1 warn, 2 critical: the levels' own order, as the family's help says.
+		put('traintop_metric_level', {metric}, LEVEL_RANK[status.level]);
 		put('traintop_metric_threshold_percent', {metric}, status.threshold);
 	}
 	put('traintop_gpu_reader_up', {}, snapshot.gpu.status === 'ok');

@@ -1,5 +1,6 @@
 import type {Level} from '../core/types.js';
 
+import {LEVEL_RANK} from '../core/level.js';
 // How a level reads. The word carries the level on its own, so a NO_COLOR terminal, a log file or
 // a colour-blind reader loses nothing: `ok` in lower case because it needs no attention, WARN and
 // CRIT in upper case so that `grep CRIT` finds them. Every view takes its words from here.
@@ -18,14 +19,12 @@ function padWords(words: Readonly<Record<Level, string>>): Record<Level, string>
 /** Colour names (Ink's, plain strings) for views that colour; never the only carrier of the level. */
 export const LEVEL_COLOR: Readonly<Record<Level, string>> = {ok: 'green', warn: 'yellow', critical: 'red'};
 
-const RANK: Readonly<Record<Level, number>> = {ok: 0, warn: 1, critical: 2};
-
 /** The more severe of two levels. */
 export function worse(a: Level, b: Level): Level {
-	return RANK[a] >= RANK[b] ? a : b;
+	return LEVEL_RANK[a] >= LEVEL_RANK[b] ? a : b;
 }
 
 /** Did the level go up (towards critical)? */
 export function isRising(from: Level, to: Level): boolean {
-	return RANK[to] > RANK[from];
+	return LEVEL_RANK[to] > LEVEL_RANK[from];
 }

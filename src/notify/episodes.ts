@@ -1,4 +1,4 @@
-import type {Level} from '../core/level.js';
+import {type Level, LEVEL_RANK} from '../core/level.js';
 import {escalatedLine, noticeLine, resolvedLine} from '../format/notice-text.js';
 import type {Notice} from './notice.js';
 import type {NoticeSignal} from './signal.js';
@@ -8,8 +8,6 @@ import type {NoticeSignal} from './signal.js';
 // episode); once the condition stayed clear for the whole cool-down, one `resolved` is told. Something told once (a
 // rank's exit) is told once per cool-down: eight ranks that die together are one notice. Pure: the caller feeds
 // signals and its clock (`now`, epoch ms) and sends what comes back.
-
-const RANK: Readonly<Record<Level, number>> = {ok: 0, warn: 1, critical: 2};
 
 /** Episodes kept at most (open, cooling, or folding a once-kind): past it the oldest is forgotten. */
 export const MAX_EPISODES = 4096;
@@ -89,7 +87,7 @@ export class Episodes {
 			episode.coolingSince = null;
 			episode.clear = null;
 		}
-		if (RANK[signal.level] <= RANK[episode.level]) return [];
+		if (LEVEL_RANK[signal.level] <= LEVEL_RANK[episode.level]) return [];
 		// Higher than told (WARN, now CRIT): said once, in the same episode.
 		const was = episode.level;
 		episode.level = signal.level;

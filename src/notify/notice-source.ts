@@ -1,4 +1,4 @@
-import type {Level} from '../core/level.js';
+import {atLeast, type Level} from '../core/level.js';
 import type {Readiness} from '../core/readiness-types.js';
 import type {Alert, JobEvent, Snapshot} from '../core/types.js';
 import {jobGoneWords, levelChangeWords, levelClearWords, levelWords, readinessWords} from '../format/notice-text.js';
@@ -26,9 +26,6 @@ export interface SourceContext {
 	/** Many nodes: true the first time any node reports this job-level event (session/job-level.ts JobLevelEvents). */
 	readonly firstOfJob: (event: JobEvent) => boolean;
 }
-
-const RANK: Readonly<Record<Level, number>> = {ok: 0, warn: 1, critical: 2};
-const atLeast = (level: Level, line: Level): boolean => RANK[level] >= RANK[line];
 
 export function snapshotSignals(previous: Snapshot | null, snapshot: Snapshot, context: SourceContext): NoticeSignal[] {
 	return [

@@ -1,3 +1,4 @@
+import {LEVEL_RANK} from '../core/level.js';
 import type {Settings} from '../config/schema.js';
 import type {Snapshot} from '../core/types.js';
 import {JobLevelEvents} from '../session/job-level.js';
@@ -102,8 +103,6 @@ export class Notifier {
 	}
 }
 
-const SEVERITY: Readonly<Record<NoticeSignal['level'], number>> = {critical: 2, warn: 1, ok: 0};
-
 /**
  * Things told once and seen in the same snapshot fold into one notice, the first: the worst of them goes first. A rank
  * the OOM killer ended (CRIT) and the rank its launcher then stopped (WARN) leave one scan together; the notice is
@@ -113,5 +112,5 @@ function worstToldFirst(signals: readonly NoticeSignal[]): NoticeSignal[] {
 	const once = signals.filter(signal => signal.kind === 'once');
 	if (once.length < 2) return [...signals];
 	const rest = signals.filter(signal => signal.kind !== 'once');
-	return [...rest, ...once.sort((a, b) => SEVERITY[b.level] - SEVERITY[a.level])];
+	return [...rest, ...once.sort((a, b) => LEVEL_RANK[b.level] - LEVEL_RANK[a.level])];
 }

@@ -1,4 +1,5 @@
 import {type DeclaredFinding, findingsNote} from '../../cluster/declared-vs-seen.js';
+import {LEVEL_RANK} from '../../core/level.js';
 import {gpuMetricId} from '../../core/metric-id.js';
 import {ramAgainstLimit} from '../../core/ram-limit.js';
 import type {Level, RankSet, Snapshot} from '../../core/types.js';
@@ -165,7 +166,6 @@ export function nodeRow(view: NodeView, now: number, findings: readonly Declared
 	};
 }
 
-const LEVEL_RANK: Readonly<Record<Level, number>> = {ok: 0, warn: 1, critical: 2};
 const STATE_RANK: Readonly<Record<LinkState, number>> = {connected: 0, connecting: 1, stale: 2, lost: 3};
 
 /** As listed (--hosts, cluster.yaml, then as heard), or the worst first: level, then the link; ties as listed. */
