@@ -65,6 +65,7 @@ export class GpuHealthJudge {
 			pid: null,
 			level,
 			text,
+			gpu: reading.index,
 		});
 		for (const code of new Set([...track.episodes.keys(), ...now.keys()])) {
 			const problem = now.get(code);

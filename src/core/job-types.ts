@@ -230,6 +230,8 @@ export interface JobEvent {
 	readonly checkpoint?: string;
 	/** memory-growing and memory-steady: the process's role, its rate, and when the job reaches its RAM line. */
 	readonly growth?: MemoryGrowth;
+	/** gpu-health: the device's index, as nvidia-smi numbers it (its episode is that GPU's). */
+	readonly gpu?: number;
 }
 
 export interface MemoryGrowth {

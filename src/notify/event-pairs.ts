@@ -46,9 +46,8 @@ export function eventSubject(kind: string, event: JobEvent): string {
 		case 'memory-growing':
 			return `${job} pid ${event.pid}`;
 		case 'gpu-health':
-			// A gpu-health event has no field for its GPU: its words begin with it, raise and end alike
-			// (format/gpu-health.ts gpuHealthAlertText, gpuHealthClearedText: `GPU3 throttled: …`).
-			return /^GPU\d+/.exec(event.text)?.[0] ?? job;
+			// An older agent's event names no GPU: its node's GPUs share one episode.
+			return event.gpu === undefined ? job : `GPU${event.gpu}`;
 		default:
 			return job;
 	}

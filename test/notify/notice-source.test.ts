@@ -111,8 +111,8 @@ describe('job events', () => {
 			'clear gpu1 rank-stalled torchrun:4200 rank 1',
 			'clear gpu1 rank-stopped torchrun:4200 rank 1',
 		]);
-		const hot = event('gpu-health', 'warn', {job: null, text: 'GPU3 throttled: thermal slowdown'});
-		const cool = event('gpu-health', 'ok', {job: null, text: 'GPU3 no longer throttled: thermal slowdown'});
+		const hot = event('gpu-health', 'warn', {job: null, gpu: 3, text: 'GPU3 throttled: thermal slowdown'});
+		const cool = event('gpu-health', 'ok', {job: null, gpu: 3, text: 'GPU3 no longer throttled: thermal slowdown'});
 		expect(snapshotSignals(null, await withEvents(hot), all)).toMatchObject([
 			{kind: 'raise', key: 'gpu1 gpu-health GPU3'},
 		]);
