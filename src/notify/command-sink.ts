@@ -1,7 +1,6 @@
-import {type ChildProcess, spawn} from 'node:child_process';
+import type {ChildProcess} from 'node:child_process';
 import {printable} from '../format/printable.js';
-import {watchGroup} from '../system/orphan-reaper.js';
-import {helperEnv, releasePipes, sweepGroup, terminateGroup, waitForExit} from '../system/process-group.js';
+import {releasePipes, spawnInOwnGroup, sweepGroup, terminateGroup, waitForExit} from '../system/process-group.js';
 import type {Notice, NoticeSink, SinkTrouble} from './notice.js';
 import {noticeBody} from './notice-body.js';
 import {QUEUE_LIMIT, serialQueue} from './serial-queue.js';
@@ -108,20 +107,12 @@ type Outcome =
 async function runOnce(command: string, input: string, timeoutMs: number): Promise<Outcome> {
 	let child: ChildProcess;
 	try {
-		// Not spawnInOwnGroup: that one gives the child no stdin. The same group and reaper, with stdin a pipe.
-		child = spawn('/bin/sh', ['-c', command], {
-			detached: true,
-			stdio: ['pipe', 'ignore', 'pipe'],
-			env: helperEnv(process.env),
-		});
+		// Its own group, watched by the orphan reaper from its first moment: a traintop killed while it hangs must not
+		// leave it behind.
+		child = spawnInOwnGroup('/bin/sh', ['-c', command], process.env, {stdin: 'pipe', stdout: 'ignore'});
 	} catch (error) {
 		return {kind: 'start', detail: error instanceof Error ? error.message : String(error)};
 	}
-	// Watched from its first moment, as spawnInOwnGroup does: a traintop killed while it hangs must not leave it behind.
-	watchGroup(child.pid);
-	// A command that does not read its stdin exits before the write: EPIPE is its right, not traintop's crash.
-	child.stdin?.on('error', () => {});
-	child.stderr?.on('error', () => {});
 	let stderr = '';
 	child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
 		if (stderr.length < STDERR_KEPT) stderr = (stderr + chunk).slice(0, STDERR_KEPT);

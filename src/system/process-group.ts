@@ -28,16 +28,31 @@ export function helperEnv(env: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv
 	return copy;
 }
 
-/** Starts `command` (argv array, no shell) as the leader of a new process group, stdout and stderr piped. */
-export function spawnInOwnGroup(command: string, args: readonly string[], env?: NodeJS.ProcessEnv): ChildProcess {
+/** What a child's stdin and stdout are; stderr is always a pipe. */
+export interface GroupStdio {
+	/** 'pipe': the caller writes to it (a notify command reads its notice there); default 'ignore'. */
+	readonly stdin?: 'pipe' | 'ignore';
+	/** Default 'pipe'. */
+	readonly stdout?: 'pipe' | 'ignore';
+}
+
+/** Starts `command` (argv array, no shell) as the leader of a new process group, stdout and stderr piped by default. */
+export function spawnInOwnGroup(
+	command: string,
+	args: readonly string[],
+	env?: NodeJS.ProcessEnv,
+	stdio: GroupStdio = {},
+): ChildProcess {
 	// On Windows `detached` means a new console window, and there are no process groups to signal.
 	const child = spawn(command, args, {
 		detached: !IS_WINDOWS,
-		stdio: ['ignore', 'pipe', 'pipe'],
+		stdio: [stdio.stdin ?? 'ignore', stdio.stdout ?? 'pipe', 'pipe'],
 		env: helperEnv(env),
 		windowsHide: true,
 	});
-	// A pipe error must not become an uncaught exception in traintop; the child's 'exit' tells what happened.
+	// A pipe error must not become an uncaught exception in traintop; the child's 'exit' tells what happened (a child
+	// that does not read its stdin exits before the write: EPIPE is its right, not traintop's crash).
+	child.stdin?.on('error', () => {});
 	child.stdout?.on('error', () => {});
 	child.stderr?.on('error', () => {});
 	// Ended with traintop even if traintop is SIGKILLed while the child hangs (orphan-reaper.ts).
