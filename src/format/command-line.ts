@@ -14,3 +14,12 @@ export function compactCommand(cmd: string): string {
 			.trim(),
 	);
 }
+
+/** The longest a user's own command (`--notify-command`) is shown in a message. */
+const USER_COMMAND_SHOWN = 80;
+
+/** A command the user gave, as messages show it: control characters escaped, cut to 80 characters with `…`. */
+export function userCommand(command: string): string {
+	const text = printable(command);
+	return text.length <= USER_COMMAND_SHOWN ? text : `${text.slice(0, USER_COMMAND_SHOWN - 1)}…`;
+}

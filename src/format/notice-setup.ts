@@ -1,6 +1,6 @@
 import type {Settings} from '../config/schema.js';
 import {redactUrl} from '../notify/redact-url.js';
-import {printable} from './printable.js';
+import {userCommand} from './command-line.js';
 
 /**
  * What the headless view says at its start when notices are on, so a batch log shows where they go:
@@ -9,7 +9,7 @@ import {printable} from './printable.js';
  */
 export function noticeSetupLine(settings: Settings): string {
 	const to: string[] = [];
-	if (settings.notifyCommand !== null) to.push(`command \`${printable(settings.notifyCommand).slice(0, 80)}\``);
+	if (settings.notifyCommand !== null) to.push(`command \`${userCommand(settings.notifyCommand)}\``);
 	if (settings.webhook !== null) to.push(`webhook ${redactUrl(settings.webhook)}`);
 	return `notices (${settings.notifyEvents.join(', ')}; resolved after ${settings.notifyCooldown} s clear) to ${to.join(', ')}`;
 }

@@ -1,4 +1,5 @@
 import type {ChildProcess} from 'node:child_process';
+import {userCommand} from '../format/command-line.js';
 import {printable} from '../format/printable.js';
 import {releasePipes, spawnInOwnGroup, sweepGroup, terminateGroup, waitForExit} from '../system/process-group.js';
 import type {Notice, NoticeSink, SinkTrouble} from './notice.js';
@@ -16,8 +17,6 @@ const STDERR_KEPT = 2048;
 const KILL_GRACE_MS = 1000;
 /** After the shell exits, how long its pipes may stay open before a leftover in its group is killed. */
 const SWEEP_GRACE_MS = 100;
-/** How much of the command a message quotes. */
-const COMMAND_SHOWN = 80;
 
 type CommandTrouble = 'failed' | 'timeout' | 'start' | 'dropped';
 
@@ -25,7 +24,7 @@ export function commandSink(
 	command: string,
 	options: {readonly timeoutS: number; readonly trouble: SinkTrouble},
 ): NoticeSink {
-	const shown = shortened(command);
+	const shown = userCommand(command);
 	const ledger = troubleLedger<CommandTrouble>('command', options.trouble);
 	const later = 'later ones are counted, not said';
 
@@ -90,11 +89,6 @@ function summaryOf(ledger: TroubleLedger<CommandTrouble>): string | null {
 		.filter(kind => ledger.unsaid(kind))
 		.map(kind => `${counts[kind]} ${words[kind]}`);
 	return parts.length === 0 ? null : `in all, ${parts.join(', ')}`;
-}
-
-function shortened(command: string): string {
-	const text = printable(command);
-	return text.length <= COMMAND_SHOWN ? text : `${text.slice(0, COMMAND_SHOWN - 1)}…`;
 }
 
 type Outcome =
