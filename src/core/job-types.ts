@@ -232,6 +232,8 @@ export interface JobEvent {
 	readonly growth?: MemoryGrowth;
 	/** gpu-health: the device's index, as nvidia-smi numbers it (its episode is that GPU's). */
 	readonly gpu?: number;
+	/** node-link: the node whose agent link changed. */
+	readonly node?: string;
 }
 
 export interface MemoryGrowth {

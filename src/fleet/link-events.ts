@@ -39,7 +39,7 @@ export class LinkEvents {
 			if (state === was || (state === 'connected' && was === undefined)) continue;
 			const level = state === 'lost' ? 'critical' : state === 'stale' ? 'warn' : 'ok';
 			const text = `node ${node.name} ${linkWords(node.view(now), now)}`;
-			events.push({time: now, kind: 'node-link', job: null, rank: null, pid: null, level, text});
+			events.push({time: now, kind: 'node-link', job: null, rank: null, pid: null, level, text, node: node.name});
 		}
 		if (events.length > 0) this.#events = [...this.#events, ...events].slice(-LINK_EVENTS_KEPT);
 	}

@@ -1,5 +1,4 @@
 import {clearedText, findingText} from '../cluster/declared-vs-seen.js';
-import type {LinkState} from '../fleet/node-state.js';
 import {linkWords, nodeLabel} from '../fleet/node-words.js';
 import {levelWords} from '../format/notice-text.js';
 import {declaredRecord, nodeRecord} from '../headless/link-lines.js';
@@ -8,10 +7,8 @@ import type {Selection} from './selection.js';
 import type {NoticeSignal} from './signal.js';
 
 // Many nodes: what no node's snapshot can say. A node's agent link lost or stale (the viewer's judgement: its
-// snapshots stopped coming) and connected again, and a node differing from its cluster.yaml declaration and agreeing
-// again, as signals, with the objects headless --json prints for them (headless/link-lines.ts).
-
-const LINK_LEVEL = {connected: 'ok', stale: 'warn', lost: 'critical'} as const;
+// snapshots stopped coming) and connected again, as the fleet's own link events tell it, and a node differing from its
+// cluster.yaml declaration and agreeing again, as signals, with the objects headless --json prints for them (headless/link-lines.ts).
 
 /** Follows the session's links and declarations until the returned function is called. */
 export function followFleet(
@@ -19,25 +16,27 @@ export function followFleet(
 	selection: Selection,
 	emit: (signals: readonly NoticeSignal[]) => void,
 ): () => void {
-	const states = new Map<string, LinkState>();
+	// The fleet judges link changes once (fleet/link-events.ts), into a bounded list it renews on each change: the
+	// events not in the list seen before are the new ones.
+	let told = new Set(session.fleet.current().events ?? []);
 	const offView = session.fleet.subscribe(view => {
+		const events = view.events ?? [];
+		const news = events.filter(event => !told.has(event));
+		told = new Set(events);
 		const signals: NoticeSignal[] = [];
-		for (const node of view.nodes) {
-			const was = states.get(node.name);
-			// Reconnecting is the way back from lost, not news of its own; a first connection is not news either.
-			if (node.state === 'connecting' || node.state === was) continue;
-			states.set(node.name, node.state);
-			const level = LINK_LEVEL[node.state];
-			if (level !== 'ok' && !selection.raises('node-link')) continue;
+		for (const event of news) {
+			const node = view.nodes.find(one => one.name === event.node);
+			if (event.kind !== 'node-link' || node === undefined) continue;
+			if (event.level !== 'ok' && !selection.raises('node-link')) continue;
 			signals.push({
-				kind: level === 'ok' ? 'clear' : 'raise',
+				kind: event.level === 'ok' ? 'clear' : 'raise',
 				key: `${node.name} node-link`,
-				level,
-				time: view.time,
+				level: event.level,
+				time: event.time,
 				host: node.name,
 				job: null,
-				record: nodeRecord(node, view.time),
-				words: levelWords(level, `node ${nodeLabel(node)} ${linkWords(node, view.time)}`),
+				record: nodeRecord(node, event.time),
+				words: levelWords(event.level, `node ${nodeLabel(node)} ${linkWords(node, event.time)}`),
 			});
 		}
 		if (signals.length > 0) emit(signals);

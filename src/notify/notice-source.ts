@@ -1,4 +1,4 @@
-import {atLeast, type Level} from '../core/level.js';
+import {atLeast} from '../core/level.js';
 import type {Readiness} from '../core/readiness-types.js';
 import type {Alert, JobEvent, Snapshot} from '../core/types.js';
 import {jobGoneWords, levelChangeWords, levelClearWords, levelWords, readinessWords} from '../format/notice-text.js';
