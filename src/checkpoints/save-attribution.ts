@@ -33,13 +33,24 @@ const MAYBE_NOTE: Readonly<Record<SaveExpectation, string>> = {
 };
 
 /**
+ * What one checkpoint is to the save asked for. `judged`: the watcher that indexed it noted the signal (an agent asked
+ * with the save's kind), so it has judged every save since (signal-saves.ts): its answer has the expected kind, one
+ * that may be it a note. An unknown save with neither is one it had seen before the signal (a periodic save that
+ * completed a moment before it, which the viewer's older snapshot lacked): another save, not a maybe.
+ */
+function matchOf(c: Checkpoint, expect: SaveExpectation, judged: boolean): SaveMatch {
+	const match = matchSave(c.kind, expect);
+	return judged && match === 'maybe' && c.kindNote === undefined ? 'other' : match;
+}
+
+/**
  * The outcome once these new complete checkpoints (oldest first) are seen, or null to keep waiting: the first of the
  * expected kind; else the first maybe. Others are for the caller to remember (firstOther) until its timeout.
  */
-export function settle(fresh: readonly Checkpoint[], expect: SaveExpectation): SaveOutcome | null {
-	const expected = fresh.find(c => matchSave(c.kind, expect) === 'expected');
+export function settle(fresh: readonly Checkpoint[], expect: SaveExpectation, judged = false): SaveOutcome | null {
+	const expected = fresh.find(c => matchOf(c, expect, judged) === 'expected');
 	if (expected) return {checkpoint: expected, attributed: true, note: null};
-	const maybe = fresh.find(c => matchSave(c.kind, expect) === 'maybe');
+	const maybe = fresh.find(c => matchOf(c, expect, judged) === 'maybe');
 	if (maybe) {
 		// Why it may not be it, when traintop knows (signal-saves.ts: "step 900 is also a periodic step …").
 		const why = maybe.kindNote === undefined ? '' : ` (${maybe.kindNote})`;
@@ -62,8 +73,8 @@ export function saveCame(outcome: SaveOutcome, expect: SaveExpectation | null): 
  * The first checkpoint of another known kind among these, if any; a save in its own right before a `last` or `best`
  * one, which copy or mark another save and so say less about what was saved.
  */
-export function firstOther(fresh: readonly Checkpoint[], expect: SaveExpectation): Checkpoint | null {
-	const others = fresh.filter(c => matchSave(c.kind, expect) === 'other');
+export function firstOther(fresh: readonly Checkpoint[], expect: SaveExpectation, judged = false): Checkpoint | null {
+	const others = fresh.filter(c => matchOf(c, expect, judged) === 'other');
 	return others.find(c => c.kind !== 'last' && c.kind !== 'best') ?? others[0] ?? null;
 }
 

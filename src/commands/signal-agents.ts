@@ -148,7 +148,8 @@ export async function agentsPlan(
 		...(withSaves
 			? {
 					awaitSave: (sinceMs: number, expect: SaveExpectation): Promise<SaveOutcome> =>
-						awaitNodeSave(fleet, withSaves.name, sinceMs, expect, input.timeoutS * 1000),
+						// A raw signal's kind the agent works out for itself, if its save signal: not noted here.
+						awaitNodeSave(fleet, withSaves.name, sinceMs, expect, input.timeoutS * 1000, input.expect !== null),
 					runDir: withSaves.snapshot?.checkpoints?.runDir ?? null,
 				}
 			: {}),

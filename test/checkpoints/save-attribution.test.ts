@@ -89,6 +89,26 @@ describe('settle', () => {
 	});
 });
 
+describe('settle and firstOther on a watcher that noted the signal (judged)', () => {
+	// An agent asked with the save's kind has judged each save since (signal-saves.ts): the answer relabelled, one on the
+	// cadence noted. An unknown one it left alone is one it had seen before the signal.
+	const untouched = ckpt('ckpt_step600.pt', 'unknown');
+	const onCadence = {...ckpt('ckpt_step900.pt', 'unknown'), kindNote: 'step 900 is also a periodic step (every 300)'};
+	const answer = {...ckpt('ckpt_step1021.pt', 'manual'), kindNote: "after traintop's SIGUSR1 at 10:00:00"};
+
+	it('an unknown save the watcher left alone is another save: keep waiting, remember it', () => {
+		expect(settle([untouched], 'manual', true)).toBeNull();
+		expect(firstOther([untouched], 'manual', true)).toBe(untouched);
+		// Not judged (a raw signal the agent works out for itself): it may be the one, as before.
+		expect(settle([untouched], 'manual')).toMatchObject({checkpoint: untouched, attributed: false});
+	});
+
+	it('the answer after it is attributed; one the watcher noted on the cadence is still a maybe', () => {
+		expect(settle([untouched, answer], 'manual', true)).toEqual({checkpoint: answer, attributed: true, note: null});
+		expect(settle([untouched, onCadence], 'manual', true)).toMatchObject({checkpoint: onCadence, attributed: false});
+	});
+});
+
 describe('firstOther', () => {
 	it.each([
 		{fresh: [], want: null},

@@ -99,7 +99,12 @@ describe('through an agent', () => {
 		expect(done.code, done.stderr).toBe(0);
 		const body = JSON.parse(done.stdout) as {route: string; checkpoint: Record<string, unknown>};
 		expect(body.route).toBe('agents');
-		expect(body.checkpoint).toMatchObject({saved: true, attributed: true, kind: 'manual'});
+		const saves = job!.rank.lines.filter(line => line.startsWith('saved '));
+		expect(body.checkpoint, `${done.stdout}\njob: ${saves.join(', ')}`).toMatchObject({
+			saved: true,
+			attributed: true,
+			kind: 'manual',
+		});
 		expect(body.checkpoint.kind_note).toMatch(new RegExp(`^after traintop's SIGUSR1 at ${CLOCK}$`));
 	}, 90_000);
 });
