@@ -74,7 +74,8 @@ describe('traintop --analyze', () => {
 		expect(analysis.breached).toBe(false);
 		const text = await runCli(['--analyze', path.join(dir, 'traintop-memory.jsonl')]);
 		expect(text.code).toBe(0);
-		expect(text.stdout).toContain('RAM  (threshold 85 %');
+		// Headed by what RAM was judged against: the job's cgroup limit when a record has one, as above.
+		expect(text.stdout).toMatch(/^RAM( \(job cgroup limit [^)]+\))? {2}\(threshold 85 %/m);
 		// Two seconds of log: no trend may be projected from it, and it states the span the Span line states.
 		const span = /^Span .* UTC \((.+)\)$/m.exec(text.stdout)![1]!;
 		expect(text.stdout).toContain(`trend: too little data to tell (${span}, ${lines.length} points)`);
