@@ -45,7 +45,7 @@ describe.skipIf(unavailable !== null)('--agents: the one srun link drops', () =>
 		const runDir = mkdtempSync(path.join(tmpdir(), 'traintop-slurm-lost-run-'));
 		const viewer = ['--slurm-job', String(id), '--agents', '--headless', '--json', runDir, '--no-log'];
 		const r = owned.run(
-			startCli([...viewer, '--nvidia-smi', '/nonexistent', '--interval', '0.5', '--log-interval', '60'], {
+			startCli([...viewer, '--nvidia-smi', '/nonexistent', '--interval', '0.5', '--log-interval', '3600'], {
 				env: {...cluster.env, PATH: nodes.path},
 			}),
 		);
@@ -56,6 +56,9 @@ describe.skipIf(unavailable !== null)('--agents: the one srun link drops', () =>
 					.map(l => l.agent_pid ?? 0),
 			),
 		];
+		// The node's first snapshot (its GPU line is said once, with it): the final record then has a sample, however
+		// quickly each agent after it is killed (on a loaded machine, before its first snapshot).
+		await r.waitFor(o => o.stderr.includes(`${cluster.node} GPU: not monitored`), 90_000);
 		for (let kill = 1; kill <= 3; kill++) {
 			await r.waitFor(o => pids(o.stdout).length === kill, 90_000);
 			process.kill(pids(r.stdout()).at(-1)!, 'SIGKILL');
