@@ -279,7 +279,7 @@ describe('a notify command that never ends', () => {
 			'--notify-command',
 			script,
 			'--notify-timeout',
-			'6',
+			'10',
 		]);
 		try {
 			// The sleep the script started: its own length tells it from any other (traintop's own argv names the script).
@@ -300,9 +300,9 @@ describe('a notify command that never ends', () => {
 			expect(gaps.length).toBeGreaterThanOrEqual(10);
 			const sorted = [...gaps].sort((a, b) => a - b);
 			expect(sorted[Math.floor(sorted.length / 2)]).toBeCloseTo(1, 0);
-			// A sample that waited on the command would leave a gap of its 6 s; a loaded machine's late timer, a second or
-			// two at most.
-			expect(Math.max(...gaps)).toBeLessThan(4);
+			// A sample that waited on the command would leave a gap of at least its 10 s timeout; a loaded machine's late
+			// timers, never that much (the suite under load has seen them a few seconds late).
+			expect(Math.max(...gaps)).toBeLessThan(8);
 		} finally {
 			run.child.kill('SIGINT');
 			await run.exited;
