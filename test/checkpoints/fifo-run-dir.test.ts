@@ -71,9 +71,10 @@ describe('a FIFO in the run dir', () => {
 		await run.waitFor(() => statusLines() >= seen + 2);
 		const sent = Date.now();
 		run.child.kill('SIGTERM');
-		const code = await Promise.race([run.exited, new Promise(resolve => setTimeout(() => resolve('hung'), 2000))]);
+		// A read blocked on the FIFO would hold the exit forever; a loaded machine, a few seconds at most.
+		const code = await Promise.race([run.exited, new Promise(resolve => setTimeout(() => resolve('hung'), 15_000))]);
 		expect(code).not.toBe('hung');
-		expect(Date.now() - sent).toBeLessThan(2000);
+		expect(Date.now() - sent).toBeLessThan(15_000);
 	});
 
 	test('the TUI draws its panes and quits on q', async () => {

@@ -187,7 +187,8 @@ describe('webhookSink', () => {
 		await hook.waitFor(1);
 		const start = Date.now();
 		await target.close();
-		expect(Date.now() - start).toBeLessThan(5000);
+		// Not the request's own 60 s timeout (a loaded machine's delay is a few seconds at most).
+		expect(Date.now() - start).toBeLessThan(20_000);
 		expect(hook.requests).toHaveLength(1);
 		expect(troubles).toEqual([
 			`webhook: webhook http://${new URL(hook.url).host}/…: 2 notice(s) not delivered (2 still waiting when traintop ended)`,

