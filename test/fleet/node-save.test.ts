@@ -5,29 +5,14 @@
 import {describe, expect, it} from 'vitest';
 import {awaitNodeSave} from '../../src/fleet/node-save.js';
 import type {Checkpoint, Snapshot} from '../../src/core/types.js';
+import {checkpoint} from '../helpers/checkpoint-data.js';
 
 const SENT = Date.UTC(2026, 10, 29, 10);
 
 function ckpt(step: number, kind: Checkpoint['kind'], time: number, kindNote?: string): Checkpoint {
 	const name = `ckpt_step${step}.pt`;
-	return {
-		path: `/run/${name}`,
-		name,
-		layout: 'generic',
-		step,
-		epoch: null,
-		time,
-		bytes: 4098,
-		writeS: null,
-		status: 'complete',
-		kind,
-		loss: null,
-		metric: null,
-		group: 'generic:.',
-		warnings: [],
-		retention: 'keep',
-		...(kindNote === undefined ? {} : {kindNote}),
-	};
+	const generic = {path: `/run/${name}`, name, layout: 'generic', epoch: null, time, kind, group: 'generic:.'} as const;
+	return checkpoint(step, 0, {...generic, ...(kindNote === undefined ? {} : {kindNote})});
 }
 
 /** One node's snapshots, its current one and the listeners, as Fleet keeps them. */
