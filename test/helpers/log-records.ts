@@ -2,21 +2,10 @@ import {Monitor} from '../../src/core/monitor.js';
 import type {LogRecord} from '../../src/memlog/record.js';
 import {hostMemory, ScriptedSources} from './snapshots.js';
 
-/** A plain memory-log record, 30 s apart by `seq`: RAM at 50 %, no swap, no GPU. */
+/** A plain memory-log record, 30 s apart by `seq`: RAM at 50 % (peak 55 %), no swap, no GPU. */
 export function plainRecord(seq: number): LogRecord {
-	return {
-		timestamp: new Date(1_700_000_000_000 + seq * 30_000).toISOString(),
-		host: 'h',
-		interval_s: 30,
-		samples: 30,
-		memory: {total_gb: 64, used_gb: 32, percent: 50, available_gb: 32, peak_percent: 55, peak_used_gb: 35.2},
-		swap: null,
-		gpu: null,
-		gpus: [],
-		gpu_status: 'absent',
-		gpu_message: 'nvidia-smi not found on PATH',
-		alerts: [],
-	};
+	const record = ramRecord(1_700_000_000_000 + seq * 30_000, 50, 30);
+	return {...record, host: 'h', memory: {...record.memory!, peak_percent: 55, peak_used_gb: 35.2}};
 }
 
 const rules = {critical: 85, warnMargin: 10, hysteresis: 2};

@@ -31,6 +31,18 @@ function sink(command: string, timeoutS = 30): NoticeSink {
 	return made;
 }
 
+/** The pid of the sleep the command wrote to sleep.pid, once it has. */
+async function sleepPid(): Promise<number> {
+	return Number(
+		await until(
+			() => read('sleep.pid').trim(),
+			text => text !== '',
+			'the sleep pid',
+			30_000,
+		),
+	);
+}
+
 function read(file: string): string {
 	try {
 		return readFileSync(join(dir, file), 'utf8');
@@ -97,14 +109,7 @@ describe('commandSink', () => {
 			target.send(sampleNotice({episode}));
 			sendTimes.push(performance.now() - start);
 		}
-		const pid = Number(
-			await until(
-				() => read('sleep.pid').trim(),
-				text => text !== '',
-				'the sleep pid',
-				30_000,
-			),
-		);
+		const pid = await sleepPid();
 		const startedAt = Date.now();
 		// The API's contract, not the machine's speed: send queues and returns, it never waits for the command.
 		expect(Math.max(...sendTimes)).toBeLessThan(50);
@@ -129,14 +134,7 @@ describe('commandSink', () => {
 
 	it('kills with SIGKILL after a short grace a hung command that ignores SIGTERM', async () => {
 		sink(`trap '' TERM; cat > /dev/null; sleep 1000 & echo $! > '${dir}/sleep.pid'; wait`, 1).send(sampleNotice());
-		const pid = Number(
-			await until(
-				() => read('sleep.pid').trim(),
-				text => text !== '',
-				'the sleep pid',
-				30_000,
-			),
-		);
+		const pid = await sleepPid();
 		const sleepStatus = readFileSync(`/proc/${pid}/status`, 'utf8');
 		// SIGTERM (15) is bit 14 of SigIgn: the sleep ignores it as its shell does.
 		expect((BigInt(`0x${/^SigIgn:\s+(\w+)/m.exec(sleepStatus)?.[1] ?? '0'}`) >> 14n) & 1n).toBe(1n);

@@ -34,6 +34,16 @@ const bodies = (receiver: WebhookReceiver): Body[] => receiver.requests.map(requ
 const ramNotices = (receiver: WebhookReceiver, state: string): Body[] =>
 	bodies(receiver).filter(body => body.event === 'level' && body.metric === 'ram' && body.notice.state === state);
 
+/** Until the receiver has a resolve of the RAM episode. */
+async function resolvedOnce(receiver: WebhookReceiver): Promise<void> {
+	await until(
+		() => ramNotices(receiver, 'resolved').length,
+		n => n >= 1,
+		'the resolve',
+		60_000,
+	);
+}
+
 /** Headless JSON at 2 samples a second, RAM critical at 50 % of the limit, notices to the receiver. */
 function watching(pid: number, receiver: WebhookReceiver): string[] {
 	const fast = ['--interval', '0.5', '--log-interval', '0.5'];
@@ -189,12 +199,7 @@ describe.skipIf(unavailable !== null)('notifications from the built binary, RAM 
 		);
 		// The kernel's OOM killer ends the leaking rank at the limit; the launcher stops the other; RAM falls back.
 		expect(await job.exited).not.toBeNull();
-		await until(
-			() => ramNotices(receiver, 'resolved').length,
-			n => n >= 1,
-			'the resolve',
-			60_000,
-		);
+		await resolvedOnce(receiver);
 		// Traintop goes on sampling; nothing more comes of the episode.
 		await recordsPass(run, 8);
 		const raised = ramNotices(receiver, 'raised');
@@ -243,12 +248,7 @@ describe.skipIf(unavailable !== null)('notifications from the built binary, RAM 
 		expect(ramNotices(receiver, 'resolved')).toHaveLength(0);
 
 		await holder.hold(0);
-		await until(
-			() => ramNotices(receiver, 'resolved').length,
-			n => n >= 1,
-			'the resolve',
-			60_000,
-		);
+		await resolvedOnce(receiver);
 		await recordsPass(run, 8);
 		expect(ramNotices(receiver, 'raised')).toHaveLength(1);
 		expect(ramNotices(receiver, 'resolved')).toHaveLength(1);
