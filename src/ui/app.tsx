@@ -1,4 +1,4 @@
-import {type Dispatch, useMemo, useReducer} from 'react';
+import {useMemo, useReducer} from 'react';
 import {useApp} from 'ink';
 import type {FleetTuiSession} from './fleet/fleet-tui-session.js';
 import NodeBanner from './fleet/NodeBanner.js';
@@ -8,7 +8,7 @@ import useUiEffects, {type AcrossNodes} from './hooks/use-ui-effects.js';
 import useValue from './hooks/use-value.js';
 import NodeView from './node-view.js';
 import NodesView from './nodes-view.js';
-import {INITIAL_STATE, NODES_INITIAL, reduce, type UiEvent, type UiState} from './state.js';
+import {INITIAL_STATE, NODES_INITIAL, reduce, type UiState} from './state.js';
 import type {TuiSession} from './tui-session.js';
 
 // The one stateful component, for one node and many: it keeps the whole UI state in one reducer (state.ts), runs

@@ -1,5 +1,5 @@
 import type React from 'react';
-import {type Dispatch, useMemo} from 'react';
+import {useMemo} from 'react';
 import {Box, Text} from 'ink';
 import type {HistoryPoint} from '../core/metric-history.js';
 import type {Job} from '../core/types.js';
@@ -19,7 +19,7 @@ import {ranksOf} from './panes/job-rows.js';
 import Screen from './screen.js';
 import type {ChartHistory, ScreenData} from './screen-data.js';
 import {sortRankSet} from './rank-sort.js';
-import {cursorIndex, type KeyContext, type UiEvent, type UiState} from './state.js';
+import {cursorIndex, type KeyContext, type UiState} from './state.js';
 import type {TuiSession} from './tui-session.js';
 
 // A node's full view: the one-node screen, or a node opened from the list of nodes (under a line that says which

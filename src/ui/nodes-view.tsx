@@ -1,4 +1,4 @@
-import {type Dispatch, useMemo} from 'react';
+import {useMemo} from 'react';
 import {Text} from 'ink';
 import type {FleetView} from '../fleet/fleet.js';
 import {truncate} from '../format/columns.js';
@@ -21,7 +21,7 @@ import {maxBoxSize} from './overlay-box.js';
 import {alertEntries, alertsScrollMax} from './panes/alert-window.js';
 import {NODES_SCREEN} from './panes/registry.js';
 import Screen from './screen.js';
-import {type NodesKeyContext, nodeCursor, type UiEvent, type UiState} from './state.js';
+import {type NodesKeyContext, nodeCursor, type UiState} from './state.js';
 import type {KeyHint} from './widgets/key-bar.js';
 
 // The list of nodes (traintop --hosts): a view of the app's one state (state.ts), drawn from the fleet's view: the

@@ -8,7 +8,7 @@ import {wireSnapshot} from '../../src/agent/wire-snapshot.js';
 import {DEFAULT_SETTINGS} from '../../src/config/schema.js';
 import {slurmState} from '../../src/slurm/scheduler-state.js';
 import type {SlurmView} from '../../src/slurm/types.js';
-import type {JobEvent, Snapshot} from '../../src/core/types.js';
+import type {JobEvent} from '../../src/core/types.js';
 import {runHeadless} from '../../src/headless/run.js';
 import {openSession} from '../../src/session/session.js';
 import {slurmJob} from '../helpers/slurm-job.js';
