@@ -1,16 +1,14 @@
-import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {PassThrough} from 'node:stream';
 import {afterEach, describe, expect, it} from 'vitest';
-import {PROTOCOL} from '../../src/agent/protocol.js';
-import {wireSnapshot} from '../../src/agent/wire-snapshot.js';
 import {DEFAULT_SETTINGS} from '../../src/config/schema.js';
 import {slurmState} from '../../src/slurm/scheduler-state.js';
 import type {SlurmView} from '../../src/slurm/types.js';
-import type {JobEvent} from '../../src/core/types.js';
 import {runHeadless} from '../../src/headless/run.js';
 import {openSession} from '../../src/session/session.js';
+import {agentEvent, scriptedAgent} from '../helpers/scripted-agent.js';
 import {slurmJob} from '../helpers/slurm-job.js';
 import {until} from '../helpers/until.js';
 import {snapshotOf} from '../ui/fleet/fleet-fixtures.js';
@@ -25,30 +23,17 @@ afterEach(() => {
 	dir = '';
 });
 
-function event(kind: JobEvent['kind'], job: string, text: string, time: number): JobEvent {
-	return {time, kind, job, rank: kind === 'rank-exited' ? 0 : null, pid: null, level: 'warn', text};
-}
-
-/** What `host`'s agent says: its hello, then one snapshot with the job as its controller read it at `readAt`. */
-function agentLines(host: string, now: number, readAt: number): string {
+/** `host`'s agent: its hello, then one snapshot with the job as its controller read it at `readAt`. */
+function agent(host: string, now: number, readAt: number) {
 	const view: SlurmView = {status: 'ok', job: slurmJob(now, {restarts: 1, timeLeftS: 480}), readAt};
 	const snapshot = snapshotOf(host, now, {
 		scheduler: slurmState(view),
 		events: [
-			event('requeued', 'slurm:16', 'SLURM job 16 requeued (restart 1)', now),
-			event('rank-exited', 'slurm:16.0', `rank 0 on ${host} exited`, now),
+			agentEvent('requeued', 'slurm:16', 'SLURM job 16 requeued (restart 1)', now),
+			agentEvent('rank-exited', 'slurm:16.0', `rank 0 on ${host} exited`, now),
 		],
 	});
-	const hello = {kind: 'hello', protocol: PROTOCOL, host, version: '0.1.0', pid: 4000, clock: now, interval_ms: 500};
-	const message = {kind: 'snapshot', host, snapshot: wireSnapshot(snapshot, null)};
-	return `${JSON.stringify({...hello, run_dir: null})}\n${JSON.stringify(message)}\n`;
-}
-
-/** An agent link whose agent says its lines and then waits for its stdin to close, as an agent does. */
-function agent(host: string, lines: string) {
-	const file = path.join(dir, `${host}.jsonl`);
-	writeFileSync(file, lines);
-	return {nodes: [host], argv: ['sh', '-c', `cat '${file}'; exec cat >/dev/null`]};
+	return scriptedAgent(dir, host, snapshot, 500);
 }
 
 describe('headless over many nodes: the job once at the top', () => {
@@ -58,7 +43,7 @@ describe('headless over many nodes: the job once at the top', () => {
 		const session = await openSession({
 			settings: {...DEFAULT_SETTINGS, interval: 0.5, logInterval: 3600, log: false},
 			runDir: null,
-			connections: [agent('a', agentLines('a', now, now - 2000)), agent('b', agentLines('b', now, now))],
+			connections: [agent('a', now, now - 2000), agent('b', now, now)],
 		});
 		const stdout = new PassThrough();
 		const stderr = new PassThrough();

@@ -1,13 +1,11 @@
-import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {afterEach, expect, test} from 'vitest';
-import {PROTOCOL} from '../../src/agent/protocol.js';
-import {wireSnapshot} from '../../src/agent/wire-snapshot.js';
 import {DEFAULT_SETTINGS} from '../../src/config/schema.js';
-import type {JobEvent} from '../../src/core/types.js';
 import {Notifier} from '../../src/notify/notifier.js';
 import {openSession} from '../../src/session/session.js';
+import {agentEvent, scriptedAgent} from '../helpers/scripted-agent.js';
 import {until} from '../helpers/until.js';
 import {snapshotOf} from '../ui/fleet/fleet-fixtures.js';
 import {CollectingSink} from './collecting-sink.js';
@@ -23,23 +21,15 @@ afterEach(() => {
 	dir = '';
 });
 
-function event(kind: JobEvent['kind'], job: string, text: string, time: number): JobEvent {
-	return {time, kind, job, rank: kind === 'rank-exited' ? 0 : null, pid: null, level: 'warn', text};
-}
-
 /** An agent that says hello and one snapshot, then stays silent until its stdin closes. */
 function agent(host: string, now: number) {
 	const snapshot = snapshotOf(host, now, {
 		events: [
-			event('requeued', 'slurm:16', 'job slurm:16 requeued (restart 1)', now),
-			event('rank-exited', 'slurm:16.0', `rank 0 on ${host} exited`, now),
+			agentEvent('requeued', 'slurm:16', 'job slurm:16 requeued (restart 1)', now),
+			agentEvent('rank-exited', 'slurm:16.0', `rank 0 on ${host} exited`, now),
 		],
 	});
-	const hello = {kind: 'hello', protocol: PROTOCOL, host, version: '0.1.0', pid: 4000, clock: now, interval_ms: 300};
-	const message = {kind: 'snapshot', host, snapshot: wireSnapshot(snapshot, null)};
-	const file = path.join(dir, `${host}.jsonl`);
-	writeFileSync(file, `${JSON.stringify({...hello, run_dir: null})}\n${JSON.stringify(message)}\n`);
-	return {nodes: [host], argv: ['sh', '-c', `cat '${file}'; exec cat >/dev/null`]};
+	return scriptedAgent(dir, host, snapshot, 300);
 }
 
 test('many nodes: a job-level event once, a rank exit and a stale link per node', async () => {
