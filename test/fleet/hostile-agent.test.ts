@@ -156,7 +156,9 @@ describe('a hostile agent', () => {
 		const instead = agentInstead('tui', [hello(), snapshotLine(), error], `ssh: oops${pwn('STDERR')}`);
 		const t = owned.term(new Terminal(160, 50));
 		t.keys(`PS1='$ '; printf '\\033]0;%s\\007' title-before; echo shell-before-traintop`, 'Enter');
-		await t.until(text => text.includes('shell-before-traintop'));
+		// The echo's own output line, not the command line as typed (which shows the word before the shell has run it,
+		// and so before printf has set the title).
+		await t.until(text => /^shell-before-traintop$/m.test(text));
 		const title = () => t.tmux('display-message', '-p', '#{pane_title}').trim();
 		expect(title()).toBe('title-before');
 		const flags = `--hosts node1 --ssh-command ${nodes.ssh} --interval 0.5 --nvidia-smi /nonexistent --no-log`;
