@@ -25,9 +25,7 @@ export function awaitNodeSave(
 	timeoutMs: number,
 	noted = true,
 ): Promise<SaveOutcome> {
-	const checkpointsOf = (snapshot: Snapshot | null | undefined): readonly Checkpoint[] =>
-		snapshot?.checkpoints?.checkpoints ?? [];
-	const now = checkpointsOf(fleet.current().nodes.find(view => view.name === node)?.snapshot);
+	const now = fleet.current().nodes.find(view => view.name === node)?.snapshot?.checkpoints?.checkpoints ?? [];
 	// Called once the agent has replied, and its reply can trail the snapshot that already holds the answer: a save
 	// of the kind asked for, written since the send, is that answer, not one from before.
 	const answered = (c: Checkpoint) => c.kind === expect && c.time >= sinceMs - TIME_SLACK_MS;
