@@ -1,4 +1,3 @@
-import {Monitor} from '../../src/core/monitor.js';
 import type {JobMemory} from '../../src/core/memory-types.js';
 import type {Readiness} from '../../src/core/readiness-types.js';
 import type {HostMemory, Snapshot} from '../../src/core/types.js';
@@ -6,6 +5,7 @@ import {checkpointIndex, GIB, NOW} from '../helpers/checkpoint-data.js';
 import {h200Readings} from '../helpers/h200-health.js';
 import {jobMemoryOf} from '../helpers/job-memory-data.js';
 import {hungProgress} from '../helpers/progress-data.js';
+import {scriptedMonitor, THRESHOLDS_AT_85} from '../helpers/scripted-monitor.js';
 import {hostMemory, ScriptedSources} from '../helpers/snapshots.js';
 import {rankSet} from '../ui/fixtures.js';
 
@@ -13,8 +13,6 @@ import {rankSet} from '../ui/fixtures.js';
 // recording through the real parser), with a job's ranks, memory, checkpoints, readiness and progress beside it.
 
 export {NOW};
-
-const rules = {critical: 85, warnMargin: 10, hysteresis: 2};
 
 /** The host at 42 % of 64 GiB, swap 10 %, inside a job cgroup of 16 GiB holding 8 GiB (50 %). */
 const CGROUP_MEMORY: HostMemory = {
@@ -27,13 +25,7 @@ export async function monitorSnapshot(memory: HostMemory | Error, gpus = h200Rea
 	const sources = new ScriptedSources();
 	sources.memory = memory;
 	if (gpus.length > 0) sources.setGpus(...gpus);
-	const monitor = new Monitor({
-		sources,
-		thresholds: {ram: rules, swap: rules, gpu: rules},
-		intervalMs: 1000,
-		host: 'node-7',
-		now: () => NOW,
-	});
+	const monitor = scriptedMonitor(sources, () => NOW, {host: 'node-7', thresholds: THRESHOLDS_AT_85});
 	return monitor.tick();
 }
 

@@ -1,5 +1,6 @@
-import {Monitor} from '../../src/core/monitor.js';
+import type {Monitor} from '../../src/core/monitor.js';
 import type {LogRecord} from '../../src/memlog/record.js';
+import {scriptedMonitor, THRESHOLDS_AT_85} from './scripted-monitor.js';
 import {hostMemory, ScriptedSources} from './snapshots.js';
 
 /** A plain memory-log record, 30 s apart by `seq`: RAM at 50 % (peak 55 %), no swap, no GPU. */
@@ -8,19 +9,11 @@ export function plainRecord(seq: number): LogRecord {
 	return {...record, host: 'h', memory: {...record.memory!, peak_percent: 55, peak_used_gb: 35.2}};
 }
 
-const rules = {critical: 85, warnMargin: 10, hysteresis: 2};
-
 /** A Monitor on scripted sources and a scripted clock: each call ticks it once, RAM at `ram` %, one second later. */
 export function ramTicker(): (ram: number) => ReturnType<Monitor['tick']> {
 	const sources = new ScriptedSources();
 	let now = Date.parse('2026-11-22T10:00:00Z');
-	const m = new Monitor({
-		sources,
-		thresholds: {ram: rules, swap: rules, gpu: rules},
-		intervalMs: 1000,
-		host: 'n',
-		now: () => now,
-	});
+	const m = scriptedMonitor(sources, () => now, {thresholds: THRESHOLDS_AT_85});
 	return async (ram: number) => {
 		sources.memory = hostMemory(ram);
 		const snapshot = await m.tick();

@@ -9,7 +9,14 @@ const rule = (critical: number) => ({critical, warnMargin: 10, hysteresis: 2});
 /** The thresholds the Monitor judges by and `--analyze` reads the log with. */
 export const TEST_THRESHOLDS = {ram: rule(90), swap: rule(50), gpu: rule(90)};
 
-/** A Monitor of host `n` on `sources`, sampling every second at the times `now` gives. */
-export function scriptedMonitor(sources: MonitorSources, now: () => number): Monitor {
-	return new Monitor({sources, thresholds: TEST_THRESHOLDS, intervalMs: 1000, host: 'n', now});
+/** Every metric CRIT at 85 % (the default RAM line), warn 10 points below: for tests that read levels as shipped. */
+export const THRESHOLDS_AT_85 = {ram: rule(85), swap: rule(85), gpu: rule(85)};
+
+/** A Monitor of host `n` (or `host`) on `sources`, sampling every second at the times `now` gives. */
+export function scriptedMonitor(
+	sources: MonitorSources,
+	now: () => number,
+	{host = 'n', thresholds = TEST_THRESHOLDS}: {host?: string; thresholds?: typeof TEST_THRESHOLDS} = {},
+): Monitor {
+	return new Monitor({sources, thresholds, intervalMs: 1000, host, now});
 }
