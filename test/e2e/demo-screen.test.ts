@@ -71,10 +71,11 @@ test('a save is marked on the charts’ time axis, and the checkpoints pane stay
 	keys('s');
 	await until(screen, s => /Send SIGUSR1 \(save\) to job launcher\.py:\d+\?/.test(s), 'the confirm box');
 	keys('Right', 'Enter');
+	// The whole frame: a capture can catch Ink halfway through redrawing the screen below the box.
 	const result = await until(
 		screen,
-		s => /SIGUSR1 \(save\) to job launcher\.py:\d+: sent 3, refused 1/.test(s),
-		'the result',
+		s => /SIGUSR1 \(save\) to job launcher\.py:\d+: sent 3, refused 1/.test(s) && /^ALERTS /m.test(s),
+		'the result, the whole frame',
 	);
 	expect(result).toMatch(/^CHECKPOINTS /m);
 	keys('Escape');
