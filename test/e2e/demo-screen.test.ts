@@ -79,6 +79,10 @@ test('a save is marked on the charts’ time axis, and the checkpoints pane stay
 	);
 	expect(result).toMatch(/^CHECKPOINTS /m);
 	keys('Escape');
-	const marked = await until(screen, s => /^ {4}└─*▲/m.test(s), 'the save marked on the time axis');
+	const marked = await until(
+		screen,
+		s => /^ {4}└─*▲/m.test(s) && /^ALERTS /m.test(s),
+		'the save marked on the time axis, the whole frame',
+	);
 	expect(marked).toMatch(/^CHECKPOINTS [1-9]/m);
 });
