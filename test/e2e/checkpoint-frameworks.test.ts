@@ -2,7 +2,7 @@ import {afterEach, expect, test} from 'vitest';
 import {makeTempDir, removeTempDirs} from '../checkpoints/fixtures.js';
 import {hpcSave, topThreeRun} from '../checkpoints/frameworks/lightning-fixture.js';
 import {CLI, requireBuild} from '../helpers/dist.js';
-import {Terminal} from '../helpers/tmux.js';
+import {Terminal, wholeFrame} from '../helpers/tmux.js';
 
 // The real binary in a real 120×40 terminal on a run dir as Lightning writes it: the checkpoints pane heads each
 // group with its framework and the rule its next save deletes by, and marks the worst score, not the oldest.
@@ -21,7 +21,10 @@ test('the checkpoints pane names the framework and its top-k rule; PRUNE NEXT is
 	topThreeRun(run, t0);
 	hpcSave(run, 1, t0 + 5 * 60_000); // SIGUSR1 on SLURM: in the run dir, a group of its own, outside the top-k
 	term = new Terminal(120, 40, `${process.execPath} ${CLI} ${run} --no-log --nvidia-smi /nonexistent`);
-	const screen = await term.until(s => /^PyTorch Lightning in lightning_logs/m.test(s), 'the Lightning group heading');
+	const screen = await term.until(
+		s => /^PyTorch Lightning in lightning_logs/m.test(s) && wholeFrame(s),
+		'the Lightning group heading',
+	);
 	expect(screen).toMatch(
 		/^PyTorch Lightning in lightning_logs\/version_0\/checkpoints\/ · Lightning top-3 by val_loss \(min\) \(lightning_logs\/version_/m,
 	);

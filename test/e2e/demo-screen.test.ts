@@ -2,7 +2,7 @@ import {readFileSync} from 'node:fs';
 import {afterEach, beforeEach, expect, test} from 'vitest';
 import {endDemoRun, processesWith} from '../helpers/demo-run.js';
 import {CLI, requireBuild} from '../helpers/dist.js';
-import {Terminal} from '../helpers/tmux.js';
+import {Terminal, wholeFrame} from '../helpers/tmux.js';
 import {until} from '../helpers/until.js';
 
 // The TUI beside the demo job in a real 120×40 terminal, as a new user meets it: the screen used to
@@ -71,17 +71,16 @@ test('a save is marked on the charts’ time axis, and the checkpoints pane stay
 	keys('s');
 	await until(screen, s => /Send SIGUSR1 \(save\) to job launcher\.py:\d+\?/.test(s), 'the confirm box');
 	keys('Right', 'Enter');
-	// The whole frame: a capture can catch Ink halfway through redrawing the screen below the box.
 	const result = await until(
 		screen,
-		s => /SIGUSR1 \(save\) to job launcher\.py:\d+: sent 3, refused 1/.test(s) && /^ALERTS /m.test(s),
+		s => /SIGUSR1 \(save\) to job launcher\.py:\d+: sent 3, refused 1/.test(s) && wholeFrame(s),
 		'the result, the whole frame',
 	);
 	expect(result).toMatch(/^CHECKPOINTS /m);
 	keys('Escape');
 	const marked = await until(
 		screen,
-		s => /^ {4}└─*▲/m.test(s) && /^ALERTS /m.test(s),
+		s => /^ {4}└─*▲/m.test(s) && wholeFrame(s),
 		'the save marked on the time axis, the whole frame',
 	);
 	expect(marked).toMatch(/^CHECKPOINTS [1-9]/m);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import {afterEach, beforeEach, expect, test} from 'vitest';
 import {startDemoJob, type DemoJob} from '../../src/demo/job.js';
 import {CLI, requireBuild} from '../helpers/dist.js';
-import {Terminal} from '../helpers/tmux.js';
+import {Terminal, wholeFrame} from '../helpers/tmux.js';
 
 // The built traintop in a real terminal (tmux), beside the demo job: the screen read with
 // capture-pane, keys typed with send-keys, the shell's screen checked after traintop is gone.
@@ -59,12 +59,14 @@ test('s, confirm, the new checkpoint on screen; q leaves with exit 0 and the she
 
 	keys('s');
 	// The box names the one job the signal goes to, and says the save is watched in its run dir.
-	const box = await until(text => /Send SIGUSR1 \(save\) to job launcher\.py:\d+\?/.test(text));
+	const box = await until(text => /Send SIGUSR1 \(save\) to job launcher\.py:\d+\?/.test(text) && wholeFrame(text));
 	expect(box).toMatch(/all 2 ranks · run dir /);
 	expect(box).toMatch(/rank 1 {2}pid \d+ {2}NO HANDLER/);
 	expect(box).toMatch(/▸ Cancel/);
 	keys('Right', 'Enter');
-	const result = await until(text => /SIGUSR1 \(save\) to job launcher\.py:\d+: sent 1, refused 1/.test(text));
+	const result = await until(
+		text => /SIGUSR1 \(save\) to job launcher\.py:\d+: sent 1, refused 1/.test(text) && wholeFrame(text),
+	);
 	expect(result).toMatch(/rank 0 {2}pid \d+ {2}sent/);
 	// The result box floats over the panes: the checkpoints pane below it stays in sight and reports the save.
 	expect(result).toMatch(/^CHECKPOINTS /m);

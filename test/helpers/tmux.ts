@@ -49,3 +49,11 @@ export class Terminal {
 		}
 	}
 }
+
+/**
+ * The main TUI's frame is on screen down to its last pane: Ink redraws a frame top-down after erasing the old one, and
+ * a capture can catch it halfway (the panes below blank). ALERTS is the pane drawn last, above the key bar.
+ */
+export function wholeFrame(screen: string): boolean {
+	return /^ALERTS /m.test(screen);
+}
